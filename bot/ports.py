@@ -1,0 +1,82 @@
+"""Ports the service needs from the outside world (DESIGN "Three rings").
+
+The service is written against these Protocols; ``adapters/storage`` implements
+:class:`GameStore` on Redis (redis-py asyncio, or an embedded fakeredis when no
+``REDIS_URL`` is set). Every key of one game shares the ``{game_id}`` hash tag so the
+game lives in one Redis Cluster slot.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class GameStore(Protocol):
+    """Persistence of games, chats, timers, idempotency, records and scoreboards.
+
+    Game states are opaque JSON text with an integer version (1 on creation). All
+    methods are coroutines; none raises for a missing key (they return ``None``/False).
+    """
+
+    async def create_game(self, game_id: str, state: str, ttl_s: int) -> None:
+        """Store a new game at version 1 with an expiry of ``ttl_s`` seconds."""
+
+    async def load_game(self, game_id: str) -> tuple[int, str] | None:
+        """``(version, state)`` of the game, or None when it does not exist (or expired)."""
+
+    async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int) -> bool:
+        """Atomic compare-and-set: write ``state`` at ``expected_version + 1`` and refresh
+        the expiry only if the stored version is still ``expected_version``. True when
+        written, False when somebody saved first (a lost update is rejected)."""
+
+    async def delete_game(self, game_id: str) -> None:
+        """Remove the game's state (its record and scoreboard entries stay)."""
+
+    async def chat_game(self, chat_key: str) -> str | None:
+        """The active game id of a chat (``"tg:-100123"``), or None."""
+
+    async def bind_chat(self, chat_key: str, game_id: str, ttl_s: int) -> bool:
+        """Make ``game_id`` the chat's active game only if it has none (SET NX). True if bound."""
+
+    async def unbind_chat(self, chat_key: str, game_id: str) -> None:
+        """Clear the chat's active game if it is still ``game_id``."""
+
+    async def first_seen(self, update_key: str, ttl_s: int) -> bool:
+        """Idempotency: True the first time ``update_key`` is seen (SET NX EX), else False."""
+
+    async def set_deadline(self, game_id: str, due_ts: float) -> None:
+        """Set (or move) the game's deadline in the timers sorted set (score = Unix time)."""
+
+    async def clear_deadline(self, game_id: str) -> None:
+        """Remove the game's deadline."""
+
+    async def claim_due(self, now_ts: float, limit: int = 10) -> list[str]:
+        """Atomically remove and return up to ``limit`` game ids whose deadline is <= now;
+        each due deadline is claimed by exactly one caller across all workers."""
+
+    async def save_record(self, game_id: str, record: str) -> None:
+        """Keep the game's record JSON (no expiry)."""
+
+    async def load_record(self, game_id: str) -> str | None:
+        """The game's record JSON, or None."""
+
+    async def add_result(self, chat_key: str, player_key: str, name: str, won: bool,
+                         points: int) -> None:
+        """Add one finished match to the chat's all-time ranking for one player."""
+
+    async def ranking(self, chat_key: str) -> list[tuple[str, str, int, int, int]]:
+        """The chat's ranking rows ``(player_key, name, matches, wins, points)``,
+        best first (wins, then points)."""
+
+    async def get_setting(self, chat_key: str, name: str) -> str | None:
+        """A per-chat setting such as the language (``"lang"``)."""
+
+    async def set_setting(self, chat_key: str, name: str, value: str) -> None:
+        """Store a per-chat setting."""
+
+
+class Clock(Protocol):
+    """Wall-clock time in seconds since the epoch (injected so tests control time)."""
+
+    def now(self) -> float:
+        """Current Unix time in seconds."""

@@ -1,0 +1,191 @@
+"""Playing cards: ranks, suits, the deck, and their text forms.
+
+A card is a small immutable value. There are 53 distinct faces (13 ranks x 4 suits
+plus the joker); two decks hold two copies of each face, so a hand is a multiset and
+two equal cards are interchangeable. Every face is interned: ``Card.parse("10h") is
+Card.parse("T♥")``.
+
+Text forms (issue 2, "Cards"):
+  * input: rank ``A 2 3 4 5 6 7 8 9 10 J Q K`` (``T`` for ten) followed by a suit
+    ``c d h s`` (paus, ouros, copas, espadas) or ``♣ ♦ ♥ ♠``, case-insensitive; the
+    joker is ``JK``.
+  * code (``card.code``), used in records and button data: ``10h``, ``Ac``, ``JK``.
+  * display (``str(card)``): ``10♥``, ``A♣``, ``🃏``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import ClassVar
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+JOKER_SUIT = 4
+SUIT_LETTERS = "cdhs"
+SUIT_SYMBOLS = "♣♦♥♠"
+RED_SUITS = frozenset({DIAMONDS, HEARTS})
+RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+JOKER_RANK = 0
+
+
+class CardParseError(ValueError):
+    """Raised by :meth:`Card.parse` for text that is not a card; ``str(err)`` says why."""
+
+
+class Card:
+    """One face of the deck: ``rank`` 1..13 (A=1, J=11, Q=12, K=13; 0 for the joker)
+    and ``suit`` 0..3 (clubs, diamonds, hearts, spades; 4 for the joker).
+
+    Cards are interned, hashable and totally ordered by (suit, rank), the order a hand
+    is shown in (DESIGN "What the people see"). Build them with :meth:`of` or
+    :meth:`parse`, never with the constructor.
+    """
+
+    __slots__ = ("code", "index", "rank", "suit")
+    _interned: ClassVar[dict[tuple[int, int], Card]] = {}
+    rank: int
+    suit: int
+    index: int
+    code: str
+
+    def __init__(self, rank: int, suit: int) -> None:
+        self.rank = rank
+        self.suit = suit
+        self.index = 52 if suit == JOKER_SUIT else suit * 13 + rank - 1
+        self.code = "JK" if suit == JOKER_SUIT else _rank_text(rank) + SUIT_LETTERS[suit]
+
+    @classmethod
+    def of(cls, rank: int, suit: int) -> Card:
+        """The interned card of ``rank`` (1..13) and ``suit`` (0..3); ``of(0, 4)`` is the joker.
+
+        Raises ``CardParseError`` for any other pair.
+        """
+        card = cls._interned.get((rank, suit))
+        if card is None:
+            raise CardParseError(f"no card of rank {rank} and suit {suit}")
+        return card
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``"10h"``, ``"Th"``, ``"10♥"``, ``"ac"``, ``"JK"`` (case-insensitive).
+
+        Raises ``CardParseError`` with a plain reason for anything else.
+        """
+        if not isinstance(text, str):
+            raise CardParseError(f"a card must be text, not {type(text).__name__}")
+        t = text.strip()
+        if t.upper() in ("JK", "🃏"):
+            return JOKER
+        if len(t) < 2:
+            raise CardParseError(f"{text!r} is not a card")
+        rank_text, suit_text = t[:-1].upper(), t[-1]
+        suit = _SUIT_BY_TEXT.get(suit_text.lower())
+        rank = _RANK_BY_TEXT.get(rank_text)
+        if suit is None or rank is None:
+            raise CardParseError(f"{text!r} is not a card")
+        return cls._interned[(rank, suit)]
+
+    @property
+    def is_joker(self) -> bool:
+        """True for the joker (only in decks with the ``jokers`` option)."""
+        return self.suit == JOKER_SUIT
+
+    @property
+    def is_red(self) -> bool:
+        """True for hearts and diamonds."""
+        return self.suit in RED_SUITS
+
+    def __str__(self) -> str:
+        if self.suit == JOKER_SUIT:
+            return "🃏"
+        return _rank_text(self.rank) + SUIT_SYMBOLS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
+
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        return (Card.of, (self.rank, self.suit))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+
+def _rank_text(rank: int) -> str:
+    return RANK_NAMES.get(rank, str(rank))
+
+
+_RANK_BY_TEXT: dict[str, int] = {_rank_text(r): r for r in range(1, 14)}
+_RANK_BY_TEXT["T"] = 10
+_SUIT_BY_TEXT: dict[str, int] = {c: i for i, c in enumerate(SUIT_LETTERS)}
+_SUIT_BY_TEXT.update({c: i for i, c in enumerate(SUIT_SYMBOLS)})
+_SUIT_BY_TEXT.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
+
+for _s in range(4):
+    for _r in range(1, 14):
+        Card._interned[(_r, _s)] = Card(_r, _s)
+Card._interned[(JOKER_RANK, JOKER_SUIT)] = Card(JOKER_RANK, JOKER_SUIT)
+JOKER = Card._interned[(JOKER_RANK, JOKER_SUIT)]
+ALL_FACES: tuple[Card, ...] = tuple(sorted(Card._interned.values()))
+"""The 53 faces, clubs first, joker last."""
+BY_INDEX: tuple[Card, ...] = ALL_FACES
+
+
+def parse_cards(texts: Iterable[str] | str) -> list[Card]:
+    """Parse a list of card texts, or one space-separated string (``"7h 8h 9h"``).
+
+    Raises ``CardParseError`` at the first bad card.
+    """
+    items = texts.split() if isinstance(texts, str) else list(texts)
+    return [Card.parse(t) for t in items]
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    """Record codes of ``cards``, in order: ``["10h", "Ac"]``."""
+    return [c.code for c in cards]
+
+
+def show(cards: Iterable[Card]) -> str:
+    """Display form of ``cards`` joined by spaces: ``"10♥ A♣"``."""
+    return " ".join(str(c) for c in cards)
+
+
+def full_deck(jokers: bool = False, decks: int = 2) -> list[Card]:
+    """``decks`` x 52 cards (plus two jokers when ``jokers``), in face order (RULES §2 "decks")."""
+    cards = [c for c in ALL_FACES if not c.is_joker] * decks
+    if jokers:
+        cards += [JOKER, JOKER]
+    return cards
+
+
+def copies_allowed(card: Card, jokers: bool = False, decks: int = 2) -> int:
+    """How many copies of ``card`` the decks hold (2 per face; jokers 2 or 0)."""
+    if card.is_joker:
+        return 2 if jokers else 0
+    return decks
+
+
+def shuffled_deck(jokers: bool = False, decks: int = 2) -> list[Card]:
+    """A full deck shuffled with ``secrets.SystemRandom`` (Standards: randomness), top card first."""
+    cards = full_deck(jokers, decks)
+    secrets.SystemRandom().shuffle(cards)
+    return cards
+
+
+def sort_hand(cards: Sequence[Card]) -> list[Card]:
+    """``cards`` sorted by suit then rank (ace low), jokers last: the order a hand is shown in."""
+    return sorted(cards)

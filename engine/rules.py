@@ -1,0 +1,357 @@
+"""Variant rules as data: one pydantic model, six named presets, validated overrides.
+
+Every difference between the games of ``RULES.md`` §2 is a field of :class:`Rules`;
+code reads the field, never the preset name (DESIGN "Three rings"). A group may
+override fields when it opens a table (``target=3000``, ``jokers=true``);
+:func:`make_rules` refuses unknown or contradictory options with a pt-BR reason.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from engine.errors import IllegalAction
+
+
+class Requirement(StrEnum):
+    """What a side must have melded for a going-out (RULES §2 "going out", C13)."""
+
+    NONE = "none"
+    ANY_CANASTRA = "any_canastra"
+    CLEAN_CANASTRA = "clean_canastra"
+
+
+class RedThree(StrEnum):
+    """How red 3s play (RULES §2 "3s")."""
+
+    ORDINARY = "ordinary"
+    LAY_ALONE = "lay_alone"  # tranca, RULES A32: laid alone for ±100, never discarded
+    DOLLAR = "dollar"  # altaneira, RULES A4/A5: laid for ±100 with a replacement, or natural 3
+
+
+class BlackThree(StrEnum):
+    """How black 3s play (RULES §2 "3s")."""
+
+    ORDINARY = "ordinary"
+    BLOCKS_PILE = "blocks_pile"  # tranca, RULES A33
+    KILLS_PILE = "kills_pile"  # altaneira, RULES A6
+
+
+class CardPoints(StrEnum):
+    """Card value tables (RULES §2 "card points")."""
+
+    CLASSIC = "classic"  # joker 10, 2 = 10, 3-7 = 5, 8-K = 10, A = 15
+    FLAT_10 = "flat_10"  # every card 10 (tranca, altaneira A8)
+
+
+class Tiebreak(StrEnum):
+    """Match tie-breaks (RULES §2 last row)."""
+
+    TOTAL = "total"  # higher total, else one more deal
+    ALTANEIRA = "altaneira"  # total, batidas, best deal ended (A7), one more deal
+
+
+class DealerRotation(StrEnum):
+    """Who deals next (RULES C15)."""
+
+    NEXT_SEAT = "next_seat"
+    WENT_OUT_OR_FEWEST = "went_out_or_fewest"  # altaneira, seed 000 §8.5
+
+
+class SpecialCanastra(BaseModel):
+    """A named clean run canastra with its own bonus (RULES C7, A12, §2 "canastra").
+
+    ``length`` 13 means A..K with the ace low; 14 means A..A. ``suits`` are suit numbers
+    (0 clubs, 1 diamonds, 2 hearts, 3 spades) that qualify.
+    """
+
+    model_config = ConfigDict(frozen=True)
+    key: str
+    label: str
+    length: int = Field(ge=13, le=14)
+    suits: tuple[int, ...] = (0, 1, 2, 3)
+    bonus: int
+
+
+DE_MIL = SpecialCanastra(key="de_mil", label="de mil, A–A limpa", length=14, bonus=1000)
+ALTANEIRA = SpecialCanastra(key="altaneira", label="Altaneira, A–K limpa", length=13, bonus=500)
+REAL = SpecialCanastra(
+    key="real", label="Real, A–A limpa em ♥/♦", length=14, suits=(1, 2), bonus=1000
+)
+
+
+class Rules(BaseModel):
+    """Every parameter of RULES.md §2 for one game. Immutable; build with :func:`make_rules`.
+
+    Field groups follow the rows of the RULES §2 table; each field's comment names its row.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    preset: str = "buraco"
+    # §1 players, teams and target
+    players_allowed: tuple[int, ...] = (2, 3, 4, 6)
+    default_players: int = 4
+    target: int | None = Field(default=1500, ge=100)  # None: one deal decides (A35)
+    # decks / deal
+    jokers: bool = False  # buraco family option
+    hand_size: int = Field(default=11, ge=1, le=15)
+    morto: bool = False  # one morto of hand_size cards per side
+    # melds
+    sets_allowed: bool = True
+    set_max: int = Field(default=8, ge=3)
+    ace_low: bool = True
+    ace_high: bool = True
+    # 3s (RULES §2 "3s", A4-A6, A32, A33)
+    red_three: RedThree = RedThree.ORDINARY
+    black_three: BlackThree = BlackThree.ORDINARY
+    three_bonus: int = 100
+    # first player's first turn (A9)
+    first_player_second_card: bool = True
+    # discard pile (A10, A11, A23, A38)
+    pile_open: bool = True
+    pickup_justified: bool = False
+    justify_wild_same_suit: bool = False
+    single_card_pile_rule: bool = True
+    # going out (A1, A16, A17, C13)
+    morto_requires: Requirement = Requirement.NONE
+    end_requires: Requirement = Requirement.NONE
+    second_morto_direct_only: bool = False
+    # scoring (C14)
+    card_points: CardPoints = CardPoints.CLASSIC
+    clean_bonus: int = 200
+    dirty_bonus: int = 100
+    special_canastras: tuple[SpecialCanastra, ...] = ()
+    batida_bonus: int = 50
+    morto_penalty: int = 100
+    relancinho_bonus: int = 100  # A21; 0 switches it off
+    vulnerable_at: int | None = 750  # A22; None switches it off
+    vulnerable_min: int = 75
+    vulnerable_min_after_fail: int = 90
+    no_canastra_negative: bool = False  # seed 000 §9.5
+    # stock exhaustion (A26)
+    reuse_pile_once: bool = False
+    # match
+    tiebreak: Tiebreak = Tiebreak.TOTAL
+    dealer_rotation: DealerRotation = DealerRotation.NEXT_SEAT
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Rules:
+        if not self.ace_low and not self.ace_high:
+            raise ValueError("o ás precisa valer baixo ou alto (ace_low ou ace_high)")
+        if self.default_players not in self.players_allowed:
+            raise ValueError("default_players precisa estar em players_allowed")
+        if any(n not in (2, 3, 4, 6) for n in self.players_allowed):
+            raise ValueError("players_allowed aceita só 2, 3, 4 ou 6 jogadores")
+        if self.justify_wild_same_suit and not self.pickup_justified:
+            raise ValueError("justify_wild_same_suit exige pickup_justified")
+        if self.second_morto_direct_only and not self.morto:
+            raise ValueError("second_morto_direct_only exige morto")
+        if self.morto_requires != Requirement.NONE and not self.morto:
+            raise ValueError("morto_requires exige morto")
+        if self.reuse_pile_once and self.black_three == BlackThree.BLOCKS_PILE:
+            raise ValueError("reuse_pile_once não combina com black_three=blocks_pile")
+        if self.jokers and self.card_points == CardPoints.FLAT_10 and self.red_three != "ordinary":
+            raise ValueError("jokers só existem na família buraco")
+        if self.hand_size * 2 * max(self.players_allowed) > 104:
+            raise ValueError("cartas insuficientes para hand_size")
+        return self
+
+    # Derived facts, read where they matter -------------------------------------
+    @property
+    def red_three_meldable(self) -> bool:
+        """Red 3s may sit in melds (ordinary, or as the natural 3 of a Dólar's suit, A5)."""
+        return self.red_three != RedThree.LAY_ALONE
+
+    @property
+    def black_three_meldable(self) -> bool:
+        """Black 3s may sit in melds only when ordinary (A6, A33)."""
+        return self.black_three == BlackThree.ORDINARY
+
+    @property
+    def one_deal(self) -> bool:
+        """True when one deal decides the game (A35)."""
+        return self.target is None
+
+    def teams(self, players: int) -> list[list[int]]:
+        """Seats of each side (RULES §1): 4 -> [[0,2],[1,3]], 6 -> [[0,2,4],[1,3,5]], else alone.
+
+        Raises ``IllegalAction("bad_players")`` when the preset does not allow ``players``.
+        """
+        if players not in self.players_allowed:
+            allowed = ", ".join(str(n) for n in self.players_allowed)
+            raise IllegalAction(
+                "bad_players", f"{self.preset} aceita {allowed} jogadores, não {players}"
+            )
+        if players in (4, 6):
+            return [list(range(0, players, 2)), list(range(1, players, 2))]
+        return [[s] for s in range(players)]
+
+
+_BURACO = Rules()
+PRESETS: dict[str, Rules] = {
+    "buraco": _BURACO,
+    "buraco_morto": _BURACO.model_copy(
+        update={"preset": "buraco_morto", "players_allowed": (2, 3, 4), "morto": True}
+    ),
+    "bossa_nova": _BURACO.model_copy(
+        update={
+            "preset": "bossa_nova",
+            "players_allowed": (2, 3, 4),
+            "morto": True,
+            "end_requires": Requirement.ANY_CANASTRA,
+        }
+    ),
+    "justificado": _BURACO.model_copy(
+        update={
+            "preset": "justificado",
+            "players_allowed": (2, 4),
+            "default_players": 2,
+            "target": None,
+            "morto": True,
+            "sets_allowed": False,
+            "first_player_second_card": False,
+            "pile_open": False,
+            "pickup_justified": True,
+            "single_card_pile_rule": False,
+            "end_requires": Requirement.CLEAN_CANASTRA,
+            "special_canastras": (DE_MIL,),
+            "batida_bonus": 100,
+            "relancinho_bonus": 0,
+            "vulnerable_at": None,
+        }
+    ),
+    "tranca": _BURACO.model_copy(
+        update={
+            "preset": "tranca",
+            "players_allowed": (2, 4),
+            "default_players": 2,
+            "target": None,
+            "morto": True,
+            "ace_low": False,
+            "red_three": RedThree.LAY_ALONE,
+            "black_three": BlackThree.BLOCKS_PILE,
+            "first_player_second_card": False,
+            "pile_open": False,
+            "pickup_justified": True,
+            "single_card_pile_rule": False,
+            "end_requires": Requirement.CLEAN_CANASTRA,
+            "card_points": CardPoints.FLAT_10,
+            "batida_bonus": 100,
+            "relancinho_bonus": 0,
+            "vulnerable_at": None,
+        }
+    ),
+    "altaneira": _BURACO.model_copy(
+        update={
+            "preset": "altaneira",
+            "players_allowed": (4,),
+            "default_players": 4,
+            "target": 5000,
+            "morto": True,
+            "sets_allowed": False,
+            "red_three": RedThree.DOLLAR,
+            "black_three": BlackThree.KILLS_PILE,
+            "pile_open": False,
+            "pickup_justified": True,
+            "justify_wild_same_suit": True,
+            "single_card_pile_rule": False,
+            "end_requires": Requirement.ANY_CANASTRA,
+            "second_morto_direct_only": True,
+            "card_points": CardPoints.FLAT_10,
+            "special_canastras": (REAL, ALTANEIRA),
+            "batida_bonus": 100,
+            "relancinho_bonus": 0,
+            "vulnerable_at": None,
+            "no_canastra_negative": True,
+            "reuse_pile_once": True,
+            "tiebreak": Tiebreak.ALTANEIRA,
+            "dealer_rotation": DealerRotation.WENT_OUT_OR_FEWEST,
+        }
+    ),
+}
+ALIASES: dict[str, str] = {"biriba": "buraco_morto", "stbl": "justificado", "biriba_tranca": "altaneira"}
+
+# Options a group may set when opening a table. Structural fields (melds, 3s, pile)
+# stay with the preset: changing them would make another game.
+OVERRIDABLE: frozenset[str] = frozenset(
+    {
+        "target",
+        "jokers",
+        "first_player_second_card",
+        "morto_requires",
+        "end_requires",
+        "second_morto_direct_only",
+        "relancinho_bonus",
+        "vulnerable_at",
+        "players_allowed",
+        "default_players",
+        "single_card_pile_rule",
+        "reuse_pile_once",
+    }
+)
+
+
+def preset_name(name: str) -> str:
+    """Canonical preset name for ``name`` or an alias; raises ``IllegalAction("unknown_preset")``."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in PRESETS:
+        known = ", ".join(sorted([*PRESETS, *ALIASES]))
+        raise IllegalAction("unknown_preset", f"variante desconhecida: {name!r} (conheço: {known})")
+    return key
+
+
+def make_rules(preset: str = "buraco", options: dict[str, Any] | None = None) -> Rules:
+    """The rules of ``preset`` (or an alias) with validated ``options`` applied.
+
+    ``options`` values may be typed or text (``{"target": "3000", "jokers": "true"}``);
+    ``target`` accepts ``0``/``"none"`` for one deal. Raises ``IllegalAction`` with code
+    ``unknown_preset``, ``unknown_option`` or ``bad_option`` and a pt-BR reason.
+    """
+    base = PRESETS[preset_name(preset)]
+    if not options:
+        return base
+    for key in options:
+        if key not in OVERRIDABLE:
+            raise IllegalAction(
+                "unknown_option",
+                f"opção desconhecida ou fixa nesta variante: {key!r}"
+                f" (opções: {', '.join(sorted(OVERRIDABLE))})",
+            )
+    data = base.model_dump()
+    data.update({k: _coerce(k, v) for k, v in options.items()})
+    if data.get("jokers") and base.card_points != CardPoints.CLASSIC:
+        raise IllegalAction("bad_option", "jokers só existem na família buraco")
+    if data["default_players"] not in data["players_allowed"]:
+        data["default_players"] = data["players_allowed"][0]
+    try:
+        return Rules.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "opções"
+        raise IllegalAction("bad_option", f"opção inválida ({where}): {first['msg']}") from None
+
+
+def _coerce(key: str, value: Any) -> Any:
+    if key == "target" and (value in (0, None) or str(value).lower() in ("0", "none", "")):
+        return None
+    if key == "vulnerable_at" and str(value).lower() in ("0", "none", "off", "false"):
+        return None
+    if key == "players_allowed" and isinstance(value, str):
+        return tuple(int(p) for p in value.replace(",", " ").split())
+    if isinstance(value, str) and value.lower() in ("true", "sim", "on", "yes"):
+        return True
+    if isinstance(value, str) and value.lower() in ("false", "nao", "não", "off", "no"):
+        return False
+    return value
+
+
+def options_of(rules: Rules) -> dict[str, Any]:
+    """The overrides that turn ``rules.preset`` into ``rules`` (for records), JSON-ready."""
+    base = PRESETS[rules.preset].model_dump(mode="json")
+    mine = rules.model_dump(mode="json")
+    return {k: mine[k] for k in sorted(OVERRIDABLE) if mine[k] != base[k]}
