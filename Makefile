@@ -1,0 +1,39 @@
+# Newcomer entry points: `make play` and `make test` (README). Everything runs from .venv.
+# Override the interpreter used to create the venv with `make PYTHON=python3.12 ...`.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: venv play test lint bench
+
+venv: $(STAMP)
+
+# Create the venv only when it is missing.
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# (Re)install the project and its test extras when pyproject.toml changes.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet -e '.[test]'
+	touch $(STAMP)
+
+play: venv
+	$(BIN)/python -m bot play $(ARGS)
+
+test: venv
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/mypy --strict engine/
+
+# Every bench/*.py except helpers named _*.py; the service bench reads REDIS_URL.
+bench: venv
+	@set -e; found=0; for f in bench/*.py; do \
+		case "$$(basename "$$f")" in _*) continue;; esac; \
+		[ -e "$$f" ] || continue; found=1; \
+		echo "== $$f"; $(BIN)/python "$$f"; \
+	done; \
+	if [ $$found -eq 0 ]; then echo "no benchmarks in bench/" >&2; exit 1; fi

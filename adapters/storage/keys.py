@@ -1,0 +1,65 @@
+"""Redis key layout of the game store (DESIGN "Storage").
+
+Every key of one game carries the ``{game_id}`` hash tag, so a game's state and record
+live in one Redis Cluster slot and a Lua script touching them stays single-slot::
+
+    <prefix>:{<game_id>}:state     hash  v=<version> s=<state JSON>   (expires)
+    <prefix>:{<game_id>}:record    string, the game's record JSON      (no expiry)
+    <prefix>:chat:<chat_key>       string, the chat's active game id   (expires)
+    <prefix>:timers                sorted set, member game id, score Unix time
+    <prefix>:seen:<update_key>     string "1", idempotency marker      (expires)
+    <prefix>:rank:<chat_key>       hash, per player n:/m:/w:/p:<player_key> fields
+    <prefix>:settings:<chat_key>   hash, setting name -> value
+
+The prefix defaults to ``buraco``; tests use a fresh prefix per test so they never
+touch other data in the same database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_PREFIX = "buraco"
+
+
+@dataclass(frozen=True, slots=True)
+class StoreKeys:
+    """Builds the Redis key names for one key prefix (no I/O)."""
+
+    prefix: str = DEFAULT_PREFIX
+
+    def state(self, game_id: str) -> str:
+        """Hash with the game's version ``v`` and state JSON ``s``."""
+        return f"{self.prefix}:{{{game_id}}}:state"
+
+    def record(self, game_id: str) -> str:
+        """String with the game's record JSON."""
+        return f"{self.prefix}:{{{game_id}}}:record"
+
+    def chat(self, chat_key: str) -> str:
+        """String with the chat's active game id."""
+        return f"{self.prefix}:chat:{chat_key}"
+
+    def timers(self) -> str:
+        """The one sorted set of turn deadlines (score = Unix time in seconds)."""
+        return f"{self.prefix}:timers"
+
+    def seen(self, update_key: str) -> str:
+        """Idempotency marker of one platform update."""
+        return f"{self.prefix}:seen:{update_key}"
+
+    def ranking(self, chat_key: str) -> str:
+        """Hash with the chat's all-time ranking."""
+        return f"{self.prefix}:rank:{chat_key}"
+
+    def settings(self, chat_key: str) -> str:
+        """Hash with the chat's settings (``lang``, ...)."""
+        return f"{self.prefix}:settings:{chat_key}"
+
+    def pattern(self) -> str:
+        """A SCAN ``MATCH`` pattern covering every key of this prefix.
+
+        Glob metacharacters in the prefix are escaped, so ``"t[1]"`` matches literally.
+        """
+        escaped = "".join(f"\\{c}" if c in "*?[]\\" else c for c in self.prefix)
+        return f"{escaped}:*"

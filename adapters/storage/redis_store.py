@@ -1,0 +1,237 @@
+"""Redis implementation of :class:`bot.ports.GameStore` (redis-py asyncio).
+
+Game states are stored as a hash ``{v: version, s: state JSON}`` and replaced only by
+a Lua compare-and-set, so two concurrent actions on one version cannot both win
+(DESIGN "Storage"; issue 4 "Concurrency"). Key names are in :mod:`.keys`.
+
+Without a Redis URL, :func:`open_store` runs on an embedded ``fakeredis`` server whose
+Lua support comes from ``lupa``, so a newcomer needs no Redis installed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import fakeredis
+import redis.asyncio as aioredis
+from redis.commands.core import AsyncScript
+
+from adapters.storage import scripts
+from adapters.storage.keys import DEFAULT_PREFIX, StoreKeys
+
+if TYPE_CHECKING:
+    from bot.ports import GameStore
+
+RankingRow = tuple[str, str, int, int, int]
+
+
+def _text(value: bytes | str | None) -> str | None:
+    """A reply as text (clients made with ``decode_responses=True`` already give str)."""
+    if isinstance(value, bytes):
+        return value.decode()
+    return value
+
+
+def _check_ttl(ttl_s: int) -> None:
+    """Refuse an expiry that Redis would treat as "delete now" or reject."""
+    if ttl_s < 1:
+        raise ValueError(f"ttl_s must be a whole number of seconds >= 1, got {ttl_s!r}")
+
+
+class RedisStore:
+    """Game store on one Redis database; every method is one round trip or a transaction.
+
+    ``client`` must be created with ``decode_responses=True`` (as :func:`open_store`
+    does). ``prefix`` starts every key name (default ``"buraco"``).
+    """
+
+    def __init__(self, client: aioredis.Redis, prefix: str = DEFAULT_PREFIX) -> None:
+        self.client = client
+        self.keys = StoreKeys(prefix)
+        self._create: AsyncScript = client.register_script(scripts.CREATE_GAME)
+        self._save: AsyncScript = client.register_script(scripts.SAVE_GAME)
+        self._unbind: AsyncScript = client.register_script(scripts.UNBIND_CHAT)
+        self._claim: AsyncScript = client.register_script(scripts.CLAIM_DUE)
+
+    async def close(self) -> None:
+        """Close the client's connections; the store is unusable afterwards."""
+        await self.client.aclose()
+
+    # -- game state ---------------------------------------------------------------
+
+    async def create_game(self, game_id: str, state: str, ttl_s: int) -> None:
+        """Store a new game at version 1 with an expiry of ``ttl_s`` seconds.
+
+        An existing state under the same id is replaced. Raises ValueError if ``ttl_s < 1``.
+        """
+        _check_ttl(ttl_s)
+        await self._create(keys=[self.keys.state(game_id)], args=[state, ttl_s])
+
+    async def load_game(self, game_id: str) -> tuple[int, str] | None:
+        """``(version, state)`` of the game, or None when it does not exist (or expired)."""
+        version, state = await self.client.hmget(self.keys.state(game_id), ["v", "s"])
+        if version is None or state is None:
+            return None
+        return int(version), str(_text(state))
+
+    async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int) -> bool:
+        """Atomic compare-and-set (Lua): write ``state`` at ``expected_version + 1`` and
+        refresh the expiry only if the stored version is still ``expected_version``.
+
+        True when written; False when somebody saved first or the game is gone.
+        Raises ValueError if ``ttl_s < 1``.
+        """
+        _check_ttl(ttl_s)
+        key = self.keys.state(game_id)
+        written = await self._save(keys=[key], args=[expected_version, state, ttl_s])
+        return int(written) == 1
+
+    async def delete_game(self, game_id: str) -> None:
+        """Remove the game's state; its record, ranking entries and deadline stay."""
+        await self.client.delete(self.keys.state(game_id))
+
+    # -- chats and idempotency ----------------------------------------------------
+
+    async def chat_game(self, chat_key: str) -> str | None:
+        """The active game id of a chat (``"tg:-100123"``), or None."""
+        return _text(await self.client.get(self.keys.chat(chat_key)))
+
+    async def bind_chat(self, chat_key: str, game_id: str, ttl_s: int) -> bool:
+        """Make ``game_id`` the chat's active game only if it has none (SET NX EX).
+
+        True if bound; False if the chat already has a game. Raises ValueError if ``ttl_s < 1``.
+        """
+        _check_ttl(ttl_s)
+        done = await self.client.set(self.keys.chat(chat_key), game_id, nx=True, ex=ttl_s)
+        return bool(done)
+
+    async def unbind_chat(self, chat_key: str, game_id: str) -> None:
+        """Clear the chat's active game if it is still ``game_id`` (atomic, Lua)."""
+        await self._unbind(keys=[self.keys.chat(chat_key)], args=[game_id])
+
+    async def first_seen(self, update_key: str, ttl_s: int) -> bool:
+        """Idempotency: True the first time ``update_key`` is seen (SET NX EX), else False.
+
+        Raises ValueError if ``ttl_s < 1``.
+        """
+        _check_ttl(ttl_s)
+        done = await self.client.set(self.keys.seen(update_key), "1", nx=True, ex=ttl_s)
+        return bool(done)
+
+    # -- timers ---------------------------------------------------------------------
+
+    async def set_deadline(self, game_id: str, due_ts: float) -> None:
+        """Set (or move) the game's deadline (score = Unix time in seconds).
+
+        Raises ValueError for a NaN or infinite ``due_ts``.
+        """
+        if not math.isfinite(due_ts):
+            raise ValueError(f"due_ts must be a finite Unix time, got {due_ts!r}")
+        await self.client.zadd(self.keys.timers(), {game_id: due_ts})
+
+    async def clear_deadline(self, game_id: str) -> None:
+        """Remove the game's deadline (nothing happens if it has none)."""
+        await self.client.zrem(self.keys.timers(), game_id)
+
+    async def claim_due(self, now_ts: float, limit: int = 10) -> list[str]:
+        """Atomically remove and return up to ``limit`` game ids whose deadline is <= now,
+        earliest first; each due deadline goes to exactly one caller across all workers.
+
+        ``limit < 1`` claims nothing. Raises ValueError for a NaN ``now_ts``.
+        """
+        if math.isnan(now_ts):
+            raise ValueError("now_ts must be a Unix time, got NaN")
+        if limit < 1:
+            return []
+        claimed = await self._claim(keys=[self.keys.timers()], args=[repr(now_ts), limit])
+        return [str(_text(game_id)) for game_id in claimed]
+
+    # -- records --------------------------------------------------------------------
+
+    async def save_record(self, game_id: str, record: str) -> None:
+        """Keep the game's record JSON (no expiry; replaces an earlier record)."""
+        await self.client.set(self.keys.record(game_id), record)
+
+    async def load_record(self, game_id: str) -> str | None:
+        """The game's record JSON, or None."""
+        return _text(await self.client.get(self.keys.record(game_id)))
+
+    # -- ranking and settings -------------------------------------------------------
+
+    async def add_result(
+        self, chat_key: str, player_key: str, name: str, won: bool, points: int
+    ) -> None:
+        """Add one finished match to the chat's ranking for one player, in one MULTI.
+
+        The player's shown name becomes ``name``; matches +1, wins +1 if ``won``,
+        points + ``points`` (may be negative).
+        """
+        key = self.keys.ranking(chat_key)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.hset(key, f"n:{player_key}", name)
+            pipe.hincrby(key, f"m:{player_key}", 1)
+            pipe.hincrby(key, f"w:{player_key}", 1 if won else 0)
+            pipe.hincrby(key, f"p:{player_key}", points)
+            await pipe.execute()
+
+    async def ranking(self, chat_key: str) -> list[RankingRow]:
+        """The chat's rows ``(player_key, name, matches, wins, points)``, best first:
+        more wins, then more points, then fewer matches, then player key."""
+        fields = await self.client.hgetall(self.keys.ranking(chat_key))
+        return _ranking_rows({str(_text(k)): str(_text(v)) for k, v in fields.items()})
+
+    async def get_setting(self, chat_key: str, name: str) -> str | None:
+        """A per-chat setting such as the language (``"lang"``), or None."""
+        return _text(await self.client.hget(self.keys.settings(chat_key), name))
+
+    async def set_setting(self, chat_key: str, name: str, value: str) -> None:
+        """Store a per-chat setting (no expiry)."""
+        await self.client.hset(self.keys.settings(chat_key), name, value)
+
+
+def _ranking_rows(fields: dict[str, str]) -> list[RankingRow]:
+    """Turn the ranking hash (``n:``/``m:``/``w:``/``p:`` + player key) into sorted rows."""
+    players: dict[str, dict[str, str]] = {}
+    for field, value in fields.items():
+        kind, _, player_key = field.partition(":")
+        players.setdefault(player_key, {})[kind] = value
+    rows = [
+        (
+            player,
+            data.get("n", player),
+            int(data.get("m", 0)),
+            int(data.get("w", 0)),
+            int(data.get("p", 0)),
+        )
+        for player, data in players.items()
+    ]
+    rows.sort(key=lambda row: (-row[3], -row[4], row[2], row[0]))
+    return rows
+
+
+async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX) -> RedisStore:
+    """Connect to Redis at ``url`` (``redis://host:port/db``) and check it answers PING;
+    with ``url=None`` use a fresh embedded fakeredis server (Lua via ``lupa``).
+
+    Raises ``redis.exceptions.ConnectionError`` when the server at ``url`` does not answer.
+    """
+    client: Any
+    if url is None:
+        client = fakeredis.FakeAsyncRedis(decode_responses=True)
+    else:
+        client = aioredis.from_url(url, decode_responses=True)
+    store = RedisStore(client, prefix)
+    try:
+        await client.ping()
+    except Exception:
+        await store.close()
+        raise
+    return store
+
+
+if TYPE_CHECKING:
+
+    def _implements_game_store(store: RedisStore) -> GameStore:
+        """Static check (mypy only): RedisStore satisfies the GameStore Protocol."""
+        return store

@@ -1,0 +1,324 @@
+"""RedisStore (adapters/storage) against fakeredis always and real Redis when REDIS_URL is set.
+
+Fixtures are in conftest.py: ``redis_store`` and ``second_redis_store`` are two workers
+(two clients) on the same server and key prefix.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis.exceptions
+
+from adapters.storage import RedisStore, StoreKeys, open_store
+
+CHAT = "tg:-100123"
+GAME = "g-7f3a"
+DAY = 86_400
+
+
+async def test_key_names_share_the_game_hash_tag() -> None:
+    keys = StoreKeys()
+    assert keys.state("abc") == "buraco:{abc}:state"
+    assert keys.record("abc") == "buraco:{abc}:record"
+    assert keys.chat("tg:-100123") == "buraco:chat:tg:-100123"
+    assert keys.timers() == "buraco:timers"
+    assert keys.seen("tg:42") == "buraco:seen:tg:42"
+    assert keys.ranking("tg:-1") == "buraco:rank:tg:-1"
+    assert keys.settings("tg:-1") == "buraco:settings:tg:-1"
+    assert StoreKeys("t[1]*").pattern() == "t\\[1\\]\\*:*"
+
+
+async def test_every_method_writes_only_the_documented_keys(redis_store: RedisStore) -> None:
+    await redis_store.create_game(GAME, "{}", DAY)
+    await redis_store.save_record(GAME, "{}")
+    await redis_store.bind_chat(CHAT, GAME, DAY)
+    await redis_store.first_seen("tg:1001", 60)
+    await redis_store.set_deadline(GAME, 100.0)
+    await redis_store.add_result(CHAT, "tg:1", "Ana", True, 120)
+    await redis_store.set_setting(CHAT, "lang", "it")
+    p = redis_store.keys.prefix
+    found = {k async for k in redis_store.client.scan_iter(match=redis_store.keys.pattern())}
+    assert found == {
+        f"{p}:{{{GAME}}}:state",
+        f"{p}:{{{GAME}}}:record",
+        f"{p}:chat:{CHAT}",
+        f"{p}:seen:tg:1001",
+        f"{p}:timers",
+        f"{p}:rank:{CHAT}",
+        f"{p}:settings:{CHAT}",
+    }
+    assert await redis_store.client.hgetall(f"{p}:{{{GAME}}}:state") == {"v": "1", "s": "{}"}
+
+
+async def test_create_game_stores_state_at_version_1(redis_store: RedisStore) -> None:
+    await redis_store.create_game(GAME, '{"deal":1}', DAY)
+    assert await redis_store.load_game(GAME) == (1, '{"deal":1}')
+
+
+async def test_create_game_replaces_an_existing_state_at_version_1(
+    redis_store: RedisStore,
+) -> None:
+    await redis_store.create_game(GAME, "old", DAY)
+    assert await redis_store.save_game(GAME, 1, "old2", DAY) is True
+    await redis_store.create_game(GAME, "new", DAY)
+    assert await redis_store.load_game(GAME) == (1, "new")
+
+
+async def test_load_game_of_unknown_id_is_none(redis_store: RedisStore) -> None:
+    assert await redis_store.load_game("nope") is None
+
+
+async def test_save_game_at_current_version_writes_the_next_version(
+    redis_store: RedisStore,
+) -> None:
+    await redis_store.create_game(GAME, "s1", DAY)
+    assert await redis_store.save_game(GAME, 1, "s2", DAY) is True
+    assert await redis_store.load_game(GAME) == (2, "s2")
+    assert await redis_store.save_game(GAME, 2, "s3", DAY) is True
+    assert await redis_store.load_game(GAME) == (3, "s3")
+
+
+async def test_save_game_with_stale_version_is_refused_and_changes_nothing(
+    redis_store: RedisStore,
+) -> None:
+    await redis_store.create_game(GAME, "s1", DAY)
+    assert await redis_store.save_game(GAME, 1, "s2", DAY) is True
+    assert await redis_store.save_game(GAME, 1, "stale", DAY) is False
+    assert await redis_store.save_game(GAME, 3, "future", DAY) is False
+    assert await redis_store.load_game(GAME) == (2, "s2")
+
+
+async def test_save_game_of_missing_game_is_refused_and_creates_nothing(
+    redis_store: RedisStore,
+) -> None:
+    assert await redis_store.save_game(GAME, 1, "s", DAY) is False
+    assert await redis_store.load_game(GAME) is None
+    assert await redis_store.client.exists(redis_store.keys.state(GAME)) == 0
+
+
+async def test_create_sets_expiry_and_save_refreshes_it(redis_store: RedisStore) -> None:
+    key = redis_store.keys.state(GAME)
+    await redis_store.create_game(GAME, "s1", 100)
+    assert 90 <= await redis_store.client.ttl(key) <= 100
+    assert await redis_store.save_game(GAME, 1, "s2", 5000) is True
+    assert 4990 <= await redis_store.client.ttl(key) <= 5000
+
+
+async def test_refused_save_does_not_refresh_expiry(redis_store: RedisStore) -> None:
+    key = redis_store.keys.state(GAME)
+    await redis_store.create_game(GAME, "s1", 100)
+    assert await redis_store.save_game(GAME, 7, "s2", 5000) is False
+    assert 90 <= await redis_store.client.ttl(key) <= 100
+
+
+async def test_expiry_below_one_second_is_refused_with_a_clear_message(
+    redis_store: RedisStore,
+) -> None:
+    with pytest.raises(ValueError, match=r"^ttl_s must be a whole number of seconds >= 1, got 0$"):
+        await redis_store.create_game(GAME, "s", 0)
+    with pytest.raises(ValueError, match="got -5"):
+        await redis_store.bind_chat(CHAT, GAME, -5)
+    assert await redis_store.load_game(GAME) is None
+    assert await redis_store.chat_game(CHAT) is None
+
+
+async def test_two_concurrent_saves_on_one_version_exactly_one_wins(
+    redis_store: RedisStore, second_redis_store: RedisStore
+) -> None:
+    await redis_store.create_game(GAME, "v1", DAY)
+    results = await asyncio.gather(
+        redis_store.save_game(GAME, 1, "by-worker-a", DAY),
+        second_redis_store.save_game(GAME, 1, "by-worker-b", DAY),
+    )
+    assert sorted(results) == [False, True]
+    winner = "by-worker-a" if results[0] else "by-worker-b"
+    assert await redis_store.load_game(GAME) == (2, winner)
+
+
+async def test_twenty_concurrent_saves_on_one_version_exactly_one_wins(
+    redis_store: RedisStore, second_redis_store: RedisStore
+) -> None:
+    await redis_store.create_game(GAME, "v1", DAY)
+    stores = [redis_store, second_redis_store] * 10
+    results = await asyncio.gather(
+        *(store.save_game(GAME, 1, f"action-{i}", DAY) for i, store in enumerate(stores))
+    )
+    assert results.count(True) == 1
+    assert await redis_store.load_game(GAME) == (2, f"action-{results.index(True)}")
+
+
+async def test_delete_game_removes_state_but_keeps_record(redis_store: RedisStore) -> None:
+    await redis_store.create_game(GAME, "s", DAY)
+    await redis_store.save_record(GAME, '{"deck":[]}')
+    await redis_store.delete_game(GAME)
+    assert await redis_store.load_game(GAME) is None
+    assert await redis_store.load_record(GAME) == '{"deck":[]}'
+    await redis_store.delete_game(GAME)  # deleting twice is harmless
+
+
+async def test_bind_chat_only_when_the_chat_has_no_game(redis_store: RedisStore) -> None:
+    assert await redis_store.chat_game(CHAT) is None
+    assert await redis_store.bind_chat(CHAT, "game-1", DAY) is True
+    assert await redis_store.bind_chat(CHAT, "game-2", DAY) is False
+    assert await redis_store.chat_game(CHAT) == "game-1"
+    assert 0 < await redis_store.client.ttl(redis_store.keys.chat(CHAT)) <= DAY
+    assert await redis_store.bind_chat("tg:-200", "game-2", DAY) is True
+    assert await redis_store.chat_game("tg:-200") == "game-2"
+
+
+async def test_unbind_chat_clears_only_the_same_game(redis_store: RedisStore) -> None:
+    await redis_store.bind_chat(CHAT, "game-1", DAY)
+    await redis_store.unbind_chat(CHAT, "game-2")
+    assert await redis_store.chat_game(CHAT) == "game-1"
+    await redis_store.unbind_chat(CHAT, "game-1")
+    assert await redis_store.chat_game(CHAT) is None
+    assert await redis_store.bind_chat(CHAT, "game-3", DAY) is True
+
+
+async def test_first_seen_is_true_once_then_false(redis_store: RedisStore) -> None:
+    assert await redis_store.first_seen("tg:update:5001", 600) is True
+    assert await redis_store.first_seen("tg:update:5001", 600) is False
+    assert await redis_store.first_seen("tg:update:5002", 600) is True
+    assert 590 <= await redis_store.client.ttl(redis_store.keys.seen("tg:update:5001")) <= 600
+
+
+async def test_claim_due_returns_due_games_earliest_first_and_removes_them(
+    redis_store: RedisStore,
+) -> None:
+    await redis_store.set_deadline("late", 2000.0)
+    await redis_store.set_deadline("b", 1000.5)
+    await redis_store.set_deadline("a", 999.0)
+    await redis_store.set_deadline("exact", 1500.0)
+    assert await redis_store.claim_due(1500.0) == ["a", "b", "exact"]
+    assert await redis_store.claim_due(1500.0) == []
+    assert await redis_store.client.zrange(redis_store.keys.timers(), 0, -1) == ["late"]
+
+
+async def test_claim_due_takes_at_most_limit_games(redis_store: RedisStore) -> None:
+    for i in range(5):
+        await redis_store.set_deadline(f"g{i}", 100.0 + i)
+    assert await redis_store.claim_due(200.0, limit=2) == ["g0", "g1"]
+    assert await redis_store.claim_due(200.0, limit=0) == []
+    assert await redis_store.claim_due(200.0, limit=10) == ["g2", "g3", "g4"]
+
+
+async def test_set_deadline_moves_an_existing_deadline(redis_store: RedisStore) -> None:
+    await redis_store.set_deadline(GAME, 100.0)
+    await redis_store.set_deadline(GAME, 300.0)
+    assert await redis_store.claim_due(200.0) == []
+    assert await redis_store.claim_due(300.0) == [GAME]
+
+
+async def test_set_deadline_refuses_nan_and_changes_nothing(redis_store: RedisStore) -> None:
+    with pytest.raises(ValueError, match=r"^due_ts must be a finite Unix time, got nan$"):
+        await redis_store.set_deadline(GAME, float("nan"))
+    assert await redis_store.client.exists(redis_store.keys.timers()) == 0
+
+
+async def test_clear_deadline_removes_the_game_from_the_timers(redis_store: RedisStore) -> None:
+    await redis_store.set_deadline(GAME, 100.0)
+    await redis_store.set_deadline("other", 100.0)
+    await redis_store.clear_deadline(GAME)
+    await redis_store.clear_deadline("never-set")
+    assert await redis_store.claim_due(1000.0) == ["other"]
+
+
+async def test_two_concurrent_claimers_claim_each_due_deadline_exactly_once(
+    redis_store: RedisStore, second_redis_store: RedisStore
+) -> None:
+    due = [f"due-{i:02d}" for i in range(30)]
+    for i, game_id in enumerate(due):
+        await redis_store.set_deadline(game_id, 1000.0 + i)
+    await redis_store.set_deadline("not-yet", 5000.0)
+
+    async def worker(store: RedisStore) -> list[str]:
+        mine: list[str] = []
+        while batch := await store.claim_due(2000.0, limit=3):
+            mine.extend(batch)
+        return mine
+
+    a, b = await asyncio.gather(worker(redis_store), worker(second_redis_store))
+    assert sorted(a + b) == due
+    assert set(a).isdisjoint(b)
+    assert await redis_store.client.zrange(redis_store.keys.timers(), 0, -1) == ["not-yet"]
+
+
+async def test_record_is_kept_without_expiry(redis_store: RedisStore) -> None:
+    assert await redis_store.load_record(GAME) is None
+    await redis_store.save_record(GAME, '{"deck":["AS","2H"]}')
+    assert await redis_store.load_record(GAME) == '{"deck":["AS","2H"]}'
+    assert await redis_store.client.ttl(redis_store.keys.record(GAME)) == -1
+
+
+async def test_ranking_sorts_by_wins_then_points_and_accumulates(
+    redis_store: RedisStore,
+) -> None:
+    assert await redis_store.ranking(CHAT) == []
+    await redis_store.add_result(CHAT, "tg:1", "Ana", True, 3100)
+    await redis_store.add_result(CHAT, "tg:2", "Bruno", False, 1200)
+    await redis_store.add_result(CHAT, "tg:3", "Carla", True, 2900)
+    await redis_store.add_result(CHAT, "tg:2", "Bruno B.", True, 3050)
+    await redis_store.add_result(CHAT, "tg:4", "Davi", False, -150)
+    assert await redis_store.ranking(CHAT) == [
+        ("tg:2", "Bruno B.", 2, 1, 4250),
+        ("tg:1", "Ana", 1, 1, 3100),
+        ("tg:3", "Carla", 1, 1, 2900),
+        ("tg:4", "Davi", 1, 0, -150),
+    ]
+    assert await redis_store.ranking("tg:-999") == []
+
+
+async def test_concurrent_results_of_one_player_are_all_counted(
+    redis_store: RedisStore, second_redis_store: RedisStore
+) -> None:
+    stores = [redis_store, second_redis_store] * 5
+    await asyncio.gather(
+        *(s.add_result(CHAT, "tg:1", "Ana", i % 2 == 0, 100) for i, s in enumerate(stores))
+    )
+    assert await redis_store.ranking(CHAT) == [("tg:1", "Ana", 10, 5, 1000)]
+    assert await redis_store.client.ttl(redis_store.keys.ranking(CHAT)) == -1
+
+
+async def test_settings_are_kept_per_chat(redis_store: RedisStore) -> None:
+    assert await redis_store.get_setting(CHAT, "lang") is None
+    await redis_store.set_setting(CHAT, "lang", "en")
+    await redis_store.set_setting(CHAT, "lang", "it")
+    await redis_store.set_setting(CHAT, "timer", "60")
+    assert await redis_store.get_setting(CHAT, "lang") == "it"
+    assert await redis_store.get_setting(CHAT, "timer") == "60"
+    assert await redis_store.get_setting("tg:-555", "lang") is None
+
+
+async def test_open_store_runs_the_lua_scripts(store_url: str | None) -> None:
+    """With no URL this is the embedded fakeredis: CAS and claims need lupa's Lua."""
+    store = await open_store(store_url, prefix=f"test-open-{GAME}-{id(store_url)}")
+    try:
+        await store.create_game(GAME, "s1", 60)
+        assert await store.save_game(GAME, 1, "s2", 60) is True
+        assert await store.save_game(GAME, 1, "s3", 60) is False
+        assert await store.load_game(GAME) == (2, "s2")
+        await store.set_deadline(GAME, 10.0)
+        assert await store.claim_due(10.0) == [GAME]
+        await store.bind_chat(CHAT, GAME, 60)
+        await store.unbind_chat(CHAT, GAME)
+        assert await store.chat_game(CHAT) is None
+    finally:
+        await store.client.delete(store.keys.state(GAME))
+        await store.close()
+
+
+async def test_open_store_without_url_gives_each_store_its_own_embedded_server() -> None:
+    first, second = await open_store(None), await open_store(None)
+    try:
+        await first.create_game(GAME, "s", 60)
+        assert await second.load_game(GAME) is None
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_open_store_with_unreachable_url_raises_connection_error() -> None:
+    with pytest.raises(redis.exceptions.ConnectionError):
+        await open_store("redis://127.0.0.1:1/15")
