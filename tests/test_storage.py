@@ -7,6 +7,7 @@ Fixtures are in conftest.py: ``redis_store`` and ``second_redis_store`` are two 
 from __future__ import annotations
 
 import asyncio
+import uuid
 
 import pytest
 import redis.exceptions
@@ -292,8 +293,8 @@ async def test_settings_are_kept_per_chat(redis_store: RedisStore) -> None:
 
 
 async def test_open_store_runs_the_lua_scripts(store_url: str | None) -> None:
-    """With no URL this is the embedded fakeredis: CAS and claims need lupa's Lua."""
-    store = await open_store(store_url, prefix=f"test-open-{GAME}-{id(store_url)}")
+    """With no URL this is the embedded fakeredis: CAS, claims and unbind need lupa's Lua."""
+    store = await open_store(store_url, prefix=f"test-{uuid.uuid4().hex}")
     try:
         await store.create_game(GAME, "s1", 60)
         assert await store.save_game(GAME, 1, "s2", 60) is True
@@ -301,11 +302,13 @@ async def test_open_store_runs_the_lua_scripts(store_url: str | None) -> None:
         assert await store.load_game(GAME) == (2, "s2")
         await store.set_deadline(GAME, 10.0)
         assert await store.claim_due(10.0) == [GAME]
-        await store.bind_chat(CHAT, GAME, 60)
+        assert await store.bind_chat(CHAT, GAME, 60) is True
         await store.unbind_chat(CHAT, GAME)
         assert await store.chat_game(CHAT) is None
     finally:
-        await store.client.delete(store.keys.state(GAME))
+        leftover = [k async for k in store.client.scan_iter(match=store.keys.pattern())]
+        if leftover:
+            await store.client.delete(*leftover)
         await store.close()
 
 
