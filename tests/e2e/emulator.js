@@ -1,0 +1,99 @@
+// Starts the telegram-test-api Bot API emulator on 127.0.0.1:<port> for the e2e tests.
+//
+// Usage: node tests/e2e/emulator.js <port>
+// Prints "READY <port>" on stdout once listening; stops on SIGTERM/SIGINT.
+//
+// Five test-harness fixes to the emulator (4.2.1), none of which touch the bot:
+//  * bot messages come back with `date` in milliseconds; Telegram (and python-telegram-bot)
+//    use seconds, so the returned Message is given a seconds timestamp;
+//  * getMe lacks the required `is_bot`; it is answered with a complete bot User;
+//  * edits, answers and deletions return `result: null` where Telegram returns `true`;
+//  * callback-query updates lack the required `chat_instance` field; one is added;
+//  * every Bot API request (/bot<token>/<method>) is recorded with its time and body and can
+//    be read back at GET /_calls, so a test can check that every callback query was answered
+//    and count calls and group edits. POST /_reset clears the record.
+'use strict';
+
+const path = require('path');
+
+const root = path.resolve(__dirname, '..', '..', 'node_modules', 'telegram-test-api', 'lib');
+const loggerModule = require(path.join(root, 'modules', 'requestLogger'));
+
+const calls = [];
+// The emulator's getMe omits the required `is_bot`; answer it here with a complete User.
+const BOT_USER = {
+  id: 666, is_bot: true, first_name: 'Buraco', username: 'BuracoTestBot',
+  can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false,
+};
+const botPath = /^\/bot([^/]+)\/([A-Za-z]+)$/;
+
+loggerModule.requestLogger = (req, res, next) => {
+  const url = req.originalUrl.split('?')[0];
+  if (req.method === 'GET' && url === '/_calls') {
+    res.json({ ok: true, result: calls });
+    return;
+  }
+  if (req.method === 'POST' && url === '/_reset') {
+    calls.length = 0;
+    res.json({ ok: true, result: true });
+    return;
+  }
+  const match = botPath.exec(url);
+  if (match) {
+    calls.push({ time: Date.now() / 1000, method: match[2], body: req.body || {} });
+    if (match[2] === 'getMe') {
+      res.json({ ok: true, result: BOT_USER });
+      return;
+    }
+    // Several routes answer `result: null` where Telegram answers `true`.
+    const json = res.json.bind(res);
+    res.json = (body) => json(body && body.ok === true && body.result === null
+      ? { ...body, result: true } : body);
+  }
+  next();
+};
+
+const { TelegramServer } = require(path.join(root, 'telegramServer'));
+
+const originalAddBotMessage = TelegramServer.prototype.addBotMessage;
+TelegramServer.prototype.addBotMessage = function addBotMessage(rawMessage, botToken) {
+  const msg = originalAddBotMessage.call(this, rawMessage, botToken);
+  msg.date = Math.floor(msg.date / 1000);
+  const chatId = Number(msg.chat.id);
+  msg.chat = chatId < 0
+    ? { id: chatId, type: 'group', title: 'Mesa' }
+    : { id: chatId, type: 'private', first_name: 'Player' };
+  return msg;
+};
+
+const originalFormatUpdate = TelegramServer.formatUpdate;
+TelegramServer.formatUpdate = function formatUpdate(update) {
+  const formatted = originalFormatUpdate.call(this, update);
+  if (formatted.callback_query) {
+    const chat = formatted.callback_query.message && formatted.callback_query.message.chat;
+    formatted.callback_query.chat_instance = String(chat ? chat.id : 0);
+  }
+  return formatted;
+};
+
+async function main() {
+  const port = Number(process.argv[2]);
+  if (!Number.isInteger(port) || port <= 0) {
+    process.stderr.write('usage: node emulator.js <port>\n');
+    process.exit(2);
+  }
+  const server = new TelegramServer({ port, host: '127.0.0.1', storeTimeout: 3600 });
+  await server.start();
+  process.stdout.write(`READY ${port}\n`);
+  const stop = async () => {
+    await server.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack || error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,265 @@
+"""Python side of the Telegram Bot API emulator harness (``telegram-test-api`` from npm).
+
+:func:`start_emulator` launches ``tests/e2e/emulator.js`` on a free 127.0.0.1 port and
+returns an :class:`Emulator`, a small client for *simulated people*: send a command or a
+text in a group or a private chat, press an inline button by its text (a deep-link URL
+button becomes ``/start <payload>`` in the person's private chat), read the bot's messages
+as they stand now (edits applied), and read the log of every Bot API call the bot made.
+
+The emulator's own client API is plain HTTP (``POST /sendCommand``, ``/sendMessage``,
+``/sendCallback``, ``/getUpdatesHistory``); ``GET /_calls`` is added by ``emulator.js``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import re
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[2]
+EMULATOR_JS = REPO / "tests" / "e2e" / "emulator.js"
+EMULATOR_PKG = REPO / "node_modules" / "telegram-test-api"
+BOT_USERNAME = "BuracoTestBot"  # what emulator.js answers to getMe
+
+T = TypeVar("T")
+
+
+def free_port() -> int:
+    """A TCP port that was free on 127.0.0.1 a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Person:
+    """A simulated Telegram user; their private chat id equals their user id."""
+
+    user_id: int
+    first_name: str
+
+    def as_user(self) -> dict[str, Any]:
+        """The Bot API ``User`` object of this person."""
+        return {"id": self.user_id, "is_bot": False, "first_name": self.first_name,
+                "language_code": "pt-br"}
+
+    def private_chat(self) -> dict[str, Any]:
+        """The Bot API ``Chat`` of this person's private chat with the bot."""
+        return {"id": self.user_id, "type": "private", "first_name": self.first_name}
+
+
+@dataclass(frozen=True)
+class Group:
+    """A simulated group chat (negative id)."""
+
+    chat_id: int
+    title: str
+
+    def as_chat(self) -> dict[str, Any]:
+        """The Bot API ``Chat`` object of this group."""
+        return {"id": self.chat_id, "type": "group", "title": self.title}
+
+
+@dataclass
+class BotMessage:
+    """One message the bot sent, as it stands now (the emulator applies edits in place)."""
+
+    chat_id: int
+    message_id: int
+    text: str
+    keyboard: list[list[dict[str, Any]]] = field(default_factory=list)
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """All inline buttons, row by row."""
+        return [button for row in self.keyboard for button in row]
+
+    def button(self, text: str | re.Pattern[str]) -> dict[str, Any] | None:
+        """The first button whose text equals ``text`` (or matches the pattern)."""
+        for button in self.buttons():
+            label = str(button.get("text", ""))
+            if (label == text) if isinstance(text, str) else text.search(label):
+                return button
+        return None
+
+
+class Emulator:
+    """HTTP client for one running emulator (see module docstring)."""
+
+    def __init__(self, base: str, token: str) -> None:
+        self.base = base
+        self.token = token
+        self.http = httpx.Client(base_url=base, timeout=10)
+        self._message_ids = itertools.count(1_000_000)
+
+    @property
+    def bot_api_url(self) -> str:
+        """What the bot's ``TELEGRAM_BASE_URL`` should be (server root)."""
+        return self.base
+
+    # ---- people act -------------------------------------------------------------------
+    def _post(self, route: str, payload: dict[str, Any]) -> None:
+        response = self.http.post(route, json={"botToken": self.token, **payload})
+        response.raise_for_status()
+
+    def send_text(self, chat: dict[str, Any], person: Person, text: str) -> None:
+        """``person`` writes ``text`` in ``chat``; a leading ``/word`` is a bot command."""
+        payload = {"from": person.as_user(), "chat": chat, "date": int(time.time()),
+                   "text": text}
+        if text.startswith("/"):
+            length = len(text.split(" ", 1)[0])
+            payload["entities"] = [{"offset": 0, "length": length, "type": "bot_command"}]
+            self._post("/sendCommand", payload)
+        else:
+            self._post("/sendMessage", payload)
+
+    def command_in_group(self, group: Group, person: Person, text: str) -> None:
+        """``person`` sends a command in the group."""
+        self.send_text(group.as_chat(), person, text)
+
+    def command_in_private(self, person: Person, text: str) -> None:
+        """``person`` sends a command in their private chat with the bot."""
+        self.send_text(person.private_chat(), person, text)
+
+    def press(self, person: Person, message: BotMessage, text: str | re.Pattern[str]) -> str:
+        """``person`` taps the button labelled ``text`` under ``message``.
+
+        A callback button sends a callback query; a ``t.me/<bot>?start=<payload>`` URL button
+        does what Telegram does: opens the private chat and sends ``/start <payload>``.
+        Returns the callback data or the start payload. Raises AssertionError when there is
+        no such button.
+        """
+        button = message.button(text)
+        if button is None:
+            labels = [b.get("text") for b in message.buttons()]
+            raise AssertionError(f"no button {text!r} under message {message.message_id}: "
+                                 f"{labels}")
+        if "callback_data" in button:
+            chat = (Group(message.chat_id, "Mesa").as_chat() if message.chat_id < 0
+                    else Person(message.chat_id, person.first_name).private_chat())
+            self._post("/sendCallback", {
+                "from": person.as_user(),
+                "message": {"message_id": message.message_id, "date": int(time.time()),
+                            "chat": chat, "text": message.text},
+                "data": button["callback_data"],
+            })
+            return str(button["callback_data"])
+        url = urlparse(str(button.get("url", "")))
+        payload = parse_qs(url.query).get("start", [""])[0]
+        if url.netloc != "t.me" or not payload:
+            raise AssertionError(f"button {text!r} is neither a callback nor a start link: "
+                                 f"{button}")
+        self.command_in_private(person, f"/start {payload}")
+        return payload
+
+    # ---- what the bot did -------------------------------------------------------------
+    def history(self) -> list[dict[str, Any]]:
+        """The emulator's raw history: bot messages (current state) and people's updates."""
+        response = self.http.post("/getUpdatesHistory", json={"token": self.token})
+        response.raise_for_status()
+        return list(response.json()["result"])
+
+    def messages(self, chat_id: int) -> list[BotMessage]:
+        """The bot's messages in ``chat_id`` that still exist, oldest first."""
+        found: list[BotMessage] = []
+        for item in self.history():
+            message = item.get("message")
+            if item.get("callbackQuery") or not message or "chat_id" not in message:
+                continue
+            if str(message["chat_id"]) != str(chat_id):
+                continue
+            markup = message.get("reply_markup")
+            if isinstance(markup, str):
+                markup = json.loads(markup)
+            keyboard = (markup or {}).get("inline_keyboard", [])
+            found.append(BotMessage(int(message["chat_id"]), int(item["messageId"]),
+                                    str(message.get("text", "")), keyboard))
+        return found
+
+    def calls(self) -> list[dict[str, Any]]:
+        """Every Bot API request the bot made: ``{"time", "method", "body"}``, in order."""
+        response = self.http.get("/_calls")
+        response.raise_for_status()
+        return list(response.json()["result"])
+
+    def callback_ids_sent(self) -> set[str]:
+        """Ids of every callback query the simulated people sent."""
+        return {str(item["callbackId"]) for item in self.history() if item.get("callbackQuery")}
+
+    def unanswered_callbacks(self) -> set[str]:
+        """Callback query ids that never got an ``answerCallbackQuery``."""
+        answered = {str(c["body"].get("callback_query_id")) for c in self.calls()
+                    if c["method"] == "answerCallbackQuery"}
+        return self.callback_ids_sent() - answered
+
+    def group_texts_ever(self, chat_id: int) -> list[str]:
+        """Every text the bot sent or edited into ``chat_id`` (from the call log)."""
+        return [str(c["body"].get("text", "")) for c in self.calls()
+                if c["method"] in {"sendMessage", "editMessageText"}
+                and str(c["body"].get("chat_id")) == str(chat_id)]
+
+    def close(self) -> None:
+        """Close the HTTP client."""
+        self.http.close()
+
+
+def wait_for(probe: Callable[[], T | None], timeout: float = 20.0, what: str = "") -> T:
+    """Call ``probe`` every 50 ms until it returns something truthy; AssertionError after
+    ``timeout`` seconds, naming ``what``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what or probe}")
+        time.sleep(0.05)
+
+
+def emulator_missing() -> str | None:
+    """Why the emulator cannot run here, or None when node and the npm package exist."""
+    if shutil.which("node") is None:
+        return "node is not installed"
+    if not EMULATOR_PKG.exists():
+        return "telegram-test-api is not installed: run `npm install` in the repo root"
+    return None
+
+
+@contextlib.contextmanager
+def start_emulator(token: str) -> Iterator[Emulator]:
+    """Run the emulator on a free loopback port for the duration of the ``with`` block."""
+    missing = emulator_missing()
+    if missing:
+        raise RuntimeError(missing)
+    port = free_port()
+    process = subprocess.Popen(["node", str(EMULATOR_JS), str(port)], cwd=REPO,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if not line.startswith("READY"):
+            error = process.stderr.read() if process.stderr else ""
+            raise RuntimeError(f"emulator did not start: {line}{error}")
+        emulator = Emulator(f"http://127.0.0.1:{port}", token)
+        try:
+            yield emulator
+        finally:
+            emulator.close()
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
