@@ -1,0 +1,59 @@
+"""Rich rendering of the service's views for the terminal (table, numbered hand)."""
+
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.text import Text
+
+from bot.effects import Button, View
+from bot.i18n import Translator
+
+# Hand button code -> what to type (docs: adapters/console/app.py HELP).
+COMMANDS = {"c": "c", "p": "l", "m": "b", "e": "e", "d": "d", "r": "r", "3": "t"}
+
+
+def hand_text(view: View) -> Text:
+    """``1:7♥  2:8♥ ...`` with red suits in red and selected cards underlined."""
+    text = Text()
+    for face in view.cards:
+        if face.index:
+            text.append("  ")
+        text.append(f"{face.index + 1}:", style="dim")
+        style = "bold red" if face.red else "bold"
+        text.append(face.text, style=style + (" underline" if face.selected else ""))
+    return text
+
+
+def actions_text(view: View, _: Translator) -> str:
+    """The actions valid now, with the command that does each: ``Comprar do monte (c)``."""
+    seen: list[str] = []
+    for row in view.buttons:
+        for button in row:
+            label = _action_label(button)
+            if label and label not in seen:
+                seen.append(label)
+    return " · ".join(seen)
+
+
+def _action_label(button: Button) -> str | None:
+    code = button.data.split("|")[2]
+    if code not in COMMANDS or code == "e":
+        return None
+    arg = " N" if code in ("d", "3") else (" N N N" if code == "m" else "")
+    return f"{button.label} ({COMMANDS[code]}{arg})"
+
+
+def show_table(console: Console, view: View) -> None:
+    """The table panel."""
+    console.print(Panel("\n".join(view.lines), title=view.title, expand=False))
+
+
+def show_hand(console: Console, view: View, _: Translator) -> None:
+    """The hand panel: numbered cards, status lines, and the actions valid now."""
+    parts: list[Text | str] = [hand_text(view)]
+    parts += [line for line in view.lines[1:]]
+    actions = actions_text(view, _)
+    if actions:
+        parts.append(_("Ações: {actions}", actions=actions))
+    console.print(Panel(Group(*parts), title=view.title, expand=False))

@@ -1,0 +1,176 @@
+"""Platform-neutral identities, views and effects: the service's whole output.
+
+An adapter renders each :data:`Effect` for its platform (docs/service-api.md). Views
+carry plain text lines and buttons whose ``data`` is a short opaque payload
+(``"<game_id>|<version>|<code>|<arg>"``, at most 64 bytes, DESIGN "One button press").
+No hidden card ever goes into a :class:`TableView` or a button payload: hand buttons
+name a card by its index in the owner's own sorted hand.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_DATA = 64
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ChatRef(_Frozen):
+    """A group chat on one platform (``platform`` e.g. ``"tg"``, ``chat_id`` as text)."""
+
+    platform: str
+    chat_id: str
+    title: str = ""
+
+    @property
+    def key(self) -> str:
+        """Store key of the chat: ``"tg:-100123"``."""
+        return f"{self.platform}:{self.chat_id}"
+
+
+class PlayerRef(_Frozen):
+    """A person on one platform: ``user_id`` as text and the display ``name``."""
+
+    platform: str
+    user_id: str
+    name: str
+
+    @property
+    def key(self) -> str:
+        """Store key of the person: ``"tg:42"``."""
+        return f"{self.platform}:{self.user_id}"
+
+
+class Button(_Frozen):
+    """One button: a ``label`` to show and the opaque ``data`` to pass back to ``press``."""
+
+    label: str
+    data: str = Field(max_length=MAX_DATA)
+
+
+class CardFace(_Frozen):
+    """One card of a hand view: position ``index`` (0-based) in the sorted hand, record
+    ``code`` (``"10h"``), display ``text`` (``"10♥"``), ``red`` for hearts/diamonds,
+    ``selected`` when picked, ``group`` > 0 when set aside as part of meld group N."""
+
+    index: int
+    code: str
+    text: str
+    red: bool
+    selected: bool = False
+    group: int = 0
+
+
+class View(_Frozen):
+    """What one message shows: a ``title``, plain text ``lines``, rows of ``buttons``,
+    and for a hand the ``cards``; ``version`` is the version its buttons carry."""
+
+    title: str
+    lines: list[str] = Field(default_factory=list)
+    buttons: list[list[Button]] = Field(default_factory=list)
+    cards: list[CardFace] = Field(default_factory=list)
+    version: int = 0
+
+    def text(self) -> str:
+        """Title and lines joined by newlines (what a plain-text platform shows)."""
+        return "\n".join([self.title, *self.lines])
+
+
+class TableView(_Frozen):
+    """Post or edit in place the chat's one table message (lobby, table, result)."""
+
+    kind: Literal["table"] = "table"
+    chat: ChatRef
+    game_id: str
+    view: View
+
+
+class HandView(_Frozen):
+    """Post or edit in place ``player``'s private hand message of this game (DM)."""
+
+    kind: Literal["hand"] = "hand"
+    chat: ChatRef
+    game_id: str
+    player: PlayerRef
+    seat: int
+    view: View
+
+
+class Reply(_Frozen):
+    """Answer the person who made this call (toast for a press, reply for a command)."""
+
+    kind: Literal["reply"] = "reply"
+    player: PlayerRef
+    text: str
+    alert: bool = False
+
+
+class Say(_Frozen):
+    """A new message in the group: results, AFK notices, closing."""
+
+    kind: Literal["say"] = "say"
+    chat: ChatRef
+    text: str
+
+
+class Tell(_Frozen):
+    """A private message to one person, not tied to a press."""
+
+    kind: Literal["tell"] = "tell"
+    player: PlayerRef
+    chat: ChatRef
+    text: str
+
+
+class TurnPing(_Frozen):
+    """A short new private message telling ``player`` it is their turn."""
+
+    kind: Literal["turn"] = "turn"
+    player: PlayerRef
+    chat: ChatRef
+    game_id: str
+    text: str
+
+
+class Document(_Frozen):
+    """A file for the chat (the record of a finished game)."""
+
+    kind: Literal["file"] = "file"
+    chat: ChatRef
+    filename: str
+    content: str
+
+
+class Closed(_Frozen):
+    """The game is gone: the adapter drops its buttons and stored message ids."""
+
+    kind: Literal["closed"] = "closed"
+    chat: ChatRef
+    game_id: str
+
+
+Effect = Annotated[
+    TableView | HandView | Reply | Say | Tell | TurnPing | Document | Closed,
+    Field(discriminator="kind"),
+]
+
+
+def pack(game_id: str, version: int, code: str, arg: str | int = "") -> str:
+    """Payload ``"<game_id>|<version>|<code>|<arg>"``; ``ValueError`` over 64 bytes."""
+    data = f"{game_id}|{version}|{code}|{arg}"
+    if len(data.encode()) > MAX_DATA:
+        raise ValueError(f"button data over {MAX_DATA} bytes: {data!r}")
+    return data
+
+
+def unpack(data: str) -> tuple[str, int, str, str] | None:
+    """``(game_id, version, code, arg)`` of a payload, or None when it is not one of ours."""
+    parts = data.split("|")
+    if len(parts) != 4 or not parts[1].isdigit() or not parts[0] or not parts[2]:
+        return None
+    return parts[0], int(parts[1]), parts[2], parts[3]

@@ -1,0 +1,70 @@
+"""Translations: gettext catalogs read with Babel (pt-BR msgids; English, Italian).
+
+Catalogs live in ``bot/locale/<lang>/LC_MESSAGES/messages.po``. A compiled ``.mo`` next
+to the ``.po`` is used when it is up to date; otherwise the ``.po`` is compiled in memory
+with ``babel.messages.mofile``, so a clean clone needs no build step. Messages in code
+are the pt-BR text, written ``_("...")`` (extract with ``pybabel extract -k N_``).
+"""
+
+from __future__ import annotations
+
+import gettext
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+DEFAULT_LANG = "pt"
+LANGS: dict[str, str] = {"pt": "Português (Brasil)", "en": "English", "it": "Italiano"}
+_ALIASES = {"pt-br": "pt", "pt_br": "pt", "br": "pt", "portugues": "pt", "português": "pt",
+            "english": "en", "ingles": "en", "inglês": "en", "italiano": "it", "italian": "it"}
+
+
+def N_(msgid: str) -> str:
+    """Mark ``msgid`` for extraction without translating it now."""
+    return msgid
+
+
+def norm_lang(text: str) -> str | None:
+    """The language code for ``text`` (``"EN"``, ``"pt-BR"``, ``"italiano"``), or None."""
+    key = text.strip().lower()
+    key = _ALIASES.get(key, key)
+    return key if key in LANGS else None
+
+
+@lru_cache(maxsize=8)
+def catalog(lang: str) -> gettext.NullTranslations:
+    """The translations of ``lang`` (pt: identity). Unknown codes fall back to pt-BR."""
+    if lang == DEFAULT_LANG or lang not in LANGS:
+        return gettext.NullTranslations()
+    po = LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
+    mo = po.with_suffix(".mo")
+    if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+        with mo.open("rb") as fh:
+            return gettext.GNUTranslations(fh)
+    with po.open("rb") as fh:
+        cat = read_po(fh, locale=lang)
+    buf = BytesIO()
+    write_mo(buf, cat)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
+class Translator:
+    """``_("Vez de {name}", name=...)``: translate a pt-BR msgid, then ``str.format``."""
+
+    def __init__(self, lang: str = DEFAULT_LANG) -> None:
+        self.lang = lang if lang in LANGS else DEFAULT_LANG
+        self._cat = catalog(self.lang)
+
+    def __call__(self, msgid: str, **kw: Any) -> str:
+        text = self._cat.gettext(msgid)
+        return text.format(**kw) if kw else text
+
+    def n(self, singular: str, plural: str, count: int, **kw: Any) -> str:
+        """Plural form for ``count`` (``count`` is also available as ``{n}``)."""
+        return self._cat.ngettext(singular, plural, count).format(n=count, **kw)

@@ -1,0 +1,110 @@
+"""Read-mostly use cases: the hand on demand, ``/placar``, ``/voltar``, ``/idioma``,
+``/ajuda``, ``/regras``, and the record kept when a game ends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import play, views
+from bot.effects import Effect, PlayerRef, Say
+from bot.i18n import N_, Translator
+from bot.lobby import rules_of
+from bot.model import Game
+from bot.outcome import Outcome, Refusal
+
+
+def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
+    """The person's hand view (nothing is saved)."""
+    seat = game.seat_of(user)
+    if seat is None:
+        raise Refusal(N_("Você não está nesta partida."))
+    if game.match is None:
+        raise Refusal(N_("A partida ainda não começou."))
+    hand = views.hand_effect(game, seat)
+    return Outcome([hand] if hand is not None else [], changed=False)
+
+
+def come_back(game: Game, user: PlayerRef, now: float) -> Outcome:
+    """``/voltar``: the person takes their seat back from the AI (RULES-free, issue 4)."""
+    seat = game.seat_of(user)
+    if seat is None:
+        raise Refusal(N_("Você não está nesta partida."))
+    s = game.seats[seat]
+    if not s.away:
+        raise Refusal(N_("Você já está jogando."))
+    s.away, s.misses = False, 0
+    s.ver += 1
+    game.touched = now
+    if game.status == "playing" and play.deal_of(game).turn == seat:
+        game.turn_since = now
+    _ = Translator(game.lang)
+    out: list[Effect] = [Say(chat=game.chat, text=_("{name} voltou ao jogo.", name=user.name))]
+    if game.match is not None:
+        out += views.after_move_effects(game, {seat}, ping=False)
+    return Outcome(out)
+
+
+def relabel(game: Game, lang: str) -> Outcome:
+    """Switch the game's language and redraw its table."""
+    game.lang = lang
+    return Outcome([views.table_effect(game)])
+
+
+def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]],
+                    _: Translator) -> str:
+    """``/placar``: the (current or last) match deal by deal with totals, then the
+    chat's ranking (matches, wins, points)."""
+    lines: list[str] = []
+    if game is not None and game.match is not None:
+        state = play.deal_of(game)
+        sides = [views.side_label(game, k, t, _) for k, t in enumerate(state.teams)]
+        lines.append(_("Partida: {sides}", sides=" × ".join(sides)))
+        for n, totals in enumerate(game.deals, start=1):
+            lines.append(_("Mão {n}: {scores}", n=n, scores=" × ".join(map(str, totals))))
+        totals = [sum(d[k] for d in game.deals) for k in range(len(sides))]
+        lines.append(_("Total: {scores}", scores=" × ".join(map(str, totals))))
+    lines.append(_("Ranking do grupo:"))
+    if not rows:
+        lines.append(_("(nenhuma partida terminada ainda)"))
+    for k, (_key, name, matches, wins, points) in enumerate(rows, start=1):
+        lines.append(_("{k}. {name}: {wins} vitórias em {matches} partidas, {points} pontos",
+                       k=k, name=name, wins=wins, matches=matches, points=points))
+    return "\n".join(lines)
+
+
+def record_of(game: Game) -> dict[str, Any]:
+    """The game's record: the engine's ``match.record()`` plus the seats' names."""
+    match = play.match_of(game)
+    record: dict[str, Any] = dict(match.record())
+    record.setdefault("game_id", game.id)
+    return record
+
+
+def help_text(_: Translator) -> str:
+    """``/ajuda``."""
+    return "\n".join([
+        _("Comandos:"),
+        _("/novojogo [variante] [opções] — abre uma mesa (ex.: /novojogo tranca target=3000)"),
+        _("/entrar, /sair — entrar ou sair da mesa"),
+        _("/robo [facil|normal|dificil] — adiciona um robô"),
+        _("/iniciar, /cancelar — começar ou cancelar"),
+        _("/mao — sua mão (no privado)"),
+        _("/placar — placar da partida e ranking do grupo"),
+        _("/regras [variante] — resumo das regras"),
+        _("/voltar — retomar seu lugar depois de ausência"),
+        _("/exportar — registro da última partida terminada"),
+        _("/idioma [pt|en|it] — idioma do grupo"),
+    ])
+
+
+def rules_summary(preset: str, _: Translator) -> str:
+    """``/regras``: the main parameters of a preset (RULES §2)."""
+    rules = rules_of(play.preset_key(preset), {})
+    lines = [views.PRESET_TITLES.get(rules.preset, rules.preset)]
+    lines.append(_("Jogadores: {n}", n=", ".join(map(str, rules.players_allowed))))
+    lines.append(_("Meta: {n} pontos", n=rules.target) if rules.target else _("Meta: uma mão"))
+    lines.append(_("Com morto") if rules.morto else _("Sem morto"))
+    lines.append(_("Lixo aberto") if rules.pile_open else _("Lixo fechado: justificar o topo"))
+    lines.append(_("Sequências e trincas") if rules.sets_allowed else _("Só sequências"))
+    lines.append(_("Batida: {n} pontos", n=rules.batida_bonus))
+    return "\n".join(lines)

@@ -1,0 +1,129 @@
+"""An in-memory :class:`bot.ports.GameStore` (one process; tests and quick local play).
+
+Same semantics as the Redis store: versions start at 1, ``save_game`` is a
+compare-and-set, ``claim_due`` hands each due deadline to exactly one caller, expiries
+follow the injected clock.
+"""
+
+from __future__ import annotations
+
+from bot.ports import Clock
+
+
+class _WallClock:
+    def now(self) -> float:
+        import time
+
+        return time.time()
+
+
+class MemoryStore:
+    """``GameStore`` kept in dicts; ``clock`` decides expiries (defaults to wall time)."""
+
+    def __init__(self, clock: Clock | None = None) -> None:
+        self.clock: Clock = clock or _WallClock()
+        self.games: dict[str, tuple[int, str, float]] = {}
+        self.chats: dict[str, tuple[str, float]] = {}
+        self.seen: dict[str, float] = {}
+        self.deadlines: dict[str, float] = {}
+        self.records: dict[str, str] = {}
+        self.results: dict[str, dict[str, list[object]]] = {}
+        self.settings: dict[tuple[str, str], str] = {}
+
+    def _alive(self, expires: float) -> bool:
+        return expires > self.clock.now()
+
+    async def create_game(self, game_id: str, state: str, ttl_s: int) -> None:
+        """Store a new game at version 1."""
+        self.games[game_id] = (1, state, self.clock.now() + ttl_s)
+
+    async def load_game(self, game_id: str) -> tuple[int, str] | None:
+        """``(version, state)`` or None."""
+        got = self.games.get(game_id)
+        if got is None or not self._alive(got[2]):
+            return None
+        return got[0], got[1]
+
+    async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int) -> bool:
+        """Compare-and-set on the version."""
+        got = await self.load_game(game_id)
+        if got is None or got[0] != expected_version:
+            return False
+        self.games[game_id] = (expected_version + 1, state, self.clock.now() + ttl_s)
+        return True
+
+    async def delete_game(self, game_id: str) -> None:
+        """Forget the game's state."""
+        self.games.pop(game_id, None)
+
+    async def chat_game(self, chat_key: str) -> str | None:
+        """The chat's active game id or None."""
+        got = self.chats.get(chat_key)
+        return got[0] if got is not None and self._alive(got[1]) else None
+
+    async def bind_chat(self, chat_key: str, game_id: str, ttl_s: int) -> bool:
+        """Bind only when the chat has no active game."""
+        if await self.chat_game(chat_key) is not None:
+            return False
+        self.chats[chat_key] = (game_id, self.clock.now() + ttl_s)
+        return True
+
+    async def unbind_chat(self, chat_key: str, game_id: str) -> None:
+        """Unbind if still bound to ``game_id``."""
+        if await self.chat_game(chat_key) == game_id:
+            del self.chats[chat_key]
+
+    async def first_seen(self, update_key: str, ttl_s: int) -> bool:
+        """True the first time ``update_key`` is seen within ``ttl_s``."""
+        exp = self.seen.get(update_key)
+        if exp is not None and self._alive(exp):
+            return False
+        self.seen[update_key] = self.clock.now() + ttl_s
+        return True
+
+    async def set_deadline(self, game_id: str, due_ts: float) -> None:
+        """Set or move the deadline."""
+        self.deadlines[game_id] = due_ts
+
+    async def clear_deadline(self, game_id: str) -> None:
+        """Remove the deadline."""
+        self.deadlines.pop(game_id, None)
+
+    async def claim_due(self, now_ts: float, limit: int = 10) -> list[str]:
+        """Remove and return up to ``limit`` due game ids, earliest first."""
+        due = sorted((t, g) for g, t in self.deadlines.items() if t <= now_ts)[:limit]
+        for _, g in due:
+            del self.deadlines[g]
+        return [g for _, g in due]
+
+    async def save_record(self, game_id: str, record: str) -> None:
+        """Keep the record."""
+        self.records[game_id] = record
+
+    async def load_record(self, game_id: str) -> str | None:
+        """The record or None."""
+        return self.records.get(game_id)
+
+    async def add_result(self, chat_key: str, player_key: str, name: str, won: bool,
+                         points: int) -> None:
+        """Add one finished match for one player."""
+        rows = self.results.setdefault(chat_key, {})
+        row = rows.setdefault(player_key, [name, 0, 0, 0])
+        row[0] = name
+        row[1] = int(str(row[1])) + 1
+        row[2] = int(str(row[2])) + int(won)
+        row[3] = int(str(row[3])) + points
+
+    async def ranking(self, chat_key: str) -> list[tuple[str, str, int, int, int]]:
+        """Rows best first (wins, then points)."""
+        rows = [(k, str(v[0]), int(str(v[1])), int(str(v[2])), int(str(v[3])))
+                for k, v in self.results.get(chat_key, {}).items()]
+        return sorted(rows, key=lambda r: (-r[3], -r[4], r[1]))
+
+    async def get_setting(self, chat_key: str, name: str) -> str | None:
+        """A chat setting or None."""
+        return self.settings.get((chat_key, name))
+
+    async def set_setting(self, chat_key: str, name: str, value: str) -> None:
+        """Store a chat setting."""
+        self.settings[(chat_key, name)] = value

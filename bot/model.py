@@ -1,0 +1,116 @@
+"""The persisted state of one game (one store key, JSON): lobby, seats, the engine match.
+
+The engine's match lives in ``Game.match`` as its own JSON; everything else here is the
+service's: who sits where, who is away, each seat's card selection and button version,
+the timers' reference times and the last thing that happened (as a message id and its
+parameters, so each chat reads it in its own language).
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from bot.effects import ChatRef, PlayerRef
+
+Status = Literal["lobby", "playing", "between", "over"]
+AI_LEVELS = ("facil", "normal", "dificil")
+_LEVEL_ALIASES = {"fácil": "facil", "easy": "facil", "facile": "facil", "medio": "normal",
+                  "médio": "normal", "medium": "normal", "difícil": "dificil", "hard": "dificil",
+                  "difficile": "dificil", "": "normal"}
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+
+def new_game_id() -> str:
+    """A fresh 8-character game id (``secrets``), e.g. ``"k3f9qz2a"``."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
+
+
+def norm_level(text: str) -> str | None:
+    """``facil`` / ``normal`` / ``dificil`` for ``text`` (accents, English, Italian), or None."""
+    key = text.strip().lower()
+    key = _LEVEL_ALIASES.get(key, key)
+    return key if key in AI_LEVELS else None
+
+
+class Group(BaseModel):
+    """Hand cards (indices into the sorted hand) set aside for one move: a new meld
+    (``onto`` None) or an extension of the side's meld ``onto``."""
+
+    cards: list[int]
+    onto: int | None = None
+
+
+class Seat(BaseModel):
+    """One seat: a person (``player``) or an AI (``ai`` level, ``player`` None).
+
+    ``misses`` counts turn timeouts in a row; ``away`` means the AI plays for the person
+    until they act or send ``/voltar``. ``ver`` is the version hand buttons carry;
+    ``sel`` and ``groups`` are the person's current card selection.
+    """
+
+    player: PlayerRef | None = None
+    ai: str | None = None
+    misses: int = 0
+    away: bool = False
+    ver: int = 1
+    sel: list[int] = Field(default_factory=list)
+    groups: list[Group] = Field(default_factory=list)
+
+    @property
+    def is_ai(self) -> bool:
+        """True for an AI seat (not a person's seat taken over while away)."""
+        return self.player is None
+
+    @property
+    def robot_plays(self) -> bool:
+        """True when the AI decides this seat's moves (AI seat, or the person is away)."""
+        return self.player is None or self.away
+
+    def clear_pick(self) -> None:
+        """Forget the selection and the groups set aside."""
+        self.sel = []
+        self.groups = []
+
+
+class Game(BaseModel):
+    """Everything stored under one game key (see module docstring). Times are Unix seconds."""
+
+    id: str
+    chat: ChatRef
+    creator: PlayerRef
+    lang: str = "pt"
+    status: Status = "lobby"
+    preset: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    timer_s: int = 90
+    shuffle: bool = False
+    seats: list[Seat] = Field(default_factory=list)
+    created: float
+    touched: float
+    turn_since: float = 0.0
+    step_at: float = 0.0
+    deal_end_at: float = 0.0
+    last: tuple[str, dict[str, Any]] | None = None
+    match: dict[str, Any] | None = None
+    deals: list[list[int]] = Field(default_factory=list)
+    winner: int | None = None
+
+    def seat_of(self, player: PlayerRef) -> int | None:
+        """The seat index of ``player`` (by platform key), or None."""
+        for i, seat in enumerate(self.seats):
+            if seat.player is not None and seat.player.key == player.key:
+                return i
+        return None
+
+    def humans(self) -> list[tuple[int, PlayerRef]]:
+        """``(seat, player)`` of every person at the table, in seat order."""
+        return [(i, s.player) for i, s in enumerate(self.seats) if s.player is not None]
+
+    def name_of(self, seat: int) -> str:
+        """Display name of a seat (``"Robô 2"`` for AI seats)."""
+        s = self.seats[seat]
+        return s.player.name if s.player is not None else f"Robô {seat + 1}"

@@ -1,0 +1,41 @@
+"""What a use case returns to the service, and how it refuses.
+
+Use cases are plain functions over a loaded :class:`bot.model.Game`; they either raise
+:class:`Refusal` (nothing changes, the person is told why) or return an
+:class:`Outcome`. The service saves the game (compare-and-set), then performs the
+store follow-ups the outcome asks for and returns its effects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.effects import Effect
+
+
+class Refusal(Exception):
+    """A refused request: ``msgid`` is the pt-BR message id, ``kw`` its parameters;
+    ``raw`` is an already-written text (the engine's pt-BR reason)."""
+
+    def __init__(self, msgid: str, raw: str | None = None, **kw: Any) -> None:
+        super().__init__(raw or msgid)
+        self.msgid = msgid
+        self.raw = raw
+        self.kw = kw
+
+
+@dataclass
+class Outcome:
+    """Effects of a use case plus what the service must do after saving.
+
+    ``changed`` False means nothing to save. ``finished`` asks for the record, the
+    ranking entries and unbinding the chat; ``closed`` for unbinding without results;
+    ``delete`` removes the game key too (a lobby cancelled before it started).
+    """
+
+    effects: list[Effect] = field(default_factory=list)
+    changed: bool = True
+    finished: bool = False
+    closed: bool = False
+    delete: bool = False

@@ -1,0 +1,139 @@
+"""The service's bridge to the engine: rules, the match kept in a game, seat views.
+
+Everything the service reads from or asks of ``engine`` goes through here, so the
+rest of ``bot/`` does not depend on the engine's module layout. The parsed
+``engine.match.Match`` is cached on the game object for one request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from typing import Any
+
+from bot.effects import Button
+from bot.i18n import N_, Translator
+from bot.model import Game
+from bot.outcome import Refusal
+from engine.cards import Card
+from engine.errors import IllegalAction
+from engine.match import Match
+from engine.rules import Rules, make_rules, preset_name
+from engine.state import DealState
+from engine.view import SeatView, legal_moves, view_for
+
+
+def preset_key(name: str) -> str:
+    """Canonical preset name, or :class:`Refusal` with the engine's reason."""
+    try:
+        return preset_name(name)
+    except IllegalAction as err:
+        raise Refusal(err.code, raw=err.message) from None
+
+
+@lru_cache(maxsize=256)
+def _rules(preset: str, options: tuple[tuple[str, str], ...]) -> Rules:
+    return make_rules(preset, dict(options))
+
+
+def rules_of(game: Game) -> Rules:
+    """The game's rules (validated when the lobby opened)."""
+    return _rules(game.preset, tuple(sorted((k, str(v)) for k, v in game.options.items())))
+
+
+DeckFn = Callable[[Rules], list[Card]]
+"""Gives the deck of the next deal (top first); tests inject one, production shuffles."""
+
+
+def new_match(rules: Rules, names: list[str], deck_fn: DeckFn | None = None) -> dict[str, Any]:
+    """JSON of a new match with its first deal dealt (``deck_fn`` or SystemRandom)."""
+    match = Match.new(rules, names)
+    match.start_deal(deck_fn(rules) if deck_fn else None)
+    return match.to_json()
+
+
+def match_of(game: Game) -> Match:
+    """The game's match object (parsed once per request and cached on the game)."""
+    cached = game.__dict__.get("_match")
+    if cached is not None and game.__dict__.get("_match_src") is game.match:
+        return cached
+    if game.match is None:
+        raise Refusal(N_("A partida ainda não começou."))
+    match = Match.from_json(game.match)
+    object.__setattr__(game, "_match", match)
+    object.__setattr__(game, "_match_src", game.match)
+    return match
+
+
+def store_match(game: Game, match: Match) -> None:
+    """Write ``match`` back into the game (after the engine changed it)."""
+    game.match = match.to_json()
+    object.__setattr__(game, "_match", match)
+    object.__setattr__(game, "_match_src", game.match)
+
+
+def deal_of(game: Game) -> DealState:
+    """The current deal (the last one once the match is over)."""
+    return match_of(game).deal_state
+
+
+def match_scores(game: Game) -> list[int]:
+    """Match score per side (sum of finished deals)."""
+    return list(match_of(game).scores)
+
+
+def view_of(game: Game, seat: int) -> SeatView:
+    """What ``seat`` may know now (the engine's one gate for hidden information)."""
+    return view_for(deal_of(game), seat)
+
+
+def show(cards: Iterable[Card]) -> str:
+    """Cards for display: ``"7♥ 8♥ 🃏"``."""
+    return " ".join(str(c) for c in cards)
+
+
+def act(game: Game, action: Any) -> list[Any]:
+    """Apply ``action`` to the match (verify then apply); returns the engine events.
+
+    Raises :class:`Refusal` with the engine's pt-BR reason when the move is illegal.
+    """
+    match = match_of(game)
+    try:
+        events = match.act(action)
+    except IllegalAction as err:
+        raise Refusal(err.code, raw=err.message) from None
+    store_match(game, match)
+    return list(events)
+
+
+ButtonMaker = Callable[..., Button]
+
+
+def action_buttons(game: Game, seat: int, view: SeatView, b: ButtonMaker) -> list[list[Button]]:
+    """The action buttons of the seat whose turn it is (engine ``legal_moves``); meld and
+    discard buttons are always shown in the play phase and explain themselves when
+    pressed with no selection."""
+    s = game.seats[seat]
+    _ = Translator(game.lang)
+    moves = legal_moves(view)
+    own = view.melds[view.side]
+    if view.phase == "draw":
+        row = [b("Comprar do monte", "c")] if moves.can_draw else []
+        if moves.can_take_pile:
+            row.append(b("Pegar o lixo", "p"))
+        rows = [row]
+        if moves.can_take_pile and moves.pile_needs_justification and own:
+            rows.append([b("", "p", k, text=_("Lixo → {n}", n=k + 1)) for k in range(len(own))])
+        return [r for r in rows if r]
+    rows = [[b("Baixar", "m"), b("Separar", "g")]]
+    ext = [b("", "e", k, text=f"+{k + 1}") for k in range(len(own))]
+    rows += [ext[i:i + 6] for i in range(0, len(ext), 6)]
+    last = [b("Descartar", "d")]
+    if moves.threes_to_lay:
+        last.append(b("Baixar o 3", "3"))
+    if s.sel or s.groups:
+        last.append(b("Limpar", "z"))
+    if moves.can_redraw:
+        last.append(b("Abrir o lixo e comprar outra", "r"))
+    rows.append(last)
+    return rows

@@ -1,0 +1,102 @@
+"""End of a deal and of a match: score breakdown (RULES C14), next deal, winner.
+
+A finished deal is announced in the group with each side's breakdown; the next deal
+starts on the "Próxima mão" button or after ``next_deal_s`` (the timers). When the
+match is over the winner is announced and the service stores the record and the
+chat's ranking entries (``Outcome.finished``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import play, views
+from bot.effects import Effect, Say
+from bot.i18n import N_, Translator
+from bot.model import Game
+from bot.outcome import Outcome, Refusal
+
+
+def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
+    """The deal just ended: record its totals, announce the breakdown, maybe the match."""
+    match = play.match_of(game)
+    score = match.results[-1]
+    game.deals.append(list(score.totals))
+    game.deal_end_at = now
+    _ = Translator(game.lang)
+    out: list[Effect] = [*extra, Say(chat=game.chat, text=breakdown_text(game, score, _))]
+    for s in game.seats:
+        s.ver += 1
+        s.clear_pick()
+    if match.over:
+        game.status = "over"
+        game.winner = match.winner
+        out.append(Say(chat=game.chat, text=winner_text(game, _)))
+        out.append(views.table_effect(game))
+        return Outcome(out, finished=True)
+    game.status = "between"
+    out.append(views.table_effect(game))
+    return Outcome(out)
+
+
+def breakdown_text(game: Game, score: Any, _: Translator) -> str:
+    """The deal's result, one block per side (RULES C14 items that are not zero)."""
+    state = play.deal_of(game)
+    lines = [_("Fim da mão {n}.", n=len(game.deals))]
+    for side, team in enumerate(state.teams):
+        row = score.breakdown[side]
+        parts = [_("jogos {n}", n=row["melded"])]
+        for label, bonus in row["canastras"]:
+            parts.append(_("canastra {label} {n}", label=_(views.CANASTRA_LABELS.get(
+                label, label)), n=bonus))
+        for key, msgid in (("batida", N_("batida {n}")), ("threes", N_("3s {n}")),
+                           ("relancinho", N_("relancinho {n}")), ("hand", N_("mão {n}")),
+                           ("morto", N_("morto {n}"))):
+            if row[key]:
+                parts.append(_(msgid, n=row[key]))
+        lines.append(_("{side}: {parts} = {total}", side=views.side_label(game, side, team, _),
+                       parts=", ".join(parts), total=row["total"]))
+    totals = play.match_scores(game)
+    lines.append(_("Placar: {scores}", scores=" × ".join(str(t) for t in totals)))
+    return "\n".join(lines)
+
+
+def winner_text(game: Game, _: Translator) -> str:
+    """``"Fim da partida! Vencedor: Dupla 1 (Ana, Robô 3) com 1620 pontos."``"""
+    state = play.deal_of(game)
+    totals = play.match_scores(game)
+    if game.winner is None:
+        return _("Fim da partida: empate.")
+    side = game.winner
+    return _("Fim da partida! Vencedor: {side} com {n} pontos.",
+             side=views.side_label(game, side, state.teams[side], _), n=totals[side])
+
+
+def next_deal(game: Game, now: float, seat: int | None,
+              deck_fn: play.DeckFn | None = None) -> Outcome:
+    """Deal the next deal (button by a seated person, or the timer with ``seat`` None)."""
+    if game.status != "between":
+        if seat is not None:
+            raise Refusal(N_("A mão ainda está em jogo."))
+        return Outcome(changed=False)
+    match = play.match_of(game)
+    match.start_deal(deck_fn(match.rules) if deck_fn else None)
+    play.store_match(game, match)
+    game.status = "playing"
+    game.turn_since = game.step_at = now
+    if seat is not None:
+        game.touched = now
+    game.last = (N_("Mão {n} distribuída."), {"n": len(game.deals) + 1})
+    return Outcome(views.after_move_effects(game, set(range(len(game.seats))), ping=True))
+
+
+def player_points(game: Game) -> list[tuple[Any, bool, int]]:
+    """``(player, won, points)`` of each person: their side's match total, and whether
+    that side won."""
+    state = play.deal_of(game)
+    totals = play.match_scores(game)
+    out = []
+    for seat, player in game.humans():
+        side = state.side_of[seat]
+        out.append((player, game.winner == side, totals[side]))
+    return out

@@ -1,0 +1,336 @@
+"""The game service: every use case the chat adapters call (docs/service-api.md).
+
+Each call loads the game (one store key with a version), runs a pure use case from
+:mod:`bot.lobby`, :mod:`bot.turns`, :mod:`bot.results` or :mod:`bot.timers`, saves with
+compare-and-set (on conflict: reload and run again, so the use case re-verifies), then
+does the follow-ups (deadline, record, ranking, unbinding the chat) and returns the
+effects. A refused request returns a :class:`Reply` with the reason and saves nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot import info, lobby, play, results, robot, timers, turns, views
+from bot.effects import ChatRef, Document, Effect, PlayerRef, Reply, unpack
+from bot.i18n import DEFAULT_LANG, LANGS, N_, Translator, norm_lang
+from bot.model import Game, new_game_id
+from bot.outcome import Outcome, Refusal
+from bot.ports import Clock, GameStore
+from engine.errors import IllegalAction
+
+log = logging.getLogger(__name__)
+UPDATE_TTL_S = 86_400
+CAS_ATTEMPTS = 8
+LOBBY_CODES = {"j", "lv", "ai", "sh", "s", "x"}
+UseCase = Callable[[Game], Outcome]
+
+
+class Service:
+    """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
+
+    ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
+    of one game; ``next_deal_s`` pause before the next deal; ``idle_s`` closing of a
+    lobby or game nobody acted in. ``chooser`` is the AI (default ``engine.ai.choose``
+    when present, else the fallback of :mod:`bot.robot`). ``deck_fn(rules)`` gives each
+    deal's deck (tests); None shuffles with ``secrets.SystemRandom``.
+    """
+
+    def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
+                 ai_pace_s: float = 1.0, next_deal_s: float = 30.0, idle_s: float = 86_400.0,
+                 chooser: robot.Chooser | str | None = "engine",
+                 deck_fn: play.DeckFn | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.turn_timer_s = turn_timer_s
+        self.pacing = timers.Pacing(ai_pace_s, next_deal_s, idle_s)
+        self.chooser: robot.Chooser | None = (
+            robot.engine_chooser() if isinstance(chooser, str) else chooser)
+        self.ttl_s = int(idle_s + 86_400)
+        self.deck_fn = deck_fn
+
+    # Plumbing ---------------------------------------------------------------------
+    async def _fresh(self, update: str | None) -> bool:
+        return update is None or await self.store.first_seen(update, UPDATE_TTL_S)
+
+    async def _lang(self, chat: ChatRef) -> str:
+        return await self.store.get_setting(chat.key, "lang") or DEFAULT_LANG
+
+    async def _load(self, gid: str) -> tuple[int, Game] | None:
+        got = await self.store.load_game(gid)
+        if got is None:
+            return None
+        return got[0], Game.model_validate_json(got[1])
+
+    async def _reply(self, chat: ChatRef | None, user: PlayerRef, msgid: str,
+                     lang: str | None = None, **kw: Any) -> list[Effect]:
+        lang = lang or (await self._lang(chat) if chat is not None else DEFAULT_LANG)
+        return [Reply(player=user, text=Translator(lang)(msgid, **kw))]
+
+    async def _active(self, chat: ChatRef) -> str | None:
+        gid = await self.store.chat_game(chat.key)
+        if gid is not None and await self.store.load_game(gid) is None:
+            await self.store.unbind_chat(chat.key, gid)
+            return None
+        return gid
+
+    async def _run(self, gid: str, user: PlayerRef | None, fn: UseCase,
+                   reschedule: bool = False) -> list[Effect]:
+        """Load, run ``fn``, compare-and-set, follow up; retried on a lost race."""
+        for _attempt in range(CAS_ATTEMPTS):
+            got = await self._load(gid)
+            if got is None:
+                if user is None:
+                    return []
+                return await self._reply(None, user, N_("Este jogo não existe mais."))
+            version, game = got
+            try:
+                out = fn(game)
+            except Refusal as err:
+                if user is None:
+                    return []
+                text = err.raw or Translator(game.lang)(err.msgid, **err.kw)
+                return [Reply(player=user, text=text)]
+            if not out.changed:
+                if reschedule:
+                    await self._schedule(game)
+                return out.effects
+            if await self.store.save_game(gid, version, game.model_dump_json(), self.ttl_s):
+                await self._follow_up(game, out)
+                return out.effects
+        log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
+        return [] if user is None else await self._reply(
+            None, user, N_("Muita gente jogando ao mesmo tempo: tente de novo."))
+
+    async def _schedule(self, game: Game) -> None:
+        due = timers.next_due(game, self.pacing)
+        if due is None:
+            await self.store.clear_deadline(game.id)
+        else:
+            await self.store.set_deadline(game.id, due)
+
+    async def _follow_up(self, game: Game, out: Outcome) -> None:
+        if not (out.finished or out.closed):
+            await self._schedule(game)
+            return
+        await self.store.clear_deadline(game.id)
+        await self.store.unbind_chat(game.chat.key, game.id)
+        if game.match is not None:
+            await self.store.save_record(game.id, json.dumps(info.record_of(game)))
+            await self.store.set_setting(game.chat.key, "last_game", game.id)
+        if out.finished:
+            for player, won, points in results.player_points(game):
+                await self.store.add_result(game.chat.key, player.key, player.name, won, points)
+        if out.delete:
+            await self.store.delete_game(game.id)
+
+    # Lobby ------------------------------------------------------------------------
+    async def new_game(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
+                       update: str | None = None) -> list[Effect]:
+        """``/novojogo [preset] [k=v ...]``: open a lobby (or point to the chat's game)."""
+        if not await self._fresh(update):
+            return []
+        lang = await self._lang(chat)
+        existing = await self._active(chat)
+        if existing is not None:
+            return await self._existing(chat, user, existing, lang)
+        now = self.clock.now()
+        try:
+            game = lobby.open_game(new_game_id(), chat, user, args, lang, now, self.turn_timer_s)
+        except Refusal as err:
+            return [Reply(player=user, text=err.raw or Translator(lang)(err.msgid, **err.kw))]
+        await self.store.create_game(game.id, game.model_dump_json(), self.ttl_s)
+        if not await self.store.bind_chat(chat.key, game.id, self.ttl_s):
+            await self.store.delete_game(game.id)
+            other = await self.store.chat_game(chat.key)
+            return await self._existing(chat, user, other or "", lang)
+        await self._schedule(game)
+        return [views.table_effect(game)]
+
+    async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,
+                        lang: str) -> list[Effect]:
+        out = await self._reply(chat, user, N_("Já há um jogo neste grupo: veja a mesa abaixo."),
+                                lang)
+        got = await self._load(gid)
+        return out + ([views.table_effect(got[1])] if got else [])
+
+    async def _chat_call(self, chat: ChatRef, user: PlayerRef, update: str | None,
+                         fn: UseCase) -> list[Effect]:
+        if not await self._fresh(update):
+            return []
+        gid = await self._active(chat)
+        if gid is None:
+            return await self._reply(chat, user, N_(
+                "Não há jogo aberto neste grupo. Use /novojogo."))
+        return await self._run(gid, user, fn)
+
+    async def join(self, chat: ChatRef, user: PlayerRef, *,
+                   update: str | None = None) -> list[Effect]:
+        """``/entrar``: take the next free seat of the chat's lobby."""
+        return await self._chat_call(chat, user, update,
+                                     lambda g: lobby.join(g, user, self.clock.now()))
+
+    async def join_game(self, game_id: str, user: PlayerRef, *,
+                        update: str | None = None) -> list[Effect]:
+        """Deep link ``/start j<game_id>``: join by game id (from a private chat)."""
+        if not await self._fresh(update):
+            return []
+        return await self._run(game_id, user, lambda g: lobby.join(g, user, self.clock.now()))
+
+    async def leave(self, chat: ChatRef, user: PlayerRef, *,
+                    update: str | None = None) -> list[Effect]:
+        """``/sair``: leave the chat's lobby."""
+        return await self._chat_call(chat, user, update,
+                                     lambda g: lobby.leave(g, user, self.clock.now()))
+
+    async def add_ai(self, chat: ChatRef, user: PlayerRef, level: str = "", *,
+                     update: str | None = None) -> list[Effect]:
+        """``/robo [facil|normal|dificil]``: the creator adds an AI seat."""
+        return await self._chat_call(chat, user, update,
+                                     lambda g: lobby.add_ai(g, user, level, self.clock.now()))
+
+    async def start(self, chat: ChatRef, user: PlayerRef, *,
+                    update: str | None = None) -> list[Effect]:
+        """``/iniciar``: the creator starts the match."""
+        return await self._chat_call(chat, user, update,
+                                     lambda g: lobby.start(g, user, self.clock.now(), self.deck_fn))
+
+    async def cancel(self, chat: ChatRef, user: PlayerRef, is_admin: bool = False, *,
+                     update: str | None = None) -> list[Effect]:
+        """``/cancelar``: the creator or a chat admin closes the game."""
+        return await self._chat_call(chat, user, update,
+                                     lambda g: lobby.cancel(g, user, is_admin))
+
+    # Buttons ------------------------------------------------------------------------
+    async def press(self, user: PlayerRef, data: str, is_admin: bool = False, *,
+                    update: str | None = None) -> list[Effect]:
+        """Any button: decode ``data`` and do it (see :meth:`act`)."""
+        if not await self._fresh(update):
+            return []
+        parsed = unpack(data)
+        if parsed is None:
+            return await self._reply(None, user, N_("Botão desconhecido."))
+        gid, version, code, arg = parsed
+        return await self.act(gid, user, version, code, arg, is_admin=is_admin)
+
+    async def act(self, game_id: str, user: PlayerRef, version: int, code: str,
+                  arg: str = "", *, is_admin: bool = False) -> list[Effect]:
+        """One decoded button press by ``user`` on game ``game_id``."""
+        if code == "h":
+            return await self.show_hand_of(game_id, user)
+        return await self._run(game_id, user,
+                               lambda g: self._dispatch(g, user, version, code, arg, is_admin))
+
+    def _dispatch(self, game: Game, user: PlayerRef, version: int, code: str, arg: str,
+                  is_admin: bool) -> Outcome:
+        now = self.clock.now()
+        if code in LOBBY_CODES:
+            if code == "x":
+                return lobby.cancel(game, user, is_admin)
+            if code == "s":
+                return lobby.start(game, user, now, self.deck_fn)
+            if code == "sh":
+                return lobby.toggle_shuffle(game, user, now)
+            if code == "ai":
+                return lobby.add_ai(game, user, arg, now)
+            return lobby.join(game, user, now) if code == "j" else lobby.leave(game, user, now)
+        seat = game.seat_of(user)
+        if code == "n":
+            if seat is None:
+                raise Refusal(N_("Você não está nesta partida."))
+            return results.next_deal(game, now, seat, self.deck_fn)
+        return turns.press(game, turns.check_seat(game, seat, version), code, arg, now)
+
+    # Information ------------------------------------------------------------------
+    async def show_hand(self, chat: ChatRef, user: PlayerRef, *,
+                        update: str | None = None) -> list[Effect]:
+        """``/mao``: the person's private hand view of the chat's game."""
+        if not await self._fresh(update):
+            return []
+        gid = await self._active(chat)
+        if gid is None:
+            return await self._reply(chat, user, N_(
+                "Não há jogo aberto neste grupo. Use /novojogo."))
+        return await self.show_hand_of(gid, user)
+
+    async def show_hand_of(self, game_id: str, user: PlayerRef) -> list[Effect]:
+        """The hand view of ``user`` in game ``game_id`` (the "Minha mão" button)."""
+        return await self._run(game_id, user, lambda g: info.hand_outcome(g, user))
+
+    async def scoreboard(self, chat: ChatRef, user: PlayerRef, *,
+                         update: str | None = None) -> list[Effect]:
+        """``/placar``: the match deal by deal and the chat's all-time ranking."""
+        if not await self._fresh(update):
+            return []
+        lang = await self._lang(chat)
+        gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
+        got = await self._load(gid) if gid else None
+        rows = await self.store.ranking(chat.key)
+        text = info.scoreboard_text(got[1] if got else None, rows, Translator(lang))
+        return [Reply(player=user, text=text)]
+
+    async def export(self, chat: ChatRef, user: PlayerRef, *,
+                     update: str | None = None) -> list[Effect]:
+        """``/exportar``: the last finished game's record, never while hands are hidden."""
+        if not await self._fresh(update):
+            return []
+        if await self._active(chat) is not None:
+            return await self._reply(chat, user, N_(
+                "O registro só sai depois do fim da partida."))
+        gid = await self.store.get_setting(chat.key, "last_game")
+        record = await self.store.load_record(gid) if gid else None
+        if record is None:
+            return await self._reply(chat, user, N_("Ainda não há partida terminada neste grupo."))
+        return [Document(chat=chat, filename=f"buraco-{gid}.json", content=record)]
+
+    async def set_language(self, chat: ChatRef, user: PlayerRef, lang: str = "", *,
+                           update: str | None = None) -> list[Effect]:
+        """``/idioma [pt|en|it]``: the chat's language (no argument lists them)."""
+        if not await self._fresh(update):
+            return []
+        code = norm_lang(lang) if lang.strip() else None
+        if code is None:
+            choices = ", ".join(f"{k} ({v})" for k, v in LANGS.items())
+            return await self._reply(chat, user, N_("Idiomas: {choices}. Use /idioma en."),
+                                     choices=choices)
+        await self.store.set_setting(chat.key, "lang", code)
+        out = await self._reply(chat, user, N_("Idioma do grupo: português."), code)
+        gid = await self._active(chat)
+        if gid is not None:
+            out += await self._run(gid, None, lambda g: info.relabel(g, code))
+        return out
+
+    async def come_back(self, chat: ChatRef, user: PlayerRef, *,
+                        update: str | None = None) -> list[Effect]:
+        """``/voltar``: take the seat back from the AI that stood in."""
+        return await self._chat_call(chat, user, update,
+                                     lambda g: info.come_back(g, user, self.clock.now()))
+
+    async def help(self, chat: ChatRef, user: PlayerRef) -> list[Effect]:
+        """``/ajuda``: the commands."""
+        return [Reply(player=user, text=info.help_text(Translator(await self._lang(chat))))]
+
+    async def rules_text(self, chat: ChatRef, user: PlayerRef, preset: str = "") -> list[Effect]:
+        """``/regras [preset]``: a summary of a preset's rules."""
+        _ = Translator(await self._lang(chat))
+        try:
+            return [Reply(player=user, text=info.rules_summary(preset or "buraco", _))]
+        except Refusal as err:
+            return [Reply(player=user, text=err.raw or _(err.msgid, **err.kw))]
+
+    # Timers -------------------------------------------------------------------------
+    async def tick(self, now: float | None = None, limit: int = 20) -> list[Effect]:
+        """Claim due deadlines and do what is due (AI move, timeout, next deal, idle)."""
+        now = self.clock.now() if now is None else now
+        out: list[Effect] = []
+        for gid in await self.store.claim_due(now, limit):
+            try:
+                out += await self._run(gid, None, lambda g: timers.step(
+                    g, now, self.pacing, self.chooser, self.deck_fn), reschedule=True)
+            except IllegalAction as err:  # the engine refused every fallback move
+                log.error("game %s stuck: %s", gid, err)
+        return out
+

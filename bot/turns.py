@@ -1,0 +1,184 @@
+"""Turn use cases: a seat's button press becomes an engine action, then effects.
+
+Hand buttons carry the seat's version (``Seat.ver``); it changes whenever that seat's
+hand, turn or phase changes, so a repeated press or a press on an old message is
+refused and changes nothing (DESIGN example 7). Card selection is held per seat in the
+game (``Seat.sel`` / ``Seat.groups``), so button payloads stay short.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import play, results, views
+from bot.effects import Effect, Reply
+from bot.i18n import N_, Translator
+from bot.model import Game, Group
+from bot.outcome import Outcome, Refusal
+from engine.actions import Action
+from engine.cards import Card
+
+ENGINE_CODES = frozenset({"c", "p", "m", "d", "r", "3", "e"})
+
+
+def check_seat(game: Game, seat: int | None, version: int) -> int:
+    """The presser's seat when the game is in play and the button current; else Refusal."""
+    if seat is None:
+        raise Refusal(N_("Você não está nesta partida."))
+    if game.status == "between":
+        raise Refusal(N_("A mão terminou: espere a próxima."))
+    if game.status != "playing":
+        raise Refusal(N_("Esta partida terminou."))
+    if version != game.seats[seat].ver:
+        raise Refusal(N_("Esse botão é antigo: use a mão mais recente (/mao)."))
+    return seat
+
+
+def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
+    """Do what hand button ``code`` (with ``arg``) asks, for ``seat``."""
+    s = game.seats[seat]
+    was_away = s.away
+    s.away, s.misses = False, 0
+    if code == "t":
+        _toggle(game, seat, arg)
+    elif code == "z":
+        s.clear_pick()
+    elif code == "g":
+        _stage(game, seat, None)
+    elif code == "e" and s.groups:
+        _stage(game, seat, _index(arg))
+    elif code in ENGINE_CODES:
+        if play.deal_of(game).turn != seat:
+            raise Refusal(N_("Não é a sua vez."))
+        return apply_action(game, seat, build_action(game, seat, code, arg), now, human=True)
+    else:
+        raise Refusal(N_("Botão desconhecido."))
+    game.touched = now
+    effects: list[Effect] = []
+    if was_away:
+        effects.append(views.table_effect(game))
+    hand = views.hand_effect(game, seat)
+    if hand is not None:
+        effects.append(hand)
+    return Outcome(effects)
+
+
+def _index(arg: str) -> int:
+    if not arg.isdigit():
+        raise Refusal(N_("Botão desconhecido."))
+    return int(arg)
+
+
+def _toggle(game: Game, seat: int, arg: str) -> None:
+    s = game.seats[seat]
+    i = _index(arg)
+    if i >= len(play.view_of(game, seat).hand):
+        raise Refusal(N_("Essa carta não está mais na sua mão."))
+    for g in list(s.groups):
+        if i in g.cards:
+            s.groups.remove(g)
+            s.sel = sorted({*s.sel, *g.cards})
+    if i in s.sel:
+        s.sel.remove(i)
+    else:
+        s.sel = sorted([*s.sel, i])
+
+
+def _stage(game: Game, seat: int, onto: int | None) -> None:
+    s = game.seats[seat]
+    if not s.sel:
+        raise Refusal(N_("Selecione as cartas primeiro."))
+    s.groups.append(Group(cards=list(s.sel), onto=onto))
+    s.sel = []
+
+
+def _cards(game: Game, seat: int, idx: list[int]) -> list[Card]:
+    hand = play.view_of(game, seat).hand
+    return [hand[i] for i in idx]
+
+
+def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
+    """The engine action for a hand button (uses the seat's selection)."""
+    s = game.seats[seat]
+    sel = _cards(game, seat, s.sel)
+    if code == "c":
+        return Action.draw(seat)
+    if code == "r":
+        return Action.redraw(seat)
+    if code == "p":
+        if arg:
+            return Action.take_pile(seat, meld=_index(arg))
+        return Action.take_pile(seat, with_=sel or None)
+    if code == "e":
+        if not sel:
+            raise Refusal(N_("Selecione as cartas primeiro."))
+        return Action.extend(seat, _index(arg), sel)
+    if code == "m":
+        new = [_cards(game, seat, g.cards) for g in s.groups if g.onto is None]
+        ext = [(g.onto, _cards(game, seat, g.cards)) for g in s.groups if g.onto is not None]
+        if sel:
+            new.append(sel)
+        if not new and not ext:
+            raise Refusal(N_("Selecione as cartas primeiro."))
+        return Action.lay_down(seat, melds=new, extend=ext)
+    if len(sel) != 1:
+        raise Refusal(N_("Selecione uma carta só."))
+    return Action.discard(seat, sel[0]) if code == "d" else Action.lay_three(seat, sel[0])
+
+
+def apply_action(game: Game, seat: int, action: Action, now: float, human: bool) -> Outcome:
+    """Apply ``action`` through the engine and return the effects of the new position."""
+    before = play.deal_of(game).turn
+    events = play.act(game, action)
+    s = game.seats[seat]
+    s.ver += 1
+    s.clear_pick()
+    game.step_at = now
+    if human:
+        game.touched = now
+    extra: list[Effect] = []
+    for ev in events:
+        described = describe(game, ev)
+        if described is not None:
+            game.last = described
+        if ev.kind == "lay_down_short" and s.player is not None:
+            _ = Translator(game.lang)
+            extra.append(Reply(player=s.player, alert=True, text=_(
+                N_("Baixada recusada: {points} pontos, mínimo {needed}. "
+                   "Nesta mão agora você precisa de {now_needed}."), **ev.public)))
+    state = play.deal_of(game)
+    if state.over:
+        return results.deal_over(game, now, extra)
+    changed = {seat}
+    if state.turn != before:
+        game.turn_since = now
+        game.seats[state.turn].ver += 1
+        changed.add(state.turn)
+    return Outcome(extra + views.after_move_effects(game, changed, ping=state.turn != before))
+
+
+_EVENT_TEXT: dict[str, str] = {
+    "drew": N_("{name} comprou do monte."),
+    "redrew": N_("{name} abriu o lixo com {card} e comprou outra."),
+    "took_pile": N_("{name} pegou o lixo."),
+    "melded": N_("{name} baixou jogos."),
+    "discarded": N_("{name} descartou {card}."),
+    "laid_three": N_("{name} baixou o {card}."),
+    "took_morto": N_("{name} pegou o morto."),
+    "pile_killed": N_("{name} trancou o lixo: as cartas saem do jogo."),
+    "pile_blocked": N_("{name} trancou o lixo para o próximo jogador."),
+    "stock_from_morto": N_("O monte acabou: um morto virou monte."),
+    "stock_from_pile": N_("O monte acabou: o lixo foi embaralhado no monte."),
+    "went_out": N_("{name} bateu!"),
+}
+
+
+def describe(game: Game, ev: Any) -> tuple[str, dict[str, Any]] | None:
+    """The table's "last action" line for an engine event (public facts only)."""
+    msgid = _EVENT_TEXT.get(ev.kind)
+    if msgid is None:
+        return None
+    kw: dict[str, Any] = {"name": game.name_of(ev.seat) if ev.seat >= 0 else ""}
+    if "card" in ev.public and isinstance(ev.public["card"], str):
+        kw["card"] = str(Card.parse(ev.public["card"]))
+    return msgid, kw

@@ -1,0 +1,236 @@
+"""Views: the lobby/table message of a chat and the private hand of a seat.
+
+Only public facts go into a table view (melds, the pile as the rules show it, counts);
+the hand view of a seat is built from the engine's ``view_for(state, seat)`` (DESIGN
+"What the people see"). All text is translated into the game's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import play
+from bot.effects import (
+    Button,
+    CardFace,
+    Closed,
+    Effect,
+    HandView,
+    Say,
+    TableView,
+    Tell,
+    TurnPing,
+    View,
+    pack,
+)
+from bot.i18n import N_, Translator
+from bot.model import Game
+
+LEVEL_NAMES = {"facil": N_("fácil"), "normal": N_("normal"), "dificil": N_("difícil")}
+CANASTRA_LABELS = {"limpa": N_("limpa"), "suja": N_("suja")}
+PRESET_TITLES = {"buraco": "Buraco", "buraco_morto": "Buraco com Morto",
+                 "bossa_nova": "Buraco Bossa Nova", "justificado": "Justificado",
+                 "tranca": "Tranca", "altaneira": "Biriba com Tranca de Altaneira"}
+CARDS_PER_ROW = 6
+
+
+def seat_name(game: Game, seat: int, _: Translator) -> str:
+    """Display name of ``seat``: the person's name or ``"Robô N"``."""
+    player = game.seats[seat].player
+    return player.name if player is not None else _("Robô {n}", n=seat + 1)
+
+
+def side_label(game: Game, side: int, team: list[int], _: Translator) -> str:
+    """``"Dupla 1 (Ana, Robô 3)"`` or the lone player's name."""
+    names = ", ".join(seat_name(game, s, _) for s in team)
+    if len(team) == 1:
+        return names
+    return _("Dupla {n} ({names})", n=side + 1, names=names)
+
+
+def game_title(game: Game, _: Translator) -> str:
+    """``"Buraco · até 1500 pontos"`` / ``"Tranca · uma mão"``."""
+    rules = play.rules_of(game)
+    name = PRESET_TITLES.get(game.preset, game.preset)
+    if rules.target is None:
+        return _("{name} · uma mão", name=name)
+    return _("{name} · até {target} pontos", name=name, target=rules.target)
+
+
+def table_effect(game: Game) -> TableView:
+    """The chat's table message for the game's current status."""
+    _ = Translator(game.lang)
+    view = lobby_view(game, _) if game.status == "lobby" else table_view(game, _)
+    return TableView(chat=game.chat, game_id=game.id, view=view)
+
+
+def lobby_view(game: Game, _: Translator) -> View:
+    """Seats, teams, options and the lobby buttons."""
+    rules = play.rules_of(game)
+    lines = [_("Mesa aberta por {name}.", name=game.creator.name)]
+    n = len(game.seats)
+    teams = rules.teams(n) if n in rules.players_allowed else [[s] for s in range(n)]
+    for i, seat in enumerate(game.seats):
+        team = next(k for k, t in enumerate(teams) if i in t)
+        label = seat_name(game, i, _)
+        if seat.ai:
+            label += f" ({_(LEVEL_NAMES[seat.ai])})"
+        lines.append(_("Lugar {n}: {name} · lado {side}", n=i + 1, name=label, side=team + 1))
+    allowed = ", ".join(str(k) for k in rules.players_allowed)
+    lines.append(_("Jogadores: {allowed} · tempo por jogada: {timer} s",
+                   allowed=allowed, timer=game.timer_s))
+    lines.append(_("Sortear duplas: sim") if game.shuffle else _("Sortear duplas: não"))
+    b = _buttons(game)
+    buttons = [[b("Entrar", "j"), b("Sair", "lv")],
+               [b("Robô", "ai", "normal"), b("Sortear duplas", "sh")],
+               [b("Iniciar", "s"), b("Cancelar", "x")]]
+    return View(title=game_title(game, _), lines=lines, buttons=buttons)
+
+
+def _buttons(game: Game, version: int = 0) -> Any:
+    _ = Translator(game.lang)
+
+    def make(label: str, code: str, arg: str | int = "", *, text: str | None = None,
+             **kw: Any) -> Button:
+        shown = text if text is not None else _(label, **kw)
+        return Button(label=shown, data=pack(game.id, version, code, arg))
+
+    return make
+
+
+def table_view(game: Game, _: Translator) -> View:
+    """The table during and after play: scores, melds, pile, stock, turn, last action."""
+    state = play.deal_of(game)
+    rules = play.rules_of(game)
+    scores = play.match_scores(game)
+    lines: list[str] = []
+    for side, team in enumerate(state.teams):
+        lines.append(_("{side}: {points} pts", side=side_label(game, side, team, _),
+                       points=scores[side]))
+        melds = state.melds[side]
+        if not melds:
+            lines.append("  " + _("(sem jogos)"))
+        for k, meld in enumerate(melds):
+            lines.append(f"  {k + 1}) {play.show(meld.cards)}{_canastra(meld, _)}")
+        if state.laid_threes[side]:
+            lines.append("  " + _("3s baixados: {cards}", cards=play.show(state.laid_threes[side])))
+    lines.append(_pile_line(state, rules, _))
+    if game.status == "playing":
+        lines.append(_("Vez de {name}.", name=seat_name(game, state.turn, _)))
+    if game.last is not None:
+        lines.append(_(game.last[0], **game.last[1]))
+    b = _buttons(game)
+    if game.status == "playing":
+        buttons = [[b("Minha mão", "h")]]
+    elif game.status == "between":
+        buttons = [[b("Próxima mão", "n"), b("Minha mão", "h")]]
+    else:
+        buttons = []
+    return View(title=game_title(game, _), lines=lines, buttons=buttons)
+
+
+def _canastra(meld: Any, _: Translator) -> str:
+    if not meld.is_canastra:
+        return ""
+    label = CANASTRA_LABELS.get(meld.canastra)
+    return f" · {_('canastra')} {_(label) if label else meld.label}"
+
+
+def _pile_line(state: Any, rules: Any, _: Translator) -> str:
+    if not state.pile:
+        pile = _("Lixo vazio")
+    elif rules.pile_open:
+        pile = _("Lixo: {cards}", cards=play.show(state.pile))
+    else:
+        pile = _("Lixo: {card} ({n} cartas)", card=str(state.pile[-1]), n=len(state.pile))
+    parts = [pile, _("Monte: {n}", n=len(state.stock))]
+    if rules.morto:
+        parts.append(_("Mortos na mesa: {n}", n=sum(1 for m in state.mortos if m)))
+    if state.pile_blocked:
+        parts.append(_("lixo trancado"))
+    return " · ".join(parts)
+
+
+def hand_effect(game: Game, seat: int) -> HandView | None:
+    """The private hand of ``seat`` (None for an AI seat)."""
+    player = game.seats[seat].player
+    if player is None or game.match is None:
+        return None
+    _ = Translator(game.lang)
+    return HandView(chat=game.chat, game_id=game.id, player=player, seat=seat,
+                    view=hand_view(game, seat, _))
+
+
+def hand_view(game: Game, seat: int, _: Translator) -> View:
+    """Cards as toggles, what is picked, and the buttons valid now (docs/service-api.md)."""
+    s = game.seats[seat]
+    view = play.view_of(game, seat)
+    grouped = {i: g + 1 for g, grp in enumerate(s.groups) for i in grp.cards}
+    faces = [CardFace(index=i, code=c.code, text=str(c), red=c.is_red, selected=i in s.sel,
+                      group=grouped.get(i, 0)) for i, c in enumerate(view.hand)]
+    b = _buttons(game, s.ver)
+    rows: list[list[Button]] = []
+    for start in range(0, len(faces), CARDS_PER_ROW):
+        rows.append([Button(label=_face_label(f), data=pack(game.id, s.ver, "t", f.index))
+                     for f in faces[start:start + CARDS_PER_ROW]])
+    lines = [_("Mesa: {title}", title=game.chat.title or game.chat.chat_id)]
+    lines += _pick_lines(game, seat, view, _)
+    my_turn = game.status == "playing" and view.turn == seat
+    if my_turn:
+        rows += play.action_buttons(game, seat, view, b)
+        lines.append(_("Sua vez: compre do monte ou pegue o lixo.") if view.phase == "draw"
+                     else _("Sua vez: baixe jogos e descarte uma carta."))
+    elif game.status == "playing":
+        lines.append(_("Vez de {name}.", name=seat_name(game, view.turn, _)))
+    if s.away:
+        lines.append(_("O robô está jogando por você. Mande /voltar para retomar."))
+    return View(title=_("Sua mão ({n} cartas)", n=len(view.hand)), lines=lines, buttons=rows,
+                cards=faces, version=s.ver)
+
+
+def _face_label(face: CardFace) -> str:
+    if face.group:
+        return f"{face.group}:{face.text}"
+    return f"[{face.text}]" if face.selected else face.text
+
+
+def _pick_lines(game: Game, seat: int, view: Any, _: Translator) -> list[str]:
+    s = game.seats[seat]
+    lines = []
+    for g, grp in enumerate(s.groups):
+        cards = play.show(view.hand[i] for i in grp.cards)
+        if grp.onto is None:
+            lines.append(_("Separado {n}: {cards} (jogo novo)", n=g + 1, cards=cards))
+        else:
+            lines.append(_("Separado {n}: {cards} (no jogo {m})", n=g + 1, cards=cards,
+                           m=grp.onto + 1))
+    if s.sel:
+        lines.append(_("Selecionadas: {cards}", cards=play.show(view.hand[i] for i in s.sel)))
+    return lines
+
+
+def closing_effects(game: Game, why: str, tell: bool, **kw: Any) -> list[Effect]:
+    """Group notice, a private word to each person when ``tell``, and ``Closed``."""
+    _ = Translator(game.lang)
+    text = _(why, **kw)
+    out: list[Effect] = [Say(chat=game.chat, text=text)]
+    if tell:
+        out += [Tell(player=p, chat=game.chat, text=text) for _s, p in game.humans()]
+    out.append(Closed(chat=game.chat, game_id=game.id))
+    return out
+
+
+def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:
+    """Table view, the hands of ``seats`` (people only), and a ping for the seat to play."""
+    out: list[Effect] = [table_effect(game)]
+    for seat in sorted(seats):
+        hand = hand_effect(game, seat)
+        if hand is not None:
+            out.append(hand)
+    turn = play.deal_of(game).turn
+    player = game.seats[turn].player
+    if ping and player is not None and not game.seats[turn].away:
+        _ = Translator(game.lang)
+        out.append(TurnPing(player=player, chat=game.chat, game_id=game.id,
+                            text=_("Sua vez em {title}.", title=game.chat.title or game.id)))
+    return out
