@@ -1,0 +1,111 @@
+"""Discard danger and keep value: how much a discard helps the opponents, and how much
+a card is worth keeping for the AI's own side.
+
+Pure functions of public facts (the opponents' melds, the cards they took from the
+pile, the pile size) and the AI's own hand. Units are rough "points of harm"; only the
+order between candidate discards matters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.ai.hand import fits_run, is_wild, positions, rank_neighbours
+from engine.cards import Card
+from engine.melds import Meld
+from engine.rules import BlackThree, Rules
+from engine.scoring import card_points
+
+WILD_DANGER = 1000.0
+"""A discarded wild: almost never right (it feeds the pile and the opponents)."""
+
+
+def fits_meld(card: Card, meld: Meld, rules: Rules) -> bool:
+    """True when natural ``card`` could be added to ``meld`` right now (an end of a run,
+    the slot its wild stands in, or a set of its rank with room)."""
+    if is_wild(card):
+        return meld.wild is None and len(meld) < (rules.set_max if meld.kind == "set" else 14)
+    if meld.kind == "set":
+        return card.rank == meld.low and len(meld) < rules.set_max
+    if fits_run(card, meld.suit, meld.low, meld.high, rules):
+        return True
+    if meld.wild is not None and card.suit == meld.suit:
+        slot = meld.low + meld.cards.index(meld.wild)
+        return slot in ((2,) if card.rank == 2 else positions(card, rules))
+    return False
+
+
+@dataclass(frozen=True)
+class Table:
+    """The public facts the danger estimate reads, taken from a seat's view.
+
+    ``opp_melds``: melds of every opposing side; ``opp_taken``: cards opponents took
+    from the pile and may still hold; ``pile_size``: cards in the pile now;
+    ``pile_open``: whole pile takeable without justification; ``next_hand``: cards in
+    the next player's hand; ``dead``: faces whose every copy is already out of play.
+    """
+
+    opp_melds: tuple[Meld, ...]
+    opp_taken: tuple[Card, ...]
+    pile_size: int
+    pile_open: bool
+    next_hand: int
+    dead: frozenset[Card] = frozenset()
+
+
+def danger(card: Card, table: Table, rules: Rules) -> float:
+    """Harm of discarding ``card`` for the AI's side: feeds an opposing meld (most when
+    it would make a canastra), lets the next player justify the pile, or matches what
+    they took from the pile. A black 3 that blocks or kills the pile is safe (A6, A33)."""
+    if is_wild(card):
+        return WILD_DANGER
+    if card.rank == 3 and not card.is_red and rules.black_three != BlackThree.ORDINARY:
+        return 0.0
+    harm = 0.0
+    for meld in table.opp_melds:
+        if not fits_meld(card, meld, rules):
+            continue
+        harm += 25.0
+        if len(meld) == 6:
+            harm += 150.0 if meld.wild is None else 80.0
+        if not table.pile_open:
+            harm += 6.0 * table.pile_size  # justifies the pick-up (A10)
+    for taken in table.opp_taken:
+        if taken.rank == card.rank and rules.sets_allowed:
+            harm += 10.0
+        elif taken.suit == card.suit and not taken.is_joker:
+            gap = min(abs(p - q) for p in positions(taken, rules) for q in positions(card, rules))
+            harm += 8.0 if gap == 1 else 4.0 if gap == 2 else 0.0
+    if table.pile_open:
+        harm += 0.5 * table.pile_size
+    if table.next_hand <= 2:
+        harm *= 1.5
+    if card in table.dead:
+        harm *= 0.5
+    return harm
+
+
+def keep_value(card: Card, hand: Sequence[Card], own_melds: Sequence[Meld], rules: Rules,
+               pile_size: int) -> float:
+    """Worth of keeping ``card`` in ``hand`` for the AI's own side: wilds most, then cards
+    that fit the side's melds, then cards that connect with the hand. Points held
+    count against at the end, so heavy loose cards are cheaper to keep out."""
+    if is_wild(card):
+        return 200.0
+    if card.rank == 3 and not card.is_red and rules.black_three != BlackThree.ORDINARY:
+        return -5.0 - 1.5 * pile_size  # a Tranca only ever leaves as a discard
+    value = 0.0
+    if any(fits_meld(card, m, rules) for m in own_melds):
+        value += 40.0
+    near, far, same = rank_neighbours(card, hand, rules)
+    value += 12.0 * min(near, 2) + 5.0 * min(far, 2)
+    if rules.sets_allowed:
+        value += 9.0 * min(same, 2)
+    return value - 0.3 * card_points(card, rules)
+
+
+def discard_score(card: Card, hand: Sequence[Card], own_melds: Sequence[Meld], table: Table,
+                  rules: Rules) -> float:
+    """Lower is a better discard: keep value plus danger."""
+    return keep_value(card, hand, own_melds, rules, table.pile_size) + danger(card, table, rules)

@@ -1,0 +1,216 @@
+"""Hand analysis for the AI players: which cards can meld, which runs and sets a hand
+holds, and which hand cards fit a meld on the table.
+
+Pure functions of cards and :class:`~engine.rules.Rules`. They propose candidates fast;
+the AI confirms every candidate with the engine's own ``make_meld`` / ``extend_meld``
+before playing it, so a bug here costs strength, never legality.
+
+Run positions: a card of rank r sits at position r; the ace sits at 1 (``ace_low``) or
+14 (``ace_high``); a 2 of the run's own suit at position 2 is natural (RULES C5, C9).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.rules import Rules
+
+MAX_RUN = 14
+
+
+def is_wild(card: Card) -> bool:
+    """True for a card that can act as a wild: any 2 or a joker (RULES §2 "wild cards")."""
+    return card.rank == 2 or card.is_joker
+
+
+def meldable(card: Card, rules: Rules) -> bool:
+    """True when ``card`` may sit in a meld at all (tranca red/black 3s and Trancas may not;
+    RULES A5, A6, A32, A33)."""
+    if card.rank != 3 or card.is_joker:
+        return True
+    return rules.red_three_meldable if card.is_red else rules.black_three_meldable
+
+
+def positions(card: Card, rules: Rules) -> tuple[int, ...]:
+    """Run positions a natural ``card`` may take: the ace 1 and/or 14, others their rank."""
+    if card.rank == 1:
+        return ((1,) if rules.ace_low else ()) + ((MAX_RUN,) if rules.ace_high else ())
+    return (card.rank,)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A proposed new meld: ``cards`` low to high for a run; ``kind`` "run" or "set";
+    ``wild`` the card used as wild or None."""
+
+    cards: tuple[Card, ...]
+    kind: str
+    wild: Card | None = None
+
+    @property
+    def naturals(self) -> int:
+        """Cards in the candidate that are not acting as the wild."""
+        return len(self.cards) - (1 if self.wild is not None else 0)
+
+
+def _suit_slots(cards: Iterable[Card], suit: int, rules: Rules) -> dict[int, Card]:
+    """Position -> one natural card of ``suit`` (the suit's 2 taken as natural at 2)."""
+    slots: dict[int, Card] = {}
+    for c in cards:
+        if c.suit != suit or c.is_joker or not meldable(c, rules):
+            continue
+        for p in positions(c, rules) if c.rank != 2 else (2,):
+            slots.setdefault(p, c)
+    return slots
+
+
+def _segments(slots: dict[int, Card], aces: int) -> list[list[int]]:
+    """Maximal consecutive position runs; the ace may not fill 1 and 14 with one copy."""
+    segs: list[list[int]] = []
+    for p in sorted(slots):
+        if segs and segs[-1][-1] == p - 1:
+            segs[-1].append(p)
+        else:
+            segs.append([p])
+    out: list[list[int]] = []
+    for seg in segs:
+        if seg[0] == 1 and seg[-1] == MAX_RUN and aces < 2:
+            out.extend([seg[:-1], seg[1:]] if len(seg) > 1 else [seg])
+        else:
+            out.append(seg)
+    return out
+
+
+def _spare_wild(hand: Sequence[Card], used: Iterable[Card]) -> Card | None:
+    """A wild from ``hand`` not among ``used`` (jokers first, then any 2)."""
+    left = list(hand)
+    for c in used:
+        left.remove(c)
+    wilds = sorted((c for c in left if is_wild(c)), key=lambda c: (not c.is_joker, c.suit))
+    return wilds[0] if wilds else None
+
+
+def find_runs(hand: Sequence[Card], rules: Rules, with_wild: bool = True) -> list[Candidate]:
+    """Candidate runs in ``hand``: every maximal natural run of 3+ cards, and (when
+    ``with_wild``) two naturals plus a wild at an end, or two pieces bridged by a wild.
+
+    Each candidate uses each physical card once; candidates may overlap each other.
+    """
+    out: list[Candidate] = []
+    for suit in range(4):
+        slots = _suit_slots(hand, suit, rules)
+        if len(slots) < 2:
+            continue
+        aces = sum(1 for c in hand if c.rank == 1 and c.suit == suit)
+        segs = _segments(slots, aces)
+        for seg in segs:
+            if len(seg) >= 3:
+                out.append(Candidate(tuple(slots[p] for p in seg), "run"))
+        if not with_wild:
+            continue
+        for i, seg in enumerate(segs):
+            nat = [slots[p] for p in seg]
+            nxt = segs[i + 1] if i + 1 < len(segs) else None
+            if nxt is not None and nxt[0] == seg[-1] + 2:
+                both = nat + [slots[p] for p in nxt]
+                wild = _spare_wild(hand, both)
+                if wild is not None:
+                    cards = (*nat, wild, *[slots[p] for p in nxt])
+                    out.append(Candidate(cards, "run", wild))
+            if len(seg) == 2:
+                wild = _spare_wild(hand, nat)
+                if wild is not None:
+                    hi_ok = seg[-1] < MAX_RUN and not (seg[-1] == 13 and not rules.ace_high)
+                    cards = (*nat, wild) if hi_ok else (wild, *nat)
+                    out.append(Candidate(cards, "run", wild))
+    return out
+
+
+def find_sets(hand: Sequence[Card], rules: Rules, with_wild: bool = True) -> list[Candidate]:
+    """Candidate sets (RULES §2 "set size"): 3..``set_max`` naturals of one rank, or two
+    naturals and a wild. Empty when the variant has no sets. Tranca has no sets of 3s."""
+    if not rules.sets_allowed:
+        return []
+    by_rank: dict[int, list[Card]] = defaultdict(list)
+    for c in hand:
+        if not is_wild(c) and meldable(c, rules):
+            by_rank[c.rank].append(c)
+    out: list[Candidate] = []
+    for cards in by_rank.values():
+        if len(cards) >= 3:
+            out.append(Candidate(tuple(cards[: rules.set_max]), "set"))
+        elif len(cards) == 2 and with_wild:
+            wild = _spare_wild(hand, cards)
+            if wild is not None:
+                out.append(Candidate((*cards, wild), "set", wild))
+    return out
+
+
+def greedy_partition(
+    hand: Sequence[Card], rules: Rules, max_wilds: int = 0
+) -> tuple[list[Candidate], list[Card]]:
+    """Pick disjoint candidates from ``hand``, biggest natural first, then at most
+    ``max_wilds`` wild-helped ones; return them and the cards left over."""
+    left = list(hand)
+    chosen: list[Candidate] = []
+    wilds_used = 0
+    while True:
+        allow = wilds_used < max_wilds
+        cands = find_runs(left, rules, allow) + find_sets(left, rules, allow)
+        if not cands:
+            return chosen, left
+        best = max(cands, key=lambda c: (c.wild is None, len(c.cards), c.kind == "run"))
+        chosen.append(best)
+        wilds_used += best.wild is not None
+        for c in best.cards:
+            left.remove(c)
+
+
+def run_span(cards: Sequence[Card], suit: int) -> tuple[int, int]:
+    """(low, high) positions of a run laid out low to high (as ``Meld.cards`` is)."""
+    for i, c in enumerate(cards):
+        if c.suit == suit and c.rank not in (2,) and not c.is_joker:
+            pos = (1 if i == 0 else MAX_RUN) if c.rank == 1 else c.rank
+            return pos - i, pos - i + len(cards) - 1
+    return 0, len(cards) - 1  # unreachable for a legal run (two naturals, one not a 2)
+
+
+def fits_run(card: Card, suit: int, low: int, high: int, rules: Rules) -> bool:
+    """True when natural ``card`` extends the run of ``suit`` spanning ``low..high`` at
+    either end (the wild-replacing case is left to the engine)."""
+    if card.suit != suit or card.is_joker or not meldable(card, rules):
+        return False
+    if high - low + 1 >= MAX_RUN:
+        return False
+    ends = set()
+    if low > 1:
+        ends.add(low - 1)
+    if high < MAX_RUN:
+        ends.add(high + 1)
+    return any(p in ends for p in ((2,) if card.rank == 2 else positions(card, rules)))
+
+
+def rank_neighbours(card: Card, hand: Sequence[Card], rules: Rules) -> tuple[int, int, int]:
+    """How ``card`` connects with the rest of ``hand``: (same-suit cards one step away,
+    same-suit cards two steps away, other cards of the same rank)."""
+    near = far = same = 0
+    mine = positions(card, rules)
+    seen_self = False
+    for c in hand:
+        if c is card and not seen_self:
+            seen_self = True
+            continue
+        if is_wild(c):
+            continue
+        if c.rank == card.rank:
+            same += 1
+            continue
+        if c.suit != card.suit:
+            continue
+        gap = min(abs(p - q) for p in positions(c, rules) for q in mine) if mine else 99
+        near += gap == 1
+        far += gap == 2
+    return near, far, same

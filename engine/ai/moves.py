@@ -1,0 +1,119 @@
+"""Which moves the rules allow this seat now, as the AI needs them: the ways to take
+the pile (RULES A10, A11, A23, A33, A38), the 3s to lay (A4, A32), the legal
+discards (C2, C3, C13, A32) and the vulnerability minimum (A22).
+
+Reads only the seat's view; mirrors the engine's checks so the AI never offers a move
+the engine refuses.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.actions import Action
+from engine.ai.hand import is_wild, positions
+from engine.ai.plan import LayDown, try_extend, try_make
+from engine.ai.seat import out_allowed
+from engine.cards import Card
+from engine.melds import RUN, Meld
+from engine.rules import RedThree
+from engine.view import SeatView, legal_moves
+
+
+def lay_alone(card: Card, view: SeatView) -> bool:
+    """A tranca red 3: laid alone, never discarded (RULES A32)."""
+    return card.rank == 3 and card.is_red and view.rules.red_three == RedThree.LAY_ALONE
+
+
+def discardable(view: SeatView, card: Card) -> bool:
+    """May ``card`` be discarded now (C3 taken top, A32, and C13 for the last card)?"""
+    if lay_alone(card, view):
+        return False
+    rest = list(view.hand)
+    rest.remove(card)
+    if card == view.taken_top and any(c != card for c in rest):
+        return False
+    if not rest:
+        return out_allowed(view, view.melds[view.side], direct=False)
+    return True
+
+
+def vulnerability_ok(view: SeatView, plan: LayDown) -> bool:
+    """True unless the seat is vulnerable and the lay-down is short of the minimum (A22)."""
+    return not view.vuln_min or plan.points(view.rules) >= view.vuln_min
+
+
+def three_to_lay(view: SeatView) -> Card | None:
+    """A red 3 / Dólar to lay now, if the engine would accept it (A4, A32, C13)."""
+    threes = legal_moves(view).threes_to_lay
+    if not threes:
+        return None
+    card = threes[0]
+    if view.rules.red_three == RedThree.LAY_ALONE or view.stock_size > 0:
+        return card  # a tranca red 3 may always be laid (engine D1); a Dólar is replaced
+    rest = list(view.hand)
+    rest.remove(card)
+    side = view.melds[view.side]
+    if not rest or lay_alone(rest[0], view):
+        return card if out_allowed(view, side, direct=True) else None
+    return card if out_allowed(view, side, direct=False) else None
+
+
+def pile_take(view: SeatView) -> Action | None:
+    """A legal way to take the pile now, or None: the bare take for an open pile; for a
+    closed pile the top card onto a side meld, else with two natural hand cards, else
+    with a wild (A10, A11, A38)."""
+    if not legal_moves(view).can_take_pile or view.pile_top is None:
+        return None
+    if not view.rules.pickup_justified:
+        return Action.take_pile(view.seat)
+    top = view.pile_top
+    keep = len(view.hand) + view.pile_size - 1
+    for i, meld in enumerate(view.melds[view.side]):
+        made = try_extend(meld, [top], view.rules)
+        if made is not None and _top_ok(view, made, top) and keep >= 2:
+            return Action.take_pile(view.seat, meld=i)
+    if keep - 2 < 2:
+        return None
+    pairs = _justifying_pairs(view, top)
+    return Action.take_pile(view.seat, with_=pairs[0]) if pairs else None
+
+
+def _top_ok(view: SeatView, meld: Meld, top: Card) -> bool:
+    """A11: a 2 on top of the pile may be taken only as its suit's natural 2."""
+    if not (view.rules.justify_wild_same_suit and top.rank == 2):
+        return True
+    if meld.kind != RUN or meld.suit != top.suit or not meld.low <= 2 <= meld.high:
+        return False
+    slot = meld.cards[2 - meld.low]
+    return slot.rank == 2 and slot.suit == top.suit and meld.wild is not slot
+
+
+def _near(card: Card, top: Card, view: SeatView) -> bool:
+    if is_wild(card):
+        return not view.rules.justify_wild_same_suit or card.suit == top.suit
+    if card.rank == top.rank:
+        return view.rules.sets_allowed
+    if card.suit != top.suit:
+        return False
+    return any(abs(p - q) <= 2 for p in positions(card, view.rules)
+               for q in ((2,) if top.rank == 2 else positions(top, view.rules)))
+
+
+def _justifying_pairs(view: SeatView, top: Card) -> list[tuple[Card, Card]]:
+    """Pairs of hand cards that make a meld with ``top``; natural pairs first."""
+    near = sorted({c for c in view.hand if _near(c, top, view)})
+    found: list[tuple[int, tuple[Card, Card]]] = []
+    for a, b in combinations(near, 2):
+        meld = try_make([top, a, b], view.rules)
+        if meld is None or not _top_ok(view, meld, top):
+            continue
+        wilds = sum(1 for c in (a, b) if is_wild(c) and meld.wild == c)
+        found.append((wilds, (a, b)))
+    for a in near:  # two copies of the same face
+        if view.hand.count(a) >= 2:
+            meld = try_make([top, a, a], view.rules)
+            if meld is not None and _top_ok(view, meld, top):
+                found.append((0, (a, a)))
+    found.sort(key=lambda f: f[0])
+    return [pair for _, pair in found]

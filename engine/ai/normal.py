@@ -1,0 +1,159 @@
+"""The ``normal`` AI: a heuristic player (issue 5).
+
+Draw phase: take the pile when it improves the lay-down enough (open pile), or when
+the top card can be justified (closed pile, RULES A10, A11, A38). Play phase: lay
+3s (A4, A32), lay down every natural meld and extension, spend wilds on canastras
+late or when rich in wilds, go out when the rules allow and it pays (always to take
+the morto), otherwise discard the card that is least useful to keep and least
+useful to the opponents.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.actions import Action
+from engine.ai import moves
+from engine.ai.danger import discard_score
+from engine.ai.plan import LayDown, WildPolicy, plan_laydown, trim
+from engine.ai.seat import ending_pays, morto_open, out_allowed, table_of
+from engine.cards import Card
+from engine.rules import Requirement
+from engine.view import SeatView
+
+ALL_IN = WildPolicy(new_melds=3, canastra=True, extend=True)
+
+
+def choose(view: SeatView, rng: random.Random) -> Action:
+    """The ``normal`` player's next action for ``view`` (it must be this seat's turn)."""
+    if view.phase == "draw":
+        return choose_draw(view)
+    return choose_play(view, rng)
+
+
+def choose_draw(view: SeatView) -> Action:
+    """Draw from the stock or take the pile (whichever the heuristic values more)."""
+    take = moves.pile_take(view)
+    if take is not None and pile_worth(view, take):
+        return take
+    return Action.draw(view.seat)
+
+
+def pile_worth(view: SeatView, take: Action) -> bool:
+    """Whether taking the pile beats a stock card: compares the lay-down the hand
+    makes with and without the pile's cards, and charges for cards left in hand late."""
+    rules = view.rules
+    side = view.melds[view.side]
+    pile = list(view.pile) if rules.pile_open else []
+    if not rules.pile_open:
+        return view.pile_size >= 2 or take.meld is not None
+    policy = wild_policy(view, len(view.hand) + len(pile))
+    base = plan_laydown(view.hand, side, rules, policy)
+    more = plan_laydown([*view.hand, *pile], side, rules, policy)
+    gain: float = more.points(rules) - base.points(rules)
+    gain += 60 * (_canastras(more, side) - _canastras(base, side))
+    gain += sum(20 for c in pile if c.rank == 2 or c.is_joker)
+    risk = 0.6 if late(view) else 0.15
+    gain -= risk * 8 * max(0, len(more.left) - len(base.left))
+    gain += 1.5 * len(pile) if not late(view) else 0
+    return gain >= 12
+
+
+def _canastras(plan: LayDown, side: Sequence[object]) -> int:
+    from engine.melds import Meld
+
+    melds = plan.melds_after([m for m in side if isinstance(m, Meld)])
+    return sum(1 for m in melds if m.is_canastra)
+
+
+def late(view: SeatView) -> bool:
+    """The deal is near its end: little stock or an opponent about to go out."""
+    n = len(view.hand_counts)
+    opp_min = min(view.hand_counts[s] for s in range(n) if s not in view.teams[view.side])
+    return view.stock_size < 16 or opp_min <= 3
+
+
+def wild_policy(view: SeatView, hand_size: int) -> WildPolicy:
+    """When ``normal`` spends wilds: rich in wilds, late in the deal, or needing any
+    canastra to go out; runs toward special canastras stay clean otherwise (C7)."""
+    wilds = sum(1 for c in view.hand if c.rank == 2 or c.is_joker)
+    side = view.melds[view.side]
+    has_canastra = any(m.is_canastra for m in side)
+    need_any = view.rules.end_requires == Requirement.ANY_CANASTRA and not has_canastra
+    is_late = late(view)
+    special = bool(view.rules.special_canastras)
+    return WildPolicy(
+        new_melds=1 if (wilds >= 2 or is_late or hand_size <= 4) else 0,
+        canastra=is_late or need_any or (wilds >= 2 and not special),
+        extend=is_late and hand_size <= 4,
+    )
+
+
+def choose_play(view: SeatView, rng: random.Random) -> Action:
+    """Play phase: lay 3s, redraw when the first card is useless, lay down, discard."""
+    three = moves.three_to_lay(view)
+    if three is not None:
+        return Action.lay_three(view.seat, three)
+    lay = choose_laydown(view, wild_policy(view, len(view.hand)), eager_out=True)
+    if lay is not None:
+        return lay
+    return Action.discard(view.seat, choose_discard(view, rng))
+
+
+def choose_laydown(view: SeatView, policy: WildPolicy, eager_out: bool) -> Action | None:
+    """The lay-down to make now, or None. Goes out (empties the hand, or leaves one
+    card to discard) only when allowed and, for the final going-out, when it pays."""
+    side = view.melds[view.side]
+    rules = view.rules
+    if eager_out:
+        full = plan_laydown(view.hand, side, rules, ALL_IN)
+        if not full.empty and _going_out_ok(view, full) and _pays(view, full):
+            return _as_action(view, full)
+    plan = plan_laydown(view.hand, side, rules, policy)
+    if plan.empty:
+        return None
+    if not (_going_out_ok(view, plan) and _pays(view, plan)) or len(plan.left) >= 2:
+        plan = trim(plan, side, 2)
+        while not plan.empty and not _has_discard(view, plan.left):
+            plan = trim(plan, side, len(plan.left) + 1)
+    if plan.empty or not moves.vulnerability_ok(view, plan):
+        return None
+    return _as_action(view, plan)
+
+
+def _going_out_ok(view: SeatView, plan: LayDown) -> bool:
+    if len(plan.left) > 1:
+        return False
+    after = plan.melds_after(view.melds[view.side])
+    if not plan.left:
+        return out_allowed(view, after, direct=True)
+    return out_allowed(view, after, direct=False) and _has_discard(view, plan.left)
+
+
+def _pays(view: SeatView, plan: LayDown) -> bool:
+    return morto_open(view) or ending_pays(view, plan.melds_after(view.melds[view.side]))
+
+
+def _has_discard(view: SeatView, left: Sequence[Card]) -> bool:
+    return any(moves.discardable(view, c) for c in left)
+
+
+def _as_action(view: SeatView, plan: LayDown) -> Action | None:
+    if not moves.vulnerability_ok(view, plan):
+        return None
+    return Action.lay_down(
+        view.seat,
+        melds=[list(m.cards) for m in plan.new],
+        extend=[(i, cards) for i, (cards, _) in sorted(plan.ext.items())],
+    )
+
+
+def choose_discard(view: SeatView, rng: random.Random) -> Card:
+    """The discard with the lowest keep-value plus danger (ties broken at random)."""
+    table = table_of(view)
+    side = view.melds[view.side]
+    options = [c for c in view.hand if moves.discardable(view, c)] or list(view.hand)
+    scored = [(discard_score(c, view.hand, side, table, view.rules), rng.random(), c)
+              for c in options]
+    return min(scored)[2]
