@@ -180,7 +180,7 @@ def copies_allowed(card: Card, jokers: bool = False, decks: int = 2) -> int:
 
 
 def shuffled_deck(jokers: bool = False, decks: int = 2) -> list[Card]:
-    """A full deck shuffled with ``secrets.SystemRandom`` (Standards: randomness), top card first."""
+    """A full deck shuffled with ``secrets.SystemRandom``, top card first."""
     cards = full_deck(jokers, decks)
     secrets.SystemRandom().shuffle(cards)
     return cards

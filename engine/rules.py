@@ -154,10 +154,10 @@ class Rules(BaseModel):
             raise ValueError("morto_requires exige morto")
         if self.reuse_pile_once and self.black_three == BlackThree.BLOCKS_PILE:
             raise ValueError("reuse_pile_once não combina com black_three=blocks_pile")
-        if self.jokers and self.card_points == CardPoints.FLAT_10 and self.red_three != "ordinary":
-            raise ValueError("jokers só existem na família buraco")
-        if self.hand_size * 2 * max(self.players_allowed) > 104:
-            raise ValueError("cartas insuficientes para hand_size")
+        for n in self.players_allowed:
+            sides = 2 if n in (4, 6) else n
+            if self.hand_size * (n + (sides if self.morto else 0)) > 100:
+                raise ValueError(f"cartas insuficientes para {n} jogadores")
         return self
 
     # Derived facts, read where they matter -------------------------------------
@@ -273,7 +273,11 @@ PRESETS: dict[str, Rules] = {
         }
     ),
 }
-ALIASES: dict[str, str] = {"biriba": "buraco_morto", "stbl": "justificado", "biriba_tranca": "altaneira"}
+ALIASES: dict[str, str] = {
+    "biriba": "buraco_morto",
+    "stbl": "justificado",
+    "biriba_tranca": "altaneira",
+}
 
 # Options a group may set when opening a table. Structural fields (melds, 3s, pile)
 # stay with the preset: changing them would make another game.
@@ -296,7 +300,7 @@ OVERRIDABLE: frozenset[str] = frozenset(
 
 
 def preset_name(name: str) -> str:
-    """Canonical preset name for ``name`` or an alias; raises ``IllegalAction("unknown_preset")``."""
+    """Canonical preset for ``name`` or an alias; raises ``IllegalAction("unknown_preset")``."""
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key not in PRESETS:

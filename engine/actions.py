@@ -1,0 +1,200 @@
+"""Actions a seat takes during a deal, with their record (JSON) form.
+
+Record forms (issue 2, ``docs/record-format.md``)::
+
+    {"seat": s, "do": "draw"}
+    {"seat": s, "do": "take_pile"}                      # open pile
+    {"seat": s, "do": "take_pile", "with": [cards]}     # top card + hand cards, new meld
+    {"seat": s, "do": "take_pile", "meld": i}           # top card onto the side's meld i
+    {"seat": s, "do": "meld", "melds": [[cards], ...], "extend": [{"meld": i, "cards": [...]}]}
+    {"seat": s, "do": "extend", "meld": i, "cards": [...]}
+    {"seat": s, "do": "discard", "card": c}
+    {"seat": s, "do": "redraw"}                         # RULES A9
+    {"seat": s, "do": "lay_three", "card": c}           # RULES A4, A32
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import Card, CardParseError, codes
+
+KINDS = ("draw", "take_pile", "meld", "extend", "discard", "redraw", "lay_three")
+
+
+def _malformed(message: str) -> Exception:
+    from engine.errors import IllegalAction
+
+    return IllegalAction("malformed", message)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move by ``seat``. ``do`` is one of :data:`KINDS`.
+
+    ``card``: the discarded or laid card. ``cards``: the cards of an ``extend``.
+    ``meld``: a meld index of the acting side (``extend``, ``take_pile`` onto a meld).
+    ``with_``: hand cards that form a new meld with the pile's top card.
+    ``melds``: the new melds of a ``meld`` action; ``extensions``: its (index, cards).
+    """
+
+    seat: int
+    do: str
+    card: Card | None = None
+    cards: tuple[Card, ...] = ()
+    meld: int | None = None
+    with_: tuple[Card, ...] | None = None
+    melds: tuple[tuple[Card, ...], ...] = ()
+    extensions: tuple[tuple[int, tuple[Card, ...]], ...] = field(default=())
+
+    # Constructors --------------------------------------------------------------
+    @classmethod
+    def draw(cls, seat: int) -> Action:
+        """Draw the stock's top card."""
+        return cls(seat, "draw")
+
+    @classmethod
+    def redraw(cls, seat: int) -> Action:
+        """First turn of the first player: the drawn card starts the pile; draw again (A9)."""
+        return cls(seat, "redraw")
+
+    @classmethod
+    def take_pile(
+        cls, seat: int, with_: Sequence[Card] | None = None, meld: int | None = None
+    ) -> Action:
+        """Take the discard pile, justified by ``with_`` hand cards or onto meld ``meld`` (A10)."""
+        return cls(seat, "take_pile", with_=tuple(with_) if with_ is not None else None, meld=meld)
+
+    @classmethod
+    def lay_down(
+        cls,
+        seat: int,
+        melds: Sequence[Sequence[Card]] = (),
+        extend: Sequence[tuple[int, Sequence[Card]]] = (),
+    ) -> Action:
+        """One lay-down: new ``melds`` and ``extend`` = [(meld index, cards)] (A22)."""
+        return cls(
+            seat,
+            "meld",
+            melds=tuple(tuple(m) for m in melds),
+            extensions=tuple((i, tuple(c)) for i, c in extend),
+        )
+
+    @classmethod
+    def extend(cls, seat: int, meld: int, cards: Sequence[Card]) -> Action:
+        """Add ``cards`` to the side's meld number ``meld``."""
+        return cls(seat, "extend", meld=meld, cards=tuple(cards))
+
+    @classmethod
+    def discard(cls, seat: int, card: Card) -> Action:
+        """Discard ``card``; ends the turn (C11)."""
+        return cls(seat, "discard", card=card)
+
+    @classmethod
+    def lay_three(cls, seat: int, card: Card) -> Action:
+        """Lay a red 3 (tranca A32) or a Dólar (altaneira A4) in the side's area."""
+        return cls(seat, "lay_three", card=card)
+
+    # Record form --------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The record form of the action (see module docstring)."""
+        out: dict[str, Any] = {"seat": self.seat, "do": self.do}
+        if self.do in ("discard", "lay_three") and self.card is not None:
+            out["card"] = self.card.code
+        elif self.do == "extend":
+            out["meld"] = self.meld
+            out["cards"] = codes(self.cards)
+        elif self.do == "take_pile":
+            if self.with_ is not None:
+                out["with"] = codes(self.with_)
+            elif self.meld is not None:
+                out["meld"] = self.meld
+        elif self.do == "meld":
+            out["melds"] = [codes(m) for m in self.melds]
+            if self.extensions:
+                out["extend"] = [{"meld": i, "cards": codes(c)} for i, c in self.extensions]
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Action:
+        """Parse a record action; raises ``IllegalAction("malformed")`` with the reason."""
+        if not isinstance(data, dict):
+            raise _malformed("cada ação precisa ser um objeto JSON")
+        seat, do = data.get("seat"), data.get("do")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+            raise _malformed("ação sem 'seat' válido")
+        if do not in KINDS:
+            raise _malformed(f"ação desconhecida: {do!r}")
+        allowed = {"seat", "do", *_FIELDS[do]}
+        extra = set(data) - allowed
+        if extra:
+            raise _malformed(f"campos inesperados em {do}: {', '.join(sorted(extra))}")
+        try:
+            return _parse(seat, do, data)
+        except CardParseError as err:
+            raise _malformed(f"carta inválida: {err}") from None
+
+
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "draw": (),
+    "redraw": (),
+    "take_pile": ("with", "meld"),
+    "meld": ("melds", "extend"),
+    "extend": ("meld", "cards"),
+    "discard": ("card",),
+    "lay_three": ("card",),
+}
+
+
+def _card(value: Any) -> Card:
+    if not isinstance(value, str):
+        raise _malformed("carta precisa ser texto, como '10h'")
+    return Card.parse(value)
+
+
+def _card_list(value: Any, what: str) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise _malformed(f"'{what}' precisa ser uma lista de cartas")
+    return tuple(_card(v) for v in value)
+
+
+def _index(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise _malformed("'meld' precisa ser o número de um jogo (0, 1, ...)")
+    return value
+
+
+def _parse(seat: int, do: str, data: dict[str, Any]) -> Action:
+    if do in ("discard", "lay_three"):
+        if "card" not in data:
+            raise _malformed(f"{do} precisa de 'card'")
+        return Action(seat, do, card=_card(data["card"]))
+    if do == "extend":
+        if "meld" not in data or "cards" not in data:
+            raise _malformed("extend precisa de 'meld' e 'cards'")
+        return Action.extend(seat, _index(data["meld"]), _card_list(data["cards"], "cards"))
+    if do == "take_pile":
+        if "with" in data and "meld" in data:
+            raise _malformed("take_pile aceita 'with' ou 'meld', não os dois")
+        if "with" in data:
+            return Action.take_pile(seat, with_=_card_list(data["with"], "with"))
+        if "meld" in data:
+            return Action.take_pile(seat, meld=_index(data["meld"]))
+        return Action.take_pile(seat)
+    if do == "meld":
+        raw_melds = data.get("melds", [])
+        raw_ext = data.get("extend", [])
+        if not isinstance(raw_melds, list) or not isinstance(raw_ext, list):
+            raise _malformed("'melds' e 'extend' precisam ser listas")
+        melds = [_card_list(m, "melds") for m in raw_melds]
+        ext: list[tuple[int, tuple[Card, ...]]] = []
+        for e in raw_ext:
+            if not isinstance(e, dict) or set(e) != {"meld", "cards"}:
+                raise _malformed('cada \'extend\' é {"meld": i, "cards": [...]}')
+            ext.append((_index(e["meld"]), _card_list(e["cards"], "cards")))
+        if not melds and not ext:
+            raise _malformed("meld precisa de pelo menos um jogo ou extensão")
+        return Action.lay_down(seat, melds, ext)
+    return Action(seat, do)

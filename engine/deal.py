@@ -1,0 +1,473 @@
+"""Verify and apply actions on a deal (DESIGN example 2).
+
+``apply(state, action)`` checks everything before it changes anything, so a refused
+action leaves the state untouched; ``verify`` runs the same checks on a copy.
+Rule sources are cited at each check.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+
+from engine.actions import Action
+from engine.cards import Card, show
+from engine.errors import IllegalAction
+from engine.melds import RUN, Meld, extend_meld, make_meld
+from engine.rules import BlackThree, RedThree, Requirement
+from engine.scoring import card_points
+from engine.state import DRAW, OVER, PLAY, DealState, Event, deal_cards
+
+new_deal = deal_cards
+
+
+def verify(state: DealState, action: Action) -> None:
+    """Raise ``IllegalAction`` if ``action`` is not legal now; never changes ``state``."""
+    apply(state.clone(), action)
+
+
+def can(state: DealState, action: Action) -> bool:
+    """True when ``action`` is legal now (built on :func:`verify`)."""
+    try:
+        verify(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def apply(state: DealState, action: Action) -> list[Event]:
+    """Apply ``action`` to ``state`` in place and return the public events.
+
+    Raises ``IllegalAction`` (codes: ``deal_over``, ``bad_seat``, ``not_your_turn``,
+    ``must_draw``, ``already_drew``, and those of each action) before any change.
+    """
+    if not 0 <= action.seat < state.n_players:
+        raise IllegalAction("bad_seat", f"não existe o assento {action.seat}")
+    if state.phase == OVER:
+        raise IllegalAction("deal_over", "esta mão já terminou")
+    if action.seat != state.turn:
+        raise IllegalAction("not_your_turn", "não é a sua vez")
+    return _HANDLERS[action.do](state, action)
+
+
+def play(state: DealState, action: Action) -> tuple[DealState, list[Event]]:
+    """Functional form: ``(new_state, events)``; ``state`` is left unchanged."""
+    new = state.clone()
+    return new, apply(new, action)
+
+
+# Helpers ---------------------------------------------------------------------
+def _phase(state: DealState, wanted: str) -> None:
+    if state.phase != wanted:
+        if wanted == DRAW:
+            raise IllegalAction("already_drew", "você já comprou nesta vez")
+        raise IllegalAction("must_draw", "primeiro compre do monte ou pegue o lixo")
+
+
+def _without(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
+    """``hand`` minus the multiset ``cards``; raises ``not_in_hand``."""
+    need = Counter(cards)
+    have = Counter(hand)
+    missing = need - have
+    if missing:
+        raise IllegalAction("not_in_hand", f"você não tem: {show(sorted(missing.elements()))}")
+    out = list(hand)
+    for c in need.elements():
+        out.remove(c)
+    return out
+
+
+def _going_out_refusal(
+    state: DealState, seat: int, direct: bool, side_melds: list[Meld]
+) -> IllegalAction | None:
+    """Why emptying the hand now is refused, or None (RULES C13, A1, A16, A17, §2)."""
+    rules = state.rules
+    side = state.side_of[seat]
+    if state.mortos[side]:
+        others_took = any(t for s, t in enumerate(state.morto_taken) if s != side)
+        if not direct and rules.second_morto_direct_only and others_took:
+            return IllegalAction(
+                "second_morto_direct",
+                "o outro lado já pegou o morto: o seu só sai batendo sem descarte (RULES A1)",
+            )
+        need = rules.morto_requires
+    else:
+        need = rules.end_requires
+    if need == Requirement.ANY_CANASTRA and not any(m.is_canastra for m in side_melds):
+        return IllegalAction("need_canastra", "para bater é preciso ter pelo menos uma canastra")
+    if need == Requirement.CLEAN_CANASTRA and not any(m.is_clean_canastra for m in side_melds):
+        return IllegalAction("need_clean_canastra", "para bater é preciso ter uma canastra limpa")
+    return None
+
+
+def _check_leftover(state: DealState, seat: int, hand: list[Card], side_melds: list[Meld]) -> None:
+    """A play-phase move may leave no card only as a legal direct going-out, and one
+    card only if discarding it would be a legal going-out (C2, C13); otherwise the
+    player could be left with no legal way to end the turn. Tranca red 3s still in
+    the hand do not count: they are laid, never discarded (A32)."""
+    normals = [c for c in hand if not _is_lay_alone_three(state, c)]
+    if len(normals) >= 2:
+        return
+    refusal = _going_out_refusal(state, seat, not normals, side_melds)
+    if refusal is not None:
+        if normals:
+            raise IllegalAction(
+                refusal.code, refusal.message + "; guarde pelo menos duas cartas na mão"
+            )
+        raise refusal
+
+
+def _able_to_end_turn(state: DealState, seat: int, hand: list[Card]) -> bool:
+    """Whether the player can still finish the turn: another red 3 to lay, two cards
+    (discard one, keep one), or a legal going-out with what is left."""
+    if len(hand) >= 2 or any(_is_lay_alone_three(state, c) for c in hand):
+        return True
+    side_melds = state.melds[state.side_of[seat]]
+    return _going_out_refusal(state, seat, not hand, side_melds) is None
+
+
+def _is_lay_alone_three(state: DealState, card: Card) -> bool:
+    return card.rank == 3 and card.is_red and state.rules.red_three == RedThree.LAY_ALONE
+
+
+def _go_out(state: DealState, seat: int, direct: bool, events: list[Event]) -> None:
+    """The hand is empty: take the morto (direct: play on; indirect: from the next
+    turn, C12) or end the deal (C2, C11)."""
+    side = state.side_of[seat]
+    if state.rules.relancinho_bonus and not state.laid_before_turn and state.laid_this_turn:
+        state.relancinhos[side] += 1  # RULES A21
+        state.laid_before_turn = True
+        events.append(Event("relancinho", seat, {"side": side}))
+    if state.mortos[side]:
+        morto, state.mortos[side] = state.mortos[side], []
+        state.morto_taken[side] = True
+        if direct:
+            state.hands[seat] = morto
+        else:
+            state.pending_morto[seat] = morto
+        events.append(Event("took_morto", seat, {"side": side, "direct": direct}))
+        return
+    state.phase = OVER
+    state.went_out = seat
+    events.append(Event("went_out", seat, {"side": side, "direct": direct}))
+    events.append(Event("deal_over", -1, {"reason": "batida"}))
+
+
+def _next_turn(state: DealState, events: list[Event]) -> None:
+    state.turn = (state.turn + 1) % state.n_players
+    state.turn_count += 1
+    state.phase = DRAW
+    state.taken_top = None
+    state.drawn = None
+    state.redraw_ok = False
+    state.laid_this_turn = False
+    state.from_pile = []
+    seat = state.turn
+    state.laid_before_turn = state.has_laid[seat]
+    if not state.stock and not _refill_stock(state, events):
+        state.phase = OVER  # RULES A26: no stock, no morto, no pile to reuse
+        events.append(Event("deal_over", -1, {"reason": "stock"}))
+        return
+    if state.pending_morto[seat]:  # RULES C12: the morto is playable from this turn
+        state.hands[seat].extend(state.pending_morto[seat])
+        state.pending_morto[seat] = []
+
+
+def _refill_stock(state: DealState, events: list[Event]) -> bool:
+    """RULES A26 / seed 000 §3: untaken mortos become stock in side order, then (where
+    the rules say) the pile is shuffled into a new stock once."""
+    for side, morto in enumerate(state.mortos):
+        if morto:
+            state.stock = list(reversed(morto))
+            state.mortos[side] = []
+            events.append(Event("stock_from_morto", -1, {"side": side}))
+            return True
+    if state.rules.reuse_pile_once and not state.pile_reused and state.pile:
+        order = [i for i in state.reshuffle if i < len(state.pile)] or list(range(len(state.pile)))
+        state.stock = [state.pile[i] for i in order]
+        state.pile = []
+        state.pile_reused = True
+        state.pile_blocked = False
+        events.append(Event("stock_from_pile", -1, {"count": len(state.stock)}))
+        return True
+    return False
+
+
+# Handlers --------------------------------------------------------------------
+def _draw(state: DealState, action: Action) -> list[Event]:
+    _phase(state, DRAW)
+    if not state.stock:
+        raise IllegalAction("stock_empty", "o monte acabou")
+    card = state.stock.pop()
+    state.hands[action.seat].append(card)
+    state.phase = PLAY
+    state.drawn = card
+    state.redraw_ok = (
+        state.rules.first_player_second_card and state.turn_count == 0 and not state.pile
+    )
+    return [Event("drew", action.seat, {"stock": len(state.stock)})]
+
+
+def _redraw(state: DealState, action: Action) -> list[Event]:
+    """RULES A9: the first player's drawn card becomes the pile's first card; draw again."""
+    _phase(state, PLAY)
+    if not state.redraw_ok or state.drawn is None or state.drawn not in state.hands[action.seat]:
+        raise IllegalAction(
+            "no_redraw", "só o primeiro jogador, logo após a primeira compra, troca a carta"
+        )
+    if not state.stock:
+        raise IllegalAction("stock_empty", "o monte acabou")
+    old = state.drawn
+    state.hands[action.seat].remove(old)
+    state.pile.append(old)
+    new = state.stock.pop()
+    state.hands[action.seat].append(new)
+    state.drawn = new
+    state.redraw_ok = False
+    return [Event("redrew", action.seat, {"card": old.code, "stock": len(state.stock)})]
+
+
+def _take_pile(state: DealState, action: Action) -> list[Event]:
+    _phase(state, DRAW)
+    rules, seat = state.rules, action.seat
+    hand = state.hands[seat]
+    if not state.pile:
+        raise IllegalAction("pile_empty", "o lixo está vazio")
+    if state.pile_blocked:
+        raise IllegalAction("pile_blocked", "o lixo está trancado por um 3 preto: compre do monte")
+    if rules.single_card_pile_rule and len(hand) == 1 and len(state.pile) == 1:
+        raise IllegalAction(
+            "single_card_pile", "com uma carta na mão não se pega lixo de uma carta só (RULES A23)"
+        )
+    top, rest = state.pile[-1], state.pile[:-1]
+    side = state.side_of[seat]
+    if not rules.pickup_justified:
+        if action.with_ is not None or action.meld is not None:
+            raise IllegalAction(
+                "pile_open", "neste jogo o lixo é aberto: pegue-o e depois baixe seus jogos"
+            )
+        state.hands[seat] = hand + state.pile
+        state.from_pile = list(state.pile)
+        state.taken_top = top
+        events = [Event("took_pile", seat, {"cards": [c.code for c in state.pile]})]
+    else:
+        new_hand, side_melds, meld_index = _justify(state, action, top)
+        new_hand = new_hand + rest
+        _check_leftover(state, seat, new_hand, side_melds)
+        state.hands[seat] = new_hand
+        state.melds[side] = side_melds
+        state.from_pile = list(rest)
+        state.has_laid[seat] = True
+        state.laid_this_turn = True
+        events = [
+            Event(
+                "took_pile", seat, {"top": top.code, "count": len(state.pile), "meld": meld_index}
+            )
+        ]
+    state.pile = []
+    state.phase = PLAY
+    state.drawn = None
+    state.redraw_ok = False
+    if not state.hands[seat]:
+        _go_out(state, seat, True, events)
+    return events
+
+
+def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], list[Meld], int]:
+    """RULES A10, A11, A38: the top card goes into a new meld with >= 2 hand cards, or
+    onto one of the side's melds, in the same move."""
+    rules = state.rules
+    side = state.side_of[action.seat]
+    side_melds = list(state.melds[side])
+    if action.with_ is not None:
+        if len(action.with_) < 2:
+            raise IllegalAction(
+                "justify_two_cards", "para pegar o lixo, junte a carta de cima com 2 ou mais da mão"
+            )
+        if rules.justify_wild_same_suit and any(
+            c.rank == 2 and c.suit != top.suit for c in action.with_
+        ):
+            raise IllegalAction(
+                "justify_wild_suit", "só um 2 do mesmo naipe da carta de cima justifica (RULES A11)"
+            )
+        new_hand = _without(state.hands[action.seat], action.with_)
+        meld = make_meld([top, *action.with_], rules)
+        side_melds.append(meld)
+        index = len(side_melds) - 1
+    elif action.meld is not None:
+        if action.meld >= len(side_melds):
+            raise IllegalAction("no_such_meld", f"seu lado não tem o jogo {action.meld + 1}")
+        meld = extend_meld(side_melds[action.meld], [top], rules)
+        side_melds[action.meld] = meld
+        new_hand = list(state.hands[action.seat])
+        index = action.meld
+    else:
+        raise IllegalAction(
+            "justify_needed", "para pegar o lixo, baixe a carta de cima num jogo (RULES A10)"
+        )
+    if rules.justify_wild_same_suit and top.rank == 2 and not _natural_two(meld, top):
+        raise IllegalAction(
+            "justify_wild_top", "um 2 no topo do lixo só sai como o 2 natural do seu naipe (A11)"
+        )
+    return new_hand, side_melds, index
+
+
+def _natural_two(meld: Meld, two: Card) -> bool:
+    if meld.kind != RUN or meld.suit != two.suit or not meld.low <= 2 <= meld.high:
+        return False
+    slot = meld.cards[2 - meld.low]
+    return slot.rank == 2 and slot.suit == two.suit
+
+
+def _lay_down(state: DealState, action: Action) -> list[Event]:
+    """New melds and extensions in one lay-down (C1, C10, A22 vulnerability, A21)."""
+    _phase(state, PLAY)
+    rules, seat = state.rules, action.seat
+    side = state.side_of[seat]
+    if action.do == "extend":
+        assert action.meld is not None
+        new_melds: tuple[tuple[Card, ...], ...] = ()
+        extensions: tuple[tuple[int, tuple[Card, ...]], ...] = ((action.meld, action.cards),)
+    else:
+        new_melds = action.melds
+        extensions = action.extensions
+    laid = [c for m in new_melds for c in m] + [c for _, cs in extensions for c in cs]
+    if not laid:
+        raise IllegalAction("meld_no_cards", "escolha as cartas para baixar")
+    hand = _without(state.hands[seat], laid)
+    side_melds = list(state.melds[side])
+    for index, cards in extensions:
+        if index >= len(side_melds):
+            raise IllegalAction("no_such_meld", f"seu lado não tem o jogo {index + 1}")
+        side_melds[index] = extend_meld(side_melds[index], cards, rules)
+    built = [make_meld(m, rules) for m in new_melds]
+    side_melds.extend(built)
+    minimum = state.vuln_min[seat]
+    if minimum and not state.has_laid[seat]:
+        points = sum(card_points(c, rules) for c in laid)
+        if points < minimum:  # RULES A22: refused, and 90 from now on
+            state.vuln_min[seat] = rules.vulnerable_min_after_fail
+            return [
+                Event(
+                    "lay_down_short",
+                    seat,
+                    {"points": points, "needed": minimum, "now_needed": state.vuln_min[seat]},
+                )
+            ]
+    _check_leftover(state, seat, hand, side_melds)
+    state.hands[seat] = hand
+    state.melds[side] = side_melds
+    state.has_laid[seat] = True
+    state.laid_this_turn = True
+    state.redraw_ok = False
+    events = [
+        Event(
+            "melded",
+            seat,
+            {
+                "melds": [[c.code for c in m.cards] for m in built],
+                "extend": [{"meld": i, "cards": [c.code for c in cs]} for i, cs in extensions],
+            },
+        )
+    ]
+    if not hand:
+        _go_out(state, seat, True, events)
+    return events
+
+
+def _discard(state: DealState, action: Action) -> list[Event]:
+    _phase(state, PLAY)
+    rules, seat, card = state.rules, action.seat, action.card
+    assert card is not None
+    hand = state.hands[seat]
+    rest = _without(hand, [card])
+    if _is_lay_alone_three(state, card):
+        raise IllegalAction(
+            "three_no_discard", "o 3 vermelho nunca é descartado: baixe-o (RULES A32)"
+        )
+    if any(_is_lay_alone_three(state, c) for c in rest):
+        raise IllegalAction("lay_three_first", "baixe o 3 vermelho antes de descartar (RULES A32)")
+    if card == state.taken_top and any(c != card for c in rest):
+        raise IllegalAction(
+            "discard_taken_top", "a carta de cima do lixo não pode ser descartada na mesma vez (C3)"
+        )
+    side = state.side_of[seat]
+    if not rest:
+        refusal = _going_out_refusal(state, seat, False, state.melds[side])
+        if refusal is not None:
+            raise refusal
+    state.hands[seat] = rest
+    events = [Event("discarded", seat, {"card": card.code})]
+    black = card.rank == 3 and not card.is_red and not card.is_joker
+    if black and rules.black_three == BlackThree.KILLS_PILE:
+        state.killed.extend(state.pile)
+        state.killed.append(card)
+        state.pile = []
+        state.pile_blocked = False
+        events.append(Event("pile_killed", seat, {"count": len(state.killed)}))
+    else:
+        state.pile.append(card)
+        state.pile_blocked = black and rules.black_three == BlackThree.BLOCKS_PILE
+        if state.pile_blocked:
+            events.append(Event("pile_blocked", seat, {}))
+    if not rest:
+        _go_out(state, seat, False, events)
+    if state.phase != OVER:
+        _next_turn(state, events)
+    return events
+
+
+def _lay_three(state: DealState, action: Action) -> list[Event]:
+    """RULES A32 (tranca red 3: laid alone, no replacement; emptying the hand is a
+    going-out) and A4 (Dólar: replacement draw unless it came with the pile).
+
+    Gap decision (docs/rules-decisions.md D1): a tranca red 3 may always be laid; when
+    the side may not go out and the player would be left unable to end the turn
+    (fewer than two other cards), they draw from the stock until they can."""
+    _phase(state, PLAY)
+    rules, seat, card = state.rules, action.seat, action.card
+    assert card is not None
+    if rules.red_three not in (RedThree.LAY_ALONE, RedThree.DOLLAR):
+        raise IllegalAction("no_threes", "neste jogo o 3 é uma carta comum")
+    if card.rank != 3 or not card.is_red or card.is_joker:
+        raise IllegalAction("not_red_three", f"{card} não é um 3 vermelho")
+    hand = _without(state.hands[seat], [card])
+    side = state.side_of[seat]
+    if rules.red_three == RedThree.DOLLAR:
+        replace = bool(state.stock) and state.hands[seat].count(card) > state.from_pile.count(card)
+        if not replace:
+            _check_leftover(state, seat, hand, state.melds[side])
+        drawn = 1 if replace else 0
+        if replace:
+            hand.append(state.stock.pop())
+    else:
+        drawn = 0
+        while not _able_to_end_turn(state, seat, hand) and state.stock:
+            hand.append(state.stock.pop())  # D1: only when the turn could not end
+            drawn += 1
+    state.laid_threes[side].append(card)
+    state.redraw_ok = False
+    events = [Event("laid_three", seat, {"card": card.code, "replaced": drawn})]
+    state.hands[seat] = hand
+    if not _able_to_end_turn(state, seat, hand):  # RULES A26: nothing left to draw
+        state.phase = OVER
+        events.append(Event("deal_over", -1, {"reason": "stock"}))
+        return events
+    if card in state.from_pile:
+        state.from_pile.remove(card)
+    if not hand:
+        _go_out(state, seat, True, events)
+    return events
+
+
+_HANDLERS: dict[str, Callable[[DealState, Action], list[Event]]] = {
+    "draw": _draw,
+    "redraw": _redraw,
+    "take_pile": _take_pile,
+    "meld": _lay_down,
+    "extend": _lay_down,
+    "discard": _discard,
+    "lay_three": _lay_three,
+}
+
+__all__ = ["DealState", "Event", "apply", "can", "new_deal", "play", "verify"]

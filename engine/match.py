@@ -1,0 +1,255 @@
+"""A match: deals until a side wins (RULES §2 "target", "match end, ties"; C15).
+
+The match keeps each deal's log (deck, first seat, actions) so the whole game can be
+exported as a record (docs/record-format.md) and replayed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.actions import Action
+from engine.cards import Card, codes
+from engine.deal import apply
+from engine.errors import IllegalAction
+from engine.rules import DealerRotation, Rules, Tiebreak, make_rules, options_of
+from engine.scoring import DealScore, score_deal
+from engine.state import DealState, Event, deal_cards
+
+RECORD_FORMAT = "buraco-record/1"
+
+
+@dataclass(slots=True)
+class DealLog:
+    """One deal as recorded: ``first`` seat, ``scores`` (match totals per side before
+    the deal), ``deck`` (top first), ``reshuffle`` (A26 pile order, may be empty),
+    ``actions`` (record JSON), and ``result`` once the deal is over."""
+
+    first: int
+    scores: list[int]
+    deck: list[str]
+    reshuffle: list[int]
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    result: DealScore | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Record form of the deal (``result`` omitted: replay recomputes it)."""
+        out: dict[str, Any] = {
+            "first": self.first,
+            "scores": self.scores,
+            "deck": self.deck,
+            "actions": self.actions,
+        }
+        if self.reshuffle:
+            out["reshuffle"] = self.reshuffle
+        return out
+
+
+@dataclass(slots=True)
+class Match:
+    """A match between the sides of ``rules.teams(len(players))``.
+
+    ``scores[side]``: match totals; ``logs``: one :class:`DealLog` per deal started;
+    ``deal``: the current deal (None before the first); ``dealer``: seat that dealt the
+    current deal; ``winner``: side index once ``over``.
+    """
+
+    rules: Rules
+    players: list[str]
+    scores: list[int]
+    dealer: int
+    deal: DealState | None = None
+    logs: list[DealLog] = field(default_factory=list)
+    batidas: list[int] = field(default_factory=list)
+    best_batida: list[int | None] = field(default_factory=list)
+    over: bool = False
+    winner: int | None = None
+
+    @classmethod
+    def new(cls, rules: Rules, players: list[str]) -> Match:
+        """A match before its first deal; seat 0 plays first (the dealer is the last seat).
+        Raises ``IllegalAction("bad_players")`` for a player count the rules refuse."""
+        sides = len(rules.teams(len(players)))
+        return cls(
+            rules=rules,
+            players=list(players),
+            scores=[0] * sides,
+            dealer=len(players) - 1,
+            batidas=[0] * sides,
+            best_batida=[None] * sides,
+        )
+
+    @property
+    def n_players(self) -> int:
+        """Number of seats."""
+        return len(self.players)
+
+    @property
+    def deal_state(self) -> DealState:
+        """The current deal; raises ``IllegalAction("no_deal")`` before the first deal."""
+        if self.deal is None:
+            raise IllegalAction("no_deal", "não há mão em andamento")
+        return self.deal
+
+    @property
+    def results(self) -> list[DealScore]:
+        """Scores of the finished deals, in order."""
+        return [log.result for log in self.logs if log.result is not None]
+
+    def start_deal(
+        self, deck: list[Card] | None = None, reshuffle: list[int] | None = None
+    ) -> DealState:
+        """Deal the next deal (``deck`` top first; None shuffles with SystemRandom).
+        Raises ``IllegalAction("match_over")`` or ``("deal_in_progress")``."""
+        if self.over:
+            raise IllegalAction("match_over", "a partida já terminou")
+        if self.deal is not None and not self.deal.over:
+            raise IllegalAction("deal_in_progress", "a mão atual ainda não terminou")
+        first = (self.dealer + 1) % self.n_players
+        state = deal_cards(self.rules, self.n_players, deck, first, self.scores, reshuffle)
+        full = list(reversed(state.stock))
+        dealt = _dealt_order(state, full)
+        self.deal = state
+        self.logs.append(DealLog(first, list(self.scores), dealt, list(state.reshuffle)))
+        return state
+
+    def act(self, action: Action) -> list[Event]:
+        """Apply ``action`` to the current deal; at the deal's end, score it and update
+        the match (C14, C15, §2 match end). Raises ``IllegalAction`` (``no_deal`` or the
+        deal's own codes) with nothing changed."""
+        if self.deal is None or self.deal.over:
+            raise IllegalAction("no_deal", "não há mão em andamento")
+        events = apply(self.deal, action)
+        self.logs[-1].actions.append(action.to_json())
+        if self.deal.over:
+            self._finish_deal()
+        return events
+
+    def _finish_deal(self) -> None:
+        assert self.deal is not None
+        result = score_deal(self.deal)
+        self.logs[-1].result = result
+        for side, points in enumerate(result.totals):
+            self.scores[side] += points
+        if self.deal.went_out >= 0:
+            side = self.deal.side_of[self.deal.went_out]
+            self.batidas[side] += 1
+            best = self.best_batida[side]
+            total = result.totals[side]
+            self.best_batida[side] = total if best is None else max(best, total)
+        self.dealer = self._next_dealer(self.deal)
+        self.winner = self._decide_winner()
+        self.over = self.winner is not None
+
+    def _next_dealer(self, deal: DealState) -> int:
+        """RULES C15: next seat; altaneira: who went out, else fewest cards (ties: first
+        clockwise from the last dealer), seed 000 §8.5."""
+        n = self.n_players
+        if self.rules.dealer_rotation == DealerRotation.NEXT_SEAT:
+            return (self.dealer + 1) % n
+        if deal.went_out >= 0:
+            return deal.went_out
+        order = [(self.dealer + k) % n for k in range(1, n + 1)]
+        return min(order, key=lambda s: len(deal.hands[s]))
+
+    def _decide_winner(self) -> int | None:
+        """RULES §2 last row: first to the target; both -> higher total; altaneira then
+        more batidas, then best deal it ended (A7); still tied -> one more deal.
+        One-deal games (A35) are decided by the deal's totals."""
+        target = self.rules.target
+        if target is not None and max(self.scores) < target:
+            return None
+        top = max(self.scores)
+        tied = [s for s, v in enumerate(self.scores) if v == top]
+        if len(tied) > 1 and self.rules.tiebreak == Tiebreak.ALTANEIRA:
+            most = max(self.batidas[s] for s in tied)
+            tied = [s for s in tied if self.batidas[s] == most]
+            if len(tied) > 1:
+                best = max(self.best_batida[s] or -(10**9) for s in tied)
+                tied = [s for s in tied if (self.best_batida[s] or -(10**9)) == best]
+        return tied[0] if len(tied) == 1 else None
+
+    # Records and storage ----------------------------------------------------------
+    def record(self) -> dict[str, Any]:
+        """The match as a record (docs/record-format.md): one deal -> top-level
+        ``deck``/``first``/``scores``/``actions``; several -> ``deals``."""
+        out: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "variant": self.rules.preset,
+            "options": options_of(self.rules),
+            "players": list(self.players),
+        }
+        if len(self.logs) == 1:
+            out.update(self.logs[0].to_json())
+        else:
+            out["deals"] = [log.to_json() for log in self.logs]
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """Complete state for storage (resumable with :meth:`from_json`)."""
+        return {
+            "variant": self.rules.preset,
+            "options": options_of(self.rules),
+            "players": self.players,
+            "scores": self.scores,
+            "dealer": self.dealer,
+            "batidas": self.batidas,
+            "best_batida": self.best_batida,
+            "over": self.over,
+            "winner": self.winner,
+            "deal": self.deal.to_json() if self.deal is not None else None,
+            "logs": [
+                {**log.to_json(), "result": log.result.to_json() if log.result else None}
+                for log in self.logs
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Match:
+        """Inverse of :meth:`to_json`; raises ``IllegalAction("bad_position")`` if corrupt."""
+        try:
+            rules = make_rules(data["variant"], data.get("options") or None)
+            match = cls(
+                rules=rules,
+                players=list(data["players"]),
+                scores=list(data["scores"]),
+                dealer=int(data["dealer"]),
+                batidas=list(data["batidas"]),
+                best_batida=list(data["best_batida"]),
+                over=bool(data["over"]),
+                winner=data["winner"],
+            )
+            if data.get("deal") is not None:
+                match.deal = DealState.from_json(rules, data["deal"])
+            for raw in data.get("logs", []):
+                res = raw.get("result")
+                score = DealScore(res["totals"], res["breakdown"], res["went_out"]) if res else None
+                match.logs.append(
+                    DealLog(
+                        raw["first"],
+                        raw["scores"],
+                        raw["deck"],
+                        raw.get("reshuffle", []),
+                        raw["actions"],
+                        score,
+                    )
+                )
+            return match
+        except IllegalAction as err:
+            raise IllegalAction("bad_position", err.message) from None
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise IllegalAction("bad_position", f"estado corrompido: {err!r}") from None
+
+
+def _dealt_order(state: DealState, stock_top_first: list[Card]) -> list[str]:
+    """Rebuild the deck order (top first) a fresh deal was dealt from (state.deal_cards)."""
+    n, hs = state.n_players, state.rules.hand_size
+    deck: list[Card] = []
+    for i in range(hs):
+        for k in range(n):
+            deck.append(state.hands[(state.first + k) % n][i])
+    for morto in state.mortos:
+        deck.extend(morto)
+    deck.extend(stock_top_first)
+    return codes(deck)

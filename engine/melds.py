@@ -1,0 +1,289 @@
+"""Melds (jogos): runs (sequências) and sets (trincas), wilds, canastras.
+
+A meld's legality depends only on its multiset of cards, so a meld is rebuilt from
+its cards after every extension; the layout is canonical:
+
+* RULES C9: a run is one suit, consecutive, no repeated rank, the ace only at an end
+  (low before 2, high after K, as the variant allows), no wrap, 3..14 cards; every
+  meld has >= 2 natural cards and at most one wild.
+* RULES C5: a 2 of the run's own suit in the 2-slot is natural (not the meld's wild).
+* RULES C8: A..A is 14 cards of one suit with the ace at both ends.
+* RULES C4: a wild fills the one gap it bridges; with no gap it sits at the high end,
+  else the low end; with no open end the meld is illegal. A same-suit 2 takes its
+  natural slot whenever that slot is contiguous (which may turn a canastra clean, C6).
+* Sets: one rank, 3..``set_max`` cards including the wild, >= 2 naturals; 2s are
+  always wild in a set (RULES §2 "set size").
+* RULES C7 / A12: a canastra (7+ cards) is ``limpa`` without a wild, ``suja`` with
+  one, or the highest special kind of the variant it qualifies for.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import JOKER_SUIT, Card
+from engine.errors import IllegalAction
+from engine.rules import Rules
+
+RUN, SET = "run", "set"
+LIMPA, SUJA = "limpa", "suja"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A legal meld on the table.
+
+    ``cards``: table order (a run low to high, the wild in the slot it stands for; a set
+    naturals first, wild last). ``kind``: ``"run"`` or ``"set"``. ``suit``: the run's
+    suit (-1 for a set). ``low``: position of the run's first slot (1 = low ace .. 14 =
+    high ace) or the set's rank. ``wild``: the card acting as wild, or None.
+    ``canastra``: None, ``"suja"``, ``"limpa"`` or a special key (``"de_mil"``...).
+    """
+
+    kind: str
+    cards: tuple[Card, ...]
+    suit: int
+    low: int
+    wild: Card | None
+    canastra: str | None
+
+    @property
+    def is_canastra(self) -> bool:
+        """True for 7 or more cards."""
+        return self.canastra is not None
+
+    @property
+    def is_clean_canastra(self) -> bool:
+        """True for a canastra with no card acting as wild (RULES C6)."""
+        return self.canastra is not None and self.canastra != SUJA
+
+    @property
+    def high(self) -> int:
+        """Position of a run's last slot (for a set: its rank)."""
+        return self.low + len(self.cards) - 1 if self.kind == RUN else self.low
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+def _fail(code: str, message: str) -> IllegalAction:
+    return IllegalAction(code, message)
+
+
+def is_wild_card(card: Card) -> bool:
+    """2s and jokers are wild cards (RULES §2 "wild cards"); a 2 may still be natural (C5)."""
+    return card.rank == 2 or card.suit == JOKER_SUIT
+
+
+def check_meldable(card: Card, rules: Rules) -> None:
+    """Raise ``IllegalAction("meld_three")`` for a 3 the variant keeps out of melds
+    (tranca: all 3s, RULES A32/A33; altaneira: black 3s, A6)."""
+    if card.rank != 3 or card.suit == JOKER_SUIT:
+        return
+    if card.is_red and not rules.red_three_meldable:
+        raise _fail("meld_three", f"o {card} é baixado sozinho, não entra em jogo")
+    if not card.is_red and not rules.black_three_meldable:
+        raise _fail("meld_three", f"o {card} (três preto) não pode entrar em jogo")
+
+
+def make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
+    """Build a new meld from ``cards`` (any order) under ``rules``.
+
+    Raises ``IllegalAction`` with codes ``meld_too_short``, ``meld_three``,
+    ``meld_all_wild``, ``meld_two_wilds``, ``meld_set_forbidden``, ``meld_set_too_big``,
+    ``meld_mixed_suits``, ``meld_repeated_rank``, ``meld_gap``, ``meld_no_room``,
+    ``meld_ace`` (RULES C4, C5, C8, C9, §2 "melds", "set size", "ace").
+    """
+    if len(cards) < 3:
+        raise _fail("meld_too_short", "um jogo precisa de pelo menos 3 cartas")
+    for c in cards:
+        check_meldable(c, rules)
+    naturals = [c for c in cards if not is_wild_card(c)]
+    if not naturals:
+        raise _fail("meld_all_wild", "um jogo precisa de pelo menos 2 cartas naturais")
+    rank = naturals[0].rank
+    if all(c.rank == rank for c in naturals) and len(naturals) >= 2:
+        return _make_set(cards, naturals, rules)
+    return _make_run(cards, naturals, rules)
+
+
+def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
+    """The meld with ``cards`` added, re-laid by RULES C4 (wild moves, natural 2 settles).
+
+    Melds are permanent (C10): the result keeps the meld's kind (and a run its suit).
+    Raises ``IllegalAction`` as :func:`make_meld`, or ``meld_no_cards`` /
+    ``meld_wrong_kind`` (the cards do not belong to this meld).
+    """
+    if not cards:
+        raise _fail("meld_no_cards", "escolha as cartas para acrescentar ao jogo")
+    for c in cards:
+        check_meldable(c, rules)
+    union = [*meld.cards, *cards]
+    naturals = [c for c in union if not is_wild_card(c)]
+    if meld.kind == SET:
+        if any(c.rank != meld.low for c in naturals):
+            raise _fail("meld_wrong_kind", "as cartas não servem nesta trinca")
+        return _make_set(union, naturals, rules)
+    if any(c.suit != meld.suit for c in naturals):
+        raise _fail("meld_wrong_kind", "as cartas não servem nesta sequência (outro naipe)")
+    return _make_run(union, naturals, rules)
+
+
+def _make_set(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld:
+    if not rules.sets_allowed:
+        raise _fail("meld_set_forbidden", "nesta variante só valem sequências do mesmo naipe")
+    if len(cards) > rules.set_max:
+        raise _fail("meld_set_too_big", f"uma trinca tem no máximo {rules.set_max} cartas")
+    wilds = [c for c in cards if is_wild_card(c)]
+    if len(wilds) > 1:
+        raise _fail("meld_two_wilds", "só pode haver um curinga por jogo")
+    ordered = (*sorted(naturals), *wilds)
+    wild = wilds[0] if wilds else None
+    return Meld(
+        SET, ordered, -1, naturals[0].rank, wild, _canastra_kind(ordered, wild, None, 0, rules)
+    )
+
+
+def _make_run(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld:
+    suit = naturals[0].suit
+    if any(c.suit != suit for c in naturals):
+        raise _fail("meld_mixed_suits", "uma sequência precisa ser toda do mesmo naipe")
+    twos = [c for c in cards if c.rank == 2 and c.suit != JOKER_SUIT]
+    jokers = [c for c in cards if c.suit == JOKER_SUIT]
+    own_two = next((c for c in twos if c.suit == suit), None)
+    error: IllegalAction | None = None
+    # RULES C5: try the same-suit 2 as natural first, then as the wild.
+    for natural_two in (own_two, None) if own_two is not None else (None,):
+        wilds = [*jokers, *twos]
+        if natural_two is not None:
+            wilds.remove(natural_two)
+        if len(wilds) > 1:
+            error = error or _fail("meld_two_wilds", "só pode haver um curinga por jogo")
+            continue
+        try:
+            return _lay_run(naturals, natural_two, wilds[0] if wilds else None, suit, rules)
+        except IllegalAction as err:
+            error = err if error is None or error.code == "meld_two_wilds" else error
+    assert error is not None
+    raise error
+
+
+def _ace_choices(naturals: list[Card], rules: Rules) -> list[list[int]]:
+    ranks = [c.rank for c in naturals]
+    aces = ranks.count(1)
+    rest = [r for r in ranks if r != 1]
+    if aces == 0:
+        return [rest]
+    if aces == 2:
+        if not (rules.ace_low and rules.ace_high):
+            raise _fail("meld_repeated_rank", "uma sequência não pode repetir carta")
+        return [[1, *rest, 14]]
+    if aces > 2:
+        raise _fail("meld_repeated_rank", "uma sequência não pode repetir carta")
+    options = []
+    if rules.ace_low:
+        options.append([1, *rest])
+    if rules.ace_high:
+        options.append([*rest, 14])
+    return options
+
+
+def _lay_run(
+    naturals: list[Card], natural_two: Card | None, wild: Card | None, suit: int, rules: Rules
+) -> Meld:
+    lo_bound = 1 if rules.ace_low else 2
+    hi_bound = 14 if rules.ace_high else 13
+    error: IllegalAction | None = None
+    for positions in _ace_choices(naturals, rules):
+        if natural_two is not None:
+            positions = [*positions, 2]
+        positions.sort()
+        try:
+            return _place(positions, naturals, natural_two, wild, suit, lo_bound, hi_bound, rules)
+        except IllegalAction as err:
+            error = error or err
+    if error is None:  # pragma: no cover - _ace_choices never returns an empty list
+        raise _fail("meld_gap", "as cartas não formam sequência")
+    raise error
+
+
+def _place(
+    positions: list[int],
+    naturals: list[Card],
+    natural_two: Card | None,
+    wild: Card | None,
+    suit: int,
+    lo_bound: int,
+    hi_bound: int,
+    rules: Rules,
+) -> Meld:
+    for a, b in itertools.pairwise(positions):
+        if a == b:
+            raise _fail("meld_repeated_rank", "uma sequência não pode repetir carta")
+    lo, hi = positions[0], positions[-1]
+    gaps = hi - lo + 1 - len(positions)
+    n_wild = 1 if wild is not None else 0
+    if gaps > n_wild:
+        raise _fail("meld_gap", "as cartas não formam sequência")
+    wild_pos = 0
+    if wild is not None:
+        if gaps == 1:
+            wild_pos = next(p for p in range(lo, hi) if p not in positions)
+        elif hi < hi_bound:
+            wild_pos = hi + 1
+        elif lo > lo_bound:
+            wild_pos = lo - 1
+        else:
+            raise _fail("meld_no_room", "não há lugar para o curinga nesta sequência")
+    if len(positions) < 2:
+        raise _fail("meld_all_wild", "um jogo precisa de pelo menos 2 cartas naturais")
+    first = min(lo, wild_pos) if wild is not None else lo
+    last = max(hi, wild_pos)
+    if first < lo_bound or last > hi_bound:
+        raise _fail("meld_ace", "nesta variante o ás só vale acima do rei")
+    by_pos: dict[int, Card] = {}
+    for c in naturals:
+        by_pos[14 if c.rank == 1 and (1 in by_pos or 1 not in positions) else c.rank] = c
+    if natural_two is not None:
+        by_pos[2] = natural_two
+    if wild is not None:
+        by_pos[wild_pos] = wild
+    ordered = tuple(by_pos[p] for p in range(first, last + 1))
+    return Meld(RUN, ordered, suit, first, wild, _canastra_kind(ordered, wild, suit, first, rules))
+
+
+def _canastra_kind(
+    cards: tuple[Card, ...], wild: Card | None, suit: int | None, low: int, rules: Rules
+) -> str | None:
+    if len(cards) < 7:
+        return None
+    if wild is not None:
+        return SUJA
+    best: tuple[int, str] | None = None
+    if suit is not None and low == 1:
+        for special in rules.special_canastras:
+            fits = len(cards) == special.length and suit in special.suits
+            if fits and (best is None or special.bonus > best[0]):
+                best = (special.bonus, special.key)
+    return best[1] if best else LIMPA
+
+
+def canastra_bonus(meld: Meld, rules: Rules) -> int:
+    """Bonus points of ``meld`` (0 if not a canastra): RULES C7 (one bonus, the highest)."""
+    if meld.canastra is None:
+        return 0
+    if meld.canastra == SUJA:
+        return rules.dirty_bonus
+    if meld.canastra == LIMPA:
+        return rules.clean_bonus
+    return next(s.bonus for s in rules.special_canastras if s.key == meld.canastra)
+
+
+def canastra_label(meld: Meld, rules: Rules) -> str:
+    """pt-BR label of the meld's canastra kind (``"limpa"``, ``"Real, A–A limpa em ♥/♦"``),
+    or ``""`` for a meld that is not a canastra (RULES C7: unambiguous labels)."""
+    if meld.canastra in (None, LIMPA, SUJA):
+        return meld.canastra or ""
+    return next(s.label for s in rules.special_canastras if s.key == meld.canastra)

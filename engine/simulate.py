@@ -1,0 +1,138 @@
+"""Random legal play, for property tests and benchmarks (DESIGN example 9).
+
+:func:`random_action` looks at the acting seat's cards (and the public table) and
+returns a legal action chosen at random, preferring progress: it lays down melds it
+finds, extends its side's melds, lays 3s and goes out when it can.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterator
+
+from engine.actions import Action
+from engine.cards import Card
+from engine.deal import apply, can
+from engine.errors import IllegalAction
+from engine.melds import extend_meld, is_wild_card
+from engine.state import DRAW, DealState, Event
+
+
+def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
+    """Possible new melds of three cards (or two naturals and a wild) from ``hand``.
+    A cheap generator, not exhaustive: sets by rank and runs of neighbouring ranks."""
+    wilds = [c for c in hand if is_wild_card(c)]
+    by_rank: dict[int, list[Card]] = defaultdict(list)
+    by_suit: dict[int, set[int]] = defaultdict(set)
+    for c in hand:
+        if not is_wild_card(c):
+            by_rank[c.rank].append(c)
+            by_suit[c.suit].add(c.rank)
+    if state.rules.sets_allowed:
+        for cards in by_rank.values():
+            if len(cards) >= 3:
+                yield cards[:3]
+            if len(cards) >= 2 and wilds:
+                yield [cards[0], cards[1], wilds[0]]
+    for suit, ranks in by_suit.items():
+        for r in ranks:
+            for a, b in ((r + 1, r + 2), (r + 1, r + 3), (r + 2, r + 3)):
+                aa, bb = (1 if a == 14 else a), (1 if b == 14 else b)
+                if aa in ranks and bb in ranks:
+                    trio = [Card.of(r, suit), Card.of(aa, suit), Card.of(bb, suit)]
+                    if b == r + 2 and a == r + 1:
+                        yield trio
+                    elif wilds:
+                        yield [*trio, wilds[0]]
+                if aa in ranks and wilds:
+                    yield [Card.of(r, suit), Card.of(aa, suit), wilds[0]]
+
+
+def _extensions(hand: list[Card], state: DealState, seat: int) -> Iterator[Action]:
+    melds = state.melds[state.side_of[seat]]
+    for i, m in enumerate(melds):
+        for c in hand:
+            try:
+                extend_meld(m, [c], state.rules)
+            except IllegalAction:
+                continue
+            yield Action.extend(seat, i, [c])
+
+
+def _draw_phase(state: DealState, rng: random.Random) -> Action:
+    seat = state.turn
+    if state.pile and rng.random() < 0.5:
+        if not state.rules.pickup_justified:
+            action = Action.take_pile(seat)
+            if can(state, action):
+                return action
+        else:
+            top = state.pile[-1]
+            hand = state.hands[seat]
+            for i in range(len(state.melds[state.side_of[seat]])):
+                action = Action.take_pile(seat, meld=i)
+                if can(state, action):
+                    return action
+            for trio in candidate_melds([*hand, top], state):
+                if top in trio:
+                    rest = list(trio)
+                    rest.remove(top)
+                    action = Action.take_pile(seat, with_=rest)
+                    if can(state, action):
+                        return action
+    return Action.draw(seat)
+
+
+def random_action(state: DealState, rng: random.Random) -> Action:
+    """A legal action for ``state.turn``, chosen at random with a bias to progress.
+    Raises ``IllegalAction("stuck")`` if it finds none (which would be an engine bug)."""
+    seat = state.turn
+    if state.phase == DRAW:
+        return _draw_phase(state, rng)
+    hand = state.hands[seat]
+    if state.redraw_ok and rng.random() < 0.3:
+        return Action.redraw(seat)
+    for c in hand:
+        if c.rank == 3 and c.is_red and state.rules.red_three != "ordinary":
+            action = Action.lay_three(seat, c)
+            if rng.random() < 0.9 and can(state, action):
+                return action
+    if rng.random() < 0.85:
+        for trio in candidate_melds(hand, state):
+            action = Action.lay_down(seat, [trio])
+            if can(state, action):
+                return action
+        for action in _extensions(hand, state, seat):
+            if can(state, action):
+                return action
+    order = list(hand)
+    rng.shuffle(order)
+    for c in order:
+        action = Action.discard(seat, c)
+        if can(state, action):
+            return action
+    for action in _extensions(hand, state, seat):
+        if can(state, action):
+            return action
+    for c in hand:
+        action = Action.lay_three(seat, c)
+        if can(state, action):
+            return action
+    raise IllegalAction("stuck", f"nenhuma ação legal para o assento {seat}")
+
+
+def play_random_deal(
+    state: DealState, rng: random.Random, max_actions: int = 5000
+) -> tuple[list[Action], list[Event]]:
+    """Play ``state`` to its end with :func:`random_action`; returns the actions and events.
+    Raises ``IllegalAction("too_long")`` past ``max_actions``."""
+    actions: list[Action] = []
+    events: list[Event] = []
+    while not state.over:
+        if len(actions) >= max_actions:
+            raise IllegalAction("too_long", "a mão não terminou")
+        action = random_action(state, rng)
+        events.extend(apply(state, action))
+        actions.append(action)
+    return actions, events

@@ -1,0 +1,378 @@
+"""The whole (hidden) state of one deal, and its JSON forms.
+
+Internally the stock keeps its top card at the END of the list (``stock.pop()`` draws);
+every JSON form lists it top first, as the record format says.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import Card, CardParseError, codes, copies_allowed, shuffled_deck
+from engine.errors import IllegalAction
+from engine.melds import Meld, make_meld
+from engine.rules import Rules
+
+DRAW, PLAY, OVER = "draw", "play", "over"
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened, in public terms only (never a hidden card).
+
+    ``kind``: see docs/engine-api.md; ``seat``: who caused it (-1 for the table);
+    ``public``: JSON-ready facts everyone may see (cards laid, counts).
+    """
+
+    kind: str
+    seat: int
+    public: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class DealState:
+    """One deal. ``hands[seat]``, ``melds[side]``, ``pile`` bottom->top, ``stock`` top LAST,
+    ``mortos[side]`` ([] once taken or used), ``laid_threes[side]``, ``killed`` (dead
+    cards of killed piles, A6), ``pending_morto[seat]`` (a morto taken by discard,
+    playable from that seat's next turn, C12). Per-turn fields reset at every turn.
+    """
+
+    rules: Rules
+    n_players: int
+    teams: list[list[int]]
+    side_of: list[int]
+    hands: list[list[Card]]
+    melds: list[list[Meld]]
+    pile: list[Card]
+    stock: list[Card]
+    mortos: list[list[Card]]
+    first: int = 0
+    turn: int = 0
+    phase: str = DRAW
+    scores: list[int] = field(default_factory=list)
+    laid_threes: list[list[Card]] = field(default_factory=list)
+    morto_taken: list[bool] = field(default_factory=list)
+    pending_morto: list[list[Card]] = field(default_factory=list)
+    killed: list[Card] = field(default_factory=list)
+    pile_reused: bool = False
+    pile_blocked: bool = False
+    reshuffle: list[int] = field(default_factory=list)
+    turn_count: int = 0
+    has_laid: list[bool] = field(default_factory=list)
+    vuln_min: list[int] = field(default_factory=list)
+    relancinhos: list[int] = field(default_factory=list)
+    went_out: int = -1
+    # per turn
+    taken_top: Card | None = None
+    drawn: Card | None = None
+    redraw_ok: bool = False
+    laid_this_turn: bool = False
+    from_pile: list[Card] = field(default_factory=list)
+    laid_before_turn: bool = False
+
+    # Derived --------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """True once the deal has ended (batida or stock exhaustion)."""
+        return self.phase == OVER
+
+    @property
+    def n_sides(self) -> int:
+        """Number of sides (teams or lone players)."""
+        return len(self.teams)
+
+    def side(self, seat: int) -> int:
+        """The side index of ``seat``."""
+        return self.side_of[seat]
+
+    def has_canastra(self, side: int, clean: bool = False) -> bool:
+        """Whether ``side`` has a canastra (a clean one when ``clean``)."""
+        if clean:
+            return any(m.is_clean_canastra for m in self.melds[side])
+        return any(m.is_canastra for m in self.melds[side])
+
+    def morto_available(self, side: int) -> bool:
+        """The side's morto is still on the table to be taken by a going-out."""
+        return bool(self.mortos[side])
+
+    def all_cards(self) -> Counter[Card]:
+        """Multiset of every card of the deal, wherever it is (for conservation checks)."""
+        cards: Counter[Card] = Counter()
+        for group in (*self.hands, *self.mortos, *self.pending_morto, *self.laid_threes):
+            cards.update(group)
+        for side in self.melds:
+            for m in side:
+                cards.update(m.cards)
+        cards.update(self.pile)
+        cards.update(self.stock)
+        cards.update(self.killed)
+        return cards
+
+    def clone(self) -> DealState:
+        """A copy that shares no mutable list with ``self`` (cards and melds are immutable)."""
+        return DealState(
+            rules=self.rules,
+            n_players=self.n_players,
+            teams=self.teams,
+            side_of=self.side_of,
+            hands=[list(h) for h in self.hands],
+            melds=[list(s) for s in self.melds],
+            pile=list(self.pile),
+            stock=list(self.stock),
+            mortos=[list(m) for m in self.mortos],
+            first=self.first,
+            turn=self.turn,
+            phase=self.phase,
+            scores=list(self.scores),
+            laid_threes=[list(t) for t in self.laid_threes],
+            morto_taken=list(self.morto_taken),
+            pending_morto=[list(p) for p in self.pending_morto],
+            killed=list(self.killed),
+            pile_reused=self.pile_reused,
+            pile_blocked=self.pile_blocked,
+            reshuffle=self.reshuffle,
+            turn_count=self.turn_count,
+            has_laid=list(self.has_laid),
+            vuln_min=list(self.vuln_min),
+            relancinhos=list(self.relancinhos),
+            went_out=self.went_out,
+            taken_top=self.taken_top,
+            drawn=self.drawn,
+            redraw_ok=self.redraw_ok,
+            laid_this_turn=self.laid_this_turn,
+            from_pile=list(self.from_pile),
+            laid_before_turn=self.laid_before_turn,
+        )
+
+    # JSON -------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Complete JSON form (a ``position`` with every extra field needed to resume)."""
+        return {
+            "hands": [codes(h) for h in self.hands],
+            "melds": [[codes(m.cards) for m in side] for side in self.melds],
+            "pile": codes(self.pile),
+            "stock": codes(reversed(self.stock)),
+            "mortos": [codes(m) for m in self.mortos],
+            "turn": self.turn,
+            "phase": self.phase,
+            "laid_threes": [codes(t) for t in self.laid_threes],
+            "scores": list(self.scores),
+            "first": self.first,
+            "morto_taken": list(self.morto_taken),
+            "pending_morto": [codes(p) for p in self.pending_morto],
+            "killed": codes(self.killed),
+            "pile_reused": self.pile_reused,
+            "pile_blocked": self.pile_blocked,
+            "reshuffle": list(self.reshuffle),
+            "turn_count": self.turn_count,
+            "has_laid": list(self.has_laid),
+            "vuln_min": list(self.vuln_min),
+            "relancinhos": list(self.relancinhos),
+            "went_out": self.went_out,
+            "taken_top": self.taken_top.code if self.taken_top else None,
+            "drawn": self.drawn.code if self.drawn else None,
+            "redraw_ok": self.redraw_ok,
+            "laid_this_turn": self.laid_this_turn,
+            "from_pile": codes(self.from_pile),
+            "laid_before_turn": self.laid_before_turn,
+        }
+
+    @classmethod
+    def from_json(cls, rules: Rules, data: Any) -> DealState:
+        """Rebuild a deal from :meth:`to_json` or a record ``position``.
+
+        Raises ``IllegalAction("bad_position")`` with the reason for anything malformed:
+        wrong shapes, unknown cards, illegal melds, more copies of a card than the decks hold.
+        """
+        try:
+            return _from_json(cls, rules, data)
+        except IllegalAction as err:
+            if err.code == "bad_position":
+                raise
+            raise IllegalAction("bad_position", f"posição inválida: {err.message}") from None
+        except CardParseError as err:
+            raise IllegalAction("bad_position", f"posição inválida: {err}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+            raise IllegalAction("bad_position", f"posição inválida: {err!r}") from None
+
+
+def _bad(message: str) -> IllegalAction:
+    return IllegalAction("bad_position", f"posição inválida: {message}")
+
+
+def _cards(value: Any) -> list[Card]:
+    if not isinstance(value, list):
+        raise _bad("esperava uma lista de cartas")
+    return [Card.parse(v) for v in value]
+
+
+def _per(value: Any, n: int, what: str) -> list[Any]:
+    if not isinstance(value, list) or len(value) != n:
+        raise _bad(f"'{what}' precisa ter {n} entradas")
+    return value
+
+
+def _from_json(cls: type[DealState], rules: Rules, d: Any) -> DealState:
+    if not isinstance(d, dict):
+        raise _bad("a posição precisa ser um objeto")
+    hands = [_cards(h) for h in d["hands"]]
+    n = len(hands)
+    teams = rules.teams(n)
+    sides = len(teams)
+    side_of = [0] * n
+    for i, team in enumerate(teams):
+        for s in team:
+            side_of[s] = i
+    melds = [
+        [make_meld(_cards(m), rules) for m in side] for side in _per(d["melds"], sides, "melds")
+    ]
+    mortos_raw = d.get("mortos", [[] for _ in range(sides)])
+    state = cls(
+        rules=rules,
+        n_players=n,
+        teams=teams,
+        side_of=side_of,
+        hands=hands,
+        melds=melds,
+        pile=_cards(d.get("pile", [])),
+        stock=list(reversed(_cards(d.get("stock", [])))),
+        mortos=[_cards(m) for m in _per(mortos_raw, sides, "mortos")],
+        first=int(d.get("first", 0)),
+        turn=int(d["turn"]),
+        phase=str(d.get("phase", DRAW)),
+        scores=[int(x) for x in _per(d.get("scores", [0] * sides), sides, "scores")],
+        laid_threes=[
+            _cards(t) for t in _per(d.get("laid_threes", [[]] * sides), sides, "laid_threes")
+        ],
+        killed=_cards(d.get("killed", [])),
+        pile_reused=bool(d.get("pile_reused", False)),
+        pile_blocked=bool(d.get("pile_blocked", False)),
+        reshuffle=[int(x) for x in d.get("reshuffle", [])],
+        turn_count=int(d.get("turn_count", 1)),
+        went_out=int(d.get("went_out", -1)),
+        redraw_ok=bool(d.get("redraw_ok", False)),
+        laid_this_turn=bool(d.get("laid_this_turn", False)),
+        from_pile=_cards(d.get("from_pile", [])),
+    )
+    state.pending_morto = [
+        _cards(p) for p in _per(d.get("pending_morto", [[]] * n), n, "pending_morto")
+    ]
+    default_taken = [not m and rules.morto for m in state.mortos]
+    state.morto_taken = [
+        bool(x) for x in _per(d.get("morto_taken", default_taken), sides, "morto_taken")
+    ]
+    state.has_laid = [
+        bool(x)
+        for x in _per(d.get("has_laid", [bool(melds[side_of[s]]) for s in range(n)]), n, "has_laid")
+    ]
+    state.vuln_min = [
+        int(x) for x in _per(d.get("vuln_min", _vuln_default(rules, state)), n, "vuln_min")
+    ]
+    state.relancinhos = [
+        int(x) for x in _per(d.get("relancinhos", [0] * sides), sides, "relancinhos")
+    ]
+    state.laid_before_turn = bool(d.get("laid_before_turn", state.has_laid[state.turn % n]))
+    for name in ("taken_top", "drawn"):
+        if d.get(name):
+            setattr(state, name, Card.parse(d[name]))
+    _check_position(state)
+    return state
+
+
+def _vuln_default(rules: Rules, state: DealState) -> list[int]:
+    if rules.vulnerable_at is None:
+        return [0] * state.n_players
+    return [
+        rules.vulnerable_min if state.scores[state.side_of[s]] >= rules.vulnerable_at else 0
+        for s in range(state.n_players)
+    ]
+
+
+def _check_position(state: DealState) -> None:
+    if state.phase not in (DRAW, PLAY, OVER):
+        raise _bad(f"fase desconhecida {state.phase!r} (use 'draw' ou 'play')")
+    if not 0 <= state.turn < state.n_players or not 0 <= state.first < state.n_players:
+        raise _bad("'turn' precisa ser um assento da mesa")
+    for card, count in state.all_cards().items():
+        if count > copies_allowed(card, state.rules.jokers):
+            raise _bad(
+                f"a carta {card} aparece {count} vezes; os baralhos têm "
+                f"{copies_allowed(card, state.rules.jokers)}"
+            )
+
+
+def deal_cards(
+    rules: Rules,
+    n_players: int,
+    deck: Iterable[Card] | None = None,
+    first: int = 0,
+    scores: list[int] | None = None,
+    reshuffle: list[int] | None = None,
+) -> DealState:
+    """Deal a new deal from ``deck`` (top card first; None shuffles with SystemRandom).
+
+    Procedure (docs/record-format.md): one card at a time to each seat, starting with
+    ``first`` (the player after the dealer) and going round in seat order, until every
+    hand has ``rules.hand_size`` cards; then, with mortos, ``hand_size`` cards to each
+    side's morto in side order; the rest is the stock (its top is the next card).
+    Raises ``IllegalAction("bad_deck")`` for a deck that is not the full deck of the rules.
+    """
+    teams = rules.teams(n_players)
+    cards = list(deck) if deck is not None else shuffled_deck(rules.jokers)
+    expected = Counter(shuffled_deck(rules.jokers))
+    if Counter(cards) != expected:
+        raise IllegalAction(
+            "bad_deck", "o baralho precisa ter exatamente as cartas dos dois baralhos"
+        )
+    side_of = [0] * n_players
+    for i, team in enumerate(teams):
+        for s in team:
+            side_of[s] = i
+    hs = rules.hand_size
+    hands: list[list[Card]] = [[] for _ in range(n_players)]
+    pos = 0
+    for _ in range(hs):
+        for k in range(n_players):
+            hands[(first + k) % n_players].append(cards[pos])
+            pos += 1
+    mortos: list[list[Card]] = []
+    for _ in teams:
+        if rules.morto:
+            mortos.append(cards[pos : pos + hs])
+            pos += hs
+        else:
+            mortos.append([])
+    stock = list(reversed(cards[pos:]))
+    sides = len(teams)
+    scores = list(scores) if scores is not None else [0] * sides
+    if rules.reuse_pile_once and reshuffle is None:
+        reshuffle = list(range(len(cards)))
+        secrets.SystemRandom().shuffle(reshuffle)
+    state = DealState(
+        rules=rules,
+        n_players=n_players,
+        teams=teams,
+        side_of=side_of,
+        hands=hands,
+        melds=[[] for _ in teams],
+        pile=[],
+        stock=stock,
+        mortos=mortos,
+        first=first,
+        turn=first,
+        phase=DRAW,
+        scores=scores,
+        laid_threes=[[] for _ in teams],
+        morto_taken=[False] * sides,
+        pending_morto=[[] for _ in range(n_players)],
+        reshuffle=list(reshuffle or []),
+        has_laid=[False] * n_players,
+        relancinhos=[0] * sides,
+        redraw_ok=False,
+    )
+    state.vuln_min = _vuln_default(rules, state)
+    return state

@@ -1,0 +1,151 @@
+"""The one gate for hidden information (DESIGN example 5): what a seat may know.
+
+Everything shown to a person and everything an AI sees is built from
+:func:`view_for`. A seat sees its own hand, every meld, the discard pile (the whole
+pile when it is open, only the top card when it is closed, RULES §2 "discard pile"),
+the laid 3s, and counts of everything else. It never sees another hand, the stock,
+a morto or a killed pile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.cards import Card, sort_hand
+from engine.melds import Meld
+from engine.rules import RedThree, Rules
+from engine.state import DRAW, PLAY, DealState
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What ``seat`` may know of a deal. Lists are per seat or per side as named.
+
+    ``pile``: the whole pile bottom->top if open, else ``[top]`` (or ``[]``);
+    ``hand``: sorted; ``pending_morto``: size of a morto this seat took by discard;
+    ``seen_taken[seat]``: cards each seat is known to hold because it took them from an
+    open pile this deal and has not laid or discarded them since (public knowledge).
+    """
+
+    seat: int
+    side: int
+    rules: Rules
+    n_players: int
+    teams: list[list[int]]
+    hand: list[Card]
+    hand_counts: list[int]
+    melds: list[list[Meld]]
+    pile: list[Card]
+    pile_size: int
+    pile_blocked: bool
+    pile_reused: bool
+    killed_count: int
+    stock_size: int
+    mortos_left: list[bool]
+    morto_taken: list[bool]
+    pending_morto: int
+    laid_threes: list[list[Card]]
+    turn: int
+    phase: str
+    can_redraw: bool
+    taken_top: Card | None
+    drawn: Card | None
+    scores: list[int]
+    vuln_min: int
+    has_laid: bool
+    first: int
+    turn_count: int
+    seen_taken: list[list[Card]] = field(default_factory=list)
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this seat is to act."""
+        return self.turn == self.seat and self.phase in (DRAW, PLAY)
+
+    @property
+    def pile_top(self) -> Card | None:
+        """The discard pile's top card, or None."""
+        return self.pile[-1] if self.pile else None
+
+
+def view_for(state: DealState, seat: int, seen_taken: list[list[Card]] | None = None) -> SeatView:
+    """The :class:`SeatView` of ``seat`` (0..n_players-1) in ``state``.
+
+    ``seen_taken`` may be supplied by a caller that tracks public pick-ups across
+    actions (the AI does); by default it is the cards this turn took from an open pile.
+    Raises ``IndexError`` for a seat outside the table.
+    """
+    if not 0 <= seat < state.n_players:
+        raise IndexError(f"no seat {seat}")
+    rules = state.rules
+    own_turn = state.turn == seat
+    pile = list(state.pile) if rules.pile_open else state.pile[-1:]
+    taken = seen_taken or [[] for _ in range(state.n_players)]
+    if seen_taken is None and rules.pile_open and state.from_pile:
+        taken[state.turn] = list(state.from_pile)
+    return SeatView(
+        seat=seat,
+        side=state.side_of[seat],
+        rules=rules,
+        n_players=state.n_players,
+        teams=state.teams,
+        hand=sort_hand(state.hands[seat]),
+        hand_counts=[len(h) for h in state.hands],
+        melds=[list(side) for side in state.melds],
+        pile=pile,
+        pile_size=len(state.pile),
+        pile_blocked=state.pile_blocked,
+        pile_reused=state.pile_reused,
+        killed_count=len(state.killed),
+        stock_size=len(state.stock),
+        mortos_left=[bool(m) for m in state.mortos],
+        morto_taken=list(state.morto_taken),
+        pending_morto=len(state.pending_morto[seat]),
+        laid_threes=[list(t) for t in state.laid_threes],
+        turn=state.turn,
+        phase=state.phase,
+        can_redraw=own_turn and state.redraw_ok and state.phase == PLAY,
+        taken_top=state.taken_top if own_turn else None,
+        drawn=state.drawn if own_turn else None,
+        scores=list(state.scores),
+        vuln_min=0 if state.has_laid[seat] else state.vuln_min[seat],
+        has_laid=state.has_laid[seat],
+        first=state.first,
+        turn_count=state.turn_count,
+        seen_taken=taken,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOptions:
+    """The kinds of move ``seat`` may start now (the buttons to show). Whether a
+    particular meld or discard is legal is decided when it is tried."""
+
+    can_draw: bool
+    can_take_pile: bool
+    pile_needs_justification: bool
+    can_meld: bool
+    can_discard: bool
+    can_redraw: bool
+    threes_to_lay: list[Card]
+
+
+def legal_moves(view: SeatView) -> MoveOptions:
+    """Which buttons to offer ``view.seat`` now (RULES C11 turn order, A9, A23, A33)."""
+    rules = view.rules
+    mine = view.my_turn
+    drawing = mine and view.phase == DRAW
+    playing = mine and view.phase == PLAY
+    single = rules.single_card_pile_rule and len(view.hand) == 1 and view.pile_size == 1
+    threes: list[Card] = []
+    if playing and rules.red_three in (RedThree.LAY_ALONE, RedThree.DOLLAR):
+        threes = sorted({c for c in view.hand if c.rank == 3 and c.is_red})
+    return MoveOptions(
+        can_draw=drawing and view.stock_size > 0,
+        can_take_pile=drawing and view.pile_size > 0 and not view.pile_blocked and not single,
+        pile_needs_justification=rules.pickup_justified,
+        can_meld=playing and len(view.hand) >= 1,
+        can_discard=playing and len(view.hand) >= 1,
+        can_redraw=view.can_redraw,
+        threes_to_lay=threes,
+    )
