@@ -1,0 +1,195 @@
+"""The Telegram bot process: python-telegram-bot 22 ``Application`` wiring and ``run``.
+
+``run(settings)`` runs until interrupted: long polling, or a webhook server when
+``WEBHOOK_URL`` is set (the ``X-Telegram-Bot-Api-Secret-Token`` header is checked against
+``WEBHOOK_SECRET``, or a secret derived from the token so every worker agrees).
+``TELEGRAM_BASE_URL`` points the bot at another Bot API server (self-hosted, or the test
+emulator); it is the server root, ``/bot<token>/<method>`` is appended.
+``TELEGRAM_POLL_INTERVAL`` (seconds, default 0) spaces ``getUpdates`` calls for servers
+that do not long-poll. A background loop calls ``service.tick()`` every 0.5 s (AI moves,
+timers, next deal) and delivers its effects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import urlparse
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from telegram import BotCommand, Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
+
+from adapters.telegram.calls import api
+from adapters.telegram.handlers import Handlers
+from adapters.telegram.i18n import N_, Texts
+from adapters.telegram.outbox import Outbox
+from adapters.telegram.refs import MessageRefs
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+TICK_S = 0.5
+COMMANDS: list[tuple[str, str]] = [
+    ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
+    ("entrar", N_("Sentar na mesa aberta")),
+    ("sair", N_("Sair da mesa antes do início")),
+    ("robo", N_("Pôr um robô na mesa: /robo [facil|normal|dificil]")),
+    ("iniciar", N_("Começar a partida")),
+    ("mao", N_("Receber a sua mão no privado")),
+    ("placar", N_("Placar da partida e ranking do grupo")),
+    ("regras", N_("Regras de uma variante: /regras [variante]")),
+    ("ajuda", N_("Como jogar com o bot")),
+    ("cancelar", N_("Encerrar a mesa (quem abriu ou um admin)")),
+    ("voltar", N_("Retomar o seu lugar do robô")),
+    ("exportar", N_("Registro da partida terminada")),
+    ("idioma", N_("Idioma do grupo: /idioma [pt|en|it]")),
+]
+COMMAND_LANGS = {"pt": None, "en": "en", "it": "it"}  # None: the default (pt-BR) list
+
+
+class TelegramTuning(BaseSettings):
+    """Adapter-only settings read from the environment."""
+
+    model_config = SettingsConfigDict(extra="ignore", case_sensitive=False)
+
+    telegram_poll_interval: float = 0.0
+
+
+def api_base(base_url: str | None) -> tuple[str, str]:
+    """PTB ``base_url`` and ``base_file_url`` for a Bot API server root (None: Telegram)."""
+    if not base_url:
+        return "https://api.telegram.org/bot", "https://api.telegram.org/file/bot"
+    root = base_url.rstrip("/")
+    if root.endswith("/bot"):
+        root = root[: -len("/bot")]
+    return f"{root}/bot", f"{root}/file/bot"
+
+
+def webhook_secret(settings: Settings) -> str:
+    """The webhook secret: ``WEBHOOK_SECRET``, or one derived from the token (same in every
+    worker, unguessable without the token; Bot API allows ``A-Za-z0-9_-``, 1-256 chars)."""
+    if settings.webhook_secret:
+        return settings.webhook_secret
+    token = settings.telegram_token or ""
+    return hashlib.sha256(f"webhook:{token}".encode()).hexdigest()
+
+
+def build_application(settings: Settings, service: Any, refs: MessageRefs,
+                      lang_of: Callable[[str], Awaitable[str]],
+                      **builder_options: Any) -> tuple[Any, Handlers]:
+    """An ``Application`` with the handlers over ``service`` and the ``Handlers`` object.
+
+    ``builder_options``: ``request`` replaces the HTTP layer (tests pass a fake Bot API).
+    Raises ValueError without a token.
+    """
+    if not settings.telegram_token:
+        raise ValueError("TELEGRAM_TOKEN is not set")
+    base_url, base_file_url = api_base(settings.telegram_base_url)
+    builder = (Application.builder().token(settings.telegram_token).base_url(base_url)
+               .base_file_url(base_file_url).rate_limiter(AIORateLimiter(max_retries=0)))
+    if "request" in builder_options:
+        builder = builder.request(builder_options["request"])
+        builder = builder.get_updates_request(builder_options["request"])
+    application = builder.build()
+    handlers = Handlers(service, Outbox(application.bot, refs, lang_of))
+    names = [name for name, _ in COMMANDS]
+    application.add_handler(CommandHandler("start", handlers.start))
+    application.add_handler(CommandHandler(names, handlers.command))
+    application.add_handler(CallbackQueryHandler(handlers.press))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrated))
+    application.add_error_handler(handlers.on_error)
+    return application, handlers
+
+
+async def register_commands(application: Any) -> None:
+    """``setMyCommands`` in pt-BR (default), English and Italian; a server that lacks the
+    method is logged and ignored."""
+    for lang, code in COMMAND_LANGS.items():
+        _ = Texts(lang)
+        commands = [BotCommand(name, _(text)) for name, text in COMMANDS]
+        await api("setMyCommands", lambda c=commands, lc=code: application.bot.set_my_commands(
+            c, language_code=lc))
+
+
+async def tick_loop(service: Any, outbox: Outbox, every_s: float = TICK_S) -> None:
+    """Call ``service.tick()`` forever and deliver its effects (AI, timers, next deal)."""
+    while True:
+        try:
+            effects = await service.tick()
+            if effects:
+                await outbox.deliver(list(effects))
+        except Exception:
+            log.exception("tick failed")
+        await asyncio.sleep(every_s)
+
+
+async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): open the store, build the
+    service and the application, register the commands, receive updates, tick."""
+    from adapters.storage.redis_store import open_store
+    from bot import Service, SystemClock
+
+    store = await open_store(settings.redis_url)
+    service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
+                      ai_pace_s=settings.ai_pace_s)
+
+    async def lang_of(chat_key: str) -> str:
+        return (await store.get_setting(chat_key, "lang")) or "pt"
+
+    application, handlers = build_application(settings, service, MessageRefs(store.client),
+                                              lang_of)
+    stop = stop or _stop_on_signals()
+    updates = list(Update.ALL_TYPES)
+    try:
+        async with application:
+            await register_commands(application)
+            await application.start()
+            if settings.webhook_url:
+                await application.updater.start_webhook(
+                    listen=settings.webhook_listen, port=settings.webhook_port,
+                    url_path=urlparse(settings.webhook_url).path.lstrip("/"),
+                    webhook_url=settings.webhook_url, secret_token=webhook_secret(settings),
+                    allowed_updates=updates)
+            else:
+                await application.updater.start_polling(
+                    poll_interval=TelegramTuning().telegram_poll_interval,
+                    allowed_updates=updates)
+            log.info("Telegram bot @%s running", application.bot.username)
+            ticking = asyncio.get_running_loop().create_task(
+                tick_loop(service, handlers.outbox))
+            await stop.wait()
+            ticking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticking
+            await application.updater.stop()
+            await handlers.outbox.flush()
+            await application.stop()
+    finally:
+        await store.close()
+
+
+def _stop_on_signals() -> asyncio.Event:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    return stop
+
+
+def run(settings: Settings) -> None:
+    """Run the bot until interrupted (polling, or webhook when ``WEBHOOK_URL`` is set)."""
+    asyncio.run(serve(settings))

@@ -1,0 +1,75 @@
+"""One gate for Bot API calls: which platform faults are retried, ignored or passed on.
+
+- ``RetryAfter``: wait the time Telegram asks for, then retry (a few times).
+- ``BadRequest`` "message is not modified", "query is too old": not errors (None).
+- "message to edit/delete not found", "message can't be edited": :class:`MessageGone`,
+  so the caller posts a fresh message.
+- ``Forbidden`` (the person never started the bot or blocked it) and ``ChatMigrated``
+  (a group became a supergroup) propagate: the caller knows what to do.
+- Any other ``TelegramError`` (including a method the server does not implement, as the
+  test emulator answers for ``setMyCommands``) is logged and the bot carries on (None).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dtm
+import logging
+import warnings
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.warnings import PTBDeprecationWarning
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+IGNORED = ("message is not modified", "query is too old", "query id is invalid")
+GONE = ("message to edit not found", "message to delete not found",
+        "message can't be edited", "message can't be deleted", "message_id_invalid")
+
+
+class MessageGone(Exception):
+    """The message to edit or delete no longer exists (or can no longer be edited)."""
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    """Seconds Telegram asked to wait (``retry_after`` is an int or a timedelta in PTB 22)."""
+    with warnings.catch_warnings():  # PTB 22.2+ warns that this becomes a timedelta
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = exc.retry_after
+    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
+
+
+async def api(what: str, call: Callable[[], Awaitable[T]], retries: int = 3,
+              sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> T | None:
+    """Run ``call`` (a Bot API request named ``what`` for the log) under the rules above.
+
+    Returns its result, or None when the call was ignored or failed and was logged.
+    Raises ``Forbidden``, ``ChatMigrated`` and :class:`MessageGone`.
+    """
+    attempt = 0
+    while True:
+        try:
+            return await call()
+        except RetryAfter as exc:
+            attempt += 1
+            if attempt > retries:
+                log.warning("%s: still flood-limited after %d retries", what, retries)
+                return None
+            await sleep(retry_seconds(exc))
+        except (Forbidden, ChatMigrated):
+            raise
+        except BadRequest as exc:
+            message = exc.message.lower()
+            if any(part in message for part in IGNORED):
+                return None
+            if any(part in message for part in GONE):
+                raise MessageGone(exc.message) from exc
+            log.warning("%s: %s", what, exc.message)
+            return None
+        except TelegramError as exc:
+            log.warning("%s failed: %s", what, exc)
+            return None

@@ -1,0 +1,80 @@
+"""Coalescing of group edits (issue 6: at most one edit every 3 s per chat, never more than
+20 a minute).
+
+Each chat has at most one pending operation; a newer one replaces it (the latest table
+state wins, nothing in between is sent). An idle chat's first operation runs at once;
+later ones wait until both limits allow. The limits are per process: with several webhook
+workers each keeps its own window (docs/telegram.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+Operation = Callable[[], Awaitable[None]]
+
+
+class EditCoalescer:
+    """Run per-key operations, latest wins, within a minimum gap and a per-minute cap.
+
+    ``gap_s`` seconds at least between two operations of one key; at most ``per_minute``
+    operations of one key in any 60 s window. ``clock`` returns monotonic seconds and
+    ``sleep`` waits (both injectable for tests).
+    """
+
+    def __init__(self, gap_s: float = 3.0, per_minute: int = 20,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.gap_s = gap_s
+        self.per_minute = per_minute
+        self._clock = clock
+        self._sleep = sleep
+        self._pending: dict[str, Operation] = {}
+        self._recent: dict[str, deque[float]] = {}
+        self._workers: dict[str, asyncio.Task[None]] = {}
+
+    def submit(self, key: str, operation: Operation) -> None:
+        """Schedule ``operation`` for ``key``, replacing any not yet started one."""
+        self._pending[key] = operation
+        worker = self._workers.get(key)
+        if worker is None or worker.done():
+            self._workers[key] = asyncio.get_running_loop().create_task(self._drain(key))
+
+    def delay_for(self, key: str) -> float:
+        """Seconds ``key`` must still wait before its next operation may run (0 = now)."""
+        recent = self._recent.get(key)
+        if not recent:
+            return 0.0
+        now = self._clock()
+        wait = recent[-1] + self.gap_s - now
+        if len(recent) >= self.per_minute:
+            wait = max(wait, recent[-self.per_minute] + 60.0 - now)
+        return max(0.0, wait)
+
+    async def _drain(self, key: str) -> None:
+        while key in self._pending:
+            wait = self.delay_for(key)
+            if wait > 0:
+                await self._sleep(wait)
+                continue
+            operation = self._pending.pop(key)
+            recent = self._recent.setdefault(key, deque(maxlen=max(self.per_minute, 1)))
+            recent.append(self._clock())
+            try:
+                await operation()
+            except Exception:  # one failed edit must not stop later ones
+                log.exception("coalesced operation for %s failed", key)
+
+    async def flush(self) -> None:
+        """Wait until every pending operation has run (tests, shutdown)."""
+        while True:
+            workers = [w for w in self._workers.values() if not w.done()]
+            if not workers:
+                return
+            await asyncio.gather(*workers)

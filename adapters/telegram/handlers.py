@@ -1,0 +1,177 @@
+"""Thin handlers: decode a Telegram update, call the service, deliver its effects
+(DESIGN "Examples to follow" 8). Every callback query is answered, whatever happens.
+
+Commands (pt-BR): ``/novojogo /entrar /sair /robo /iniciar /mao /placar /regras /ajuda
+/cancelar /voltar /exportar /idioma`` and ``/start`` with deep-link payloads:
+``j<game_id>`` joins that game, ``h<game_id>`` sends the person's hand, ``g<game_id>``
+only opens the private chat. Update ids go to the service as ``"tg:u:<update_id>"`` so a
+duplicate delivery changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import Chat, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.ext import ContextTypes
+
+from adapters.telegram import render
+from adapters.telegram.calls import api
+from adapters.telegram.i18n import Texts
+from adapters.telegram.outbox import Origin, Outbox
+from bot.effects import ChatRef, Effect, PlayerRef, unpack
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "tg"
+GROUP_ONLY = {"novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", "cancelar",
+              "voltar", "exportar"}
+Call = Callable[..., Awaitable[list[Effect]]]
+
+
+def player_of(user: User) -> PlayerRef:
+    """The service's identity of a Telegram user."""
+    return PlayerRef(platform=PLATFORM, user_id=str(user.id), name=user.full_name)
+
+
+def chat_of(chat: Chat, chat_id: int | None = None) -> ChatRef:
+    """The service's identity of a Telegram chat (``chat_id`` overrides its id)."""
+    return ChatRef(platform=PLATFORM, chat_id=str(chat.id if chat_id is None else chat_id),
+                   title=chat.title or "")
+
+
+def update_key(update: Update) -> str:
+    """Idempotency key of an update."""
+    return f"{PLATFORM}:u:{update.update_id}"
+
+
+@dataclass
+class Handlers:
+    """The bot's handlers over one ``service`` (docs/service-api.md) and ``outbox``."""
+
+    service: Any
+    outbox: Outbox
+
+    async def chat(self, chat: Chat) -> ChatRef:
+        """The service's chat for a Telegram chat: a supergroup that replaced a group keeps
+        the group's original id, so its game, settings and ranking follow it."""
+        original = await self.outbox.refs.original(chat.id)
+        return chat_of(chat, original)
+
+    async def lang(self, chat: ChatRef) -> Texts:
+        """The adapter's texts in the chat's language."""
+        return Texts(await self.outbox.lang_of(chat.key))
+
+    async def is_admin(self, chat_id: int, user_id: int, bot: Any) -> bool:
+        """True when the person administers the group (False if the server cannot say)."""
+        member = await api("getChatMember", lambda: bot.get_chat_member(chat_id, user_id))
+        return member is not None and member.status in (
+            ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+    async def command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Any registered command except ``/start``."""
+        message = update.effective_message
+        if message is None or message.text is None or update.effective_user is None:
+            return
+        name = message.text.split()[0][1:].split("@")[0].lower()
+        args = " ".join(context.args or [])
+        chat, user = await self.chat(message.chat), player_of(update.effective_user)
+        origin = Origin(chat_id=message.chat_id, message_id=message.message_id)
+        if name in GROUP_ONLY and message.chat.type == ChatType.PRIVATE:
+            _ = await self.lang(chat)
+            await api("sendMessage", lambda: message.reply_text(
+                _("Esse comando funciona no grupo da mesa: me adicione a um grupo e use "
+                  "/novojogo lá.")))
+            return
+        effects = await self._call(name, chat, user, args, update, context)
+        await self.outbox.deliver(effects, origin)
+
+    async def _call(self, name: str, chat: ChatRef, user: PlayerRef, args: str,
+                    update: Update, context: ContextTypes.DEFAULT_TYPE) -> list[Effect]:
+        s, key = self.service, update_key(update)
+        simple: dict[str, Call] = {
+            "entrar": s.join, "sair": s.leave, "iniciar": s.start, "mao": s.show_hand,
+            "placar": s.scoreboard, "voltar": s.come_back, "exportar": s.export}
+        if name in simple:
+            return list(await simple[name](chat, user, update=key))
+        if name == "novojogo":
+            return list(await s.new_game(chat, user, args, update=key))
+        if name == "robo":
+            return list(await s.add_ai(chat, user, args, update=key))
+        if name == "idioma":
+            return list(await s.set_language(chat, user, args, update=key))
+        if name == "regras":
+            return list(await s.rules_text(chat, user, args))
+        if name == "cancelar":
+            admin = await self.is_admin(update.effective_chat.id if update.effective_chat
+                                        else int(chat.chat_id), int(user.user_id), context.bot)
+            return list(await s.cancel(chat, user, is_admin=admin, update=key))
+        return list(await s.help(chat, user))
+
+    async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/start [payload]`` in the private chat (deep links) or in a group (help)."""
+        message = update.effective_message
+        if message is None or update.effective_user is None:
+            return
+        chat, user = await self.chat(message.chat), player_of(update.effective_user)
+        origin = Origin(chat_id=message.chat_id, message_id=message.message_id)
+        payload = (context.args or [""])[0]
+        if message.chat.type != ChatType.PRIVATE:
+            await self.outbox.deliver(await self.service.help(chat, user), origin)
+            return
+        await self.outbox.mark_dm_ok(user.user_id)
+        kind, game_id = payload[:1], payload[1:]
+        effects: list[Effect] = []
+        if kind == "j" and game_id:
+            effects = await self.service.join_game(game_id, user, update=update_key(update))
+        elif kind == "h" and game_id:
+            effects = await self.service.show_hand_of(game_id, user)
+        if effects:
+            await self.outbox.deliver(effects, origin)
+            return
+        _ = await self.lang(chat)
+        await api("sendMessage", lambda: message.reply_text(
+            _("Tudo certo! Suas cartas vão chegar aqui quando a partida começar. Para abrir "
+              "uma mesa, me adicione a um grupo e use /novojogo.")))
+
+    async def press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A button press: call the service, deliver, and always answer the query."""
+        query = update.callback_query
+        if query is None:
+            return
+        origin = Origin()
+        url = None
+        try:
+            user = player_of(query.from_user)
+            data = query.data or ""
+            parts = unpack(data)
+            admin = False
+            if parts is not None and parts[2] == "x" and query.message is not None:
+                admin = await self.is_admin(query.message.chat.id, query.from_user.id,
+                                            context.bot)
+            effects = await self.service.press(user, data, is_admin=admin,
+                                               update=update_key(update))
+            await self.outbox.deliver(effects, origin)
+            if parts is not None and parts[2] == "j" and not await self.outbox.dm_known(
+                    user.user_id):
+                url = render.deep_link(self.outbox.username, f"g{parts[0]}")
+        finally:
+            text = "\n".join(origin.replies)[:200] or None
+            await api("answerCallbackQuery", lambda: query.answer(
+                text=text, show_alert=origin.alert, url=url))
+
+    async def migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group became a supergroup: move its game to the new chat id."""
+        message = update.effective_message
+        if message is None or not message.migrate_to_chat_id:
+            return
+        await self.outbox.chat_migrated(message.chat.id, int(message.migrate_to_chat_id))
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log any handler failure with the update id (never the update's content)."""
+        update_id = update.update_id if isinstance(update, Update) else None
+        log.error("update %s failed", update_id, exc_info=context.error)
