@@ -69,9 +69,11 @@ def lobby_view(game: Game, _: Translator) -> View:
     rules = play.rules_of(game)
     lines = [_("Mesa aberta por {name}.", name=game.creator.name)]
     n = len(game.seats)
-    teams = rules.teams(n) if n in rules.players_allowed else [[s] for s in range(n)]
+    # teams as they will be once the table has a valid count (RULES §1, seat order)
+    target = min([k for k in rules.players_allowed if k >= n] or [max(rules.players_allowed)])
+    teams = rules.teams(target)
     for i, seat in enumerate(game.seats):
-        team = next(k for k, t in enumerate(teams) if i in t)
+        team = next((k for k, t in enumerate(teams) if i in t), len(teams))
         label = seat_name(game, i, _)
         if seat.ai:
             label += f" ({_(LEVEL_NAMES[seat.ai])})"

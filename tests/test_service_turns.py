@@ -1,0 +1,207 @@
+"""Turns through the engine: button versions, selection, refusals, concurrency,
+idempotency (issue 4 "Turns", "Concurrency", "Idempotency")."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from test_service_support import (  # noqa: F401  (fixtures)
+    ANA, BIA, CAIO, CHAT, Backend, FakeClock, backend, button, clock, game_of, kinds,
+    make_service, only, store, svc, texts,
+)
+
+from bot.effects import HandView, Reply, View, pack
+from bot.service import Service
+
+STALE = "Esse botão é antigo: use a mão mais recente (/mao)."
+
+
+def hand_of(effects: list[Any], player: Any) -> View:
+    found = [e for e in effects if isinstance(e, HandView) and e.player.key == player.key]
+    assert len(found) == 1, kinds(effects)
+    return found[0].view
+
+
+def cards(view: View) -> list[str]:
+    return [c.text for c in view.cards]
+
+
+def idx(view: View, *names: str) -> list[int]:
+    """Indices of the named cards in a hand view (first unused copy of each)."""
+    out: list[int] = []
+    for name in names:
+        out.append(next(c.index for c in view.cards if c.text == name and c.index not in out))
+    return out
+
+
+async def two_player_buraco(svc: Service) -> tuple[str, View, View]:
+    """Ana (seat 0) vs Bia, seeded deck: returns game id and both hand views."""
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.join(CHAT, BIA)
+    effects = await svc.start(CHAT, ANA)
+    return effects[0].game_id, hand_of(effects, ANA), hand_of(effects, BIA)
+
+
+async def select(svc: Service, player: Any, gid: str, view: View, *names: str) -> View:
+    hand = view
+    for i in idx(view, *names):
+        hand = hand_of(await svc.press(player, pack(gid, view.version, "t", i)), player)
+    return hand
+
+
+async def test_seeded_deal_and_views(svc: Service) -> None:
+    _gid, ana, bia = await two_player_buraco(svc)
+    assert cards(ana) == ["5♣", "3♦", "10♦", "Q♦", "Q♦", "A♥", "5♥", "8♥", "9♥", "6♠", "K♠"]
+    assert cards(bia) == ["A♣", "A♣", "2♣", "7♣", "J♣", "2♦", "5♦", "7♦", "K♦", "7♥", "4♠"]
+    assert ana.title == "Sua mão (11 cartas)"
+    assert ana.lines == ["Mesa: Grupo do Buraco", "Sua vez: compre do monte ou pegue o lixo."]
+    assert bia.lines == ["Mesa: Grupo do Buraco", "Vez de Ana."]
+    assert [b.label for b in ana.buttons[-1]] == ["Comprar do monte"]
+    # Bia's buttons are only her own cards, by index: no action buttons, no card codes.
+    assert {b.data.split("|")[2] for row in bia.buttons for b in row} == {"t"}
+    for view in (ana, bia):
+        for row in view.buttons:
+            for b in row:
+                assert len(b.data.encode()) <= 64
+                assert b.data.split("|")[3].isdigit() or b.data.split("|")[3] == ""
+
+
+async def test_draw_then_the_same_button_again_is_stale(svc: Service, store: Any) -> None:
+    gid, ana, _bia = await two_player_buraco(svc)
+    draw = button(ana, "Comprar do monte")
+    effects = await svc.press(ANA, draw)
+    assert kinds(effects) == ["table", "hand"]
+    assert effects[0].view.lines[-2:] == ["Vez de Ana.", "Ana comprou do monte."]
+    assert "Monte: 81" in effects[0].view.lines[-3]
+    hand = hand_of(effects, ANA)
+    assert "J♥" in cards(hand) and len(hand.cards) == 12
+    assert hand.lines[-1] == "Sua vez: baixe jogos e descarte uma carta."
+    assert [[b.label for b in r] for r in hand.buttons[2:]] == [
+        ["Baixar", "Separar"], ["Descartar", "Abrir o lixo e comprar outra"]]
+    version, _g = await game_of(store)
+    assert await svc.press(ANA, draw) == [Reply(player=ANA, text=STALE)]
+    assert (await game_of(store))[0] == version
+
+
+async def test_who_may_press(svc: Service) -> None:
+    gid, _ana, bia = await two_player_buraco(svc)
+    assert await svc.press(BIA, pack(gid, bia.version, "c")) == [
+        Reply(player=BIA, text="Não é a sua vez.")]
+    assert await svc.press(CAIO, pack(gid, 1, "c")) == [
+        Reply(player=CAIO, text="Você não está nesta partida.")]
+    assert await svc.press(ANA, "garbage") == [Reply(player=ANA, text="Botão desconhecido.")]
+    assert await svc.press(ANA, pack("nosuchgm", 1, "c")) == [
+        Reply(player=ANA, text="Este jogo não existe mais.")]
+
+
+async def test_toggle_discard_and_the_turn_passes(svc: Service) -> None:
+    gid, ana, _bia = await two_player_buraco(svc)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    assert texts(await svc.press(ANA, button(ana, "Descartar"))) == ["Selecione uma carta só."]
+    picked = await select(svc, ANA, gid, ana, "J♥")
+    assert picked.lines[1] == "Selecionadas: J♥"
+    assert [c.selected for c in picked.cards].count(True) == 1
+    assert "[J♥]" in [b.label for row in picked.buttons for b in row]
+    effects = await svc.press(ANA, button(picked, "Descartar"))
+    assert kinds(effects) == ["table", "hand", "hand", "turn"]
+    table = effects[0].view
+    assert table.lines[-3:] == ["Lixo: J♥ · Monte: 81", "Vez de Bia.", "Ana descartou J♥."]
+    assert "J♥" not in cards(hand_of(effects, ANA))
+    bia = hand_of(effects, BIA)
+    assert [b.label for b in bia.buttons[-1]] == ["Comprar do monte", "Pegar o lixo"]
+    assert effects[3].player == BIA and effects[3].text == "Sua vez em Grupo do Buraco."
+    # the same discard button again: stale, nothing changes
+    assert await svc.press(ANA, button(picked, "Descartar")) == [Reply(player=ANA, text=STALE)]
+
+
+async def test_illegal_meld_gets_the_engine_reason_and_changes_nothing(
+        svc: Service, store: Any) -> None:
+    gid, ana, _bia = await two_player_buraco(svc)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    picked = await select(svc, ANA, gid, ana, "5♣", "10♦", "K♠")
+    version, _g = await game_of(store)
+    assert await svc.press(ANA, button(picked, "Baixar")) == [
+        Reply(player=ANA, text="uma sequência precisa ser toda do mesmo naipe")]
+    assert (await game_of(store))[0] == version
+
+
+async def test_meld_take_pile_and_set_aside(svc: Service) -> None:
+    gid, ana, _bia = await two_player_buraco(svc)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    ana = await select(svc, ANA, gid, ana, "J♥")
+    effects = await svc.press(ANA, button(ana, "Descartar"))
+    bia = hand_of(effects, BIA)
+    effects = await svc.press(BIA, button(bia, "Pegar o lixo"))
+    assert effects[0].view.lines[-1] == "Bia pegou o lixo."
+    bia = hand_of(effects, BIA)
+    assert "J♥" in cards(bia) and len(bia.cards) == 12
+    bia = await select(svc, BIA, gid, bia, "7♣", "7♦", "7♥")
+    bia = hand_of(await svc.press(BIA, button(bia, "Separar")), BIA)
+    assert bia.lines[1] == "Separado 1: 7♣ 7♦ 7♥ (jogo novo)"
+    assert [c.group for c in bia.cards if c.text.startswith("7")] == [1, 1, 1]
+    effects = await svc.press(BIA, button(bia, "Baixar"))
+    table = effects[0].view
+    assert table.lines[:4] == ["Ana: 0 pts", "  (sem jogos)", "Bia: 0 pts", "  1) 7♣ 7♦ 7♥"]
+    assert table.lines[-1] == "Bia baixou jogos."
+    bia = hand_of(effects, BIA)
+    assert len(bia.cards) == 9
+    assert [b.label for b in bia.buttons[-2]] == ["+1"]
+
+
+async def test_duplicate_update_changes_nothing(svc: Service, store: Any) -> None:
+    gid, ana, _bia = await two_player_buraco(svc)
+    first = await svc.press(ANA, button(ana, "Comprar do monte"), update="tg:u:77")
+    assert kinds(first) == ["table", "hand"]
+    version, _g = await game_of(store)
+    assert await svc.press(ANA, button(ana, "Comprar do monte"), update="tg:u:77") == []
+    assert await svc.join(CHAT, CAIO, update="tg:u:77") == []
+    assert (await game_of(store))[0] == version
+
+
+async def test_two_workers_press_the_same_button_one_wins(
+        backend: Backend, clock: FakeClock) -> None:
+    w1 = make_service(backend.make(), clock)
+    w2 = make_service(backend.make(), clock)
+    gid, ana, _bia = await two_player_buraco(w1)
+    draw = button(ana, "Comprar do monte")
+    a, b = await asyncio.gather(w1.press(ANA, draw), w2.press(ANA, draw))
+    results = sorted([kinds(a), kinds(b)])
+    assert results == [["reply"], ["table", "hand"]]
+    assert [r for r in (a, b) if kinds(r) == ["reply"]][0][0].text == STALE
+    _v, game = await game_of(backend.make())
+    from bot import play
+
+    assert len(play.deal_of(game).hands[0]) == 12
+
+
+class RacingStore:
+    """Wraps a store: before Ana's first save, another worker saves a toggle by Bia."""
+
+    def __init__(self, inner: Any, other: Service, gid: str, bia_view: View) -> None:
+        self.inner, self.other, self.gid, self.bia = inner, other, gid, bia_view
+        self.raced = False
+        self.saves = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def save_game(self, game_id: str, expected: int, state: str, ttl_s: int) -> bool:
+        self.saves += 1
+        if not self.raced:
+            self.raced = True
+            await self.other.press(BIA, pack(self.gid, self.bia.version, "t", 0))
+        return bool(await self.inner.save_game(game_id, expected, state, ttl_s))
+
+
+async def test_lost_race_reloads_and_reverifies(backend: Backend, clock: FakeClock) -> None:
+    plain = make_service(backend.make(), clock)
+    gid, ana, bia = await two_player_buraco(plain)
+    racing = RacingStore(backend.make(), make_service(backend.make(), clock), gid, bia)
+    worker = make_service(racing, clock)
+    effects = await worker.press(ANA, button(ana, "Comprar do monte"))
+    assert kinds(effects) == ["table", "hand"]
+    assert racing.saves == 2  # first save lost to Bia's toggle, second after reloading
+    _v, game = await game_of(backend.make())
+    assert game.seats[1].sel == [0]  # Bia's toggle survived
+    assert game.seats[0].ver == 2
