@@ -120,14 +120,16 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
         raise _fail("meld_no_cards", "escolha as cartas para acrescentar ao jogo")
     for c in cards:
         check_meldable(c, rules)
+        if is_wild_card(c) and not (meld.kind == RUN and c.suit == meld.suit):
+            continue
+        if meld.kind == SET and c.rank != meld.low:
+            raise _fail("meld_wrong_kind", "as cartas não servem nesta trinca")
+        if meld.kind == RUN and c.suit != meld.suit:
+            raise _fail("meld_wrong_kind", "as cartas não servem nesta sequência (outro naipe)")
     union = [*meld.cards, *cards]
     naturals = [c for c in union if not is_wild_card(c)]
     if meld.kind == SET:
-        if any(c.rank != meld.low for c in naturals):
-            raise _fail("meld_wrong_kind", "as cartas não servem nesta trinca")
         return _make_set(union, naturals, rules)
-    if any(c.suit != meld.suit for c in naturals):
-        raise _fail("meld_wrong_kind", "as cartas não servem nesta sequência (outro naipe)")
     return _make_run(union, naturals, rules)
 
 

@@ -15,7 +15,7 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.deal import apply, can
 from engine.errors import IllegalAction
-from engine.melds import extend_meld, is_wild_card
+from engine.melds import SET, Meld, extend_meld, is_wild_card
 from engine.state import DRAW, DealState, Event
 
 
@@ -49,10 +49,24 @@ def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
                     yield [Card.of(r, suit), Card.of(aa, suit), wilds[0]]
 
 
+def _may_fit(meld: Meld, card: Card) -> bool:
+    """Cheap pre-check before :func:`extend_meld`: could ``card`` join ``meld``?"""
+    if is_wild_card(card) and meld.wild is None:
+        return True
+    if meld.kind == SET:
+        return card.rank == meld.low
+    if card.suit != meld.suit:
+        return False
+    ends = (meld.low - 1, meld.high + 1)
+    return card.rank in ends or (card.rank == 1 and 14 in ends) or meld.wild is not None
+
+
 def _extensions(hand: list[Card], state: DealState, seat: int) -> Iterator[Action]:
     melds = state.melds[state.side_of[seat]]
     for i, m in enumerate(melds):
         for c in hand:
+            if not _may_fit(m, c):
+                continue
             try:
                 extend_meld(m, [c], state.rules)
             except IllegalAction:
