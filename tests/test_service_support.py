@@ -151,11 +151,11 @@ def button(view: Any, label: str) -> str:
     raise AssertionError(f"no button {label!r} in {[b.label for r in view.buttons for b in r]}")
 
 
-async def game_of(store: Any, chat: ChatRef = CHAT) -> Any:
-    """The chat's game as stored (``bot.model.Game``) and its store version."""
+async def game_of(store: Any, chat: ChatRef = CHAT, gid: str | None = None) -> Any:
+    """The chat's game (or game ``gid``) as stored (``bot.model.Game``) and its version."""
     from bot.model import Game
 
-    gid = await store.chat_game(chat.key)
+    gid = gid or await store.chat_game(chat.key)
     assert gid is not None
     got = await store.load_game(gid)
     assert got is not None

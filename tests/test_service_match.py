@@ -1,0 +1,133 @@
+"""Match flow: deal result with the RULES C14 breakdown, next deal (button or 30 s),
+match end with the winner, record, /placar, /exportar (issue 4 "Match flow",
+"Scoreboard", "Records")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from test_service_support import (  # noqa: F401  (fixtures)
+    ANA, BIA, CHAT, Backend, FakeClock, SeededDecks, backend, button, clock, game_of, kinds,
+    make_service, only, store, svc, texts,
+)
+
+from bot import play, robot
+from bot.effects import Document, Effect, Reply, pack
+from bot.service import Service
+
+
+async def human_turn(svc: Service, store: Any, gid: str, seat: int) -> list[Effect]:
+    """Play one whole turn for the person at ``seat`` with buttons only: the safe move
+    (draw, then the safe discard or a red 3 to lay), the way a careful person would."""
+    out: list[Effect] = []
+    while True:
+        _v, game = await game_of(store, gid=gid)
+        if game.status != "playing" or play.deal_of(game).turn != seat:
+            return out
+        player = game.seats[seat].player
+        state = play.deal_of(game)
+        action = robot.fallback_move(state, seat)
+        view = play.view_of(game, seat)
+        ver = game.seats[seat].ver
+        if action.do == "draw":
+            out += await svc.press(player, pack(game.id, ver, "c"))
+            continue
+        i = view.hand.index(action.card)
+        await svc.press(player, pack(game.id, ver, "t", i))
+        out += await svc.press(player, pack(game.id, ver, "d" if action.do == "discard" else "3"))
+
+
+async def play_deal(svc: Service, store: Any) -> list[Effect]:
+    """Play until the current deal ends: people by buttons, AI seats by ticks."""
+    out: list[Effect] = []
+    gid = (await game_of(store))[1].id
+    for _ in range(2000):
+        _v, game = await game_of(store, gid=gid)
+        if game.status != "playing":
+            return out
+        turn = play.deal_of(game).turn
+        if game.seats[turn].player is not None:
+            out += await human_turn(svc, store, gid, turn)
+        else:
+            out += await svc.tick()
+    raise AssertionError("deal did not end")
+
+
+async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any) -> None:
+    await svc.new_game(CHAT, ANA, "tranca")
+    await svc.add_ai(CHAT, ANA, "")
+    await svc.start(CHAT, ANA)
+    assert await svc.export(CHAT, ANA) == [Reply(
+        player=ANA, text="O registro só sai depois do fim da partida.")]
+    _v, game = await game_of(store)
+    gid = game.id
+    effects = await play_deal(svc, store)
+    says = [e.text for e in effects if e.kind == "say"]
+    assert says[-2] == (
+        "Fim da mão 1.\n"
+        "Ana: jogos 0, 3s -300, mão -80, morto -100 = -480\n"
+        "Robô 2: jogos 0, 3s -100, mão -100, morto -100 = -300\n"
+        "Placar: -480 × -300")
+    assert says[-1] == "Fim da partida! Vencedor: Robô 2 com -300 pontos."
+    final = [e for e in effects if e.kind == "table"][-1]
+    assert final.view.buttons == []
+    assert await store.chat_game(CHAT.key) is None
+    # the record is the engine's, with the deck the deal started from
+    record = json.loads(await store.load_record(gid))
+    assert record["format"] == "buraco-record/1" and record["variant"] == "tranca"
+    assert record["players"] == ["Ana", "Robô 2"]
+    assert record["deck"][:3] == [c.code for c in SeededDecks()(play.rules_of(game))[:3]]
+    exported = await svc.export(CHAT, ANA)
+    assert exported == [Document(chat=CHAT, filename=f"buraco-{gid}.json",
+                                 content=await store.load_record(gid))]
+    board = only(await svc.scoreboard(CHAT, ANA), "reply").text
+    assert board == (
+        "Partida: Ana × Robô 2\n"
+        "Mão 1: -480 × -300\n"
+        "Total: -480 × -300\n"
+        "Ranking do grupo:\n"
+        "1. Ana: 0 vitórias em 1 partidas, -480 pontos")
+
+
+async def test_next_deal_after_30_s_or_on_the_button(svc: Service, store: Any,
+                                                      clock: FakeClock) -> None:
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.join(CHAT, BIA)
+    await svc.start(CHAT, ANA)
+    effects = await play_deal(svc, store)
+    says = [e.text for e in effects if e.kind == "say"]
+    assert says[-1].startswith("Fim da mão 1.\nAna: ")
+    table = [e for e in effects if e.kind == "table"][-1].view
+    assert [b.label for b in table.buttons[0]] == ["Próxima mão", "Minha mão"]
+    _v, game = await game_of(store)
+    assert game.status == "between" and len(game.deals) == 1
+    clock.advance(29)
+    assert await svc.tick() == []
+    clock.advance(1)
+    effects = await svc.tick()
+    assert kinds(effects) == ["table", "hand", "hand", "turn"]
+    assert effects[0].view.lines[-1] == "Mão 2 distribuída."
+    # second deal: the button starts the third at once
+    await play_deal(svc, store)
+    started = await svc.press(BIA, button(table, "Próxima mão"))
+    assert started[0].view.lines[-1] == "Mão 3 distribuída."
+    assert await svc.press(BIA, button(table, "Próxima mão")) == [
+        Reply(player=BIA, text="A mão ainda está em jogo.")]
+    board = only(await svc.scoreboard(CHAT, BIA), "reply").text.splitlines()
+    _v, game = await game_of(store)
+    assert board[1:3] == [f"Mão {n}: {d[0]} × {d[1]}" for n, d in enumerate(game.deals, 1)]
+    assert board[3] == "Total: {} × {}".format(*play.match_scores(game))
+    assert board[4:] == ["Ranking do grupo:", "(nenhuma partida terminada ainda)"]
+
+
+async def test_hand_on_demand(svc: Service) -> None:
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.join(CHAT, BIA)
+    assert await svc.show_hand(CHAT, ANA) == [Reply(
+        player=ANA, text="A partida ainda não começou.")]
+    effects = await svc.start(CHAT, ANA)
+    table = effects[0].view
+    hand = only(await svc.press(BIA, button(table, "Minha mão")), "hand")
+    assert hand.player == BIA and len(hand.view.cards) == 11
+    assert kinds(await svc.show_hand(CHAT, ANA)) == ["hand"]
