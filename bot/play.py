@@ -118,22 +118,22 @@ def action_buttons(game: Game, seat: int, view: SeatView, b: ButtonMaker) -> lis
     moves = legal_moves(view)
     own = view.melds[view.side]
     if view.phase == "draw":
-        row = [b("Comprar do monte", "c")] if moves.can_draw else []
+        row = [b(N_("Comprar do monte"), "c")] if moves.can_draw else []
         if moves.can_take_pile:
-            row.append(b("Pegar o lixo", "p"))
+            row.append(b(N_("Pegar o lixo"), "p"))
         rows = [row]
         if moves.can_take_pile and moves.pile_needs_justification and own:
             rows.append([b("", "p", k, text=_("Lixo → {n}", n=k + 1)) for k in range(len(own))])
         return [r for r in rows if r]
-    rows = [[b("Baixar", "m"), b("Separar", "g")]]
+    rows = [[b(N_("Baixar"), "m"), b(N_("Separar"), "g")]]
     ext = [b("", "e", k, text=f"+{k + 1}") for k in range(len(own))]
     rows += [ext[i:i + 6] for i in range(0, len(ext), 6)]
-    last = [b("Descartar", "d")]
+    last = [b(N_("Descartar"), "d")]
     if moves.threes_to_lay:
-        last.append(b("Baixar o 3", "3"))
+        last.append(b(N_("Baixar o 3"), "3"))
     if s.sel or s.groups:
-        last.append(b("Limpar", "z"))
+        last.append(b(N_("Limpar"), "z"))
     if moves.can_redraw:
-        last.append(b("Abrir o lixo e comprar outra", "r"))
+        last.append(b(N_("Abrir o lixo e comprar outra"), "r"))
     rows.append(last)
     return rows

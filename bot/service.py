@@ -9,6 +9,7 @@ effects. A refused request returns a :class:`Reply` with the reason and saves no
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -36,13 +37,14 @@ class Service:
     of one game; ``next_deal_s`` pause before the next deal; ``idle_s`` closing of a
     lobby or game nobody acted in. ``chooser`` is the AI (default ``engine.ai.choose``
     when present, else the fallback of :mod:`bot.robot`). ``deck_fn(rules)`` gives each
-    deal's deck (tests); None shuffles with ``secrets.SystemRandom``.
+    deal's deck (tests); None shuffles with ``secrets.SystemRandom``. ``threaded`` runs
+    timer steps (AI thinking) in a worker thread so the event loop stays responsive.
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
                  ai_pace_s: float = 1.0, next_deal_s: float = 30.0, idle_s: float = 86_400.0,
                  chooser: robot.Chooser | str | None = "engine",
-                 deck_fn: play.DeckFn | None = None) -> None:
+                 deck_fn: play.DeckFn | None = None, threaded: bool = True) -> None:
         self.store = store
         self.clock = clock
         self.turn_timer_s = turn_timer_s
@@ -51,6 +53,7 @@ class Service:
             robot.engine_chooser() if isinstance(chooser, str) else chooser)
         self.ttl_s = int(idle_s + 86_400)
         self.deck_fn = deck_fn
+        self.threaded = threaded
 
     # Plumbing ---------------------------------------------------------------------
     async def _fresh(self, update: str | None) -> bool:
@@ -78,8 +81,9 @@ class Service:
         return gid
 
     async def _run(self, gid: str, user: PlayerRef | None, fn: UseCase,
-                   reschedule: bool = False) -> list[Effect]:
-        """Load, run ``fn``, compare-and-set, follow up; retried on a lost race."""
+                   reschedule: bool = False, threaded: bool = False) -> list[Effect]:
+        """Load, run ``fn``, compare-and-set, follow up; retried on a lost race.
+        ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while)."""
         for _attempt in range(CAS_ATTEMPTS):
             got = await self._load(gid)
             if got is None:
@@ -88,7 +92,7 @@ class Service:
                 return await self._reply(None, user, N_("Este jogo não existe mais."))
             version, game = got
             try:
-                out = fn(game)
+                out = await asyncio.to_thread(fn, game) if threaded else fn(game)
             except Refusal as err:
                 if user is None:
                     return []
@@ -329,7 +333,8 @@ class Service:
         for gid in await self.store.claim_due(now, limit):
             try:
                 out += await self._run(gid, None, lambda g: timers.step(
-                    g, now, self.pacing, self.chooser, self.deck_fn), reschedule=True)
+                    g, now, self.pacing, self.chooser, self.deck_fn), reschedule=True,
+                    threaded=self.threaded)
             except IllegalAction as err:  # the engine refused every fallback move
                 log.error("game %s stuck: %s", gid, err)
         return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot import lobby, play, robot, turns
+from bot import lobby, play, robot, turns, views
 from bot.effects import Effect, Say
 from bot.i18n import N_, Translator
 from bot.model import Game
@@ -80,8 +80,8 @@ def timeout(game: Game, seat: int, now: float) -> Outcome:
     hand the seat to the AI."""
     s = game.seats[seat]
     s.misses += 1
-    name = game.name_of(seat)
     _ = Translator(game.lang)
+    name = views.seat_name(game, seat, _)
     if s.misses >= 2:
         s.away = True
         notice = _("{name} não jogou a tempo de novo: o robô joga por {name} até /voltar.",

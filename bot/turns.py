@@ -178,7 +178,7 @@ def describe(game: Game, ev: Any) -> tuple[str, dict[str, Any]] | None:
     msgid = _EVENT_TEXT.get(ev.kind)
     if msgid is None:
         return None
-    kw: dict[str, Any] = {"name": game.name_of(ev.seat) if ev.seat >= 0 else ""}
+    kw: dict[str, Any] = {"seat": ev.seat}
     if "card" in ev.public and isinstance(ev.public["card"], str):
         kw["card"] = str(Card.parse(ev.public["card"]))
     return msgid, kw

@@ -83,9 +83,9 @@ def lobby_view(game: Game, _: Translator) -> View:
                    allowed=allowed, timer=game.timer_s))
     lines.append(_("Sortear duplas: sim") if game.shuffle else _("Sortear duplas: não"))
     b = _buttons(game)
-    buttons = [[b("Entrar", "j"), b("Sair", "lv")],
-               [b("Robô", "ai", "normal"), b("Sortear duplas", "sh")],
-               [b("Iniciar", "s"), b("Cancelar", "x")]]
+    buttons = [[b(N_("Entrar"), "j"), b(N_("Sair"), "lv")],
+               [b(N_("Robô"), "ai", "normal"), b(N_("Sortear duplas"), "sh")],
+               [b(N_("Iniciar"), "s"), b(N_("Cancelar"), "x")]]
     return View(title=game_title(game, _), lines=lines, buttons=buttons)
 
 
@@ -120,22 +120,33 @@ def table_view(game: Game, _: Translator) -> View:
     if game.status == "playing":
         lines.append(_("Vez de {name}.", name=seat_name(game, state.turn, _)))
     if game.last is not None:
-        lines.append(_(game.last[0], **game.last[1]))
+        lines.append(last_text(game, _))
     b = _buttons(game)
     if game.status == "playing":
-        buttons = [[b("Minha mão", "h")]]
+        buttons = [[b(N_("Minha mão"), "h")]]
     elif game.status == "between":
-        buttons = [[b("Próxima mão", "n"), b("Minha mão", "h")]]
+        buttons = [[b(N_("Próxima mão"), "n"), b(N_("Minha mão"), "h")]]
     else:
         buttons = []
     return View(title=game_title(game, _), lines=lines, buttons=buttons)
+
+
+def last_text(game: Game, _: Translator) -> str:
+    """The last thing that happened, in the chat's language (names resolved now)."""
+    assert game.last is not None
+    msgid, params = game.last
+    kw = dict(params)
+    if "seat" in kw:
+        seat = kw.pop("seat")
+        kw["name"] = seat_name(game, seat, _) if seat >= 0 else ""
+    return _(msgid, **kw)
 
 
 def _canastra(meld: Any, _: Translator) -> str:
     if not meld.is_canastra:
         return ""
     label = CANASTRA_LABELS.get(meld.canastra)
-    return f" · {_('canastra')} {_(label) if label else meld.label}"
+    return " · " + _("canastra {label}", label=_(label) if label else meld.label)
 
 
 def _pile_line(state: Any, rules: Any, _: Translator) -> str:

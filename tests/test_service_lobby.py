@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Lobby: /novojogo, /entrar, /sair, /robo, shuffle, /iniciar, /cancelar (issue 4 "Lobby")."""
 
 from __future__ import annotations
@@ -5,8 +6,24 @@ from __future__ import annotations
 from typing import Any
 
 from test_service_support import (  # noqa: F401  (fixtures)
-    ANA, BIA, CAIO, CHAT, CHAT2, DANI, EVA, FakeClock, backend, button, clock, game_of, kinds,
-    make_service, only, store, svc, texts,
+    ANA,
+    BIA,
+    CAIO,
+    CHAT,
+    CHAT2,
+    DANI,
+    EVA,
+    FakeClock,
+    backend,
+    button,
+    clock,
+    game_of,
+    kinds,
+    make_service,
+    only,
+    store,
+    svc,
+    texts,
 )
 
 from bot.effects import Reply, TableView

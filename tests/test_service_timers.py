@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Timers: turn timeout with the safe move, AFK takeover and /voltar, AI pacing,
 deadline claims across workers, idle closing (issue 4 "Timers")."""
 
@@ -7,8 +8,21 @@ import asyncio
 from typing import Any
 
 from test_service_support import (  # noqa: F401  (fixtures)
-    ANA, BIA, CHAT, Backend, FakeClock, backend, button, clock, game_of, kinds, make_service,
-    only, store, svc, texts,
+    ANA,
+    BIA,
+    CHAT,
+    Backend,
+    FakeClock,
+    backend,
+    button,
+    clock,
+    game_of,
+    kinds,
+    make_service,
+    only,
+    store,
+    svc,
+    texts,
 )
 from test_service_turns import hand_of, two_player_buraco
 
@@ -74,7 +88,7 @@ async def test_two_timeouts_hand_the_seat_to_the_ai_until_voltar(
 
 
 async def test_acting_again_ends_the_takeover(svc: Service, store: Any, clock: FakeClock) -> None:
-    gid, _a, _b = await two_player_buraco(svc)
+    _gid, _a, _b = await two_player_buraco(svc)
     clock.advance(90)
     effects = await _bia_plays(svc, await svc.tick())
     clock.advance(90)

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Turns through the engine: button versions, selection, refusals, concurrency,
 idempotency (issue 4 "Turns", "Concurrency", "Idempotency")."""
 
@@ -7,8 +8,22 @@ import asyncio
 from typing import Any
 
 from test_service_support import (  # noqa: F401  (fixtures)
-    ANA, BIA, CAIO, CHAT, Backend, FakeClock, backend, button, clock, game_of, kinds,
-    make_service, only, store, svc, texts,
+    ANA,
+    BIA,
+    CAIO,
+    CHAT,
+    Backend,
+    FakeClock,
+    backend,
+    button,
+    clock,
+    game_of,
+    kinds,
+    make_service,
+    only,
+    store,
+    svc,
+    texts,
 )
 
 from bot.effects import HandView, Reply, View, pack
@@ -68,7 +83,7 @@ async def test_seeded_deal_and_views(svc: Service) -> None:
 
 
 async def test_draw_then_the_same_button_again_is_stale(svc: Service, store: Any) -> None:
-    gid, ana, _bia = await two_player_buraco(svc)
+    _gid, ana, _bia = await two_player_buraco(svc)
     draw = button(ana, "Comprar do monte")
     effects = await svc.press(ANA, draw)
     assert kinds(effects) == ["table", "hand"]
@@ -150,7 +165,7 @@ async def test_meld_take_pile_and_set_aside(svc: Service) -> None:
 
 
 async def test_duplicate_update_changes_nothing(svc: Service, store: Any) -> None:
-    gid, ana, _bia = await two_player_buraco(svc)
+    _gid, ana, _bia = await two_player_buraco(svc)
     first = await svc.press(ANA, button(ana, "Comprar do monte"), update="tg:u:77")
     assert kinds(first) == ["table", "hand"]
     version, _g = await game_of(store)
@@ -163,12 +178,12 @@ async def test_two_workers_press_the_same_button_one_wins(
         backend: Backend, clock: FakeClock) -> None:
     w1 = make_service(backend.make(), clock)
     w2 = make_service(backend.make(), clock)
-    gid, ana, _bia = await two_player_buraco(w1)
+    _gid, ana, _bia = await two_player_buraco(w1)
     draw = button(ana, "Comprar do monte")
     a, b = await asyncio.gather(w1.press(ANA, draw), w2.press(ANA, draw))
     results = sorted([kinds(a), kinds(b)])
     assert results == [["reply"], ["table", "hand"]]
-    assert [r for r in (a, b) if kinds(r) == ["reply"]][0][0].text == STALE
+    assert next(r for r in (a, b) if kinds(r) == ["reply"])[0].text == STALE
     _v, game = await game_of(backend.make())
     from bot import play
 

@@ -48,13 +48,17 @@ class ConsoleGame:
         self.hand: View | None = None
         self.game_id = ""
         self.closed = False
+        self.narrate = False
         self._ = Translator("pt")
 
     def show(self, effects: list[Effect]) -> None:
         """Keep the latest table and hand; print the messages."""
         for eff in effects:
             if eff.kind == "table":
+                before = self.table.lines[-1:] if self.table is not None else []
                 self.table, self.game_id = eff.view, eff.game_id
+                if self.narrate and eff.view.lines[-1:] != before and eff.view.lines:
+                    self.console.print(eff.view.lines[-1], style="dim")
             elif eff.kind == "hand" and eff.player.key == ME.key:
                 self.hand = eff.view
             elif eff.kind in ("reply", "say", "tell"):
@@ -80,13 +84,17 @@ class ConsoleGame:
 
     async def run_ai(self) -> None:
         """Let the timers run (AI moves, next deal) until it is the person's turn."""
-        for _i in range(10_000):
-            effects = await self.service.tick()
-            if not effects:
-                return
-            self.show(effects)
-            if self.pause_s:
-                await asyncio.sleep(self.pause_s)
+        self.narrate = True
+        try:
+            for _i in range(10_000):
+                effects = await self.service.tick()
+                if not effects:
+                    return
+                self.show(effects)
+                if self.pause_s:
+                    await asyncio.sleep(self.pause_s)
+        finally:
+            self.narrate = False
 
     def my_turn(self) -> bool:
         """True when the hand view offers actions."""

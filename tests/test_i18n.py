@@ -1,0 +1,111 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
+"""Language: pt-BR msgids, English and Italian catalogs read with Babel, per-chat
+``/idioma`` (issue 4 "Language")."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po
+from test_service_support import ANA, BIA, CHAT, backend, clock, kinds, only, store, svc  # noqa: F401
+
+from bot.effects import Reply, pack
+from bot.i18n import LOCALE_DIR, Translator, catalog, norm_lang
+from bot.service import Service
+
+ROOT = Path(__file__).resolve().parent.parent
+PLACEHOLDER = re.compile(r"\{[a-z_]+(?:![rs])?\}")
+
+
+def code_msgids() -> set[str]:
+    keywords = {**DEFAULT_KEYWORDS, "N_": None}
+    found: set[str] = set()
+    for sub in ("bot", "adapters/console"):
+        for _file, _line, msg, _comments, _ctx in extract_from_dir(
+                ROOT / sub, method_map=[("**.py", "python")], keywords=keywords):
+            found.add(msg if isinstance(msg, str) else msg[0])
+    return found
+
+
+def po(lang: str) -> Any:
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po").open("rb") as fh:
+        return read_po(fh, locale=lang)
+
+
+def test_template_is_up_to_date_with_the_code() -> None:
+    with (LOCALE_DIR / "messages.pot").open("rb") as fh:
+        pot = {m.id for m in read_po(fh) if m.id}
+    assert code_msgids() == pot
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_every_message_is_translated_with_the_same_placeholders(lang: str) -> None:
+    cat = po(lang)
+    ids = {m.id for m in cat if m.id}
+    assert ids == code_msgids()
+    for m in cat:
+        if not m.id:
+            continue
+        assert m.string, m.id
+        assert not m.fuzzy, m.id
+        assert sorted(PLACEHOLDER.findall(m.id)) == sorted(PLACEHOLDER.findall(m.string)), m.id
+
+
+def test_catalogs_load_from_po_without_a_build_step(tmp_path: Path, monkeypatch: Any) -> None:
+    # a clean clone has no .mo: the .po is compiled in memory
+    for lang in ("en", "it"):
+        src = LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
+        dst = tmp_path / lang / "LC_MESSAGES"
+        dst.mkdir(parents=True)
+        (dst / "messages.po").write_bytes(src.read_bytes())
+    monkeypatch.setattr("bot.i18n.LOCALE_DIR", tmp_path)
+    catalog.cache_clear()
+    try:
+        assert Translator("en")("Não é a sua vez.") == "It is not your turn."
+        assert Translator("it")("Vez de {name}.", name="Bia") == "Tocca a Bia."
+        assert not list(tmp_path.rglob("*.mo"))
+    finally:
+        catalog.cache_clear()
+
+
+def test_pt_is_the_msgid_and_unknown_languages_fall_back() -> None:
+    assert Translator("pt")("Não é a sua vez.") == "Não é a sua vez."
+    assert Translator("xx").lang == "pt"
+    assert [norm_lang(t) for t in ("EN", "pt-BR", "italiano", "de")] == ["en", "pt", "it", None]
+
+
+async def test_idioma_switches_the_chat_and_its_table(svc: Service, store: Any) -> None:
+    await svc.new_game(CHAT, ANA, "")
+    listed = await svc.set_language(CHAT, ANA, "")
+    assert listed == [Reply(player=ANA, text=(
+        "Idiomas: pt (Português (Brasil)), en (English), it (Italiano). Use /idioma en."))]
+    effects = await svc.set_language(CHAT, ANA, "en")
+    assert kinds(effects) == ["reply", "table"]
+    assert effects[0].text == "Group language: English."
+    table = effects[1].view
+    assert table.title == "Buraco · to 1500 points"
+    assert table.lines[:2] == ["Table opened by Ana.", "Seat 1: Ana · side 1"]
+    assert [b.label for b in table.buttons[0]] == ["Join", "Leave"]
+    assert await store.get_setting(CHAT.key, "lang") == "en"
+    assert await svc.leave(CHAT, BIA) == [Reply(player=BIA, text="You are not at the table.")]
+
+
+async def test_italian_game_texts(svc: Service) -> None:
+    await svc.set_language(CHAT, ANA, "it")
+    await svc.new_game(CHAT, ANA, "")
+    await svc.join(CHAT, BIA)
+    effects = await svc.start(CHAT, ANA)
+    table = effects[0].view
+    assert table.lines[-2:] == ["Tocca a Ana.", "La partita è iniziata."]
+    gid = effects[0].game_id
+    bia = next(e for e in effects if e.kind == "hand" and e.player == BIA).view
+    assert bia.title == "La tua mano (11 carte)"
+    assert await svc.press(BIA, pack(gid, bia.version, "c")) == [
+        Reply(player=BIA, text="Non è il tuo turno.")]
+    ana = next(e for e in effects if e.kind == "hand" and e.player == ANA).view
+    drawn = await svc.press(ANA, pack(gid, ana.version, "c"))
+    assert only(drawn, "table").view.lines[-1] == "Ana ha pescato dal mazzo."
