@@ -31,9 +31,12 @@ def choose(view: SeatView, level: str = "normal", budget_s: float | None = None,
 
     ``budget_s``: seconds ``dificil`` may think (default :data:`DEFAULT_BUDGET_S`);
     ``rng``: randomness (default ``secrets.SystemRandom``; tests pass a seeded one).
-    Raises ``IllegalAction("unknown_level")`` for another level and
+    Raises ``TypeError`` for anything but a ``SeatView`` (the AI never sees the hidden
+    state), ``IllegalAction("unknown_level")`` for another level and
     ``IllegalAction("not_your_turn")`` when the view is not this seat's turn.
     """
+    if not isinstance(view, SeatView):
+        raise TypeError(f"the AI takes a SeatView (view_for), not {type(view).__name__}")
     if not view.my_turn:
         raise IllegalAction("not_your_turn", "não é a vez deste assento")
     rand = rng if rng is not None else secrets.SystemRandom()

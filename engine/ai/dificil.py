@@ -1,13 +1,123 @@
-"""Placeholder replaced below."""
+"""The ``dificil`` AI: determinized Monte Carlo over ``normal`` rollouts (issue 5).
+
+At a decision with real alternatives (draw or take the pile; lay down, go out, or hold
+and discard one of the likeliest discards) it samples full deals consistent with the
+view (:mod:`engine.ai.determinize`), plays each alternative in each sample, lets
+``normal`` play every seat for a few rounds, and scores the position (deal score now,
+:func:`engine.scoring.score_deal`, plus a small bonus for melds close to a canastra).
+Every alternative meets the same samples (common random numbers). The loop stops at the
+time budget; the best mean wins. Decisions with one sensible option play as ``normal``.
+"""
+
 from __future__ import annotations
 
 import random
+import time
 
 from engine.actions import Action
-from engine.ai import normal
-from engine.view import SeatView
+from engine.ai import moves, normal
+from engine.ai.danger import discard_score
+from engine.ai.determinize import sample_state
+from engine.ai.normal import ALL_IN, choose_laydown, wild_policy
+from engine.ai.seat import table_of
+from engine.deal import apply
+from engine.errors import IllegalAction
+from engine.scoring import score_deal
+from engine.state import DealState
+from engine.view import SeatView, view_for
+
+DISCARDS = 3
+"""How many of ``normal``'s preferred discards compete."""
+ROUNDS = 2
+"""Rollout depth in rounds of the table (every seat plays this many turns)."""
+MIN_SAMPLES = 2
 
 
-def choose(view: SeatView, budget_s: float, rng: random.Random) -> Action:
-    """Temporary: plays like normal."""
-    return normal.choose(view, rng)
+def candidates(view: SeatView, rng: random.Random) -> list[Action]:
+    """The alternatives worth comparing now (first = what ``normal`` would do)."""
+    first = normal.choose(view, rng)
+    if view.phase == "draw":
+        take = moves.pile_take(view)
+        return [first] if take is None else _unique([first, take, Action.draw(view.seat)])
+    if first.do in ("lay_three", "redraw"):
+        return [first]
+    out = [first]
+    allin = choose_laydown(view, ALL_IN, eager_out=True)
+    if allin is not None:
+        out.append(allin)
+    held = choose_laydown(view, wild_policy(view, len(view.hand)), eager_out=False)
+    if held is not None:
+        out.append(held)
+    table = table_of(view)
+    side = view.melds[view.side]
+    options = [c for c in view.hand if moves.discardable(view, c)]
+    options.sort(key=lambda c: discard_score(c, view.hand, side, table, view.rules))
+    out.extend(Action.discard(view.seat, c) for c in options[:DISCARDS])
+    return _unique(out)
+
+
+def _unique(actions: list[Action]) -> list[Action]:
+    seen: list[Action] = []
+    for a in actions:
+        if a not in seen:
+            seen.append(a)
+    return seen
+
+
+def evaluate(state: DealState, side: int) -> float:
+    """The position for ``side``: its deal score now minus the best other side's, with
+    a little credit for melds one or two cards short of a canastra."""
+    totals = score_deal(state).totals
+    values = []
+    for s, total in enumerate(totals):
+        bonus = 0.0
+        if not state.over:
+            for m in state.melds[s]:
+                if not m.is_canastra and len(m) >= 5:
+                    bonus += 25.0 * (len(m) - 4)
+        values.append(total + bonus)
+    mine = values[side]
+    others = [v for i, v in enumerate(values) if i != side]
+    return mine - max(others)
+
+
+def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> float:
+    """Apply ``action`` then let ``normal`` play every seat for :data:`ROUNDS` rounds."""
+    try:
+        apply(state, action)
+    except IllegalAction:
+        return -1e9
+    stop = state.turn_count + ROUNDS * state.n_players
+    steps = 0
+    while not state.over and state.turn_count < stop and steps < 400:
+        view = view_for(state, state.turn)
+        try:
+            apply(state, normal.choose(view, rng))
+        except IllegalAction:
+            break
+        steps += 1
+    return evaluate(state, side)
+
+
+def choose(view: SeatView, budget_s: float, rng: random.Random,
+           max_samples: int | None = None) -> Action:
+    """The ``dificil`` player's next action, thinking about ``budget_s`` seconds (the
+    sample in progress at the deadline is finished; at least :data:`MIN_SAMPLES`).
+    ``max_samples`` caps the samples (tests use it to make a decision reproducible)."""
+    deadline = time.perf_counter() + budget_s
+    cands = candidates(view, rng)
+    if len(cands) == 1:
+        return cands[0]
+    totals = [0.0] * len(cands)
+    samples = 0
+    while samples < MIN_SAMPLES or time.perf_counter() < deadline:
+        if max_samples is not None and samples >= max_samples:
+            break
+        world = sample_state(view, rng)
+        for i, action in enumerate(cands):
+            totals[i] += rollout(world.clone(), action, view.side, rng)
+        samples += 1
+        if time.perf_counter() >= deadline and samples >= MIN_SAMPLES:
+            break
+    best = max(range(len(cands)), key=lambda i: totals[i])
+    return cands[best]

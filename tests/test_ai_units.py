@@ -1,0 +1,143 @@
+"""AI building blocks (issue 5): hand analysis, discard danger, statistics, self-play CLI."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import make_meld, make_rules, parse_cards
+from engine.ai.danger import Table, danger, fits_meld
+from engine.ai.determinize import sample_state, unseen
+from engine.ai.hand import find_runs, find_sets, greedy_partition
+from engine.ai.selfplay import main as selfplay_main
+from engine.ai.stats import SideTally, wilson
+from engine.ai.tracker import SeenTracker
+from engine.cards import Card, codes
+from engine.state import Event
+from engine.view import view_for
+
+BURACO = make_rules("buraco")
+TRANCA = make_rules("tranca")
+
+
+def _runs(text: str, rules: object = BURACO, wild: bool = True) -> list[list[str]]:
+    return [codes(c.cards) for c in find_runs(parse_cards(text), rules, wild)]  # type: ignore[arg-type]
+
+
+def test_runs_ace_low_and_high_in_buraco() -> None:
+    assert _runs("Ah 2h 3h Qs Ks As") == [["Ah", "2h", "3h"], ["Qs", "Ks", "As"]]
+
+
+def test_runs_ace_only_high_in_tranca() -> None:
+    # seed 002: "L'Asso è posto dopo il Re"; a 2 of the suit is still its natural 2 (C5).
+    assert _runs("Ah 2h 3h Qs Ks As", TRANCA, False) == [["Qs", "Ks", "As"]]
+
+
+def test_runs_natural_two_in_its_slot_leaves_room_for_one_wild() -> None:
+    # 2h natural in A-2-3 (RULES C5); the 2 of clubs bridges 3..5.
+    found = _runs("Ah 2h 3h 5h 2c")
+    assert ["Ah", "2h", "3h", "2c", "5h"] in found
+
+
+def test_runs_use_one_wild_at_most() -> None:
+    found = _runs("5d 7d 9d 2c 2s")
+    assert all(sum(c in ("2c", "2s") for c in run) <= 1 for run in found)
+    assert ["5d", "2c", "7d"] in found and ["7d", "2c", "9d"] in found
+
+
+def test_sets_need_two_naturals_and_none_in_runs_only_variants() -> None:
+    hand = parse_cards("Kd Kc 2s 7h 7c 7s")
+    assert [codes(c.cards) for c in find_sets(hand, BURACO)] == [["Kd", "Kc", "2s"],
+                                                                 ["7h", "7c", "7s"]]
+    assert find_sets(hand, make_rules("justificado")) == []
+
+
+def test_no_meld_with_tranca_threes() -> None:
+    assert _runs("3h 4h 5h", TRANCA) == [] and find_sets(parse_cards("3c 3s 3d"), TRANCA) == []
+
+
+def test_greedy_partition_keeps_wilds_unless_allowed() -> None:
+    hand = parse_cards("4h 5h 6h 7h 9c 10c 2d Kd Ks")
+    melds, left = greedy_partition(hand, BURACO, 0)
+    assert [codes(m.cards) for m in melds] == [["4h", "5h", "6h", "7h"]]
+    assert codes(left) == ["9c", "10c", "2d", "Kd", "Ks"]
+    melds, left = greedy_partition(hand, BURACO, 1)
+    assert len(melds) == 2 and codes(left) == ["Kd", "Ks"]
+
+
+def test_fits_meld_ends_wild_slot_and_sets() -> None:
+    run = make_meld(parse_cards("5s 6s 2c 8s"), BURACO)  # wild stands for the 7
+    assert [fits_meld(Card.parse(c), run, BURACO) for c in ("4s", "9s", "7s", "9h")] == [
+        True, True, True, False]
+    kings = make_meld(parse_cards("Kd Kc Ks"), BURACO)
+    assert fits_meld(Card.parse("Kh"), kings, BURACO) and not fits_meld(
+        Card.parse("Qh"), kings, BURACO)
+
+
+def test_danger_ranks_a_canastra_completing_card_highest() -> None:
+    six = make_meld(parse_cards("4s 5s 6s 7s 8s 9s"), BURACO)
+    table = Table(opp_melds=(six,), opp_taken=parse_cards("Jh"), pile_size=4,
+                  pile_open=True, next_hand=9)
+    ten, jack, two, queen = (Card.parse(c) for c in ("10s", "Jd", "2c", "Qh"))
+    assert danger(ten, table, BURACO) > danger(jack, table, BURACO) > danger(queen, table, BURACO)
+    assert danger(two, table, BURACO) == 1000.0
+    assert danger(queen, table, BURACO) == 2.0 + 8.0  # open pile 0.5 x 4, next to the Jh taken
+
+
+def test_black_three_is_a_safe_discard_in_tranca() -> None:
+    table = Table(opp_melds=(), opp_taken=(), pile_size=9, pile_open=False, next_hand=3)
+    assert danger(Card.parse("3s"), table, TRANCA) == 0.0
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson(8, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.4902, 0.9433)
+    assert wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError, match="outside"):
+        wilson(11, 10)
+
+
+def test_side_tally_counts() -> None:
+    t = SideTally("normal", wins=8, ties=1, losses=1)
+    assert t.deals == 10 and t.win_rate() == 0.8
+
+
+def test_tracker_follows_public_pickups() -> None:
+    seen = SeenTracker.for_players(2)
+    seen.observe([Event("took_pile", 1, {"cards": ["7h", "8h", "Kc"]})])
+    seen.observe([Event("melded", 1, {"melds": [["6h", "7h", "8h"]], "extend": []})])
+    seen.observe([Event("discarded", 1, {"card": "Qd"})])
+    assert seen.lists() == [[], parse_cards("Kc")]
+
+
+def test_determinized_sample_keeps_the_view() -> None:
+    from engine import new_deal
+
+    state = new_deal(make_rules("buraco_morto"), 2)
+    view = view_for(state, 0)
+    assert len(unseen(view)) == 104 - 11
+    sample = sample_state(view, random.Random(1))
+    assert view_for(sample, 0) == view
+    assert sorted(sample.hands[1] + sample.stock + sample.mortos[0] + sample.mortos[1]) == unseen(view)
+
+
+def test_selfplay_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert selfplay_main(["--variant", "biriba", "--players", "2", "--games", "2",
+                          "--seats", "normal,facil"]) == 0
+    out = capsys.readouterr()
+    lines = out.out.splitlines()
+    assert lines[0] == "buraco_morto, 2 players, 2 deals, seats normal,facil"
+    assert lines[1].split() == ["lineup", "deals", "wins", "ties", "win", "rate", "95%", "CI",
+                                "(Wilson)", "avg", "score"]
+    assert lines[2].split()[:2] == ["normal", "2"] and lines[3].split()[:2] == ["facil", "2"]
+    assert "2/2 deals" in out.err
+
+
+def test_selfplay_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert selfplay_main(["--seats", "normal,genius"]) == 2
+    assert "unknown AI level 'genius'" in capsys.readouterr().err
+    assert selfplay_main(["--variant", "poker"]) == 2
+    assert "variante desconhecida" in capsys.readouterr().err
+    assert selfplay_main(["--variant", "altaneira", "--players", "2"]) == 2
+    assert "altaneira aceita 4 jogadores" in capsys.readouterr().err
