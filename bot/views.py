@@ -41,11 +41,13 @@ def seat_name(game: Game, seat: int, _: Translator) -> str:
 
 
 def side_label(game: Game, side: int, team: list[int], _: Translator) -> str:
-    """``"Dupla 1 (Ana, Robô 3)"`` or the lone player's name."""
+    """``"Dupla 1 (Ana, Robô 3)"``, ``"Time 1 (...)"`` for three, or the lone player's name."""
     names = ", ".join(seat_name(game, s, _) for s in team)
     if len(team) == 1:
         return names
-    return _("Dupla {n} ({names})", n=side + 1, names=names)
+    if len(team) == 2:
+        return _("Dupla {n} ({names})", n=side + 1, names=names)
+    return _("Time {n} ({names})", n=side + 1, names=names)
 
 
 def game_title(game: Game, _: Translator) -> str:

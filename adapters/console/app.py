@@ -162,7 +162,8 @@ class ConsoleGame:
             if cmd == "b" and k < len(numbers) - 1:
                 await self.press("g")
         code = {"l": "p", "b": "m", "d": "d", "t": "3", "e": "e"}[cmd]
-        await self.press(code, target if target is not None else "")
+        if not await self.press(code, target if target is not None else ""):
+            await self.press("z")  # a refused move leaves no half-made selection behind
 
     async def play(self) -> None:
         """The main loop: AI moves, render, read a command, until the match ends."""

@@ -1,0 +1,81 @@
+"""Terminal play driven by scripted input (issue 4 "Terminal play"): the same service
+and effects as the chat adapters, numbered hand, actions allowed now, clear messages."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+from rich.console import Console
+from test_service_support import FakeClock, SeededDecks, make_service
+
+from adapters.console.app import ConsoleGame
+from bot import __main__ as cli
+from bot.memstore import MemoryStore
+
+
+def scripted(lines: list[str]) -> tuple[ConsoleGame, io.StringIO]:
+    clock = FakeClock()
+    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks())
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    feed: Iterator[str] = iter(lines)
+
+    def read(prompt: str) -> str:
+        console.print(f"{prompt}<{(line := next(feed))}>")
+        return line
+
+    return ConsoleGame(svc, console, read=read), out
+
+
+async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
+    game, out = scripted(["?", "x", "d 1", "c", "d 99", "d 6", "t 2", "b 1 2 / 3", "d 6",
+                          "c", "p", "q"])
+    assert await game.setup("tranca", None)
+    await game.play()
+    text = out.getvalue()
+    # the numbered hand of the seeded deal and the one action allowed before drawing
+    assert "1:5♣  2:3♦  3:10♦  4:Q♦  5:Q♦  6:A♥  7:5♥  8:8♥  9:9♥  10:6♠  11:K♠" in text
+    assert "Ações: Comprar do monte (c)" in text
+    assert "Comandos: c = comprar do monte" in text
+    assert "Comando desconhecido: x. Digite ? para ajuda." in text
+    assert "primeiro compre do monte ou pegue o lixo" in text  # engine's reason
+    assert "Ações: Baixar (b N N N) · Descartar (d N) · Baixar o 3 (t N)" in text
+    assert "Essa carta não está mais na sua mão." in text
+    assert "baixe o 3 vermelho antes de descartar (RULES A32)" in text
+    assert "Você baixou o 3♦." in text and "3s baixados: 3♦" in text
+    assert "um jogo precisa de pelo menos 3 cartas" in text
+    assert "Separado 1" not in text  # a refused meld leaves no selection behind
+    # the AI answered, the person's discard went to the pile
+    assert "Robô 2 comprou do monte." in text and "Robô 2 descartou A♣." in text
+    assert "1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:5♥  7:8♥  8:9♥  9:6♠  10:K♠" in text
+    assert "Partida: Você × Robô 2" in text
+    assert text.rstrip().endswith("<q>")
+
+
+async def test_unknown_variant_is_refused() -> None:
+    game, out = scripted([])
+    assert not await game.setup("pife", None)
+    assert "variante desconhecida: 'pife'" in out.getvalue()
+
+
+async def test_a_whole_match_to_the_score() -> None:
+    """The person always draws and discards their first card; the match ends with the
+    final table and the scoreboard."""
+    commands = iter(["c", "d 1"] * 200)
+    clock = FakeClock()
+    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), next_deal_s=0)
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None)
+    game = ConsoleGame(svc, console, read=lambda _p: next(commands))
+    assert await game.setup("justificado", 2)
+    await game.play()
+    text = out.getvalue()
+    assert "Fim da mão 1." in text
+    assert "Fim da partida! Vencedor:" in text
+    assert "Ranking do grupo:" in text and "1. Você: " in text
+
+
+def test_cli_parses_play_options() -> None:
+    args = cli._parser().parse_args(["play", "--variant", "tranca", "--players", "4"])
+    assert (args.command, args.variant, args.players) == ("play", "tranca", 4)
