@@ -62,7 +62,9 @@ def position(
     return out
 
 
-def state_of(preset: str, *args: Any, options: dict[str, Any] | None = None, **kw: Any) -> DealState:
+def state_of(
+    preset: str, *args: Any, options: dict[str, Any] | None = None, **kw: Any
+) -> DealState:
     """``DealState`` of ``preset`` at the :func:`position` built from the arguments."""
     return DealState.from_json(make_rules(preset, options), position(*args, **kw))
 

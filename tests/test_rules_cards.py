@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from engine import IllegalAction, make_rules
-from engine.cards import JOKER, Card, CardParseError, codes, full_deck, shuffled_deck, show
+from engine.cards import JOKER, Card, CardParseError, codes, full_deck, show, shuffled_deck
 from engine.scoring import card_points
 from engine.state import deal_cards
 from tests.rules_support import cards, position, state_of

@@ -307,13 +307,17 @@ def test_c1_meld_index_addresses_only_the_own_sides_melds() -> None:
         turn=1,
     )
     refused(
-        st, {"seat": 1, "do": "extend", "meld": 0, "cards": ["8h"]}, "no_such_meld",
+        st,
+        {"seat": 1, "do": "extend", "meld": 0, "cards": ["8h"]},
+        "no_such_meld",
         "seu lado não tem o jogo 1",
     )
     st.melds[1] = [meld("Jc Qc Kc")]
     before = meld_codes(st, 0)
     refused(
-        st, {"seat": 1, "do": "extend", "meld": 0, "cards": ["8h"]}, "meld_wrong_kind",
+        st,
+        {"seat": 1, "do": "extend", "meld": 0, "cards": ["8h"]},
+        "meld_wrong_kind",
         "as cartas não servem nesta sequência (outro naipe)",
     )
     assert meld_codes(st, 0) == before
