@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import play, views
-from bot.effects import Effect, PlayerRef, Say
+from bot.effects import ChatRef, Effect, PlayerRef, Say
 from bot.i18n import N_, Translator
 from bot.lobby import rules_of
 from bot.model import Game
@@ -42,6 +42,12 @@ def come_back(game: Game, user: PlayerRef, now: float) -> Outcome:
     if game.match is not None:
         out += views.after_move_effects(game, {seat}, ping=False)
     return Outcome(out)
+
+
+def move_chat(game: Game, chat: ChatRef) -> Outcome:
+    """The game now lives in ``chat`` (a migrated group); redraw its table there."""
+    game.chat = chat
+    return Outcome([views.table_effect(game)])
 
 
 def relabel(game: Game, lang: str) -> Outcome:

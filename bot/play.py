@@ -54,7 +54,7 @@ def new_match(rules: Rules, names: list[str], deck_fn: DeckFn | None = None) -> 
 
 def match_of(game: Game) -> Match:
     """The game's match object (parsed once per request and cached on the game)."""
-    cached = game.__dict__.get("_match")
+    cached: Match | None = game.__dict__.get("_match")
     if cached is not None and game.__dict__.get("_match_src") is game.match:
         return cached
     if game.match is None:

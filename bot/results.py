@@ -28,15 +28,17 @@ def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
     for s in game.seats:
         s.ver += 1
         s.clear_pick()
-    if match.over:
+    finished = match.over
+    if finished:
         game.status = "over"
         game.winner = match.winner
         out.append(Say(chat=game.chat, text=winner_text(game, _)))
-        out.append(views.table_effect(game))
-        return Outcome(out, finished=True)
-    game.status = "between"
+    else:
+        game.status = "between"
     out.append(views.table_effect(game))
-    return Outcome(out)
+    # each person's hand as the deal left it, without action buttons
+    out += [h for seat in range(len(game.seats)) if (h := views.hand_effect(game, seat))]
+    return Outcome(out, finished=finished)
 
 
 def breakdown_text(game: Game, score: Any, _: Translator) -> str:

@@ -29,7 +29,7 @@ def engine_chooser() -> Chooser | None:
         from engine.ai import choose
     except ImportError:
         return None
-    return choose  # type: ignore[no-any-return]
+    return choose
 
 
 def _fits(card: Card, melds: list[Meld], state: DealState) -> bool:

@@ -26,6 +26,7 @@ from engine.errors import IllegalAction
 log = logging.getLogger(__name__)
 UPDATE_TTL_S = 86_400
 CAS_ATTEMPTS = 8
+RETRY_S = 60.0
 LOBBY_CODES = {"j", "lv", "ai", "sh", "s", "x"}
 UseCase = Callable[[Game], Outcome]
 
@@ -325,6 +326,21 @@ class Service:
         except Refusal as err:
             return [Reply(player=user, text=err.raw or _(err.msgid, **err.kw))]
 
+    async def move_chat(self, old: ChatRef, new: ChatRef) -> list[Effect]:
+        """The platform moved a chat (Telegram ``ChatMigrated``): its active game, language
+        and last finished game follow it to ``new``."""
+        for name in ("lang", "last_game"):
+            value = await self.store.get_setting(old.key, name)
+            if value is not None:
+                await self.store.set_setting(new.key, name, value)
+        gid = await self._active(old)
+        if gid is None:
+            return []
+        effects = await self._run(gid, None, lambda g: info.move_chat(g, new))
+        await self.store.unbind_chat(old.key, gid)
+        await self.store.bind_chat(new.key, gid, self.ttl_s)
+        return effects
+
     # Timers -------------------------------------------------------------------------
     async def tick(self, now: float | None = None, limit: int = 20) -> list[Effect]:
         """Claim due deadlines and do what is due (AI move, timeout, next deal, idle)."""
@@ -335,7 +351,10 @@ class Service:
                 out += await self._run(gid, None, lambda g: timers.step(
                     g, now, self.pacing, self.chooser, self.deck_fn), reschedule=True,
                     threaded=self.threaded)
-            except IllegalAction as err:  # the engine refused every fallback move
-                log.error("game %s stuck: %s", gid, err)
+            except (IllegalAction, ValueError, KeyError, IndexError) as err:
+                # an engine refusal of every fallback move, or a corrupt state: keep the
+                # game (nothing was saved) and try again later instead of dropping it
+                log.error("game %s: timer step failed: %r", gid, err)
+                await self.store.set_deadline(gid, now + RETRY_S)
         return out
 

@@ -1,0 +1,105 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
+"""Settings, button payloads, /ajuda, /regras, chat migration, the AI fallback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from test_service_support import (  # noqa: F401  (fixtures)
+    ANA,
+    BIA,
+    CHAT,
+    backend,
+    clock,
+    game_of,
+    kinds,
+    only,
+    store,
+    svc,
+)
+
+from bot import robot
+from bot.effects import Button, ChatRef, Reply, pack, unpack
+from bot.service import Service
+from bot.settings import Settings
+from engine.actions import Action
+from engine.cards import parse_cards
+from engine.deal import new_deal
+from engine.rules import make_rules
+
+
+def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/15")
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv("TURN_TIMER_S", "60")
+    monkeypatch.setenv("WEBHOOK_PORT", "8080")
+    s = Settings(_env_file=None)
+    assert (s.redis_url, s.telegram_token, s.turn_timer_s, s.webhook_port) == (
+        "redis://127.0.0.1:6379/15", "123:abc", 60, 8080)
+    assert (s.discord_token, s.webhook_url, s.telegram_base_url, s.log_level) == (
+        None, None, None, "INFO")
+
+
+def test_settings_defaults_and_bad_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("REDIS_URL", "TURN_TIMER_S"):
+        monkeypatch.delenv(name, raising=False)
+    s = Settings(_env_file=None)
+    assert (s.redis_url, s.turn_timer_s, s.webhook_listen, s.webhook_port) == (
+        None, 90, "0.0.0.0", 8443)
+    monkeypatch.setenv("TURN_TIMER_S", "2")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)
+
+
+def test_payloads_round_trip_and_stay_short() -> None:
+    assert pack("k3f9qz2a", 17, "t", 4) == "k3f9qz2a|17|t|4"
+    assert unpack("k3f9qz2a|17|t|4") == ("k3f9qz2a", 17, "t", "4")
+    assert unpack("k3f9qz2a|x|t|4") is None and unpack("hello") is None
+    with pytest.raises(ValueError, match="over 64 bytes"):
+        pack("g" * 60, 1, "t", 1)
+    with pytest.raises(ValidationError):
+        Button(label="x", data="y" * 65)
+
+
+async def test_help_and_rules(svc: Service) -> None:
+    text = only(await svc.help(CHAT, ANA), "reply").text
+    assert text.splitlines()[0] == "Comandos:"
+    assert "/voltar — retomar seu lugar depois de ausência" in text
+    rules = only(await svc.rules_text(CHAT, ANA, "tranca"), "reply").text
+    assert rules.splitlines() == ["Tranca", "Jogadores: 2, 4", "Meta: uma mão", "Com morto",
+                                  "Lixo fechado: justificar o topo", "Sequências e trincas",
+                                  "Batida: 100 pontos"]
+    refused = await svc.rules_text(CHAT, ANA, "pife")
+    assert refused[0].text.startswith("variante desconhecida: 'pife'")
+
+
+async def test_export_without_a_finished_game(svc: Service) -> None:
+    assert await svc.export(CHAT, ANA) == [Reply(
+        player=ANA, text="Ainda não há partida terminada neste grupo.")]
+
+
+async def test_a_migrated_chat_keeps_its_game(svc: Service, store: Any) -> None:
+    await svc.set_language(CHAT, ANA, "en")
+    opened = only(await svc.new_game(CHAT, ANA, ""), "table")
+    new = ChatRef(platform="tg", chat_id="-100999", title="Grupo do Buraco")
+    moved = await svc.move_chat(CHAT, new)
+    assert kinds(moved) == ["table"] and moved[0].chat == new
+    assert await store.chat_game(new.key) == opened.game_id
+    assert await store.chat_game(CHAT.key) is None
+    assert await store.get_setting(new.key, "lang") == "en"
+    table = only(await svc.join(new, BIA), "table")
+    assert "Seat 2: Bia · side 2" in table.view.lines
+
+
+def test_fallback_ai_draws_then_discards_the_safe_card() -> None:
+    rules = make_rules("buraco")
+    state = new_deal(rules, 2)
+    state.hands[0] = parse_cards("2c 5d 9d Kh Ah 7s 7s 8s 3c 4c 6c")
+    state.melds[1] = []
+    assert robot.fallback_move(state, 0) == Action.draw(0)
+    state.phase = "play"
+    # A♥ is worth the most (15) and is no wild: the safe discard
+    assert robot.fallback_move(state, 0) == Action.discard(0, parse_cards("Ah")[0])
+    assert robot.ai_move(state, 0, "normal", None) == Action.discard(0, parse_cards("Ah")[0])
