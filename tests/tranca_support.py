@@ -165,3 +165,54 @@ def load_example(name: str) -> dict[str, Any]:
     """The JSON of ``docs/examples/<name>.json``."""
     data: dict[str, Any] = json.loads((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
     return data
+
+
+ALTANEIRA_HANDS = [
+    "2h 7h 8h 9h 10h Jh Jd Kd 5c 6c 7c",  # seat 0
+    "3s 4s 5s 6s 7s 8s 9c 10c Jc Qc Kc",  # seat 1: a Tranca (black 3)
+    "Qd 4c 5d 6d 7d 8d 9d 10d 9c 10s Js",  # seat 2
+    "Qh 4h 5h 6h 9s Qs Ks As 8c 10c Jc",  # seat 3
+]
+ALTANEIRA_MORTOS = [
+    "4d 5d 6d 7d 8d 9d 10d Jd Qd Kd Ad",  # side 0 (seats 0, 2)
+    "Ac 2c 2d 2s 4s 5s 6s 7s 8s Qc Kc",  # side 1 (seats 1, 3)
+]
+ALTANEIRA_STOCK = "9s 3h Kh"
+ALTANEIRA_ACTIONS: list[dict[str, Any]] = [
+    {"seat": 0, "do": "draw"},  # 9s
+    {"seat": 0, "do": "redraw"},  # A9: the 9s starts the pile, seat 0 draws the 3h
+    {"seat": 0, "do": "lay_three", "card": "3h"},  # A4: a Dólar, replacement draw Kh
+    {"seat": 0, "do": "discard", "card": "Kh"},
+    {"seat": 1, "do": "draw"},
+    {"seat": 1, "do": "discard", "card": "3s"},  # A6: the pile (9s Kh 3s) leaves the deal
+    {"seat": 2, "do": "draw"},
+    {"seat": 2, "do": "discard", "card": "Qd"},  # a new pile starts
+    {"seat": 3, "do": "draw"},
+    {"seat": 3, "do": "discard", "card": "Qh"},
+    # A10/A11: the top Qh with the Jh and the 2h (a 2 of the top card's suit); Qd to hand
+    {"seat": 0, "do": "take_pile", "with": ["Jh", "2h"]},
+    # the rest of the hand melded: a direct going-out takes the morto (A1, first side)
+    {
+        "seat": 0,
+        "do": "meld",
+        "melds": [["Jd", "Qd", "Kd"], ["5c", "6c", "7c"]],
+        "extend": [{"meld": 0, "cards": ["7h", "8h", "9h", "10h"]}],
+    },
+    # the morto melded whole: the side has a canastra, so the deal ends (seed 000 §8.3)
+    {
+        "seat": 0,
+        "do": "meld",
+        "melds": [["4d", "5d", "6d", "7d", "8d", "9d", "10d", "Jd", "Qd", "Kd", "Ad"]],
+    },
+]
+
+
+def altaneira_record() -> dict[str, Any]:
+    """The altaneira example record, built by playing it through :class:`engine.Match`
+    (``reshuffle=[]``: the pile would be reused in its own order, A26)."""
+    rules = make_rules("altaneira")
+    match = Match.new(rules, ["Ana", "Bruno", "Carla", "Davi"])
+    match.start_deal(make_deck(4, ALTANEIRA_HANDS, ALTANEIRA_MORTOS, ALTANEIRA_STOCK), [])
+    for raw in ALTANEIRA_ACTIONS:
+        match.act(Action.from_json(raw))
+    return match.record()
