@@ -759,3 +759,21 @@ def test_record_altaneira_example_replays_with_the_cli() -> None:
     assert out["deal_scores"] == [630, -320]
     assert out["breakdown"][0]["canastras"] == [["suja", 100], ["limpa", 200]]
     assert out["position"]["killed"] == ["9s", "Kh", "3s"]
+
+
+# C4, C6 with the Dólar as a natural 3 ----------------------------------------------------
+def test_c6_a_dirty_run_turns_clean_when_its_own_two_settles() -> None:
+    dirty = make_meld(cards("4h 5h 6h 7h 8h 9h 2h"), A)
+    assert (dirty.cards[-1], dirty.canastra) == (C("2h"), "suja")  # the 2h stands for 10
+    clean = extend_meld(dirty, cards("3h"), A)  # the Dólar kept as a natural 3 (A5)
+    assert clean.cards == tuple(cards("2h 3h 4h 5h 6h 7h 8h 9h"))
+    assert (clean.wild, clean.canastra) == (None, "limpa")
+
+
+def test_c4_c8_natural_three_into_a_dirty_a_to_k_moves_the_mele_to_the_top() -> None:
+    dirty = make_meld(cards("Ah 2h 2c 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh"), A)
+    assert (dirty.cards[2], dirty.canastra) == (C("2c"), "suja")
+    moved = extend_meld(dirty, cards("3h"), A)
+    # the 2c moves to the open high end (the top ace): A..A with a Melé is only suja (C8)
+    assert moved.cards == tuple(cards("Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh 2c"))
+    assert moved.canastra == "suja"

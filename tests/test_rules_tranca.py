@@ -17,6 +17,7 @@ from engine import (
     Card,
     IllegalAction,
     Match,
+    Rules,
     apply,
     legal_moves,
     make_meld,
@@ -94,7 +95,7 @@ def test_a35_target_option_plays_more_deals() -> None:
     assert match.start_deal().first == 1
 
 
-def _play_example_match(rules):  # type: ignore[no-untyped-def]
+def _play_example_match(rules: Rules) -> Match:
     match = Match.new(rules, ["Ana", "Bruno"])
     match.dealer = 1
     match.start_deal(make_deck(2, TRANCA_HANDS, TRANCA_MORTOS, TRANCA_STOCK))
@@ -110,7 +111,7 @@ def test_s2_ace_high_only_a23_refused_qka_fine() -> None:
     # A-2-3 with a wild standing for the 3: the ace may not be low
     with pytest.raises(IllegalAction) as info:
         make_meld(cards("Ah 2h 2c"), T)
-    assert info.value.code == "meld_gap"
+    assert (info.value.code, info.value.message) == ("meld_gap", "as cartas não formam sequência")
     # no wrap K-A-2 (C9): the 2 is a wild and goes to the open low end (Q), never after A
     assert make_meld(cards("Kh Ah 2h"), T).cards == tuple(cards("2h Kh Ah"))
     # Q-K-A with a wild: the high end is closed, so the wild stands for the J (C4)
@@ -719,3 +720,32 @@ def test_s2_seven_card_set_counts_as_a_canastra() -> None:
     # of runs only: ambiguity reported to the lead); the engine's choice is tested here.
     assert make_meld(cards("7c 7c 7d 7d 7h 7h 7s"), T).canastra == "limpa"
     assert make_meld(cards("7c 7c 7d 7d 7h 7h 2s"), T).canastra == "suja"
+
+
+def test_a32_red_three_scores_plus_100_with_a_suja_only() -> None:
+    # seed 002 "vale 100 punti se ... hanno fatto almeno una Canasta": any canastra
+    state = position(
+        T,
+        ["Kc Qd", "5d"],
+        melds=[["4h 5h 6h 2c 8h 9h 10h"], []],
+        laid_threes=[["3h"], []],
+        mortos=["", ""],
+    )
+    apply(state, Action.discard(0, C("Kc")))  # no stock, no morto: the deal ends (A26)
+    score = score_deal(state)
+    # side 0: 7 x 10 = 70 + suja 100 + red 3 +100 - Qd 10 = 260; side 1: -10
+    assert score.breakdown[0]["threes"] == 100
+    assert score.totals == [260, -10]
+
+
+def test_a35_one_deal_tied_plays_one_more_deal() -> None:
+    # RULES §2 "match end, ties" (still tied => one more deal), applied by the engine to
+    # one-deal games too (the tranca cell of that row is empty)
+    match = Match.new(T, ["Ana", "Bruno"])
+    match.start_deal()
+    match.deal = position(T, ["Kc Qd", "6c"], mortos=["", ""])
+    match.act(Action.discard(0, C("Kc")))
+    # side 0: Qd -10; side 1: 6c -10 (both mortos taken, no melds)
+    assert match.scores == [-10, -10]
+    assert not match.over and match.winner is None
+    assert match.start_deal().first == 1
