@@ -125,15 +125,17 @@ async def register_commands(application: Any) -> None:
 
 
 async def tick_loop(service: Any, outbox: Outbox, every_s: float = TICK_S) -> None:
-    """Call ``service.tick()`` forever and deliver its effects (AI, timers, next deal)."""
+    """Call ``service.tick()`` forever and deliver its effects (AI, timers, next deal);
+    after a tick that did something, tick again at once (more may be due)."""
     while True:
+        effects: list[Any] = []
         try:
-            effects = await service.tick()
+            effects = list(await service.tick())
             if effects:
-                await outbox.deliver(list(effects))
+                await outbox.deliver(effects)
         except Exception:
             log.exception("tick failed")
-        await asyncio.sleep(every_s)
+        await asyncio.sleep(0 if effects else every_s)
 
 
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
@@ -142,6 +144,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     from adapters.storage.redis_store import open_store
     from bot import Service, SystemClock
 
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry the token
     store = await open_store(settings.redis_url)
     service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
                       ai_pace_s=settings.ai_pace_s)

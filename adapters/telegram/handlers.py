@@ -21,7 +21,7 @@ from telegram.ext import ContextTypes
 
 from adapters.telegram import render
 from adapters.telegram.calls import api
-from adapters.telegram.i18n import Texts
+from adapters.telegram.i18n import N_, Texts
 from adapters.telegram.outbox import Origin, Outbox
 from bot.effects import ChatRef, Effect, PlayerRef, unpack
 
@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 PLATFORM = "tg"
 GROUP_ONLY = {"novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", "cancelar",
               "voltar", "exportar"}
+GROUP_ONLY_TEXT = N_("Esse comando funciona no grupo da mesa: me adicione a um grupo e use /novojogo lá.")  # noqa: E501
+WELCOME = N_("Tudo certo! Suas cartas vão chegar aqui quando a partida começar. Para abrir uma mesa, me adicione a um grupo e use /novojogo.")  # noqa: E501
 Call = Callable[..., Awaitable[list[Effect]]]
 
 
@@ -83,9 +85,7 @@ class Handlers:
         origin = Origin(chat_id=message.chat_id, message_id=message.message_id)
         if name in GROUP_ONLY and message.chat.type == ChatType.PRIVATE:
             _ = await self.lang(chat)
-            await api("sendMessage", lambda: message.reply_text(
-                _("Esse comando funciona no grupo da mesa: me adicione a um grupo e use "
-                  "/novojogo lá.")))
+            await api("sendMessage", lambda: message.reply_text(_(GROUP_ONLY_TEXT)))
             return
         effects = await self._call(name, chat, user, args, update, context)
         await self.outbox.deliver(effects, origin)
@@ -134,9 +134,7 @@ class Handlers:
             await self.outbox.deliver(effects, origin)
             return
         _ = await self.lang(chat)
-        await api("sendMessage", lambda: message.reply_text(
-            _("Tudo certo! Suas cartas vão chegar aqui quando a partida começar. Para abrir "
-              "uma mesa, me adicione a um grupo e use /novojogo.")))
+        await api("sendMessage", lambda: message.reply_text(_(WELCOME)))
 
     async def press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A button press: call the service, deliver, and always answer the query."""

@@ -28,7 +28,7 @@ from telegram.error import ChatMigrated, Forbidden
 from adapters.telegram import render
 from adapters.telegram.calls import MessageGone, api
 from adapters.telegram.coalesce import EditCoalescer
-from adapters.telegram.i18n import Texts
+from adapters.telegram.i18n import N_, Texts
 from adapters.telegram.refs import MessageRefs
 from bot.effects import (
     ChatRef,
@@ -45,6 +45,8 @@ from bot.effects import (
 )
 
 log = logging.getLogger(__name__)
+
+DM_REFUSED = N_("{name}, não consigo te mandar mensagem no privado. Toque no botão abaixo e depois em Iniciar para receber a sua mão.")  # noqa: E501
 
 @dataclass
 class Origin:
@@ -123,7 +125,7 @@ class Outbox:
     async def _post_or_edit_table(self, chat: ChatRef, game_id: str, text: str,
                                   markup: InlineKeyboardMarkup | None) -> None:
         ref = await self.refs.table(game_id)
-        if ref is not None:
+        if ref is not None and ref[0] == await self.target(chat):
             try:
                 await api("editMessageText", lambda: self.bot.edit_message_text(
                     text, chat_id=ref[0], message_id=ref[1], parse_mode=ParseMode.HTML,
@@ -277,8 +279,7 @@ class Outbox:
         if not await self.refs.flag(game_id, f"dm:{player.user_id}"):
             return
         _ = Texts(await self.lang_of(chat.key))
-        text = _("{name}, não consigo te mandar mensagem no privado. Toque no botão abaixo e "
-                 "depois em Iniciar para receber a sua mão.", name=player.name)
+        text = _(DM_REFUSED, name=player.name)
         button = render.link_button(_("Abrir o privado"), self.username, f"h{game_id}")
         await self._group_send(chat, render.plain_html(text), InlineKeyboardMarkup([[button]]))
 

@@ -15,10 +15,12 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import os
 import re
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -215,7 +217,7 @@ class Emulator:
 
 
 def wait_for(probe: Callable[[], T | None], timeout: float = 20.0, what: str = "") -> T:
-    """Call ``probe`` every 50 ms until it returns something truthy; AssertionError after
+    """Call ``probe`` every 20 ms until it returns something truthy; AssertionError after
     ``timeout`` seconds, naming ``what``."""
     deadline = time.monotonic() + timeout
     while True:
@@ -224,7 +226,7 @@ def wait_for(probe: Callable[[], T | None], timeout: float = 20.0, what: str = "
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what or probe}")
-        time.sleep(0.05)
+        time.sleep(0.02)
 
 
 def emulator_missing() -> str | None:
@@ -234,6 +236,31 @@ def emulator_missing() -> str | None:
     if not EMULATOR_PKG.exists():
         return "telegram-test-api is not installed: run `npm install` in the repo root"
     return None
+
+
+@contextlib.contextmanager
+def run_bot(emulator: Emulator, workdir: Path, **env_extra: str) -> Iterator[Path]:
+    """Run the real bot, ``python -m bot telegram``, polling ``emulator`` on the embedded
+    store (``REDIS_URL`` removed), for the ``with`` block; yields its log file."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(TELEGRAM_TOKEN=emulator.token, TELEGRAM_BASE_URL=emulator.bot_api_url,
+               TELEGRAM_POLL_INTERVAL="0.02", AI_PACE_S="0", LOG_LEVEL="INFO",
+               PYTHONPATH=str(REPO), **env_extra)
+    log = workdir / "bot.log"
+    with log.open("w") as out:
+        process = subprocess.Popen([sys.executable, "-m", "bot", "telegram"], cwd=workdir,
+                                   env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for(lambda: any(c["method"] == "getUpdates" for c in emulator.calls()),
+                 timeout=30, what="the bot to poll")
+        yield log
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 @contextlib.contextmanager

@@ -1,0 +1,173 @@
+"""Platform faults through the whole Telegram application (real Update JSON, real service,
+fake Bot API): refused DMs, migrated groups, flood limits, vanished or unchanged
+messages, stale queries, crashes inside a handler, commands sent in the wrong chat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    from test_telegram_app import (
+        ANA,
+        BIA,
+        GROUP,
+        LINK,
+        Tg,
+        button,
+        labels,
+        open_table,
+        start_two_humans,
+        tg,
+    )
+    from test_telegram_fakeapi import (
+        EDIT_NOT_FOUND,
+        FORBIDDEN_DM,
+        MIGRATED,
+        NOT_MODIFIED,
+        QUERY_TOO_OLD,
+    )
+except ImportError:  # pragma: no cover - package-style test import
+    from tests.test_telegram_app import (
+        ANA,
+        BIA,
+        GROUP,
+        LINK,
+        Tg,
+        button,
+        labels,
+        open_table,
+        start_two_humans,
+        tg,
+    )
+    from tests.test_telegram_fakeapi import (
+        EDIT_NOT_FOUND,
+        FORBIDDEN_DM,
+        MIGRATED,
+        NOT_MODIFIED,
+        QUERY_TOO_OLD,
+    )
+
+__all__ = ["tg"]  # the fixture, re-exported for pytest
+BIA_DM = {"id": BIA["id"], "type": "private", "first_name": "Bia"}
+SUPERGROUP = {"id": -1009, "type": "supergroup", "title": "Mesa da Firma"}
+NOTICE = ("Bia, não consigo te mandar mensagem no privado. Toque no botão abaixo e depois "
+          "em Iniciar para receber a sua mão.")
+
+
+async def test_a_refused_dm_tells_the_group_once_with_a_deep_link(tg: Tg) -> None:
+    tg.fake.fail("sendMessage", FORBIDDEN_DM, code=403, chat_id=BIA["id"], times=100)
+    game_id = await start_two_humans(tg)
+    notices = [m for m in tg.fake.current(GROUP["id"]) if m["text"] == NOTICE]
+    assert len(notices) == 1
+    assert button(notices[0], "Abrir o privado")["url"] == f"{LINK}h{game_id}"
+    await tg.command(BIA, "/mao")
+    assert [m["text"] for m in tg.fake.current(GROUP["id"])].count(NOTICE) == 1
+
+
+async def test_opening_the_deep_link_delivers_the_hand(tg: Tg) -> None:
+    tg.fake.fail("sendMessage", FORBIDDEN_DM, code=403, chat_id=BIA["id"], times=1)
+    game_id = await start_two_humans(tg)
+    assert tg.fake.current(BIA["id"]) == []
+    await tg.command(BIA, f"/start h{game_id}", chat=BIA_DM)
+    hand = tg.hand(BIA)
+    assert hand["text"].startswith("<b>Sua mão (11 cartas)</b>\nMesa: Mesa da Firma\n")
+    assert len(labels(hand)) == 11
+
+
+async def test_the_notice_follows_the_group_language(tg: Tg) -> None:
+    await tg.command(ANA, "/idioma en")
+    tg.fake.fail("sendMessage", FORBIDDEN_DM, code=403, chat_id=BIA["id"], times=100)
+    await start_two_humans(tg)
+    texts = [m["text"] for m in tg.fake.current(GROUP["id"])]
+    assert ("Bia, I cannot write to you privately. Tap the button below and then Start to "
+            "get your hand.") in texts
+
+
+async def test_a_migrated_group_keeps_its_game_under_the_new_id(tg: Tg) -> None:
+    await open_table(tg)
+    tg.fake.fail("editMessageText", MIGRATED, chat_id=GROUP["id"], times=100,
+                 migrate_to_chat_id=SUPERGROUP["id"])
+    tg.fake.fail("sendMessage", MIGRATED, chat_id=GROUP["id"], times=100,
+                 migrate_to_chat_id=SUPERGROUP["id"])
+    await tg.press(BIA, tg.table(), "Entrar")
+    moved = tg.fake.current(SUPERGROUP["id"])
+    assert len(moved) == 1 and "Lugar 2: Bia · lado 2" in moved[0]["text"]
+    await tg.command(ANA, "/robo", chat=SUPERGROUP)
+    assert "Lugar 3: Robô 3 (normal) · lado 3" in tg.fake.current(SUPERGROUP["id"])[0]["text"]
+    assert len(tg.fake.current(SUPERGROUP["id"])) == 1  # edited in place in the supergroup
+
+
+async def test_the_migration_service_message_moves_the_game_too(tg: Tg) -> None:
+    await open_table(tg)
+    await tg.feed({"update_id": 900, "message": {
+        "message_id": 900, "date": 0, "chat": GROUP, "from": ANA,
+        "migrate_to_chat_id": SUPERGROUP["id"]}})
+    await tg.command(BIA, "/entrar", chat=SUPERGROUP)
+    assert "Lugar 2: Bia · lado 2" in tg.fake.current(SUPERGROUP["id"])[0]["text"]
+
+
+async def test_flood_control_waits_and_retries(tg: Tg) -> None:
+    await open_table(tg)
+    tg.fake.fail("editMessageText", "Too Many Requests: retry after 1", code=429,
+                 retry_after=1)
+    await tg.press(BIA, tg.table(), "Entrar")
+    assert len(tg.fake.called("editMessageText")) == 2
+    assert "Lugar 2: Bia · lado 2" in tg.table()["text"]
+
+
+async def test_message_not_modified_is_success_and_posts_nothing(tg: Tg) -> None:
+    await open_table(tg)
+    tg.fake.fail("editMessageText", NOT_MODIFIED)
+    query = await tg.press(BIA, tg.table(), "Entrar")
+    assert len(tg.fake.called("sendMessage")) == 1
+    assert tg.answer(query)["callback_query_id"] == query
+
+
+async def test_a_vanished_table_message_is_posted_again(tg: Tg) -> None:
+    await open_table(tg)
+    tg.fake.fail("editMessageText", EDIT_NOT_FOUND)
+    await tg.press(BIA, tg.table(), "Entrar")
+    tables = tg.fake.current(GROUP["id"])
+    assert len(tables) == 2 and "Lugar 2: Bia · lado 2" in tables[1]["text"]
+    await tg.command(ANA, "/robo")
+    assert "Robô 3" in tg.fake.current(GROUP["id"])[1]["text"]  # the new one is edited
+
+
+async def test_a_query_too_old_does_not_break_the_press(tg: Tg) -> None:
+    await open_table(tg)
+    tg.fake.fail("answerCallbackQuery", QUERY_TOO_OLD)
+    await tg.press(BIA, tg.table(), "Entrar")
+    assert "Lugar 2: Bia · lado 2" in tg.table()["text"]
+
+
+async def test_every_query_is_answered_even_when_the_service_fails(tg: Tg) -> None:
+    await open_table(tg)
+
+    async def broken(*_args: Any, **_kw: Any) -> list[Any]:
+        raise RuntimeError("store down")
+
+    tg.handlers.service.press = broken
+    query = await tg.press(BIA, tg.table(), "Entrar")
+    assert tg.answer(query) == {"callback_query_id": query, "show_alert": False}
+
+
+async def test_group_commands_in_a_private_chat_point_to_the_group(tg: Tg) -> None:
+    await tg.command(BIA, "/novojogo", chat=BIA_DM)
+    assert [m["text"] for m in tg.fake.current(BIA["id"])] == [
+        "Esse comando funciona no grupo da mesa: me adicione a um grupo e use /novojogo lá."]
+
+
+async def test_plain_start_in_private_welcomes_the_person(tg: Tg) -> None:
+    await tg.command(BIA, "/start", chat=BIA_DM)
+    assert [m["text"] for m in tg.fake.current(BIA["id"])] == [
+        "Tudo certo! Suas cartas vão chegar aqui quando a partida começar. Para abrir uma "
+        "mesa, me adicione a um grupo e use /novojogo."]
+
+
+async def test_a_command_reply_quotes_the_command(tg: Tg) -> None:
+    await open_table(tg)
+    n = await tg.command(BIA, "/iniciar")
+    reply = tg.fake.called("sendMessage")[-1]
+    assert reply["chat_id"] == GROUP["id"]
+    assert reply["text"] == "Só quem abriu a mesa pode iniciar."
+    assert reply["reply_parameters"]["message_id"] == n
