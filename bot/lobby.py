@@ -152,7 +152,7 @@ def start(game: Game, user: PlayerRef, now: float, deck_fn: play.DeckFn | None =
     game.match = play.new_match(rules, [game.name_of(i) for i in range(n)], deck_fn)
     game.status = "playing"
     game.touched = game.turn_since = game.step_at = now
-    game.last = (N_("A partida começou."), {})
+    game.last = [(N_("A partida começou."), {})]
     return Outcome(views.after_move_effects(game, {*range(n)}, ping=True))
 
 

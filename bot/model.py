@@ -94,7 +94,7 @@ class Game(BaseModel):
     turn_since: float = 0.0
     step_at: float = 0.0
     deal_end_at: float = 0.0
-    last: tuple[str, dict[str, Any]] | None = None
+    last: list[tuple[str, dict[str, Any]]] = Field(default_factory=list)
     match: dict[str, Any] | None = None
     deals: list[list[int]] = Field(default_factory=list)
     winner: int | None = None

@@ -18,6 +18,7 @@ from bot.outcome import Refusal
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
+from engine.melds import make_meld
 from engine.rules import Rules, make_rules, preset_name
 from engine.state import DealState
 from engine.view import SeatView, legal_moves, view_for
@@ -90,6 +91,15 @@ def view_of(game: Game, seat: int) -> SeatView:
 def show(cards: Iterable[Card]) -> str:
     """Cards for display: ``"7♥ 8♥ 🃏"``."""
     return " ".join(str(c) for c in cards)
+
+
+def forms_meld(cards: list[Card], rules: Rules) -> bool:
+    """True when ``cards`` alone make a legal new meld (engine ``make_meld``)."""
+    try:
+        make_meld(cards, rules)
+    except IllegalAction:
+        return False
+    return True
 
 
 def act(game: Game, action: Any) -> list[Any]:

@@ -88,7 +88,7 @@ def next_deal(game: Game, now: float, seat: int | None,
     game.turn_since = game.step_at = now
     if seat is not None:
         game.touched = now
-    game.last = (N_("Mão {n} distribuída."), {"n": len(game.deals) + 1})
+    game.last = [(N_("Mão {n} distribuída."), {"n": len(game.deals) + 1})]
     return Outcome(views.after_move_effects(game, set(range(len(game.seats))), ping=True))
 
 

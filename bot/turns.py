@@ -137,10 +137,10 @@ def apply_action(game: Game, seat: int, action: Action, now: float, human: bool)
     if human:
         game.touched = now
     extra: list[Effect] = []
+    said = [d for ev in events if (d := describe(game, ev)) is not None]
+    if said:
+        game.last = said
     for ev in events:
-        described = describe(game, ev)
-        if described is not None:
-            game.last = described
         if ev.kind == "lay_down_short" and s.player is not None:
             _ = Translator(game.lang)
             extra.append(Reply(player=s.player, alert=True, text=_(
@@ -160,8 +160,8 @@ def apply_action(game: Game, seat: int, action: Action, now: float, human: bool)
 _EVENT_TEXT: dict[str, str] = {
     "drew": N_("{name} comprou do monte."),
     "redrew": N_("{name} abriu o lixo com {card} e comprou outra."),
-    "took_pile": N_("{name} pegou o lixo."),
-    "melded": N_("{name} baixou jogos."),
+    "took_pile": N_("{name} pegou o lixo (cartas: {n})."),
+    "melded": N_("{name} baixou {cards}."),
     "discarded": N_("{name} descartou {card}."),
     "laid_three": N_("{name} baixou o {card}."),
     "took_morto": N_("{name} pegou o morto."),
@@ -179,6 +179,13 @@ def describe(game: Game, ev: Any) -> tuple[str, dict[str, Any]] | None:
     if msgid is None:
         return None
     kw: dict[str, Any] = {"seat": ev.seat}
-    if "card" in ev.public and isinstance(ev.public["card"], str):
-        kw["card"] = str(Card.parse(ev.public["card"]))
+    pub = ev.public
+    if isinstance(pub.get("card"), str):
+        kw["card"] = str(Card.parse(pub["card"]))
+    if ev.kind == "took_pile":
+        kw["n"] = len(pub["cards"]) if "cards" in pub else int(pub.get("count", 0))
+    if ev.kind == "melded":
+        laid = [c for meld in pub.get("melds", []) for c in meld]
+        laid += [c for ext in pub.get("extend", []) for c in ext["cards"]]
+        kw["cards"] = " ".join(str(Card.parse(c)) for c in laid)
     return msgid, kw

@@ -121,7 +121,7 @@ def table_view(game: Game, _: Translator) -> View:
     lines.append(_pile_line(state, rules, _))
     if game.status == "playing":
         lines.append(_("Vez de {name}.", name=seat_name(game, state.turn, _)))
-    if game.last is not None:
+    if game.last:
         lines.append(last_text(game, _))
     b = _buttons(game)
     if game.status == "playing":
@@ -134,14 +134,15 @@ def table_view(game: Game, _: Translator) -> View:
 
 
 def last_text(game: Game, _: Translator) -> str:
-    """The last thing that happened, in the chat's language (names resolved now)."""
-    assert game.last is not None
-    msgid, params = game.last
-    kw = dict(params)
-    if "seat" in kw:
-        seat = kw.pop("seat")
-        kw["name"] = seat_name(game, seat, _) if seat >= 0 else ""
-    return _(msgid, **kw)
+    """What the last move did, in the chat's language (names resolved now)."""
+    out = []
+    for msgid, params in game.last:
+        kw = dict(params)
+        if "seat" in kw:
+            seat = kw.pop("seat")
+            kw["name"] = seat_name(game, seat, _) if seat >= 0 else ""
+        out.append(_(msgid, **kw))
+    return " ".join(out)
 
 
 def _canastra(meld: Any, _: Translator) -> str:
@@ -220,7 +221,14 @@ def _pick_lines(game: Game, seat: int, view: Any, _: Translator) -> list[str]:
             lines.append(_("Separado {n}: {cards} (no jogo {m})", n=g + 1, cards=cards,
                            m=grp.onto + 1))
     if s.sel:
-        lines.append(_("Selecionadas: {cards}", cards=play.show(view.hand[i] for i in s.sel)))
+        picked = [view.hand[i] for i in s.sel]
+        line = _("Selecionadas: {cards}", cards=play.show(picked))
+        if len(picked) == 1:
+            line += " " + _("(descartar ou juntar a um jogo)")
+        elif len(picked) >= 3:
+            line += " " + (_("(formam um jogo)") if play.forms_meld(picked, view.rules)
+                           else _("(não formam um jogo novo)"))
+        lines.append(line)
     return lines
 
 

@@ -115,7 +115,7 @@ async def test_toggle_discard_and_the_turn_passes(svc: Service) -> None:
     ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
     assert texts(await svc.press(ANA, button(ana, "Descartar"))) == ["Selecione uma carta só."]
     picked = await select(svc, ANA, gid, ana, "J♥")
-    assert picked.lines[1] == "Selecionadas: J♥"
+    assert picked.lines[1] == "Selecionadas: J♥ (descartar ou juntar a um jogo)"
     assert [c.selected for c in picked.cards].count(True) == 1
     assert "[J♥]" in [b.label for row in picked.buttons for b in row]
     effects = await svc.press(ANA, button(picked, "Descartar"))
@@ -135,6 +135,7 @@ async def test_illegal_meld_gets_the_engine_reason_and_changes_nothing(
     gid, ana, _bia = await two_player_buraco(svc)
     ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
     picked = await select(svc, ANA, gid, ana, "5♣", "10♦", "K♠")
+    assert picked.lines[1] == "Selecionadas: 5♣ 10♦ K♠ (não formam um jogo novo)"
     version, _g = await game_of(store)
     assert await svc.press(ANA, button(picked, "Baixar")) == [
         Reply(player=ANA, text="uma sequência precisa ser toda do mesmo naipe")]
@@ -148,17 +149,18 @@ async def test_meld_take_pile_and_set_aside(svc: Service) -> None:
     effects = await svc.press(ANA, button(ana, "Descartar"))
     bia = hand_of(effects, BIA)
     effects = await svc.press(BIA, button(bia, "Pegar o lixo"))
-    assert effects[0].view.lines[-1] == "Bia pegou o lixo."
+    assert effects[0].view.lines[-1] == "Bia pegou o lixo (cartas: 1)."
     bia = hand_of(effects, BIA)
     assert "J♥" in cards(bia) and len(bia.cards) == 12
     bia = await select(svc, BIA, gid, bia, "7♣", "7♦", "7♥")
+    assert bia.lines[1] == "Selecionadas: 7♣ 7♦ 7♥ (formam um jogo)"
     bia = hand_of(await svc.press(BIA, button(bia, "Separar")), BIA)
     assert bia.lines[1] == "Separado 1: 7♣ 7♦ 7♥ (jogo novo)"
     assert [c.group for c in bia.cards if c.text.startswith("7")] == [1, 1, 1]
     effects = await svc.press(BIA, button(bia, "Baixar"))
     table = effects[0].view
     assert table.lines[:4] == ["Ana: 0 pts", "  (sem jogos)", "Bia: 0 pts", "  1) 7♣ 7♦ 7♥"]
-    assert table.lines[-1] == "Bia baixou jogos."
+    assert table.lines[-1] == "Bia baixou 7♣ 7♦ 7♥."
     bia = hand_of(effects, BIA)
     assert len(bia.cards) == 9
     assert [b.label for b in bia.buttons[-2]] == ["+1"]
