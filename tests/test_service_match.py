@@ -146,3 +146,32 @@ async def test_hand_on_demand(svc: Service) -> None:
     hand = only(await svc.press(BIA, button(table, "Minha mão")), "hand")
     assert hand.player == BIA and len(hand.view.cards) == 11
     assert kinds(await svc.show_hand(CHAT, ANA)) == ["hand"]
+
+
+async def test_no_card_in_any_button_payload_over_a_whole_deal(
+        store: Any, clock: FakeClock) -> None:
+    """DESIGN "One button press": payloads are short and never carry a card; table
+    buttons carry no seat version; hand buttons name cards by index only."""
+    import re
+
+    svc = make_service(store, clock, chooser="engine")
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.join(CHAT, BIA)
+    await svc.add_ai(CHAT, ANA, "facil")
+    await svc.add_ai(CHAT, ANA, "")
+    effects = await svc.start(CHAT, ANA) + await play_deal(svc, store)
+    payload = re.compile(r"^[a-z0-9]{8}\|\d+\|(?P<code>[a-z0-9]+)\|(?P<arg>\d*|normal)$")
+    seen_codes: set[str] = set()
+    for eff in effects:
+        if eff.kind not in ("table", "hand"):
+            continue
+        for row in eff.view.buttons:
+            for b in row:
+                m = payload.match(b.data)
+                assert m is not None and len(b.data.encode()) <= 64, b.data
+                seen_codes.add(m["code"])
+                if eff.kind == "table":
+                    assert m["code"] in ("h", "n") and b.data.split("|")[1] == "0"
+    assert {"t", "c", "d", "m", "h", "n"} <= seen_codes
+    says = [e.text for e in effects if e.kind == "say"]
+    assert says and says[-1].startswith("Fim da mão 1.\nDupla 1 (Ana, Robô 3): ")

@@ -150,3 +150,13 @@ async def test_a_due_deadline_is_claimed_by_one_worker(
     a, b = await asyncio.gather(w1.tick(), w2.tick())
     assert sorted([len(a) > 0, len(b) > 0]) == [False, True]
     assert texts(a + b).count(MISS_1) == 1
+
+
+async def test_per_game_timer_option(svc: Service, clock: FakeClock) -> None:
+    await svc.new_game(CHAT, ANA, "buraco timer=30")
+    await svc.join(CHAT, BIA)
+    await svc.start(CHAT, ANA)
+    clock.advance(29.9)
+    assert await svc.tick() == []
+    clock.advance(0.1)
+    assert texts(await svc.tick())[0] == MISS_1
