@@ -127,19 +127,23 @@ def build_deck(
     return deck
 
 
-def replay_cli(tmp_path: Path, record: Any, raw: str | None = None) -> tuple[int, Any, str]:
-    """Run ``python -m engine replay FILE`` on ``record`` (or the ``raw`` text).
-
-    Returns (exit code, parsed stdout JSON, stderr).
-    """
-    path = tmp_path / "record.json"
-    path.write_text(raw if raw is not None else json.dumps(record), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-    out = json.loads(proc.stdout) if proc.stdout.strip() else None
-    return proc.returncode, out, proc.stderr
+def replay_many(folder: Path, records: dict[str, Any]) -> dict[str, tuple[int, Any, str]]:
+    """Run ``python -m engine replay FILE`` on every record at once (in parallel, to keep
+    the suite fast). A ``str`` value is written as the raw file text, anything else as
+    JSON. Returns name -> (exit code, parsed stdout JSON or None, stderr)."""
+    procs: dict[str, subprocess.Popen[str]] = {}
+    for name, record in records.items():
+        path = folder / f"{name}.json"
+        path.write_text(record if isinstance(record, str) else json.dumps(record), "utf-8")
+        procs[name] = subprocess.Popen(
+            [sys.executable, "-m", "engine", "replay", str(path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+    results: dict[str, tuple[int, Any, str]] = {}
+    for name, proc in procs.items():
+        out, err = proc.communicate(timeout=120)
+        results[name] = (proc.returncode, json.loads(out) if out.strip() else None, err)
+    return results

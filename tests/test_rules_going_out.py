@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Action, DealState, apply, make_rules, score_deal
+from engine import Action, DealState, IllegalAction, apply, make_rules, score_deal
 from engine.cards import full_deck
 from engine.state import deal_cards
 from tests.rules_support import (
@@ -46,6 +46,35 @@ def test_c11_draw_first_then_melds_then_one_discard() -> None:
     assert act(st, {"seat": 0, "do": "discard", "card": "Kd"}) == ["discarded"]
     assert (st.turn, st.phase, hand_codes(st, 0)) == (1, "draw", ["9c"])
     refused(st, {"seat": 0, "do": "draw"}, "not_your_turn", "não é a sua vez")
+
+
+def test_c11_bad_lay_downs_change_nothing() -> None:
+    """Issue 2 "Bad input": a lay-down with one bad meld lays none of them; cards not in
+    the hand (or used twice) are refused."""
+    st = state_of("buraco", ["5h 6h 7h 9c 9d Kd", "4c 8d"], has_laid=[True, True])
+    refused(
+        st,
+        {"seat": 0, "do": "meld", "melds": [["5h", "6h", "7h"], ["9c", "9d", "Kd"]]},
+        "meld_mixed_suits",
+        "uma sequência precisa ser toda do mesmo naipe",
+    )
+    refused(
+        st,
+        {"seat": 0, "do": "meld", "melds": [["5h", "6h", "7h"], ["7h", "8h", "9h"]]},
+        "not_in_hand",
+        "você não tem: 7♥ 8♥ 9♥",
+    )
+    refused(
+        st,
+        {"seat": 0, "do": "extend", "meld": 0, "cards": ["8h"]},
+        "not_in_hand",
+        "você não tem: 8♥",
+    )
+    before = st.to_json()
+    with pytest.raises(IllegalAction) as err:
+        apply(st, Action.lay_down(0, [], []))
+    assert (err.value.code, err.value.message) == ("meld_no_cards", "escolha as cartas para baixar")
+    assert st.to_json() == before
 
 
 def test_c11_play_passes_to_the_next_seat_round_the_table() -> None:
