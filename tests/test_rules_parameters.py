@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalAction, make_rules, score_deal, view_for
+from engine import IllegalAction, legal_moves, make_rules, score_deal, view_for
 from engine.cards import full_deck
 from engine.state import deal_cards
 from tests.rules_support import act, hand_codes, meld_codes, refused, split, state_of
@@ -309,6 +309,7 @@ def test_s2_discard_pile_open_whole_pile_no_justification(preset: str) -> None:
 def test_s2_a23_single_card_may_not_take_single_card_pile(preset: str) -> None:
     """RULES A23: a player holding a single card may not take a pile of a single card."""
     st = state_of(preset, ["Kd Qs", "4c"], pile="9c", stock="Jc", turn=1, phase="draw")
+    assert legal_moves(view_for(st, 1)).can_take_pile is False  # no such button either
     refused(
         st,
         {"seat": 1, "do": "take_pile"},
@@ -329,6 +330,7 @@ def test_s2_discard_pile_justificado_closed_and_justified() -> None:
     pos = dict(pile="Kc 9c 7h", stock="Jc", turn=1, phase="draw", mortos=["5c", "5d"])
     st = state_of("justificado", ["Kd Qs", "8h 9h 4c"], **pos)
     assert (view_for(st, 0).pile, view_for(st, 0).pile_size) == ([st.pile[-1]], 3)
+    assert legal_moves(view_for(st, 1)).pile_needs_justification is True
     refused(
         st,
         {"seat": 1, "do": "take_pile"},

@@ -156,3 +156,18 @@ def test_c14_a26_stock_exhausted_no_batida_both_mortos_untaken() -> None:
     score = score_deal(st)
     assert score.breakdown == [row(15, [], 0, -10, morto=-100), row(0, [], 0, -15, morto=-100)]
     assert score.totals == [-95, -115]
+
+
+def test_c14_buraco_six_players_teams_of_three_share_one_score() -> None:
+    """RULES §1: 6 players = seats {0,2,4} and {1,3,5}; C14 sums the hands of a side's
+    players. side 0: 9c 10c Jc + Qc = 40; batida 50; seats 2, 4 hold 5d (-5) and Ad
+    (-15) => 40 + 50 - 20 = 70.  side 1: 7s 7h 7d = 15; hands 4c, 8d, Kh = -(5 + 10 +
+    10) = -25 => -10."""
+    st = state_of(
+        "buraco",
+        ["Qc", "4c", "5d", "8d", "Ad", "Kh"],
+        melds=[["9c 10c Jc"], ["7s 7h 7d"]],
+    )
+    act(st, {"seat": 0, "do": "extend", "meld": 0, "cards": ["Qc"]})
+    assert (st.over, st.went_out) == (True, 0)
+    assert score_deal(st).totals == [70, -10]
