@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,8 @@ from engine.errors import IllegalAction
 log = logging.getLogger(__name__)
 UPDATE_TTL_S = 86_400
 CAS_ATTEMPTS = 8
+CACHED_GAMES = 512
+_FORCE = object()
 RETRY_S = 60.0
 LOBBY_CODES = {"j", "lv", "ai", "sh", "s", "x"}
 UseCase = Callable[[Game], Outcome]
@@ -55,6 +58,7 @@ class Service:
         self.ttl_s = int(idle_s + 86_400)
         self.deck_fn = deck_fn
         self.threaded = threaded
+        self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
 
     # Plumbing ---------------------------------------------------------------------
     async def _fresh(self, update: str | None) -> bool:
@@ -86,12 +90,13 @@ class Service:
         """Load, run ``fn``, compare-and-set, follow up; retried on a lost race.
         ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while)."""
         for _attempt in range(CAS_ATTEMPTS):
-            got = await self._load(gid)
+            got = await self._take(gid)
             if got is None:
                 if user is None:
                     return []
                 return await self._reply(None, user, N_("Este jogo não existe mais."))
             version, game = got
+            due_before = _FORCE if reschedule else timers.next_due(game, self.pacing)
             try:
                 out = await asyncio.to_thread(fn, game) if threaded else fn(game)
             except Refusal as err:
@@ -104,11 +109,29 @@ class Service:
                     await self._schedule(game)
                 return out.effects
             if await self.store.save_game(gid, version, game.model_dump_json(), self.ttl_s):
-                await self._follow_up(game, out)
+                self._remember(gid, version + 1, game)
+                await self._follow_up(game, out, due_before)
                 return out.effects
         log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
         return [] if user is None else await self._reply(
             None, user, N_("Muita gente jogando ao mesmo tempo: tente de novo."))
+
+    async def _take(self, gid: str) -> tuple[int, Game] | None:
+        """Load a game to change it. The game this worker saved last is reused when the
+        store still holds that version (no re-parsing); whatever is taken leaves the
+        cache, so a refused or lost attempt can never leave a half-changed game there."""
+        got = await self.store.load_game(gid)
+        hit = self._cache.pop(gid, None)
+        if got is None:
+            return None
+        if hit is not None and hit[0] == got[0]:
+            return hit
+        return got[0], Game.model_validate_json(got[1])
+
+    def _remember(self, gid: str, version: int, game: Game) -> None:
+        self._cache[gid] = (version, game)
+        if len(self._cache) > CACHED_GAMES:
+            self._cache.popitem(last=False)
 
     async def _schedule(self, game: Game) -> None:
         due = timers.next_due(game, self.pacing)
@@ -117,9 +140,10 @@ class Service:
         else:
             await self.store.set_deadline(game.id, due)
 
-    async def _follow_up(self, game: Game, out: Outcome) -> None:
+    async def _follow_up(self, game: Game, out: Outcome, due_before: object) -> None:
         if not (out.finished or out.closed):
-            await self._schedule(game)
+            if timers.next_due(game, self.pacing) != due_before:  # else the timer stands
+                await self._schedule(game)
             return
         await self.store.clear_deadline(game.id)
         await self.store.unbind_chat(game.chat.key, game.id)
