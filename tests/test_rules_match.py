@@ -218,6 +218,9 @@ def _cases() -> dict[str, Any]:
         "actions": [],
     }
     cases["unknown_action"] = deck_record(actions=[{"seat": 0, "do": "fly"}])
+    cases["unknown_card_action"] = deck_record(
+        actions=[{"seat": 0, "do": "draw"}, {"seat": 0, "do": "discard", "card": "Zz"}]
+    )
     cases["action_extra_field"] = deck_record(actions=[{"seat": 0, "do": "draw", "cards": ["Kd"]}])
     misspelt = deck_record()
     misspelt["acitons"] = misspelt.pop("actions")
@@ -346,6 +349,12 @@ def test_replay_unknown_action_is_a_malformed_record(cli: dict[str, Any]) -> Non
     """Issue 2: exit 2 for a malformed record; an action the format does not know is not
     an illegal move of the game but an unreadable record."""
     assert "fly" in malformed(cli, "unknown_action")
+
+
+def test_replay_unknown_card_in_an_action_is_a_malformed_record(cli: dict[str, Any]) -> None:
+    """Issue 2 / brief: an unknown card is a malformed record (exit 2), in the deck or in
+    an action alike."""
+    assert "Zz" in malformed(cli, "unknown_card_action")
 
 
 def test_replay_action_with_extra_fields_is_a_malformed_record(cli: dict[str, Any]) -> None:
