@@ -94,7 +94,10 @@ def test_s6_1_runs_of_one_suit_only() -> None:
     )
     with pytest.raises(IllegalAction) as info:
         make_meld(cards("7h 8d 9h"), A)
-    assert info.value.code == "meld_mixed_suits"
+    assert (info.value.code, info.value.message) == (
+        "meld_mixed_suits",
+        "uma sequência precisa ser toda do mesmo naipe",
+    )
     # ace low or high (RULES §2 "ace"): slots 1 (low ace) .. 14 (high ace)
     assert (make_meld(cards("Ah 2h 3h"), A).low, make_meld(cards("Ah 2h 3h"), A).wild) == (1, None)
     assert make_meld(cards("Qh Kh Ah"), A).high == 14
@@ -171,7 +174,10 @@ def test_a12_black_suit_a_to_k_refused_as_altaneira() -> None:
         text = " ".join(f"{r}{suit}" for r in ("A", *range(2, 11), "J", "Q", "K"))
         with pytest.raises(IllegalAction) as info:
             make_meld(cards(text), A)
-        assert info.value.code == "meld_three"
+        assert (info.value.code, info.value.message) == (
+            "meld_three",
+            f"o {C('3' + suit)} (três preto) não pode entrar em jogo",
+        )
     # with a Melé in the 3-slot it is a 13-card suja worth 100, not an Altaneira (500)
     spades = make_meld(cards("As 2s 2h 4s 5s 6s 7s 8s 9s 10s Js Qs Ks"), A)
     assert (spades.canastra, spades.wild, spades.cards[2]) == ("suja", C("2h"), C("2h"))
@@ -262,7 +268,10 @@ def test_a5_dollar_kept_as_the_natural_three_of_its_suit() -> None:
     assert meld.cards == tuple(cards("3h 4h 5h")) and meld.wild is None
     with pytest.raises(IllegalAction) as info:
         make_meld(cards("3d 4h 5h"), A)
-    assert info.value.code == "meld_mixed_suits"  # only the 3 of its own suit
+    assert (info.value.code, info.value.message) == (  # only the 3 of its own suit
+        "meld_mixed_suits",
+        "uma sequência precisa ser toda do mesmo naipe",
+    )
 
 
 def test_a5_dollar_melded_earns_nothing_and_counts_10_in_hand() -> None:
