@@ -222,3 +222,33 @@ async def test_lost_race_reloads_and_reverifies(backend: Backend, clock: FakeClo
     _v, game = await game_of(backend.make())
     assert game.seats[1].sel == [0]  # Bia's toggle survived
     assert game.seats[0].ver == 2
+
+
+async def test_a_worker_never_acts_on_its_stale_copy(backend: Backend, clock: FakeClock) -> None:
+    w1 = make_service(backend.make(), clock)
+    w2 = make_service(backend.make(), clock)
+    gid, ana, _bia = await two_player_buraco(w1)
+    ana = hand_of(await w1.press(ANA, button(ana, "Comprar do monte")), ANA)  # w1 caches
+    await w2.press(ANA, pack(gid, ana.version, "t", 0))  # another worker saves after it
+    picked = hand_of(await w1.press(ANA, pack(gid, ana.version, "t", 1)), ANA)
+    assert [c.selected for c in picked.cards][:2] == [True, True]
+
+
+async def test_a_refused_press_leaves_no_trace(svc: Service, store: Any,
+                                               clock: FakeClock) -> None:
+    gid, _a, _b = await two_player_buraco(svc)
+    for _ in range(2):  # Ana misses twice: the AI keeps her seat
+        clock.advance(90)
+        effects = await svc.tick()
+        bia = hand_of(effects, BIA)
+        bia = hand_of(await svc.press(BIA, button(bia, "Comprar do monte")), BIA)
+        bia = hand_of(await svc.press(BIA, button(bia, bia.buttons[0][0].label)), BIA)
+        await svc.press(BIA, button(bia, "Descartar"))
+        version, game = await game_of(store)
+    assert game.seats[0].away
+    # a press that is refused must not bring her back (nothing of it is kept)
+    refused = await svc.press(ANA, pack(gid, game.seats[0].ver, "t", 99))
+    assert refused == [Reply(player=ANA, text="Essa carta não está mais na sua mão.")]
+    after, game = await game_of(store)
+    assert after == version and game.seats[0].away
+    assert (await svc.tick())[0].view.lines[-1] == "Ana comprou do monte."
