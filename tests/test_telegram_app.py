@@ -85,8 +85,8 @@ class Tg:
         return answers[0]
 
     def table(self) -> dict[str, Any]:
-        """The group's table message as it stands (the first bot message in the group)."""
-        return self.fake.current(GROUP["id"])[0]
+        """The group's table message as it stands (the first one with a bold title)."""
+        return next(m for m in self.fake.current(GROUP["id"]) if m["text"].startswith("<b>"))
 
     def hand(self, person: dict[str, Any]) -> dict[str, Any]:
         """The person's hand message (the one whose title is "Sua mão")."""
@@ -140,7 +140,8 @@ async def tg() -> AsyncIterator[Tg]:
 async def open_table(tg: Tg) -> str:
     """Ana opens a Buraco table; returns the game id (from the deep-link button)."""
     await tg.command(ANA, "/novojogo")
-    url = button(tg.table(), "Entrar e abrir o privado")["url"]
+    rows = tg.table()["reply_markup"]["inline_keyboard"]
+    url = next(b["url"] for row in rows for b in row if "url" in b)
     return str(url.removeprefix(LINK + "j"))
 
 
@@ -284,3 +285,14 @@ async def test_a_turn_ping_replaces_the_previous_one(tg: Tg) -> None:
     assert len(second) == 1 and second[0]["message_id"] != first[0]["message_id"]
     assert {"chat_id": ANA["id"], "message_id": first[0]["message_id"]} in (
         tg.fake.called("deleteMessage"))
+
+
+async def test_my_hand_opens_the_private_chat_for_someone_the_bot_cannot_reach(tg: Tg) -> None:
+    tg.fake.fail("sendMessage", "Forbidden: bot was blocked by the user", code=403,
+                 chat_id=BIA["id"], times=100)
+    game_id = await start_two_humans(tg)
+    table = tg.table()
+    reached = await tg.press(ANA, table, "Minha mão")  # Ana got her hand by DM already
+    blocked = await tg.press(BIA, table, "Minha mão")
+    assert "url" not in tg.answer(reached)
+    assert tg.answer(blocked)["url"] == f"{LINK}h{game_id}"

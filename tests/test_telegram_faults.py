@@ -77,7 +77,12 @@ async def test_opening_the_deep_link_delivers_the_hand(tg: Tg) -> None:
 async def test_the_notice_follows_the_group_language(tg: Tg) -> None:
     await tg.command(ANA, "/idioma en")
     tg.fake.fail("sendMessage", FORBIDDEN_DM, code=403, chat_id=BIA["id"], times=100)
-    await start_two_humans(tg)
+    await open_table(tg)
+    assert labels(tg.table())[-1] == "Join and open the private chat"
+    await tg.press(BIA, tg.table(), "Join")
+    await tg.press(ANA, tg.table(), "AI player")
+    await tg.press(ANA, tg.table(), "AI player")
+    await tg.press(ANA, tg.table(), "Start")
     texts = [m["text"] for m in tg.fake.current(GROUP["id"])]
     assert ("Bia, I cannot write to you privately. Tap the button below and then Start to "
             "get your hand.") in texts

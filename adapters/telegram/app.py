@@ -120,8 +120,12 @@ async def register_commands(application: Any) -> None:
     for lang, code in COMMAND_LANGS.items():
         _ = Texts(lang)
         commands = [BotCommand(name, _(text)) for name, text in COMMANDS]
-        await api("setMyCommands", lambda c=commands, lc=code: application.bot.set_my_commands(
-            c, language_code=lc))
+
+        async def register(commands: list[BotCommand] = commands,
+                           code: str | None = code) -> bool:
+            return bool(await application.bot.set_my_commands(commands, language_code=code))
+
+        await api("setMyCommands", register)
 
 
 async def tick_loop(service: Any, outbox: Outbox, every_s: float = TICK_S) -> None:
@@ -142,7 +146,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): open the store, build the
     service and the application, register the commands, receive updates, tick."""
     from adapters.storage.redis_store import open_store
-    from bot import Service, SystemClock
+    from bot import SystemClock
+    from bot.service import Service
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry the token
     store = await open_store(settings.redis_url)

@@ -204,14 +204,14 @@ class Outbox:
 
     # ---- people ------------------------------------------------------------------------
     async def _reply(self, effect: Reply, origin: Origin | None) -> None:
-        if origin is not None and origin.chat_id is None:
-            origin.replies.append(effect.text)
-            origin.alert = origin.alert or effect.alert
-            return
         if origin is None:
             await self._dm(effect.player, render.plain_html(effect.text))
             return
         chat_id, quoted = origin.chat_id, origin.message_id
+        if chat_id is None:
+            origin.replies.append(effect.text)
+            origin.alert = origin.alert or effect.alert
+            return
         reply = ReplyParameters(quoted, allow_sending_without_reply=True) if quoted else None
         try:
             await api("sendMessage", lambda: self.bot.send_message(
