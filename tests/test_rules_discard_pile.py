@@ -76,10 +76,13 @@ def test_c3_taken_top_may_not_be_the_last_discard_either() -> None:
     discard of the 5♥ is."""
     st = open_pile("buraco", "6s 7s", "8s 5h")
     act(st, {"seat": 1, "do": "take_pile"})
+    before = st.to_json()
     try:
         act(st, {"seat": 1, "do": "meld", "melds": [["6s", "7s", "8s"]]})
-    except IllegalAction:
-        return  # refusing the lay-down that strands the taken top keeps C3 too
+    except IllegalAction as err:  # refusing the lay-down that strands the taken top
+        assert err.code == "discard_taken_top"
+        assert st.to_json() == before
+        return
     refused(
         st,
         {"seat": 1, "do": "discard", "card": "5h"},
