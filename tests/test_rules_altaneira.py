@@ -786,3 +786,34 @@ def test_c4_c8_natural_three_into_a_dirty_a_to_k_moves_the_mele_to_the_top() -> 
     # the 2c moves to the open high end (the top ace): A..A with a Melé is only suja (C8)
     assert moved.cards == tuple(cards("Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh 2c"))
     assert moved.canastra == "suja"
+
+
+def test_a4_a_dollar_drawn_as_replacement_is_replaced_too() -> None:
+    state = position(A, four("3h Kc Qd", "5c", "6c", "7c"), stock="3d 9s 8s")
+    apply(state, Action.lay_three(0, C("3h")))  # draws the 3d
+    events = apply(state, Action.lay_three(0, C("3d")))  # draws the 9s
+    assert events[0].public == {"card": "3d", "replaced": 1}
+    assert sorted(state.hands[0]) == sorted(cards("Kc Qd 9s"))
+    assert state.laid_threes[0] == cards("3h 3d") and state.stock == [C("8s")]
+
+
+def test_a4_a_dollar_from_the_morto_earns_a_replacement() -> None:
+    # a direct going-out takes the morto (which holds a 3h): laying it draws a card
+    morto = "3h 4s 5s 6s 7s 8s 9s 10s Js Qs Ks"
+    state = position(A, four("9h 10h Jh", "5c", "6c", "7c"), mortos=[morto, MORTO], stock="9c")
+    apply(state, Action.lay_down(0, [cards("9h 10h Jh")]))
+    events = apply(state, Action.lay_three(0, C("3h")))
+    assert events[0].public == {"card": "3h", "replaced": 1}
+    assert C("9c") in state.hands[0] and C("3h") not in state.hands[0]
+
+
+def test_a6_a_tranca_as_the_last_card_kills_the_pile_and_goes_out() -> None:
+    state = position(
+        A, four("3s", "5c", "6c", "7c"), melds=[[CLEAN_7], []], pile="Kd Qc", mortos=["", ""]
+    )
+    events = apply(state, Action.discard(0, C("3s")))
+    assert [e.kind for e in events] == ["discarded", "pile_killed", "went_out", "deal_over"]
+    assert state.killed == cards("Kd Qc 3s") and state.went_out == 0
+    # side 0: 70 + limpa 200 + batida 100 - partner's 6c 10 = 360 (the killed cards
+    # count for nobody); side 1: 5c + 7c = -20
+    assert score_deal(state).totals == [360, -20]

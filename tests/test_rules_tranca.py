@@ -749,3 +749,24 @@ def test_a35_one_deal_tied_plays_one_more_deal() -> None:
     assert match.scores == [-10, -10]
     assert not match.over and match.winner is None
     assert match.start_deal().first == 1
+
+
+def test_a10_any_two_may_justify_in_tranca_a11_is_altaneira_only() -> None:
+    # top 9h with 10h and a 2 of another suit: 9h 10h 2c (the 2c stands for the J)
+    state = position(T, ["10h 2c Kc Qd", "5d 6d 7d"], pile="4s 9h", stock="9s", phase="draw")
+    apply(state, Action.take_pile(0, with_=cards("10h 2c")))
+    assert state.melds[0][0].cards == tuple(cards("9h 10h 2c"))
+    # a 2 on top may be taken as a wild too
+    state = position(T, ["9h 10h Kc Qd", "5d 6d 7d"], pile="4s 2s", stock="9s", phase="draw")
+    apply(state, Action.take_pile(0, with_=cards("9h 10h")))
+    assert state.melds[0][0].cards == tuple(cards("9h 10h 2s"))
+
+
+def test_s2_closed_pile_the_rest_taken_is_never_shown_to_others() -> None:
+    state = position(T, ["Qh Kh 5c 6d", "5d 6d 7d"], pile="4s 9c Jh", stock="9s", phase="draw")
+    events = apply(state, Action.take_pile(0, with_=cards("Qh Kh")))
+    # only the top card (now in a meld) and the count are public
+    assert events[0].public == {"top": "Jh", "count": 3, "meld": 0}
+    other = view_for(state, 1)
+    assert other.seen_taken == [[], []]
+    assert other.hand_counts == [4, 3]  # 5c 6d + 4s 9c and other.hand == sorted(cards("5d 6d 7d"))
