@@ -118,6 +118,8 @@ def table_view(game: Game, _: Translator) -> View:
             lines.append(f"  {k + 1}) {play.show(meld.cards)}{_canastra(meld, _)}")
         if state.laid_threes[side]:
             lines.append("  " + _("3s baixados: {cards}", cards=play.show(state.laid_threes[side])))
+    counts = " · ".join(f"{seat_name(game, k, _)} {len(h)}" for k, h in enumerate(state.hands))
+    lines.append(_("Cartas na mão: {counts}", counts=counts))
     lines.append(_pile_line(state, rules, _))
     if game.status == "playing":
         lines.append(_("Vez de {name}.", name=seat_name(game, state.turn, _)))

@@ -72,7 +72,7 @@ async def test_bad_option_and_bad_timer_are_refused(svc: Service, store: Any) ->
     refused = await svc.new_game(CHAT, ANA, "buraco cor=azul")
     assert texts(refused)[0].startswith("opção desconhecida ou fixa nesta variante: 'cor'")
     assert texts(await svc.new_game(CHAT, ANA, "tranca jokers=true")) == [
-        "jokers só existem na família buraco"]
+        "curingas (jokers) só existem na família buraco"]
     assert texts(await svc.new_game(CHAT, ANA, "timer=5")) == [
         "Tempo de jogada inválido: use timer=15 a timer=3600 (segundos)."]
     assert texts(await svc.new_game(CHAT, ANA, "buraco tranca")) == [
