@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Action, DealState, IllegalAction, apply, make_rules, score_deal
+from engine import Action, DealState, IllegalAction, Match, apply, make_rules, score_deal
 from engine.cards import full_deck
 from engine.state import deal_cards
 from tests.rules_support import (
@@ -474,3 +474,75 @@ def test_a22_vulnerable_from_the_match_score_in_a_dealt_deal() -> None:
     at 749 needs nothing."""
     st = deal_cards(make_rules("buraco"), 4, full_deck(), 0, scores=[750, 749])
     assert st.vuln_min == [75, 0, 75, 0]
+
+
+def test_c12_four_players_pending_morto_waits_for_its_owners_turn() -> None:
+    """RULES C12 with partners: seat 0's morto taken by discard is not the partner's; it
+    joins seat 0's hand at seat 0's next turn (after seats 1, 2, 3 played)."""
+    st = state_of(
+        "buraco_morto",
+        ["5h 9c", "4c 8d", "4d 8s", "4s 9d"],
+        melds=[["6h 7h 8h"], []],
+        mortos=["Jd Qd Kd", "As Ks"],
+        stock="Kc Qc Jc Qs",
+        has_laid=[True, True, True, True],
+    )
+    act(st, {"seat": 0, "do": "extend", "meld": 0, "cards": ["5h"]})
+    assert act(st, {"seat": 0, "do": "discard", "card": "9c"}) == ["discarded", "took_morto"]
+    for seat, drawn in ((1, "Kc"), (2, "Qc"), (3, "Jc")):
+        act(st, {"seat": seat, "do": "draw"})
+        assert st.hands[0] == []
+        act(st, {"seat": seat, "do": "discard", "card": drawn})
+    assert (st.turn, hand_codes(st, 0), hand_codes(st, 2)) == (
+        0,
+        ["Jd", "Kd", "Qd"],
+        ["4d", "8s"],
+    )
+
+
+def test_a26_three_players_untaken_mortos_become_stock_one_after_another() -> None:
+    """RULES A26: the untaken mortos become stock in seat order (3 players: sides = seats;
+    side 0 took its morto, so side 1's morto comes first, then side 2's)."""
+    st = state_of(
+        "buraco_morto",
+        ["9c Qh", "4d 8d", "5c 5s"],
+        stock="Kd",
+        mortos=["", "Jh", "Js"],
+        turn=2,
+        phase="draw",
+        has_laid=[True, True, True],
+    )
+    act(st, {"seat": 2, "do": "draw"})
+    assert act(st, {"seat": 2, "do": "discard", "card": "Kd"}) == [
+        "discarded",
+        "stock_from_morto",
+    ]
+    assert (st.to_json()["stock"], [bool(m) for m in st.mortos]) == (["Jh"], [False, False, True])
+    act(st, {"seat": 0, "do": "draw"})
+    assert act(st, {"seat": 0, "do": "discard", "card": "Jh"}) == [
+        "discarded",
+        "stock_from_morto",
+    ]
+    assert st.to_json()["stock"] == ["Js"]
+    act(st, {"seat": 1, "do": "draw"})
+    assert act(st, {"seat": 1, "do": "discard", "card": "Js"}) == ["discarded", "deal_over"]
+    # every side but side 0 pays its morto (A26 "their sides still pay -100")
+    assert [row["morto"] for row in score_deal(st).breakdown] == [0, -100, -100]
+
+
+def test_a22_match_scores_carry_vulnerability_into_the_next_deal() -> None:
+    """RULES A22: vulnerability comes from the match score at the start of the deal."""
+    match = Match.new(make_rules("buraco_morto"), ["Ana", "Bia", "Caio", "Duda"])
+    match.scores = [760, 100]
+    assert match.start_deal(full_deck()).vuln_min == [75, 0, 75, 0]
+
+
+def test_a9_first_player_of_a_later_deal_may_take_a_second_card() -> None:
+    """RULES A9 + C15: in the second deal seat 1 plays first and may redraw."""
+    match = Match.new(make_rules("buraco"), ["Ana", "Bia"])
+    match.dealer = 0  # as after a first deal (C15: the next deal is dealt by seat 0)
+    state = match.start_deal(full_deck())
+    assert state.turn == 1
+    match.act(Action.draw(1))
+    assert [e.kind for e in match.act(Action.redraw(1))] == ["redrew"]
+    assert len(state.pile) == 1
