@@ -79,3 +79,19 @@ async def test_a_whole_match_to_the_score() -> None:
 def test_cli_parses_play_options() -> None:
     args = cli._parser().parse_args(["play", "--variant", "tranca", "--players", "4"])
     assert (args.command, args.variant, args.players) == ("play", "tranca", 4)
+
+
+async def test_between_deals_any_move_starts_the_next_deal() -> None:
+    commands = iter(["c", "d 1"] * 2000)
+    clock = FakeClock()
+    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), chooser="engine",
+                       next_deal_s=3600)
+    out = io.StringIO()
+    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None),
+                       read=lambda _p: next(commands))
+    assert await game.setup("buraco", 2)
+    await game.play()
+    text = out.getvalue()
+    assert "Fim da mão 1." in text and "Fim da mão 2." in text
+    assert "A mão terminou: espere a próxima." not in text
+    assert "Fim da partida! Vencedor: Robô 2 com 1700 pontos." in text

@@ -101,6 +101,11 @@ class ConsoleGame:
         return self.hand is not None and any(
             b.data.split("|")[2] not in ("t",) for row in self.hand.buttons for b in row)
 
+    def between(self) -> bool:
+        """True between two deals (the table offers "Próxima mão")."""
+        return self.table is not None and any(
+            b.data.split("|")[2] == "n" for row in self.table.buttons for b in row)
+
     def render(self) -> None:
         """Table, then hand."""
         if self.table is not None:
@@ -174,12 +179,12 @@ class ConsoleGame:
                 self.show(await self.service.scoreboard(CHAT, ME))
                 return
             self.render()
-            prompt = "> " if self.my_turn() else self._("(Enter para a próxima mão) > ")
+            prompt = self._("(Enter para a próxima mão) > ") if self.between() else "> "
             try:
                 line = self.read(prompt)
             except EOFError:
                 return
-            if not self.my_turn() and not line.strip():
-                line = "n"
+            if self.between() and line.strip()[:1] not in ("q", "?", "p"):
+                line = "n"  # between deals any move starts the next deal
             if not await self.command(line):
                 return
