@@ -7,7 +7,7 @@ import io
 from collections.abc import Iterator
 
 from rich.console import Console
-from test_service_support import FakeClock, SeededDecks, make_service
+from test_service_support import FakeClock, SeededDecks, make_service, seeded_ai
 
 from adapters.console.app import ConsoleGame
 from bot import __main__ as cli
@@ -84,7 +84,7 @@ def test_cli_parses_play_options() -> None:
 async def test_between_deals_any_move_starts_the_next_deal() -> None:
     commands = iter(["c", "d 1"] * 2000)
     clock = FakeClock()
-    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), chooser="engine",
+    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), chooser=seeded_ai,
                        next_deal_s=3600)
     out = io.StringIO()
     game = ConsoleGame(svc, Console(file=out, width=120, color_system=None),

@@ -22,6 +22,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
     kinds,
     make_service,
     only,
+    seeded_ai,
     store,
     svc,
     texts,
@@ -154,7 +155,7 @@ async def test_no_card_in_any_button_payload_over_a_whole_deal(
     buttons carry no seat version; hand buttons name cards by index only."""
     import re
 
-    svc = make_service(store, clock, chooser="engine")
+    svc = make_service(store, clock, chooser=seeded_ai)
     await svc.new_game(CHAT, ANA, "buraco")
     await svc.join(CHAT, BIA)
     await svc.add_ai(CHAT, ANA, "facil")

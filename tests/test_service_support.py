@@ -160,3 +160,10 @@ async def game_of(store: Any, chat: ChatRef = CHAT, gid: str | None = None) -> A
     got = await store.load_game(gid)
     assert got is not None
     return got[0], Game.model_validate_json(got[1])
+
+
+def seeded_ai(view: Any, level: str) -> Any:
+    """``engine.ai.choose`` with a seeded random source, so a game replays exactly."""
+    from engine.ai import choose
+
+    return choose(view, level, rng=random.Random(1000 * view.turn_count + view.seat))
