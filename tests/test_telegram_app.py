@@ -296,3 +296,32 @@ async def test_my_hand_opens_the_private_chat_for_someone_the_bot_cannot_reach(t
     blocked = await tg.press(BIA, table, "Minha mão")
     assert "url" not in tg.answer(reached)
     assert tg.answer(blocked)["url"] == f"{LINK}h{game_id}"
+
+
+async def test_the_press_is_answered_before_the_table_is_edited(tg: Tg) -> None:
+    await open_table(tg)
+    await tg.press(BIA, tg.table(), "Entrar")
+    names = [name for name, _ in tg.fake.calls]
+    assert names[-2:] == ["answerCallbackQuery", "editMessageText"]
+
+
+async def test_say_tell_document_and_closed_effects(tg: Tg) -> None:
+    from bot.effects import ChatRef, Closed, Document, PlayerRef, Say, Tell
+
+    game_id = await start_two_humans(tg)
+    chat = ChatRef(platform="tg", chat_id=str(GROUP["id"]), title="Mesa da Firma")
+    bia = PlayerRef(platform="tg", user_id=str(BIA["id"]), name="Bia")
+    await tg.handlers.outbox.deliver([
+        Say(chat=chat, text="Fim da mão 1.\nA <b> & 7♥"),
+        Tell(player=bia, chat=chat, text="Mesa fechada."),
+        Document(chat=chat, filename=f"buraco-{game_id}.json", content='{"deck": []}'),
+        Closed(chat=chat, game_id=game_id)])
+    await tg.handlers.outbox.flush()
+    group = tg.fake.current(GROUP["id"])
+    assert "Fim da mão 1.\nA &lt;b&gt; &amp; 7♥\ufe0f" in [m["text"] for m in group]
+    assert tg.fake.current(BIA["id"])[-1]["text"] == "Mesa fechada."
+    assert tg.fake.called("sendDocument")[0]["chat_id"] == GROUP["id"]
+    assert labels(tg.table()) == []
+    assert labels(tg.hand(ANA)) == [] and labels(tg.hand(BIA)) == []
+    assert [m for m in tg.fake.current(ANA["id"]) if m["text"].startswith("Sua vez")] == []
+    assert await tg.handlers.outbox.refs.all(game_id) == {}

@@ -140,12 +140,14 @@ class Handlers:
         await api("sendMessage", lambda: message.reply_text(_(WELCOME)))
 
     async def press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A button press: call the service, deliver, and always answer the query."""
+        """A button press: call the service, answer the query at once with the service's
+        toast (always, even if the service fails), then deliver the other effects."""
         query = update.callback_query
         if query is None:
             return
         origin = Origin()
         url = None
+        effects: list[Effect] = []
         try:
             user = player_of(query.from_user)
             data = query.data or ""
@@ -154,9 +156,8 @@ class Handlers:
             if parts is not None and parts[2] == "x" and query.message is not None:
                 admin = await self.is_admin(query.message.chat.id, query.from_user.id,
                                             context.bot)
-            effects = await self.service.press(user, data, is_admin=admin,
-                                               update=update_key(update))
-            await self.outbox.deliver(effects, origin)
+            effects = origin.absorb(await self.service.press(user, data, is_admin=admin,
+                                                             update=update_key(update)))
             if parts is not None and parts[2] in OPENS_DM and not await self.outbox.dm_known(
                     user.user_id):
                 url = render.deep_link(self.outbox.username, OPENS_DM[parts[2]] + parts[0])
@@ -164,6 +165,7 @@ class Handlers:
             text = "\n".join(origin.replies)[:200] or None
             await api("answerCallbackQuery", lambda: query.answer(
                 text=text, show_alert=origin.alert, url=url))
+        await self.outbox.deliver(effects, origin)
 
     async def migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A group became a supergroup: move its game to the new chat id."""

@@ -58,6 +58,17 @@ class Origin:
     replies: list[str] = field(default_factory=list)
     alert: bool = False
 
+    def absorb(self, effects: list[Effect]) -> list[Effect]:
+        """Take the ``Reply`` texts (toasts of a press) and return the other effects."""
+        rest: list[Effect] = []
+        for effect in effects:
+            if isinstance(effect, Reply):
+                self.replies.append(effect.text)
+                self.alert = self.alert or effect.alert
+            else:
+                rest.append(effect)
+        return rest
+
 
 class Outbox:
     """Renders effects for one bot. ``lang_of(chat_key)`` gives a chat's language."""
