@@ -79,11 +79,9 @@ def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]
 
 
 def record_of(game: Game) -> dict[str, Any]:
-    """The game's record: the engine's ``match.record()`` plus the seats' names."""
-    match = play.match_of(game)
-    record: dict[str, Any] = dict(match.record())
-    record.setdefault("game_id", game.id)
-    return record
+    """The game's record, exactly the engine's ``match.record()`` (docs/record-format.md,
+    replayable with ``engine.record.replay``)."""
+    return dict(play.match_of(game).record())
 
 
 def help_text(_: Translator) -> str:

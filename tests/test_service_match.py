@@ -31,6 +31,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
 from bot import play, robot
 from bot.effects import Document, Effect, Reply, pack
 from bot.service import Service
+from engine.record import replay
 
 
 async def human_turn(svc: Service, store: Any, gid: str, seat: int) -> list[Effect]:
@@ -94,6 +95,8 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
     assert record["format"] == "buraco-record/1" and record["variant"] == "tranca"
     assert record["players"] == ["Ana", "Robô 2"]
     assert record["deck"][:3] == [c.code for c in SeededDecks()(play.rules_of(game))[:3]]
+    replayed = replay(record)  # the record replays to the same score
+    assert replayed.ok and replayed.match_scores == [-480, -300]
     exported = await svc.export(CHAT, ANA)
     assert exported == [Document(chat=CHAT, filename=f"buraco-{gid}.json",
                                  content=await store.load_record(gid))]
@@ -135,6 +138,12 @@ async def test_next_deal_after_30_s_or_on_the_button(svc: Service, store: Any,
     assert board[1:3] == [f"Mão {n}: {d[0]} × {d[1]}" for n, d in enumerate(game.deals, 1)]
     assert board[3] == "Total: {} × {}".format(*play.match_scores(game))
     assert board[4:] == ["Ranking do grupo:", "(nenhuma partida terminada ainda)"]
+    # cancelled mid-match: the record of the three deals is kept and replays
+    assert kinds(await svc.cancel(CHAT, ANA)) == ["say", "closed"]
+    record = json.loads(await store.load_record(game.id))
+    assert len(record["deals"]) == 3
+    replayed = replay(record)
+    assert replayed.ok and replayed.match_scores == play.match_scores(game)
 
 
 async def test_hand_on_demand(svc: Service) -> None:
