@@ -28,6 +28,8 @@ def _replay(argv: list[str]) -> int:
         result = replay(record)
     except MalformedRecord as err:
         return _malformed(str(err))
+    except Exception as err:  # a record must never end in a traceback
+        return _malformed(f"registro ilegível: {type(err).__name__}: {err}")
     print(json.dumps(result.to_json(), ensure_ascii=False))
     return 0 if result.ok else 1
 

@@ -108,6 +108,12 @@ def _check_leftover(state: DealState, seat: int, hand: list[Card], side_melds: l
     normals = [c for c in hand if not _is_lay_alone_three(state, c)]
     if len(normals) >= 2:
         return
+    if normals and normals[0] == state.taken_top:
+        raise IllegalAction(
+            "discard_taken_top",
+            "a carta tirada do lixo não pode ser descartada nesta vez (C3): "
+            "guarde outra carta para descartar",
+        )
     refusal = _going_out_refusal(state, seat, not normals, side_melds)
     if refusal is not None:
         if normals:
@@ -151,6 +157,23 @@ def _go_out(state: DealState, seat: int, direct: bool, events: list[Event]) -> N
     state.went_out = seat
     events.append(Event("went_out", seat, {"side": side, "direct": direct}))
     events.append(Event("deal_over", -1, {"reason": "batida"}))
+
+
+def _note_pile_dollars(state: DealState, seat: int, cards: list[Card]) -> None:
+    """RULES A4: a Dólar taken with the pile never earns a replacement draw."""
+    if state.rules.red_three == RedThree.DOLLAR:
+        state.pile_dollars[seat].extend(c for c in cards if c.rank == 3 and c.is_red)
+
+
+def _trim_pile_dollars(state: DealState, seat: int) -> None:
+    """Forget pile Dólares no longer in the hand (melded or discarded; of two equal
+    Dólares the one that leaves the hand counts as the one from the pile)."""
+    kept = state.pile_dollars[seat]
+    if kept:
+        hand = state.hands[seat]
+        state.pile_dollars[seat] = [
+            c for i, c in enumerate(kept) if kept[: i + 1].count(c) <= hand.count(c)
+        ]
 
 
 def _next_turn(state: DealState, events: list[Event]) -> None:
@@ -248,6 +271,7 @@ def _take_pile(state: DealState, action: Action) -> list[Event]:
             )
         state.hands[seat] = hand + state.pile
         state.from_pile = list(state.pile)
+        _note_pile_dollars(state, seat, state.pile)
         state.taken_top = top
         events = [Event("took_pile", seat, {"cards": [c.code for c in state.pile]})]
     else:
@@ -257,6 +281,7 @@ def _take_pile(state: DealState, action: Action) -> list[Event]:
         state.hands[seat] = new_hand
         state.melds[side] = side_melds
         state.from_pile = list(rest)
+        _note_pile_dollars(state, seat, rest)
         state.has_laid[seat] = True
         state.laid_this_turn = True
         events = [
@@ -360,6 +385,7 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
     state.has_laid[seat] = True
     state.laid_this_turn = True
     state.redraw_ok = False
+    _trim_pile_dollars(state, seat)
     events = [
         Event(
             "melded",
@@ -387,7 +413,7 @@ def _discard(state: DealState, action: Action) -> list[Event]:
         )
     if any(_is_lay_alone_three(state, c) for c in rest):
         raise IllegalAction("lay_three_first", "baixe o 3 vermelho antes de descartar (RULES A32)")
-    if card == state.taken_top and any(c != card for c in rest):
+    if card == state.taken_top and (card not in rest or any(c != card for c in rest)):
         raise IllegalAction(
             "discard_taken_top", "a carta de cima do lixo não pode ser descartada na mesma vez (C3)"
         )
@@ -397,6 +423,7 @@ def _discard(state: DealState, action: Action) -> list[Event]:
         if refusal is not None:
             raise refusal
     state.hands[seat] = rest
+    _trim_pile_dollars(state, seat)
     events = [Event("discarded", seat, {"card": card.code})]
     black = card.rank == 3 and not card.is_red and not card.is_joker
     if black and rules.black_three == BlackThree.KILLS_PILE:
@@ -434,7 +461,10 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     hand = _without(state.hands[seat], [card])
     side = state.side_of[seat]
     if rules.red_three == RedThree.DOLLAR:
-        replace = bool(state.stock) and state.hands[seat].count(card) > state.from_pile.count(card)
+        from_pile = state.pile_dollars[seat]
+        replace = bool(state.stock) and state.hands[seat].count(card) > from_pile.count(card)
+        if not replace and card in from_pile:
+            from_pile.remove(card)
         if not replace:
             _check_leftover(state, seat, hand, state.melds[side])
         drawn = 1 if replace else 0
@@ -453,8 +483,6 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
         state.phase = OVER
         events.append(Event("deal_over", -1, {"reason": "stock"}))
         return events
-    if card in state.from_pile:
-        state.from_pile.remove(card)
     if not hand:
         _go_out(state, seat, True, events)
     return events

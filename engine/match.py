@@ -166,8 +166,13 @@ class Match:
             most = max(self.batidas[s] for s in tied)
             tied = [s for s in tied if self.batidas[s] == most]
             if len(tied) > 1:
-                best = max(self.best_batida[s] or -(10**9) for s in tied)
-                tied = [s for s in tied if (self.best_batida[s] or -(10**9)) == best]
+                bests = {s: self.best_batida[s] for s in tied}
+                top_best = (
+                    max(b for b in bests.values() if b is not None)
+                    if any(b is not None for b in bests.values())
+                    else None
+                )
+                tied = [s for s in tied if bests[s] == top_best]
         return tied[0] if len(tied) == 1 else None
 
     # Records and storage ----------------------------------------------------------

@@ -154,7 +154,7 @@ def _make_run(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld
         raise _fail("meld_mixed_suits", "uma sequência precisa ser toda do mesmo naipe")
     twos = [c for c in cards if c.rank == 2 and c.suit != JOKER_SUIT]
     jokers = [c for c in cards if c.suit == JOKER_SUIT]
-    own_two = next((c for c in twos if c.suit == suit), None)
+    own_two = next((c for c in twos if c.suit == suit), None) if rules.natural_two else None
     error: IllegalAction | None = None
     # RULES C5: try the same-suit 2 as natural first, then as the wild.
     for natural_two in (own_two, None) if own_two is not None else (None,):
@@ -195,7 +195,7 @@ def _ace_choices(naturals: list[Card], rules: Rules) -> list[list[int]]:
 def _lay_run(
     naturals: list[Card], natural_two: Card | None, wild: Card | None, suit: int, rules: Rules
 ) -> Meld:
-    lo_bound = 1 if rules.ace_low else 2
+    lo_bound = rules.run_lowest
     hi_bound = 14 if rules.ace_high else 13
     error: IllegalAction | None = None
     for positions in _ace_choices(naturals, rules):

@@ -65,9 +65,28 @@ def _need(record: dict[str, Any], key: str, kind: type) -> Any:
     return value
 
 
+TOP_LEVEL = {
+    "format",
+    "variant",
+    "options",
+    "players",
+    "deck",
+    "first",
+    "scores",
+    "reshuffle",
+    "position",
+    "actions",
+    "deals",
+}
+DEAL_LEVEL = {"first", "scores", "deck", "reshuffle", "actions"}
+
+
 def _rules_of(record: Any) -> tuple[Rules, list[str]]:
     if not isinstance(record, dict):
         raise MalformedRecord("o registro precisa ser um objeto JSON")
+    unknown = set(record) - TOP_LEVEL
+    if unknown:
+        raise MalformedRecord(f"campos desconhecidos no registro: {', '.join(sorted(unknown))}")
     if record.get("format") != RECORD_FORMAT:
         raise MalformedRecord(
             f"formato desconhecido: {record.get('format')!r} (esperado {RECORD_FORMAT!r})"
@@ -87,10 +106,36 @@ def _rules_of(record: Any) -> tuple[Rules, list[str]]:
     return rules, players
 
 
-def _actions(raw: Any) -> list[Any]:
+def _actions(raw: Any, offset: int = 0) -> list[Action]:
+    """Parse every action up front: a malformed one makes the record malformed."""
     if not isinstance(raw, list):
         raise MalformedRecord("'actions' precisa ser uma lista")
-    return raw
+    parsed = []
+    for i, item in enumerate(raw):
+        try:
+            parsed.append(Action.from_json(item))
+        except IllegalAction as err:
+            raise MalformedRecord(f"ação {offset + i}: {err.message}") from None
+    return parsed
+
+
+def _start(record: dict[str, Any], players: int, sides: int) -> tuple[int, list[int] | None]:
+    first = record.get("first", 0)
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
+        raise MalformedRecord("'first' precisa ser um assento da mesa")
+    scores = record.get("scores")
+    if scores is not None and (
+        not isinstance(scores, list)
+        or len(scores) != sides
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores)
+    ):
+        raise MalformedRecord(f"'scores' precisa ter {sides} números inteiros")
+    reshuffle = record.get("reshuffle")
+    if reshuffle is not None and (
+        not isinstance(reshuffle, list) or sorted(reshuffle) != list(range(len(reshuffle)))
+    ):
+        raise MalformedRecord("'reshuffle' precisa ser uma permutação de 0..n-1")
+    return first, scores
 
 
 def _deck(raw: Any) -> list[Card]:
@@ -109,37 +154,32 @@ def replay(record: Any) -> ReplayResult:
     if "deals" in record:
         return _replay_match(rules, players, record)
     actions = _actions(record.get("actions", []))
+    sides = len(rules.teams(len(players)))
     try:
         if "position" in record:
             state = DealState.from_json(rules, record["position"])
+            if state.n_players != len(players):
+                raise MalformedRecord("a posição e 'players' têm números de jogadores diferentes")
         elif "deck" in record:
-            first = record.get("first", 0)
-            scores = record.get("scores")
-            if not isinstance(first, int) or not 0 <= first < len(players):
-                raise MalformedRecord("'first' precisa ser um assento da mesa")
-            state = deal_cards(
-                rules, len(players), _deck(record["deck"]), first, scores, record.get("reshuffle")
-            )
+            first, scores = _start(record, len(players), sides)
+            deck = _deck(record["deck"])
+            state = deal_cards(rules, len(players), deck, first, scores, record.get("reshuffle"))
         else:
             raise MalformedRecord("o registro precisa de 'deck', 'position' ou 'deals'")
     except IllegalAction as err:
         raise MalformedRecord(err.message) from None
-    except (TypeError, ValueError) as err:
-        raise MalformedRecord(f"início inválido: {err}") from None
     before = list(state.scores)
-    error = _run(state, actions, 0, lambda a: apply(state, a))
-    final = (
-        [b + t for b, t in zip(before, score_deal(state).totals, strict=True)]
-        if state.over
-        else before
-    )
+    error = _run(actions, 0, lambda a: apply(state, a))
+    final = before
+    if state.over:
+        final = [b + t for b, t in zip(before, score_deal(state).totals, strict=True)]
     return ReplayResult(error is None, error, state, final)
 
 
-def _run(state: DealState, actions: list[Any], offset: int, step: Any) -> dict[str, Any] | None:
-    for i, raw in enumerate(actions):
+def _run(actions: list[Action], offset: int, step: Any) -> dict[str, Any] | None:
+    for i, action in enumerate(actions):
         try:
-            step(Action.from_json(raw))
+            step(action)
         except IllegalAction as err:
             return {"action": offset + i, "code": err.code, "message": err.message}
     return None
@@ -149,22 +189,35 @@ def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> R
     deals = record["deals"]
     if not isinstance(deals, list) or not deals:
         raise MalformedRecord("'deals' precisa ser uma lista não vazia")
+    if set(record) & {"deck", "position", "actions"}:
+        raise MalformedRecord("um registro com 'deals' não leva 'deck', 'position' nem 'actions'")
     match = Match.new(rules, players)
+    sides = len(match.scores)
+    parsed = []
+    for k, deal in enumerate(deals):
+        if not isinstance(deal, dict) or set(deal) - DEAL_LEVEL:
+            raise MalformedRecord(f"a mão {k + 1} precisa ser um objeto com {sorted(DEAL_LEVEL)}")
+        first, _ = _start(deal, len(players), sides)
+        parsed.append(
+            (
+                first,
+                _deck(deal.get("deck")),
+                deal.get("reshuffle"),
+                _actions(deal.get("actions", [])),
+            )
+        )
     offset = 0
     error: dict[str, Any] | None = None
-    for k, deal in enumerate(deals):
-        if not isinstance(deal, dict):
-            raise MalformedRecord(f"a mão {k + 1} precisa ser um objeto")
+    for k, (first, deck, reshuffle, actions) in enumerate(parsed):
+        if k and not match.deal_state.over:
+            raise MalformedRecord(f"a mão {k} não terminou, mas há outra depois dela")
         try:
-            match.dealer = (int(deal.get("first", 0)) - 1) % len(players)
-            match.start_deal(_deck(deal.get("deck")), deal.get("reshuffle"))
+            match.dealer = (first - 1) % len(players)
+            match.start_deal(deck, reshuffle)
         except IllegalAction as err:
             raise MalformedRecord(f"mão {k + 1}: {err.message}") from None
-        actions = _actions(deal.get("actions", []))
-        error = _run(match.deal_state, actions, offset, match.act)
+        error = _run(actions, offset, match.act)
         offset += len(actions)
-        if error is not None or k == len(deals) - 1:
+        if error is not None:
             break
-        if not match.deal_state.over:
-            raise MalformedRecord(f"a mão {k + 1} não terminou, mas há outra depois dela")
     return ReplayResult(error is None, error, match.deal_state, list(match.scores))

@@ -98,6 +98,7 @@ class Rules(BaseModel):
     target: int | None = Field(default=1500, ge=100)  # None: one deal decides (A35)
     # decks / deal
     jokers: bool = False  # buraco family option
+    jokers_option: bool = True  # whether a group may switch jokers on (RULES §2 "decks")
     hand_size: int = Field(default=11, ge=1, le=15)
     morto: bool = False  # one morto of hand_size cards per side
     # melds
@@ -105,6 +106,8 @@ class Rules(BaseModel):
     set_max: int = Field(default=8, ge=3)
     ace_low: bool = True
     ace_high: bool = True
+    natural_two: bool = True  # RULES C5; tranca: every 2 is a wild (issue 3, seed 002)
+    run_lowest: int = Field(default=1, ge=1, le=4)  # lowest run slot (1 = low ace)
     # 3s (RULES §2 "3s", A4-A6, A32, A33)
     red_three: RedThree = RedThree.ORDINARY
     black_three: BlackThree = BlackThree.ORDINARY
@@ -142,6 +145,8 @@ class Rules(BaseModel):
     def _consistent(self) -> Rules:
         if not self.ace_low and not self.ace_high:
             raise ValueError("o ás precisa valer baixo ou alto (ace_low ou ace_high)")
+        if self.ace_low != (self.run_lowest == 1):
+            raise ValueError("run_lowest=1 exatamente quando o ás vale baixo")
         if self.default_players not in self.players_allowed:
             raise ValueError("default_players precisa estar em players_allowed")
         if any(n not in (2, 3, 4, 6) for n in self.players_allowed):
@@ -212,6 +217,7 @@ PRESETS: dict[str, Rules] = {
             "default_players": 2,
             "target": None,
             "morto": True,
+            "jokers_option": False,
             "sets_allowed": False,
             "first_player_second_card": False,
             "pile_open": False,
@@ -231,7 +237,12 @@ PRESETS: dict[str, Rules] = {
             "default_players": 2,
             "target": None,
             "morto": True,
+            "jokers_option": False,
+            "set_max": 9,  # RULES §2 "set size": no maximum (8 naturals + 1 wild)
             "ace_low": False,
+            # 3s never meld and every 2 is wild, so runs start at 4 (seed 002 "Gioco")
+            "natural_two": False,
+            "run_lowest": 4,
             "red_three": RedThree.LAY_ALONE,
             "black_three": BlackThree.BLOCKS_PILE,
             "first_player_second_card": False,
@@ -252,6 +263,7 @@ PRESETS: dict[str, Rules] = {
             "default_players": 4,
             "target": 5000,
             "morto": True,
+            "jokers_option": False,
             "sets_allowed": False,
             "red_three": RedThree.DOLLAR,
             "black_three": BlackThree.KILLS_PILE,
@@ -328,7 +340,7 @@ def make_rules(preset: str = "buraco", options: dict[str, Any] | None = None) ->
             )
     data = base.model_dump()
     data.update({k: _coerce(k, v) for k, v in options.items()})
-    if data.get("jokers") and base.card_points != CardPoints.CLASSIC:
+    if data.get("jokers") and not base.jokers_option:
         raise IllegalAction("bad_option", "jokers só existem na família buraco")
     if data["default_players"] not in data["players_allowed"]:
         data["default_players"] = data["players_allowed"][0]

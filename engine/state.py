@@ -72,6 +72,7 @@ class DealState:
     redraw_ok: bool = False
     laid_this_turn: bool = False
     from_pile: list[Card] = field(default_factory=list)
+    pile_dollars: list[list[Card]] = field(default_factory=list)
     laid_before_turn: bool = False
 
     # Derived --------------------------------------------------------------------
@@ -145,6 +146,7 @@ class DealState:
             redraw_ok=self.redraw_ok,
             laid_this_turn=self.laid_this_turn,
             from_pile=list(self.from_pile),
+            pile_dollars=[list(p) for p in self.pile_dollars],
             laid_before_turn=self.laid_before_turn,
         )
 
@@ -178,6 +180,7 @@ class DealState:
             "redraw_ok": self.redraw_ok,
             "laid_this_turn": self.laid_this_turn,
             "from_pile": codes(self.from_pile),
+            "pile_dollars": [codes(p) for p in self.pile_dollars],
             "laid_before_turn": self.laid_before_turn,
         }
 
@@ -274,6 +277,9 @@ def _from_json(cls: type[DealState], rules: Rules, d: Any) -> DealState:
     ]
     state.relancinhos = [
         int(x) for x in _per(d.get("relancinhos", [0] * sides), sides, "relancinhos")
+    ]
+    state.pile_dollars = [
+        _cards(p) for p in _per(d.get("pile_dollars", [[]] * n), n, "pile_dollars")
     ]
     state.laid_before_turn = bool(d.get("laid_before_turn", state.has_laid[state.turn % n]))
     for name in ("taken_top", "drawn"):
@@ -373,6 +379,7 @@ def deal_cards(
         has_laid=[False] * n_players,
         relancinhos=[0] * sides,
         redraw_ok=False,
+        pile_dollars=[[] for _ in range(n_players)],
     )
     state.vuln_min = _vuln_default(rules, state)
     return state

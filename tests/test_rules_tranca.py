@@ -108,10 +108,14 @@ def _play_example_match(rules: Rules) -> Match:
 def test_s2_ace_high_only_a23_refused_qka_fine() -> None:
     # seed 002 "L'Asso è posto dopo il Re"
     assert make_meld(cards("Qh Kh Ah"), T).cards == tuple(cards("Qh Kh Ah"))
-    # A-2-3 with a wild standing for the 3: the ace may not be low
+    # A-2-3 with a wild standing for the 3: the ace may not be low, and in tranca every
+    # 2 is a wild (no natural 2, issue 3), so A 2♥ 2♣ is one natural with two wilds
     with pytest.raises(IllegalAction) as info:
         make_meld(cards("Ah 2h 2c"), T)
-    assert (info.value.code, info.value.message) == ("meld_gap", "as cartas não formam sequência")
+    assert (info.value.code, info.value.message) == (
+        "meld_two_wilds",
+        "só pode haver um curinga por jogo",
+    )
     # no wrap K-A-2 (C9): the 2 is a wild and goes to the open low end (Q), never after A
     assert make_meld(cards("Kh Ah 2h"), T).cards == tuple(cards("2h Kh Ah"))
     # Q-K-A with a wild: the high end is closed, so the wild stands for the J (C4)
@@ -770,3 +774,14 @@ def test_s2_closed_pile_the_rest_taken_is_never_shown_to_others() -> None:
     other = view_for(state, 1)
     assert other.seen_taken == [[], []]
     assert other.hand_counts == [4, 3]  # 5c 6d + 4s 9c and other.hand == sorted(cards("5d 6d 7d"))
+
+
+def test_issue3_every_two_is_wild_so_runs_start_at_four() -> None:
+    """Issue 3 / seed 002: every 2 is a wild (no natural 2 as in RULES C5) and 3s never
+    meld, so the lowest tranca run slot is the 4: a wild cannot stand for a 3."""
+    with pytest.raises(IllegalAction) as info:
+        make_meld(cards("2h 2c 4h 5h"), T)
+    assert info.value.code == "meld_two_wilds"
+    # 4♥ 5♥ + wild: the low end (3) is closed, so the wild stands for the 6
+    assert make_meld(cards("2c 4h 5h"), T).cards == tuple(cards("4h 5h 2c"))
+    assert make_meld(cards("2h 4h 5h"), T).wild == cards("2h")[0]
