@@ -73,7 +73,7 @@ def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]
     if not rows:
         lines.append(_("(nenhuma partida terminada ainda)"))
     for k, (_key, name, matches, wins, points) in enumerate(rows, start=1):
-        lines.append(_("{k}. {name}: {wins} vitórias em {matches} partidas, {points} pontos",
+        lines.append(_("{k}. {name}: partidas {matches}, vitórias {wins}, pontos {points}",
                        k=k, name=name, wins=wins, matches=matches, points=points))
     return "\n".join(lines)
 

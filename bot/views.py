@@ -160,7 +160,8 @@ def _pile_line(state: Any, rules: Any, _: Translator) -> str:
     elif rules.pile_open:
         pile = _("Lixo: {cards}", cards=play.show(state.pile))
     else:
-        pile = _("Lixo: {card} ({n} cartas)", card=str(state.pile[-1]), n=len(state.pile))
+        pile = _.n("Lixo: {card} ({n} carta)", "Lixo: {card} ({n} cartas)", len(state.pile),
+                   card=str(state.pile[-1]))
     parts = [pile, _("Monte: {n}", n=len(state.stock))]
     if rules.morto:
         parts.append(_("Mortos na mesa: {n}", n=sum(1 for m in state.mortos if m)))
@@ -202,7 +203,8 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
         lines.append(_("Vez de {name}.", name=seat_name(game, view.turn, _)))
     if s.away:
         lines.append(_("O robô está jogando por você. Mande /voltar para retomar."))
-    return View(title=_("Sua mão ({n} cartas)", n=len(view.hand)), lines=lines, buttons=rows,
+    title = _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", len(view.hand))
+    return View(title=title, lines=lines, buttons=rows,
                 cards=faces, version=s.ver)
 
 

@@ -73,7 +73,7 @@ async def test_a_whole_match_to_the_score() -> None:
     text = out.getvalue()
     assert "Fim da mão 1." in text
     assert "Fim da partida! Vencedor:" in text
-    assert "Ranking do grupo:" in text and "1. Você: " in text
+    assert "Ranking do grupo:" in text and "1. Você: partidas 1, vitórias 0, pontos " in text
 
 
 def test_cli_parses_play_options() -> None:

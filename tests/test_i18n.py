@@ -22,13 +22,18 @@ PLACEHOLDER = re.compile(r"\{[a-z_]+(?:![rs])?\}")
 
 
 def code_msgids() -> set[str]:
-    keywords = {**DEFAULT_KEYWORDS, "N_": None}
+    keywords = {**DEFAULT_KEYWORDS, "N_": None, "n": (1, 2)}
     found: set[str] = set()
     for sub in ("bot", "adapters/console"):
         for _file, _line, msg, _comments, _ctx in extract_from_dir(
                 ROOT / sub, method_map=[("**.py", "python")], keywords=keywords):
             found.add(msg if isinstance(msg, str) else msg[0])
     return found
+
+
+def first(msgid: str | tuple[str, ...]) -> str:
+    """The msgid (the singular of a plural entry)."""
+    return msgid if isinstance(msgid, str) else msgid[0]
 
 
 def po(lang: str) -> Any:
@@ -38,21 +43,23 @@ def po(lang: str) -> Any:
 
 def test_template_is_up_to_date_with_the_code() -> None:
     with (LOCALE_DIR / "messages.pot").open("rb") as fh:
-        pot = {m.id for m in read_po(fh) if m.id}
+        pot = {first(m.id) for m in read_po(fh) if m.id}
     assert code_msgids() == pot
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
 def test_every_message_is_translated_with_the_same_placeholders(lang: str) -> None:
     cat = po(lang)
-    ids = {m.id for m in cat if m.id}
+    ids = {first(m.id) for m in cat if m.id}
     assert ids == code_msgids()
     for m in cat:
         if not m.id:
             continue
-        assert m.string, m.id
         assert not m.fuzzy, m.id
-        assert sorted(PLACEHOLDER.findall(m.id)) == sorted(PLACEHOLDER.findall(m.string)), m.id
+        wanted = sorted(PLACEHOLDER.findall(first(m.id)))
+        for text in [m.string] if isinstance(m.string, str) else list(m.string):
+            assert text, m.id
+            assert sorted(PLACEHOLDER.findall(text)) == wanted, m.id
 
 
 def test_catalogs_load_from_po_without_a_build_step(tmp_path: Path, monkeypatch: Any) -> None:
@@ -70,6 +77,15 @@ def test_catalogs_load_from_po_without_a_build_step(tmp_path: Path, monkeypatch:
         assert not list(tmp_path.rglob("*.mo"))
     finally:
         catalog.cache_clear()
+
+
+def test_plural_forms() -> None:
+    for lang, one, many in (("pt", "Sua mão (1 carta)", "Sua mão (11 cartas)"),
+                            ("en", "Your hand (1 card)", "Your hand (11 cards)"),
+                            ("it", "La tua mano (1 carta)", "La tua mano (11 carte)")):
+        _ = Translator(lang)
+        assert _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", 1) == one
+        assert _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", 11) == many
 
 
 def test_pt_is_the_msgid_and_unknown_languages_fall_back() -> None:

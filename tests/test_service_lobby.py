@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_service_support import (  # noqa: F401  (fixtures)
     ANA,
     BIA,
@@ -28,6 +29,8 @@ from test_service_support import (  # noqa: F401  (fixtures)
 
 from bot.effects import Reply, TableView
 from bot.service import Service
+from engine.errors import IllegalAction
+from engine.rules import make_rules
 
 
 async def test_new_game_opens_a_lobby_with_the_creator_seated(svc: Service) -> None:
@@ -71,8 +74,10 @@ async def test_unknown_preset_gets_the_engine_reason_and_nothing_opens(
 async def test_bad_option_and_bad_timer_are_refused(svc: Service, store: Any) -> None:
     refused = await svc.new_game(CHAT, ANA, "buraco cor=azul")
     assert texts(refused)[0].startswith("opção desconhecida ou fixa nesta variante: 'cor'")
+    with pytest.raises(IllegalAction) as engine_refusal:
+        make_rules("tranca", {"jokers": "true"})
     assert texts(await svc.new_game(CHAT, ANA, "tranca jokers=true")) == [
-        "curingas (jokers) só existem na família buraco"]
+        engine_refusal.value.message]  # the engine's own pt-BR reason, word for word
     assert texts(await svc.new_game(CHAT, ANA, "timer=5")) == [
         "Tempo de jogada inválido: use timer=15 a timer=3600 (segundos)."]
     assert texts(await svc.new_game(CHAT, ANA, "buraco tranca")) == [

@@ -106,7 +106,7 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
         "Mão 1: -480 × -300\n"
         "Total: -480 × -300\n"
         "Ranking do grupo:\n"
-        "1. Ana: 0 vitórias em 1 partidas, -480 pontos")
+        "1. Ana: partidas 1, vitórias 0, pontos -480")
 
 
 async def test_next_deal_after_30_s_or_on_the_button(svc: Service, store: Any,
