@@ -252,3 +252,48 @@ async def test_a_refused_press_leaves_no_trace(svc: Service, store: Any,
     after, game = await game_of(store)
     assert after == version and game.seats[0].away
     assert (await svc.tick())[0].view.lines[-1] == "Ana comprou do monte."
+
+
+async def test_short_first_lay_down_of_a_vulnerable_side(svc: Service, store: Any) -> None:
+    """RULES A22: a first lay-down under the minimum is refused, the minimum becomes 90,
+    and the person is told (an alert); the cards stay in the hand."""
+    gid, ana, _bia = await two_player_buraco(svc)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    ana = await select(svc, ANA, gid, ana, "J♥")
+    bia = hand_of(await svc.press(ANA, button(ana, "Descartar")), BIA)
+    version, game = await game_of(store)
+    assert game.match is not None
+    game.match["deal"]["vuln_min"] = [0, 75]  # Bia's side reached 750 (half the target)
+    assert await store.save_game(gid, version, game.model_dump_json(), 3600)
+    bia = hand_of(await svc.press(BIA, button(bia, "Comprar do monte")), BIA)
+    bia = await select(svc, BIA, gid, bia, "7♣", "7♦", "7♥")
+    effects = await svc.press(BIA, button(bia, "Baixar"))
+    assert effects[0] == Reply(player=BIA, alert=True, text=(
+        "Baixada recusada: 15 pontos, mínimo 75. Nesta mão agora você precisa de 90."))
+    assert kinds(effects) == ["reply", "table", "hand"]
+    assert effects[1].view.lines[:2] == ["Ana: 0 pts", "  (sem jogos)"]
+    assert len(hand_of(effects, BIA).cards) == 12
+
+
+async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Service) -> None:
+    """Tranca (RULES A10, A32): Ana lays her red 3 and discards 8♦; Bia may take the
+    pile only by melding the top card with hand cards she selected (7♦ and the 2♦)."""
+    await svc.new_game(CHAT, ANA, "tranca")
+    await svc.join(CHAT, BIA)
+    effects = await svc.start(CHAT, ANA)
+    gid, ana = effects[0].game_id, hand_of(effects, ANA)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    ana = await select(svc, ANA, gid, ana, "3♦")
+    laid = await svc.press(ANA, button(ana, "Baixar o 3"))
+    assert laid[0].view.lines[1:3] == ["  (sem jogos)", "  3s baixados: 3♦"]
+    ana = await select(svc, ANA, gid, hand_of(laid, ANA), "8♦")
+    effects = await svc.press(ANA, button(ana, "Descartar"))
+    assert "Lixo: 8♦ (1 carta) · Monte: 59 · Mortos na mesa: 2" in effects[0].view.lines
+    bia = hand_of(effects, BIA)
+    assert await svc.press(BIA, button(bia, "Pegar o lixo")) == [Reply(
+        player=BIA, text="para pegar o lixo, baixe a carta de cima num jogo (RULES A10)")]
+    bia = await select(svc, BIA, gid, bia, "7♦", "2♦")
+    effects = await svc.press(BIA, button(bia, "Pegar o lixo"))
+    assert effects[0].view.lines[3:6] == ["Bia: 0 pts", "  1) 7♦ 8♦ 2♦",
+                                          "Cartas na mão: Ana 10 · Bia 9"]
+    assert effects[0].view.lines[-1] == "Bia pegou o lixo (cartas: 1)."
