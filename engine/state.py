@@ -75,6 +75,18 @@ class DealState:
     pile_dollars: list[list[Card]] = field(default_factory=list)
     laid_before_turn: bool = False
 
+    def __post_init__(self) -> None:
+        """Fill per-seat and per-side lists a caller left empty (their natural start)."""
+        n, sides = self.n_players, len(self.teams)
+        self.scores = self.scores or [0] * sides
+        self.laid_threes = self.laid_threes or [[] for _ in range(sides)]
+        self.morto_taken = self.morto_taken or [False] * sides
+        self.relancinhos = self.relancinhos or [0] * sides
+        self.pending_morto = self.pending_morto or [[] for _ in range(n)]
+        self.pile_dollars = self.pile_dollars or [[] for _ in range(n)]
+        self.has_laid = self.has_laid or [False] * n
+        self.vuln_min = self.vuln_min or [0] * n
+
     # Derived --------------------------------------------------------------------
     @property
     def over(self) -> bool:
