@@ -546,3 +546,24 @@ def test_a9_first_player_of_a_later_deal_may_take_a_second_card() -> None:
     match.act(Action.draw(1))
     assert [e.kind for e in match.act(Action.redraw(1))] == ["redrew"]
     assert len(state.pile) == 1
+
+
+def test_c13_justificado_pickup_that_would_end_the_deal_needs_a_clean_canastra() -> None:
+    """RULES C13 + A10: after the morto, a justified pick-up that empties the hand (top 7h
+    with the last 8h 9h) would end the deal; with no clean canastra it is refused."""
+    st = state_of(
+        "justificado",
+        ["Kd Qs", "8h 9h"],
+        melds=[[], ["3s 4s 5s 2c 7s 8s 9s"]],
+        pile="7h",
+        stock="Jc",
+        turn=1,
+        phase="draw",
+        mortos=["8c", ""],
+    )
+    refused(
+        st,
+        {"seat": 1, "do": "take_pile", "with": ["8h", "9h"]},
+        "need_clean_canastra",
+        "para bater é preciso ter uma canastra limpa",
+    )

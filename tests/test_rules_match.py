@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from engine import Action, IllegalAction, Match, make_rules, parse_cards
-from tests.rules_support import build_deck, replay_many
+from engine import Action, DealState, IllegalAction, Match, make_rules, parse_cards
+from engine.state import deal_cards
+from tests.rules_support import act, build_deck, refused, replay_many
 
 # The player after the dealer holds an 11-card run and goes out in one turn (relancinho):
 # 3h..7h = 5*5 = 25, 8h..Kh = 10*6 = 60 => 85; limpa 200; batida 50; relancinho 100 => 435.
@@ -372,3 +373,37 @@ def test_replay_scores_of_the_wrong_length_is_malformed(cli: dict[str, Any]) -> 
 
 def test_replay_deal_list_with_a_bad_first_seat_is_malformed(cli: dict[str, Any]) -> None:
     assert malformed(cli, "deal_first")
+
+
+def test_stored_deal_resumes_with_its_rule_state() -> None:
+    """A deal stored between actions (``to_json``/``from_json``) keeps what the rules
+    depend on: the first-turn redraw (A9), a vulnerable player's raised minimum (A22), the
+    taken top card (C3). Side 0 starts at 800 (vulnerable)."""
+    rules = make_rules("buraco_morto")
+    mortos = ["Ac Ac Ad Ad As As Qs Qs Ks Ks Js", "10s 10s 9s 9s 8s 8s 7s 7s 6s 6s 5s"]
+    deck = build_deck(rules, 2, [RUN11, LOW11], mortos=mortos, stock_top="Kd Jd 2h 4s")
+    state = deal_cards(rules, 2, deck, 0, scores=[800, 0])
+
+    def resumed() -> DealState:
+        data = state.to_json()
+        back = DealState.from_json(rules, data)
+        assert back.to_json() == data
+        return back
+
+    act(state, {"seat": 0, "do": "draw"})
+    assert resumed().redraw_ok is True
+    act(resumed(), {"seat": 0, "do": "redraw"})  # the restored copy may redraw too
+    act(state, {"seat": 0, "do": "redraw"})
+    # 3h 4h 5h = 15 < 75: refused, 90 from now on (A22)
+    assert act(state, {"seat": 0, "do": "meld", "melds": [["3h", "4h", "5h"]]}) == [
+        "lay_down_short"
+    ]
+    assert resumed().vuln_min == [90, 0]
+    act(state, {"seat": 0, "do": "discard", "card": "Jd"})
+    act(state, {"seat": 1, "do": "take_pile"})  # Kd Jd, top Jd
+    refused(
+        resumed(),
+        {"seat": 1, "do": "discard", "card": "Jd"},
+        "discard_taken_top",
+        "a carta de cima do lixo não pode ser descartada na mesma vez (C3)",
+    )
