@@ -56,9 +56,9 @@ def test_c3_card_drawn_from_the_stock_may_be_discarded_at_once(preset: str) -> N
 
 
 def test_c3_identical_copy_of_the_taken_top_is_also_refused() -> None:
-    """RULES is silent on a second, identical copy (two decks). Engine choice: the two
-    5♥ cannot be told apart, so no 5♥ may be discarded this turn while another card could
-    be (it keeps C3 from being dodged by naming the other copy)."""
+    """RULES is silent on a second, identical copy (two decks). Engine choice
+    (docs/rules-decisions.md D3): the two 5♥ look the same, so no 5♥ may be discarded
+    this turn while another card could be."""
     st = open_pile("buraco", "5h 9s", "9c 5h")
     act(st, {"seat": 1, "do": "take_pile"})
     refused(

@@ -403,7 +403,8 @@ def test_a22_vulnerable_first_lay_down_of_exactly_75_is_accepted(preset: str) ->
 @pytest.mark.parametrize("preset", ["buraco", "buraco_morto", "bossa_nova"])
 def test_a22_short_attempt_is_refused_and_then_90_is_needed(preset: str) -> None:
     """RULES A22: a short attempt is refused and that player needs 90 for the rest of the
-    deal. Engine: the refusal is an event (the state keeps the raised minimum).
+    deal. Engine (docs/rules-decisions.md D4): the refusal is the effect of a legal
+    action, event ``lay_down_short``; nothing is laid, the minimum becomes 90.
     70 = Kh Qh Jh 10h (40) + Ks Kd Kc (30); 85 = A A A (45) + Kh Qh Jh 10h (40);
     90 = A A A (45) + K K K (30) + 5s 6s 7s (15)."""
     st = vulnerable(preset)
@@ -502,7 +503,7 @@ def test_c12_four_players_pending_morto_waits_for_its_owners_turn() -> None:
 
 def test_a26_three_players_untaken_mortos_become_stock_one_after_another() -> None:
     """RULES A26: the untaken mortos become stock in seat order (3 players: sides = seats;
-    side 0 took its morto, so side 1's morto comes first, then side 2's)."""
+    side 0 took its morto, so side 1's morto comes first, then side 2's; D18)."""
     st = state_of(
         "buraco_morto",
         ["9c Qh", "4d 8d", "5c 5s"],
@@ -567,3 +568,57 @@ def test_c13_justificado_pickup_that_would_end_the_deal_needs_a_clean_canastra()
         "need_clean_canastra",
         "para bater é preciso ter uma canastra limpa",
     )
+
+
+def test_a26_d5_side_whose_morto_became_stock_ends_the_deal_by_going_out() -> None:
+    """RULES A26 + docs/rules-decisions.md D5 (RULES silent): once side 0's untaken morto
+    became stock, side 0's first going-out ends the deal, needs what ending needs
+    (bossa_nova: a canastra, A16), and side 0 still pays -100.
+    side 0: 9c 10c Jc Qc Kc Ac + 2d = 10*5 + 15 + 10 = 75; suja 100; batida 50; -100
+    => 125.  side 1: hand 4d 8d = -(5 + 10) = -15."""
+    st = state_of(
+        "bossa_nova",
+        ["Kc Ac", "4d 8d 9s"],
+        melds=[["9c 10c Jc Qc"], []],
+        stock="",
+        mortos=["2d 6s", ""],
+        morto_taken=[False, True],
+        turn=1,
+        phase="play",
+        has_laid=[True, True],
+    )
+    assert act(st, {"seat": 1, "do": "discard", "card": "9s"}) == [
+        "discarded",
+        "stock_from_morto",
+    ]
+    act(st, {"seat": 0, "do": "draw"})  # 2d, from what was side 0's morto
+    refused(
+        st,
+        {"seat": 0, "do": "extend", "meld": 0, "cards": ["Kc", "Ac"]},
+        "need_canastra",
+        "para bater é preciso ter pelo menos uma canastra; guarde pelo menos duas cartas na mão",
+    )
+    act(st, {"seat": 0, "do": "extend", "meld": 0, "cards": ["Kc", "Ac", "2d"]})
+    assert (st.over, st.went_out, st.morto_taken) == (True, 0, [False, True])
+    assert score_deal(st).totals == [75 + 100 + 50 - 100, -15]
+
+
+def test_c12_d15_pending_morto_when_the_stock_runs_out_is_paid() -> None:
+    """RULES C12 + A26, docs/rules-decisions.md D15: seat 0 goes out by discard as the
+    stock is empty and no morto is left to become stock: the deal ends before seat 0's
+    next turn, so side 0 pays -100 and the pending morto never counts.
+    side 0: 5h 6h 7h 8h = 25, -100 => -75.  side 1: 4c 8d = -15 (no batida for anyone)."""
+    st = state_of(
+        "buraco_morto",
+        ["5h 9c", "4c 8d"],
+        melds=[["6h 7h 8h"], []],
+        mortos=["Jd Qd Kd", ""],
+        morto_taken=[False, True],
+        stock="",
+        has_laid=[True, True],
+    )
+    act(st, {"seat": 0, "do": "extend", "meld": 0, "cards": ["5h"]})
+    events = act(st, {"seat": 0, "do": "discard", "card": "9c"})
+    assert events == ["discarded", "took_morto", "deal_over"]
+    assert st.to_json()["pending_morto"][0] == ["Jd", "Qd", "Kd"]
+    assert score_deal(st).totals == [25 - 100, -15]

@@ -84,7 +84,7 @@ def test_c4_wild_in_a_gap_stands_for_the_missing_card() -> None:
 
 def test_c4_new_run_with_no_gap_puts_the_wild_at_the_high_end() -> None:
     """RULES is silent on where a wild starts when it bridges no gap; the engine uses the
-    C4 order (high end, else low end)."""
+    C4 order (high end, else low end): docs/rules-decisions.md D11."""
     assert layout(meld("5h 6h 2c")) == ["5h", "6h", "2c"]
     assert layout(meld("Qh Kh 2c")) == ["Qh", "Kh", "2c"]  # 2c = A high
     assert layout(meld("Kh Ah 2c")) == ["2c", "Kh", "Ah"]  # high end closed: low end

@@ -535,7 +535,8 @@ def test_s2_extras_relancinho_and_vulnerability(
 
 # §2 stock runs out (A26) ------------------------------------------------------------------
 def test_s2_a26_buraco_deal_ends_after_the_discard_that_empties_the_stock() -> None:
-    """RULES A26 (buraco): the stock empty at the next draw ends the deal, no batida.
+    """RULES A26 (buraco): the stock empty at the next draw ends the deal, no batida
+    (docs/rules-decisions.md D14).
     side 0: hand 5h 9c = -(5+10) = -15; side 1: 4c 8d Kd = -(5+10+10) = -25."""
     st = state_of("buraco", ["5h 9c", "4c 8d"], stock="Kd", turn=1, phase="draw")
     act(st, {"seat": 1, "do": "draw"})
