@@ -59,8 +59,9 @@ def test_match_first_side_to_reach_the_target_wins() -> None:
 
 def test_match_below_the_target_goes_on_and_c15_dealer_rotates() -> None:
     """RULES C15: the next deal is dealt by the next seat, so the first player moves on
-    one seat each deal (4 players: 0, 1, 2, 3; the first dealer is seat 3, D13). Each deal the first player goes out:
-    their side + 435 - partner's SPADES11 85 = +350; the other side -(70 + 125) = -195.
+    one seat each deal (4 players: 0, 1, 2, 3; the first dealer is seat 3, D13). Each
+    deal the first player goes out: their side + 435 - partner's SPADES11 85 = +350;
+    the other side -(70 + 125) = -195.
     Totals: [350, -195] -> [155, 155] -> [505, -40] -> [310, 310]."""
     match = Match.new(make_rules("buraco"), ["Ana", "Bia", "Caio", "Duda"])
     assert match.dealer == 3
@@ -125,8 +126,8 @@ def test_justificado_one_deal_decides_unless_a_target_is_set() -> None:
 
 def test_justificado_tied_one_deal_goes_to_one_more_deal() -> None:
     """RULES is silent on a tie in a one-deal game (A35); the engine follows the buraco
-    row ("still tied => one more deal"), docs/rules-decisions.md D12. Both sides keep 11 cards worth 85 and pay their
-    morto: -85 - 100 = -185 each."""
+    row ("still tied => one more deal"), docs/rules-decisions.md D12. Both sides keep 11
+    cards worth 85 and pay their morto: -85 - 100 = -185 each."""
     rules = make_rules("justificado")
     mortos = ["Ac Ac Ad Ad 2c 2c 2d 2d 4c 4c 4d", "5c 5c 5d 5d 6c 6c 6d 6d 7c 7c 7d"]
     deck = build_deck(rules, 2, [RUN11, SPADES11], mortos=mortos)
