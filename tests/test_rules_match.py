@@ -9,7 +9,7 @@ import pytest
 
 from engine import Action, DealState, IllegalAction, Match, make_rules, parse_cards
 from engine.state import deal_cards
-from tests.rules_support import act, build_deck, refused, replay_many
+from tests.rules_support import ROOT, act, build_deck, refused, replay_many
 
 # The player after the dealer holds an 11-card run and goes out in one turn (relancinho):
 # 3h..7h = 5*5 = 25, 8h..Kh = 10*6 = 60 => 85; limpa 200; batida 50; relancinho 100 => 435.
@@ -199,6 +199,7 @@ def two_deal_record() -> dict[str, Any]:
 
 def _cases() -> dict[str, Any]:
     cases: dict[str, Any] = {"ok": deck_record(), "match": two_deal_record()}
+    cases["doc_example"] = (ROOT / "docs" / "examples" / "buraco.json").read_text("utf-8")
     for preset in ("buraco_morto", "bossa_nova", "justificado"):
         cases[f"position_{preset}"] = position_record(preset)
     cases["illegal"] = deck_record(actions=[{"seat": 0, "do": "draw"}, {"seat": 1, "do": "draw"}])
@@ -284,6 +285,16 @@ def test_replay_mid_deal_position_record(cli: dict[str, Any], preset: str) -> No
     # justificado: 7h 8h 9h melded, Kc to the hand; buraco family: the whole pile
     hand = ["Kc"] if preset == "justificado" else ["7h", "8h", "9h", "Kc"]
     assert sorted(out["position"]["hands"][1]) == hand
+
+
+def test_replay_documented_buraco_example(cli: dict[str, Any]) -> None:
+    """docs/record-format.md example: Ana lays 7h 8h 9h 2d and goes out by discard.
+    Ana: K K K = 30, 7h 8h 9h 2d = 5 + 10 + 10 + 10 = 35 => 65; batida 50 => 115.
+    Bia: 4d 5d 6d = 15; hand Ac 10s 4s = -(15 + 10 + 5) = -30 => -15.
+    Match: 300 + 115 = 415, 120 - 15 = 105."""
+    code, out, _ = cli["doc_example"]
+    assert (code, out["ok"], out["deal_over"]) == (0, True, True)
+    assert (out["deal_scores"], out["match_scores"]) == ([115, -15], [415, 105])
 
 
 def test_replay_illegal_action_exits_1_with_index_code_message(cli: dict[str, Any]) -> None:
