@@ -30,8 +30,9 @@ def test_runs_ace_low_and_high_in_buraco() -> None:
 
 
 def test_runs_ace_only_high_in_tranca() -> None:
-    # seed 002: "L'Asso è posto dopo il Re"; a 2 of the suit is still its natural 2 (C5).
+    # seed 002: "L'Asso è posto dopo il Re"; every 2 is wild, so no natural 2 (C5 off).
     assert _runs("Ah 2h 3h Qs Ks As", TRANCA, False) == [["Qs", "Ks", "As"]]
+    assert _runs("2h 4h 5h", TRANCA) == [["4h", "5h", "2h"]]
 
 
 def test_runs_natural_two_in_its_slot_leaves_room_for_one_wild() -> None:

@@ -32,7 +32,9 @@ def fits_meld(card: Card, meld: Meld, rules: Rules) -> bool:
         return True
     if meld.wild is not None and card.suit == meld.suit:
         slot = meld.low + meld.cards.index(meld.wild)
-        return slot in ((2,) if card.rank == 2 else positions(card, rules))
+        if card.rank == 2:
+            return rules.natural_two and slot == 2
+        return slot in positions(card, rules)
     return False
 
 

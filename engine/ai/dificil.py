@@ -11,6 +11,7 @@ time budget; the best mean wins. Decisions with one sensible option play as ``no
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -29,8 +30,17 @@ from engine.view import SeatView, view_for
 DISCARDS = 3
 """How many of ``normal``'s preferred discards compete."""
 ROUNDS = 2
-"""Rollout depth in rounds of the table (every seat plays this many turns)."""
+"""Rollout depth in rounds of the table (every seat plays this many turns); 0 plays
+each rollout to the end of the deal."""
 MIN_SAMPLES = 2
+CONFIDENCE = 1.0
+"""Standard errors by which an alternative must beat ``normal``'s choice (paired)."""
+MARGIN = 5.0
+"""Points by which an alternative must beat ``normal``'s choice on average."""
+HAND_WEIGHT = 1.0
+"""Share of the points still in hand that the evaluation charges before the deal ends."""
+NEAR_CANASTRA = 25.0
+"""Credit per card beyond four in a meld that is not a canastra yet."""
 
 
 def candidates(view: SeatView, rng: random.Random) -> list[Action]:
@@ -67,14 +77,15 @@ def _unique(actions: list[Action]) -> list[Action]:
 def evaluate(state: DealState, side: int) -> float:
     """The position for ``side``: its deal score now minus the best other side's, with
     a little credit for melds one or two cards short of a canastra."""
-    totals = score_deal(state).totals
+    score = score_deal(state)
     values = []
-    for s, total in enumerate(totals):
+    for s, total in enumerate(score.totals):
         bonus = 0.0
         if not state.over:
+            bonus -= (HAND_WEIGHT - 1.0) * score.breakdown[s]["hand"]
             for m in state.melds[s]:
                 if not m.is_canastra and len(m) >= 5:
-                    bonus += 25.0 * (len(m) - 4)
+                    bonus += NEAR_CANASTRA * (len(m) - 4)
         values.append(total + bonus)
     mine = values[side]
     others = [v for i, v in enumerate(values) if i != side]
@@ -87,9 +98,9 @@ def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> 
         apply(state, action)
     except IllegalAction:
         return -1e9
-    stop = state.turn_count + ROUNDS * state.n_players
+    stop = state.turn_count + ROUNDS * state.n_players if ROUNDS else 10**9
     steps = 0
-    while not state.over and state.turn_count < stop and steps < 400:
+    while not state.over and state.turn_count < stop and steps < 2000:
         view = view_for(state, state.turn)
         try:
             apply(state, normal.choose(view, rng))
@@ -108,16 +119,30 @@ def choose(view: SeatView, budget_s: float, rng: random.Random,
     cands = candidates(view, rng)
     if len(cands) == 1:
         return cands[0]
-    totals = [0.0] * len(cands)
+    diffs: list[list[float]] = [[] for _ in cands]
     samples = 0
     while samples < MIN_SAMPLES or time.perf_counter() < deadline:
         if max_samples is not None and samples >= max_samples:
             break
         world = sample_state(view, rng)
-        for i, action in enumerate(cands):
-            totals[i] += rollout(world.clone(), action, view.side, rng)
+        base = rollout(world.clone(), cands[0], view.side, rng)
+        for i, action in enumerate(cands[1:], start=1):
+            diffs[i].append(rollout(world.clone(), action, view.side, rng) - base)
         samples += 1
         if time.perf_counter() >= deadline and samples >= MIN_SAMPLES:
             break
-    best = max(range(len(cands)), key=lambda i: totals[i])
-    return cands[best]
+    return cands[pick(diffs)]
+
+
+def pick(diffs: list[list[float]]) -> int:
+    """Index of the alternative to play: 0 (``normal``'s choice) unless another one beats
+    it on the same samples by more than :data:`CONFIDENCE` standard errors."""
+    best, best_mean = 0, 0.0
+    for i, d in enumerate(diffs[1:], start=1):
+        if len(d) < 2:
+            continue
+        mean = sum(d) / len(d)
+        var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
+        if mean > best_mean and mean > CONFIDENCE * math.sqrt(var / len(d)) + MARGIN:
+            best, best_mean = i, mean
+    return best

@@ -6,7 +6,8 @@ the AI confirms every candidate with the engine's own ``make_meld`` / ``extend_m
 before playing it, so a bug here costs strength, never legality.
 
 Run positions: a card of rank r sits at position r; the ace sits at 1 (``ace_low``) or
-14 (``ace_high``); a 2 of the run's own suit at position 2 is natural (RULES C5, C9).
+14 (``ace_high``); a 2 of the run's own suit at position 2 is natural (RULES C5, C9)
+where ``rules.natural_two``; no run reaches below ``rules.run_lowest``.
 """
 
 from __future__ import annotations
@@ -62,8 +63,11 @@ def _suit_slots(cards: Iterable[Card], suit: int, rules: Rules) -> dict[int, Car
     for c in cards:
         if c.suit != suit or c.is_joker or not meldable(c, rules):
             continue
+        if c.rank == 2 and not rules.natural_two:
+            continue
         for p in positions(c, rules) if c.rank != 2 else (2,):
-            slots.setdefault(p, c)
+            if p >= rules.run_lowest:
+                slots.setdefault(p, c)
     return slots
 
 
@@ -185,8 +189,10 @@ def fits_run(card: Card, suit: int, low: int, high: int, rules: Rules) -> bool:
         return False
     if high - low + 1 >= MAX_RUN:
         return False
+    if card.rank == 2 and not rules.natural_two:
+        return False
     ends = set()
-    if low > 1:
+    if low > rules.run_lowest:
         ends.add(low - 1)
     if high < MAX_RUN:
         ends.add(high + 1)
