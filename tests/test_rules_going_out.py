@@ -622,3 +622,36 @@ def test_c12_d15_pending_morto_when_the_stock_runs_out_is_paid() -> None:
     assert events == ["discarded", "took_morto", "deal_over"]
     assert st.to_json()["pending_morto"][0] == ["Jd", "Qd", "Kd"]
     assert score_deal(st).totals == [25 - 100, -15]
+
+
+def test_a21_indirect_relancinho_counts_even_if_the_morto_is_then_paid() -> None:
+    """RULES A21 ("+100 to the side at once") with C12: seat 0 melds its whole hand and
+    discards the last card (relancinho, morto taken by discard); seat 1 ends the deal
+    before seat 0's next turn, so side 0 pays its morto but keeps the relancinho.
+    side 0: Ac Ad As = 45; relancinho 100; morto -100 => 45.
+    side 1: 5s 6s 7s = 5*3 = 15, 8s 9s 10s Js Qs = 10*5 = 50 => 65; 8-card limpa 200;
+    batida 50 => 315."""
+    st = state_of(
+        "buraco_morto",
+        ["Ac Ad As Kd", "Qs"],
+        melds=[[], ["5s 6s 7s 8s 9s 10s Js"]],
+        mortos=["Jd Qd", ""],
+        stock="4c",
+        has_laid=[False, True],
+    )
+    act(st, {"seat": 0, "do": "meld", "melds": [["Ac", "Ad", "As"]]})
+    assert act(st, {"seat": 0, "do": "discard", "card": "Kd"}) == [
+        "discarded",
+        "relancinho",
+        "took_morto",
+    ]
+    act(st, {"seat": 1, "do": "draw"})  # 4c
+    act(st, {"seat": 1, "do": "extend", "meld": 0, "cards": ["Qs"]})
+    assert act(st, {"seat": 1, "do": "discard", "card": "4c"}) == [
+        "discarded",
+        "went_out",
+        "deal_over",
+    ]
+    score = score_deal(st)
+    assert (score.breakdown[0]["relancinho"], score.breakdown[0]["morto"]) == (100, -100)
+    assert score.totals == [45 + 100 - 100, 65 + 200 + 50]
