@@ -290,15 +290,15 @@ async def test_a_turn_ping_replaces_the_previous_one(tg: Tg) -> None:
         tg.fake.called("deleteMessage"))
 
 
-async def test_my_hand_opens_the_private_chat_for_someone_the_bot_cannot_reach(tg: Tg) -> None:
+async def test_my_hand_opens_the_private_chat_with_the_hand(tg: Tg) -> None:
     tg.fake.fail("sendMessage", "Forbidden: bot was blocked by the user", code=403,
                  chat_id=BIA["id"], times=100)
     game_id = await start_two_humans(tg)
-    table = tg.table()
-    reached = await tg.press(ANA, table, "Minha mão")  # Ana got her hand by DM already
-    blocked = await tg.press(BIA, table, "Minha mão")
-    assert "url" not in tg.answer(reached)
-    assert tg.answer(blocked)["url"] == f"{LINK}h{game_id}"
+    hand = tg.hand(ANA)
+    reached = await tg.press(ANA, tg.table(), "Minha mão")
+    blocked = await tg.press(BIA, tg.table(), "Minha mão")
+    assert tg.answer(reached)["url"] == tg.answer(blocked)["url"] == f"{LINK}h{game_id}"
+    assert tg.hand(ANA) == hand  # re-sent in place: no second hand message
 
 
 async def test_the_press_is_answered_before_the_table_is_edited(tg: Tg) -> None:

@@ -160,7 +160,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     application, handlers = build_application(settings, service, MessageRefs(store.client),
                                               lang_of)
     stop = stop or _stop_on_signals()
-    updates = list(Update.ALL_TYPES)
+    updates = [Update.MESSAGE, Update.CALLBACK_QUERY]
     try:
         async with application:
             await register_commands(application)
