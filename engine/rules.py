@@ -303,7 +303,6 @@ OVERRIDABLE: frozenset[str] = frozenset(
         "second_morto_direct_only",
         "relancinho_bonus",
         "vulnerable_at",
-        "players_allowed",
         "default_players",
         "single_card_pile_rule",
         "reuse_pile_once",
@@ -342,14 +341,16 @@ def make_rules(preset: str = "buraco", options: dict[str, Any] | None = None) ->
     data.update({k: _coerce(k, v) for k, v in options.items()})
     if data.get("jokers") and not base.jokers_option:
         raise IllegalAction("bad_option", "jokers só existem na família buraco")
-    if data["default_players"] not in data["players_allowed"]:
-        data["default_players"] = data["players_allowed"][0]
     try:
-        return Rules.model_validate(data)
+        rules = Rules.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "opções"
         raise IllegalAction("bad_option", f"opção inválida ({where}): {first['msg']}") from None
+    # RULES A22: vulnerability starts at half the target (750 of 1,500)
+    if rules.target and base.vulnerable_at is not None and "vulnerable_at" not in options:
+        rules = rules.model_copy(update={"vulnerable_at": rules.target // 2})
+    return rules
 
 
 def _coerce(key: str, value: Any) -> Any:
