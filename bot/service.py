@@ -19,7 +19,7 @@ from typing import Any
 from bot import info, lobby, play, results, robot, timers, turns, views
 from bot.effects import ChatRef, Document, Effect, PlayerRef, Reply, unpack
 from bot.i18n import DEFAULT_LANG, LANGS, N_, Translator, norm_lang
-from bot.model import Game, new_game_id
+from bot.model import Game, decode, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from engine.errors import IllegalAction
@@ -43,12 +43,14 @@ class Service:
     when present, else the fallback of :mod:`bot.robot`). ``deck_fn(rules)`` gives each
     deal's deck (tests); None shuffles with ``secrets.SystemRandom``. ``threaded`` runs
     timer steps (AI thinking) in a worker thread so the event loop stays responsive.
+    ``compress`` stores states zlib-compressed (:func:`bot.model.encode`).
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
                  ai_pace_s: float = 1.0, next_deal_s: float = 30.0, idle_s: float = 86_400.0,
                  chooser: robot.Chooser | str | None = "engine",
-                 deck_fn: play.DeckFn | None = None, threaded: bool = True) -> None:
+                 deck_fn: play.DeckFn | None = None, threaded: bool = True,
+                 compress: bool = True) -> None:
         self.store = store
         self.clock = clock
         self.turn_timer_s = turn_timer_s
@@ -58,6 +60,7 @@ class Service:
         self.ttl_s = int(idle_s + 86_400)
         self.deck_fn = deck_fn
         self.threaded = threaded
+        self.compress = compress
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
 
     # Plumbing ---------------------------------------------------------------------
@@ -71,7 +74,7 @@ class Service:
         got = await self.store.load_game(gid)
         if got is None:
             return None
-        return got[0], Game.model_validate_json(got[1])
+        return got[0], decode(got[1])
 
     async def _reply(self, chat: ChatRef | None, user: PlayerRef, msgid: str,
                      lang: str | None = None, **kw: Any) -> list[Effect]:
@@ -108,7 +111,7 @@ class Service:
                 if reschedule:
                     await self._schedule(game)
                 return out.effects
-            if await self.store.save_game(gid, version, game.model_dump_json(), self.ttl_s):
+            if await self.store.save_game(gid, version, encode(game, self.compress), self.ttl_s):
                 self._remember(gid, version + 1, game)
                 await self._follow_up(game, out, due_before)
                 return out.effects
@@ -126,7 +129,7 @@ class Service:
             return None
         if hit is not None and hit[0] == got[0]:
             return hit
-        return got[0], Game.model_validate_json(got[1])
+        return got[0], decode(got[1])
 
     def _remember(self, gid: str, version: int, game: Game) -> None:
         self._cache[gid] = (version, game)
@@ -171,7 +174,7 @@ class Service:
             game = lobby.open_game(new_game_id(), chat, user, args, lang, now, self.turn_timer_s)
         except Refusal as err:
             return [Reply(player=user, text=err.raw or Translator(lang)(err.msgid, **err.kw))]
-        await self.store.create_game(game.id, game.model_dump_json(), self.ttl_s)
+        await self.store.create_game(game.id, encode(game, self.compress), self.ttl_s)
         if not await self.store.bind_chat(chat.key, game.id, self.ttl_s):
             await self.store.delete_game(game.id)
             other = await self.store.chat_game(chat.key)

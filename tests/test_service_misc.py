@@ -103,3 +103,17 @@ def test_fallback_ai_draws_then_discards_the_safe_card() -> None:
     # A♥ is worth the most (15) and is no wild: the safe discard
     assert robot.fallback_move(state, 0) == Action.discard(0, parse_cards("Ah")[0])
     assert robot.ai_move(state, 0, "normal", None) == Action.discard(0, parse_cards("Ah")[0])
+
+
+async def test_states_are_stored_compressed(svc: Service, store: Any) -> None:
+    from bot.model import PACKED, decode, encode
+
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.join(CHAT, BIA)
+    await svc.start(CHAT, ANA)
+    gid = await store.chat_game(CHAT.key)
+    _v, text = await store.load_game(gid)
+    assert text.startswith(PACKED)
+    game = decode(text)
+    plain = encode(game, compress=False)
+    assert decode(plain) == game and len(text) * 2 < len(plain)

@@ -153,13 +153,13 @@ def button(view: Any, label: str) -> str:
 
 async def game_of(store: Any, chat: ChatRef = CHAT, gid: str | None = None) -> Any:
     """The chat's game (or game ``gid``) as stored (``bot.model.Game``) and its version."""
-    from bot.model import Game
+    from bot.model import decode
 
     gid = gid or await store.chat_game(chat.key)
     assert gid is not None
     got = await store.load_game(gid)
     assert got is not None
-    return got[0], Game.model_validate_json(got[1])
+    return got[0], decode(got[1])
 
 
 def seeded_ai(view: Any, level: str) -> Any:

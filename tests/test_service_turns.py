@@ -27,6 +27,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
 )
 
 from bot.effects import HandView, Reply, View, pack
+from bot.model import encode
 from bot.service import Service
 
 STALE = "Esse botão é antigo: use a mão mais recente (/mao)."
@@ -264,7 +265,7 @@ async def test_short_first_lay_down_of_a_vulnerable_side(svc: Service, store: An
     version, game = await game_of(store)
     assert game.match is not None
     game.match["deal"]["vuln_min"] = [0, 75]  # Bia's side reached 750 (half the target)
-    assert await store.save_game(gid, version, game.model_dump_json(), 3600)
+    assert await store.save_game(gid, version, encode(game), 3600)
     bia = hand_of(await svc.press(BIA, button(bia, "Comprar do monte")), BIA)
     bia = await select(svc, BIA, gid, bia, "7♣", "7♦", "7♥")
     effects = await svc.press(BIA, button(bia, "Baixar"))
