@@ -93,11 +93,18 @@ async def test_acting_again_ends_the_takeover(svc: Service, store: Any, clock: F
     effects = await _bia_plays(svc, await svc.tick())
     clock.advance(90)
     effects = await svc.tick()
+    effects = await _bia_plays(svc, effects)  # now it is Ana's turn, the AI's to play
     ana = hand_of(effects, ANA)
     toggled = await svc.press(ANA, button(ana, ana.buttons[0][0].label))
     assert kinds(toggled) == ["table", "hand"]
     _v, game = await game_of(store)
     assert (game.seats[0].misses, game.seats[0].away) == (0, False)
+    # she is back mid-turn: no AI move, and a whole new timer
+    assert await svc.tick() == []
+    clock.advance(89)
+    assert await svc.tick() == []
+    clock.advance(1)
+    assert texts(await svc.tick())[0] == MISS_1
 
 
 async def test_nobody_present_the_game_waits_then_closes_idle(
