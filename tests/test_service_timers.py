@@ -95,6 +95,7 @@ async def test_acting_again_ends_the_takeover(svc: Service, store: Any, clock: F
     effects = await svc.tick()
     effects = await _bia_plays(svc, effects)  # now it is Ana's turn, the AI's to play
     ana = hand_of(effects, ANA)
+    clock.advance(60)  # the AI has not played for her yet
     toggled = await svc.press(ANA, button(ana, ana.buttons[0][0].label))
     assert kinds(toggled) == ["table", "hand"]
     _v, game = await game_of(store)
