@@ -75,6 +75,16 @@ def fallback_move(state: DealState, seat: int) -> Action:
     raise IllegalAction("stuck", "nenhuma jogada segura")
 
 
+def timeout_move(state: DealState, seat: int, chooser: Chooser | None) -> Action:
+    """The safe move for an absent person; the AI's move if no safe move is legal."""
+    try:
+        return fallback_move(state, seat)
+    except IllegalAction:
+        if chooser is None:
+            raise
+        return ai_move(state, seat, "normal", chooser)
+
+
 def ai_move(state: DealState, seat: int, level: str, chooser: Chooser | None) -> Action:
     """The AI's move for ``seat`` (sees only ``view_for``), or the fallback when the AI is
     missing or its move is refused."""

@@ -30,6 +30,9 @@ CAS_ATTEMPTS = 8
 CACHED_GAMES = 512
 _FORCE = object()
 RETRY_S = 60.0
+CHAT_BIND_TTL_S = 30 * 86_400
+"""A chat's binding outlives any game (it is removed when the game closes, and a binding
+to a game that no longer exists is dropped on sight), so long matches keep their chat."""
 LOBBY_CODES = {"j", "lv", "ai", "sh", "s", "x"}
 UseCase = Callable[[Game], Outcome]
 
@@ -175,7 +178,7 @@ class Service:
         except Refusal as err:
             return [Reply(player=user, text=err.raw or Translator(lang)(err.msgid, **err.kw))]
         await self.store.create_game(game.id, encode(game, self.compress), self.ttl_s)
-        if not await self.store.bind_chat(chat.key, game.id, self.ttl_s):
+        if not await self.store.bind_chat(chat.key, game.id, CHAT_BIND_TTL_S):
             await self.store.delete_game(game.id)
             other = await self.store.chat_game(chat.key)
             return await self._existing(chat, user, other or "", lang)
@@ -365,7 +368,7 @@ class Service:
             return []
         effects = await self._run(gid, None, lambda g: info.move_chat(g, new))
         await self.store.unbind_chat(old.key, gid)
-        await self.store.bind_chat(new.key, gid, self.ttl_s)
+        await self.store.bind_chat(new.key, gid, CHAT_BIND_TTL_S)
         return effects
 
     # Timers -------------------------------------------------------------------------

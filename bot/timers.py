@@ -72,10 +72,10 @@ def step(game: Game, now: float, p: Pacing, chooser: robot.Chooser | None,
         return turns.apply_action(game, turn, action, now, human=False)
     if now < game.turn_since + game.timer_s:
         return Outcome(changed=False)
-    return timeout(game, turn, now)
+    return timeout(game, turn, now, chooser)
 
 
-def timeout(game: Game, seat: int, now: float) -> Outcome:
+def timeout(game: Game, seat: int, now: float, chooser: robot.Chooser | None = None) -> Outcome:
     """The person at ``seat`` let the timer run out: safe move, count the miss, maybe
     hand the seat to the AI."""
     s = game.seats[seat]
@@ -92,7 +92,7 @@ def timeout(game: Game, seat: int, now: float) -> Outcome:
     effects: list[Effect] = [Say(chat=game.chat, text=notice)]
     last: Outcome | None = None
     while play.deal_of(game).turn == seat and game.status == "playing":
-        action = robot.fallback_move(play.deal_of(game), seat)
+        action = robot.timeout_move(play.deal_of(game), seat, chooser)
         last = turns.apply_action(game, seat, action, now, human=False)
         effects += last.effects
     finished = last.finished if last is not None else False
