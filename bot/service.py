@@ -384,7 +384,9 @@ class Service:
             except (IllegalAction, ValueError, KeyError, IndexError) as err:
                 # an engine refusal of every fallback move, or a corrupt state: keep the
                 # game (nothing was saved) and try again later instead of dropping it
-                log.error("game %s: timer step failed: %r", gid, err)
+                # the code only: an engine message may name a card of someone's hand
+                log.error("game %s: timer step failed (%s)", gid,
+                          getattr(err, "code", type(err).__name__))
                 await self.store.set_deadline(gid, now + RETRY_S)
         return out
 
