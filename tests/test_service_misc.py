@@ -117,3 +117,30 @@ async def test_states_are_stored_compressed(svc: Service, store: Any) -> None:
     game = decode(text)
     plain = encode(game, compress=False)
     assert decode(plain) == game and len(text) * 2 < len(plain)
+
+
+async def test_a_failing_timer_step_is_retried_and_logs_no_card(
+        svc: Service, store: Any, clock: Any, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    from engine.errors import IllegalAction as Refused
+
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.add_ai(CHAT, ANA, "")
+    effects = await svc.start(CHAT, ANA)
+    gid = effects[0].game_id
+    hand = next(e for e in effects if e.kind == "hand").view
+    hand = only(await svc.press(ANA, pack(gid, hand.version, "c")), "hand").view
+    await svc.press(ANA, pack(gid, hand.version, "t", 0))
+    await svc.press(ANA, pack(gid, hand.version, "d"))  # the AI's turn now
+
+    def broken(*_a: Any) -> Any:
+        raise Refused("stuck", "a carta 7♥ não está na mão")
+
+    monkeypatch.setattr(robot, "ai_move", broken)
+    version, _g = await game_of(store)
+    assert await svc.tick() == []
+    assert "game " + gid + ": timer step failed (stuck)" in caplog.text
+    assert "7♥" not in caplog.text
+    assert (await game_of(store))[0] == version
+    assert await store.claim_due(clock.now() + 59) == []
+    assert await store.claim_due(clock.now() + 60) == [gid]
