@@ -73,6 +73,9 @@ class Card:
         """
         if not isinstance(text, str):
             raise CardParseError(f"a card must be text, not {type(text).__name__}")
+        card = _BY_CODE.get(text)  # fast path: the engine's own codes ("10h", "JK")
+        if card is not None:
+            return card
         t = text.strip()
         if t.upper() in ("JK", "🃏"):
             return JOKER
@@ -141,6 +144,7 @@ for _s in range(4):
 Card._interned[(JOKER_RANK, JOKER_SUIT)] = Card(JOKER_RANK, JOKER_SUIT)
 JOKER = Card._interned[(JOKER_RANK, JOKER_SUIT)]
 ALL_FACES: tuple[Card, ...] = tuple(sorted(Card._interned.values()))
+_BY_CODE: dict[str, Card] = {c.code: c for c in ALL_FACES}
 """The 53 faces, clubs first, joker last."""
 BY_INDEX: tuple[Card, ...] = ALL_FACES
 
