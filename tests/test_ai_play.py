@@ -114,6 +114,25 @@ def test_normal_goes_out_when_that_wins_the_deal() -> None:
     assert score_deal(state).totals == [335, -60]
 
 
+def test_normal_goes_out_in_tranca_once_its_clean_canastra_is_made() -> None:
+    # The 10 of hearts makes 4..10 a clean canastra, which tranca needs to end the deal.
+    state = _position(
+        "tranca",
+        hands=[["10h", "Ks"], ["5c", "6d", "Jh", "Qd"]],
+        melds=[[["4h", "5h", "6h", "7h", "8h", "9h"]], []],
+        mortos=[[], []],
+        morto_taken=[True, True],
+    )
+    first = choose(engine_view_for(state, 0), "normal", rng=random.Random(0))
+    assert first == Action.lay_down(0, extend=[(0, parse_cards("10h"))])
+    apply(state, first)
+    second = choose(engine_view_for(state, 0), "normal", rng=random.Random(0))
+    assert second == Action.discard(0, Card.parse("Ks"))
+    apply(state, second)
+    assert state.over and state.went_out == 0
+    assert score_deal(state).totals == [70 + 200 + 100, -40]
+
+
 def test_normal_keeps_two_cards_when_it_may_not_go_out() -> None:
     # Tranca ends only with a clean canastra (RULES §2): a dirty one is not enough.
     state = _position(

@@ -35,8 +35,11 @@ each rollout to the end of the deal."""
 MIN_SAMPLES = 2
 CONFIDENCE = 1.0
 """Standard errors by which an alternative must beat ``normal``'s choice (paired)."""
-MARGIN = 5.0
-"""Points by which an alternative must beat ``normal``'s choice on average."""
+MARGIN = 0.0
+"""Value by which an alternative must beat ``normal``'s choice on average."""
+WIN_SCALE = 150.0
+"""The value of a position is ``tanh(lead / WIN_SCALE)``: the deal is won or lost, so a
+lead counts less and less as it grows (0 uses the raw lead in points)."""
 HAND_WEIGHT = 1.0
 """Share of the points still in hand that the evaluation charges before the deal ends."""
 NEAR_CANASTRA = 25.0
@@ -89,7 +92,8 @@ def evaluate(state: DealState, side: int) -> float:
         values.append(total + bonus)
     mine = values[side]
     others = [v for i, v in enumerate(values) if i != side]
-    return mine - max(others)
+    lead = mine - max(others)
+    return math.tanh(lead / WIN_SCALE) if WIN_SCALE else lead
 
 
 def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> float:

@@ -31,7 +31,8 @@ def choose(view: SeatView, rng: random.Random) -> Action:
     if not plan.empty:
         if not _out_ok(view, plan):
             plan = trim(plan, side, 2)
-            while not plan.empty and not any(moves.discardable(view, c) for c in plan.left):
+            while not plan.empty and not any(moves.discardable(view, c, plan.left)
+                                             for c in plan.left):
                 plan = trim(plan, side, len(plan.left) + 1)
         if not plan.empty and moves.vulnerability_ok(view, plan):
             return Action.lay_down(
@@ -47,7 +48,8 @@ def _out_ok(view: SeatView, plan: LayDown) -> bool:
     if not plan.left:
         return out_allowed(view, after, direct=True)
     if len(plan.left) == 1:
-        return out_allowed(view, after, direct=False) and moves.discardable(view, plan.left[0])
+        return out_allowed(view, after, direct=False) and moves.can_throw(
+            view, plan.left[0], plan.left)
     return True
 
 

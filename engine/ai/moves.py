@@ -8,6 +8,7 @@ the engine refuses.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from engine.actions import Action
@@ -25,17 +26,26 @@ def lay_alone(card: Card, view: SeatView) -> bool:
     return card.rank == 3 and card.is_red and view.rules.red_three == RedThree.LAY_ALONE
 
 
-def discardable(view: SeatView, card: Card) -> bool:
-    """May ``card`` be discarded now (C3 taken top, A32, and C13 for the last card)?"""
-    if lay_alone(card, view):
+def discardable(view: SeatView, card: Card, hand: Sequence[Card] | None = None) -> bool:
+    """May ``card`` be discarded from ``hand`` (default: the view's hand) now? C3 (not
+    the card taken from the pile), A32 (never a tranca red 3), C13 (the last card)."""
+    rest = list(view.hand if hand is None else hand)
+    if not can_throw(view, card, rest):
         return False
-    rest = list(view.hand)
     rest.remove(card)
-    if card == view.taken_top and any(c != card for c in rest):
-        return False
     if not rest:
         return out_allowed(view, view.melds[view.side], direct=False)
     return True
+
+
+def can_throw(view: SeatView, card: Card, hand: Sequence[Card]) -> bool:
+    """C3 and A32 only: ``card`` is not a tranca red 3, nor the card just taken from
+    the pile while ``hand`` holds another card (going-out rules are the caller's)."""
+    if lay_alone(card, view):
+        return False
+    rest = list(hand)
+    rest.remove(card)
+    return not (card == view.taken_top and (card not in rest or any(c != card for c in rest)))
 
 
 def vulnerability_ok(view: SeatView, plan: LayDown) -> bool:

@@ -128,7 +128,9 @@ def _going_out_ok(view: SeatView, plan: LayDown) -> bool:
     after = plan.melds_after(view.melds[view.side])
     if not plan.left:
         return out_allowed(view, after, direct=True)
-    return out_allowed(view, after, direct=False) and _has_discard(view, plan.left)
+    return out_allowed(view, after, direct=False) and moves.can_throw(
+        view, plan.left[0], plan.left)
+
 
 
 def _pays(view: SeatView, plan: LayDown) -> bool:
@@ -136,7 +138,7 @@ def _pays(view: SeatView, plan: LayDown) -> bool:
 
 
 def _has_discard(view: SeatView, left: Sequence[Card]) -> bool:
-    return any(moves.discardable(view, c) for c in left)
+    return any(moves.discardable(view, c, left) for c in left)
 
 
 def _as_action(view: SeatView, plan: LayDown) -> Action | None:
