@@ -24,15 +24,17 @@ class EditCoalescer:
     """Run per-key operations, latest wins, within a minimum gap and a per-minute cap.
 
     ``gap_s`` seconds at least between two operations of one key; at most ``per_minute``
-    operations of one key in any 60 s window. ``clock`` returns monotonic seconds and
-    ``sleep`` waits (both injectable for tests).
+    operations of one key in any ``window_s`` window (61 s: a minute plus a second of
+    margin, so network jitter cannot make the server see one more in its minute).
+    ``clock`` returns monotonic seconds and ``sleep`` waits (both injectable for tests).
     """
 
-    def __init__(self, gap_s: float = 3.0, per_minute: int = 20,
+    def __init__(self, gap_s: float = 3.0, per_minute: int = 20, window_s: float = 61.0,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.gap_s = gap_s
         self.per_minute = per_minute
+        self.window_s = window_s
         self._clock = clock
         self._sleep = sleep
         self._pending: dict[str, Operation] = {}
@@ -54,7 +56,7 @@ class EditCoalescer:
         now = self._clock()
         wait = recent[-1] + self.gap_s - now
         if len(recent) >= self.per_minute:
-            wait = max(wait, recent[-self.per_minute] + 60.0 - now)
+            wait = max(wait, recent[-self.per_minute] + self.window_s - now)
         return max(0.0, wait)
 
     async def _drain(self, key: str) -> None:
