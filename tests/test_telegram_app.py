@@ -4,6 +4,7 @@ on fakeredis, and every Bot API request lands in :class:`FakeBotAPI`."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import re
 from collections.abc import AsyncIterator
@@ -328,3 +329,16 @@ async def test_say_tell_document_and_closed_effects(tg: Tg) -> None:
     assert labels(tg.hand(ANA)) == [] and labels(tg.hand(BIA)) == []
     assert [m for m in tg.fake.current(ANA["id"]) if m["text"].startswith("Sua vez")] == []
     assert await tg.handlers.outbox.refs.all(game_id) == {}
+
+
+async def test_a_slow_answer_cannot_put_an_older_table_over_a_newer_one(tg: Tg) -> None:
+    await open_table(tg)
+    release = tg.fake.hold("answerCallbackQuery")
+    press = asyncio.get_running_loop().create_task(tg.press(BIA, tg.table(), "Entrar"))
+    while not tg.fake.called("answerCallbackQuery"):  # Bia's join is saved and staged
+        await asyncio.sleep(0)
+    await tg.command(ANA, "/robo")  # a newer table while Bia's answer is on the wire
+    release.set()
+    await press
+    assert "Lugar 2: Bia · lado 2" in tg.table()["text"]
+    assert "Lugar 3: Robô 3 (normal) · lado 3" in tg.table()["text"]

@@ -10,6 +10,7 @@ recorded (method name and parameters), sent messages get ids and are kept as the
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import itertools
 import json
@@ -64,6 +65,7 @@ class FakeBotAPI(BaseRequest):
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}
         self.failures: list[Failure] = []
         self.admins: set[int] = set()
+        self.held: dict[str, asyncio.Event] = {}
         self._ids = itertools.count(100)
 
     @property
@@ -81,6 +83,11 @@ class FakeBotAPI(BaseRequest):
              times: int = 1, **parameters: Any) -> None:
         """Script a failure (``parameters`` e.g. ``retry_after=1``)."""
         self.failures.append(Failure(method, code, description, chat_id, times, parameters))
+
+    def hold(self, method: str) -> asyncio.Event:
+        """Make calls of ``method`` wait until the returned event is set (slow network)."""
+        self.held[method] = asyncio.Event()
+        return self.held[method]
 
     def called(self, method: str) -> list[dict[str, Any]]:
         """Parameters of every call of ``method``, in order."""
@@ -104,6 +111,8 @@ class FakeBotAPI(BaseRequest):
         name = url.rsplit("/", 1)[-1]
         params = dict(request_data.parameters) if request_data else {}
         self.calls.append((name, params))
+        if name in self.held:
+            await self.held[name].wait()
         for failure in self.failures:
             if failure.matches(name, params):
                 failure.times -= 1

@@ -134,9 +134,11 @@ async def tick_loop(service: Any, outbox: Outbox, every_s: float = TICK_S) -> No
     while True:
         effects: list[Any] = []
         try:
-            effects = list(await service.tick())
-            if effects:
-                await outbox.deliver(effects)
+            async with outbox.lock:  # same order rule as the handlers (Handlers.call)
+                effects = list(await service.tick())
+                rest = outbox.stage(effects)
+            if rest:
+                await outbox.deliver(rest)
         except Exception:
             log.exception("tick failed")
         await asyncio.sleep(0 if effects else every_s)

@@ -68,6 +68,12 @@ class Handlers:
         original = await self.outbox.refs.original(chat.id)
         return chat_of(chat, original)
 
+    async def call(self, pending: Awaitable[list[Effect]]) -> list[Effect]:
+        """Run one service call under the outbox lock and stage its table and hand views at
+        once, so views reach the coalescers in the order the service made them."""
+        async with self.outbox.lock:
+            return self.outbox.stage(list(await pending))
+
     async def lang(self, chat: ChatRef) -> Texts:
         """The adapter's texts in the chat's language."""
         return Texts(await self.outbox.lang_of(chat.key))
@@ -91,12 +97,15 @@ class Handlers:
             _ = await self.lang(chat)
             await api("sendMessage", lambda: message.reply_text(_(GROUP_ONLY_TEXT)))
             return
-        effects = await self._call(name, chat, user, args, update, context)
+        admin = False
+        if name == "cancelar":
+            admin = await self.is_admin(message.chat_id, int(user.user_id), context.bot)
+        effects = await self.call(self._call(name, chat, user, args, admin, update_key(update)))
         await self.outbox.deliver(effects, origin)
 
-    async def _call(self, name: str, chat: ChatRef, user: PlayerRef, args: str,
-                    update: Update, context: ContextTypes.DEFAULT_TYPE) -> list[Effect]:
-        s, key = self.service, update_key(update)
+    async def _call(self, name: str, chat: ChatRef, user: PlayerRef, args: str, admin: bool,
+                    key: str) -> list[Effect]:
+        s = self.service
         simple: dict[str, Call] = {
             "entrar": s.join, "sair": s.leave, "iniciar": s.start, "mao": s.show_hand,
             "placar": s.scoreboard, "voltar": s.come_back, "exportar": s.export}
@@ -111,8 +120,6 @@ class Handlers:
         if name == "regras":
             return list(await s.rules_text(chat, user, args))
         if name == "cancelar":
-            admin = await self.is_admin(update.effective_chat.id if update.effective_chat
-                                        else int(chat.chat_id), int(user.user_id), context.bot)
             return list(await s.cancel(chat, user, is_admin=admin, update=key))
         return list(await s.help(chat, user))
 
@@ -125,15 +132,16 @@ class Handlers:
         origin = Origin(chat_id=message.chat_id, message_id=message.message_id)
         payload = (context.args or [""])[0]
         if message.chat.type != ChatType.PRIVATE:
-            await self.outbox.deliver(await self.service.help(chat, user), origin)
+            await self.outbox.deliver(await self.call(self.service.help(chat, user)), origin)
             return
         await self.outbox.mark_dm_ok(user.user_id)
         kind, game_id = payload[:1], payload[1:]
         effects: list[Effect] = []
         if kind == "j" and game_id:
-            effects = await self.service.join_game(game_id, user, update=update_key(update))
+            effects = await self.call(self.service.join_game(game_id, user,
+                                                             update=update_key(update)))
         elif kind == "h" and game_id:
-            effects = await self.service.show_hand_of(game_id, user)
+            effects = await self.call(self.service.show_hand_of(game_id, user))
         if effects:
             await self.outbox.deliver(effects, origin)
             return
@@ -157,8 +165,8 @@ class Handlers:
             if parts is not None and parts[2] == "x" and query.message is not None:
                 admin = await self.is_admin(query.message.chat.id, query.from_user.id,
                                             context.bot)
-            effects = origin.absorb(await self.service.press(user, data, is_admin=admin,
-                                                             update=update_key(update)))
+            effects = origin.absorb(await self.call(self.service.press(
+                user, data, is_admin=admin, update=update_key(update))))
             if parts is not None and parts[2] in OPENS_DM and (
                     parts[2] == "h" or not await self.outbox.dm_known(user.user_id)):
                 url = render.deep_link(self.outbox.username, OPENS_DM[parts[2]] + parts[0])

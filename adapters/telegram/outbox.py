@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -80,6 +81,7 @@ class Outbox:
         self.bot = bot
         self.refs = refs
         self.lang_of = lang_of
+        self.lock = asyncio.Lock()
         self.group_edits = group_edits or EditCoalescer(gap_s=3.0, per_minute=20)
         self.dm_edits = dm_edits or EditCoalescer(gap_s=1.0, per_minute=60)
         self._tables: dict[str, tuple[int, str]] = {}
@@ -90,21 +92,33 @@ class Outbox:
         """The bot's @username (known once the bot is initialized)."""
         return str(self.bot.username)
 
+    def stage(self, effects: list[Effect]) -> list[Effect]:
+        """Queue the table, hand and closing effects on their coalescers now, without
+        awaiting, so they keep the order of the service calls that made them; return the
+        other effects for :meth:`deliver`. Call it right after the service call (under
+        :attr:`lock`, which the handlers and the tick loop share)."""
+        rest: list[Effect] = []
+        for effect in effects:
+            if isinstance(effect, TableView):
+                self._queue_table(effect)
+            elif isinstance(effect, HandView):
+                self._queue_hand(effect)
+            elif isinstance(effect, Closed):
+                self._queue_closed(effect)
+            else:
+                rest.append(effect)
+        return rest
+
     async def deliver(self, effects: list[Effect], origin: Origin | None = None) -> None:
         """Render every effect, in order; faults are handled here (see module doc)."""
-        for effect in effects:
+        for effect in self.stage(effects):
             try:
                 await self._one(effect, origin)
             except Exception:  # one failed effect must not drop the others
                 log.exception("delivering %s failed", effect.kind)
 
     async def _one(self, effect: Effect, origin: Origin | None) -> None:
-        if isinstance(effect, TableView):
-            await self._table(effect)
-        elif isinstance(effect, HandView):
-            key = f"{effect.game_id}:{effect.player.user_id}"
-            self.dm_edits.submit(key, lambda: self._hand(effect))
-        elif isinstance(effect, Reply):
+        if isinstance(effect, Reply):
             await self._reply(effect, origin)
         elif isinstance(effect, Say):
             await self._group_send(effect.chat, render.plain_html(effect.text))
@@ -114,24 +128,27 @@ class Outbox:
             await self._ping(effect)
         elif isinstance(effect, Document):
             await self._document(effect)
-        elif isinstance(effect, Closed):
-            await self._closed(effect)
 
     # ---- group -------------------------------------------------------------------------
-    async def _table(self, effect: TableView) -> None:
-        extra = None
-        if "j" in render.codes(effect.view):
-            _ = Texts(await self.lang_of(effect.chat.key))
-            extra = [[render.link_button(_("Entrar e abrir o privado"), self.username,
-                                         f"j{effect.game_id}")]]
+    def _queue_table(self, effect: TableView) -> None:
         text = render.view_html(effect.view)
-        markup = render.keyboard(effect.view.buttons, extra)
+        lobby = "j" in render.codes(effect.view)
         self._tables[effect.game_id] = (int(effect.chat.chat_id), text)
 
         async def show() -> None:
+            extra = None
+            if lobby:
+                _ = Texts(await self.lang_of(effect.chat.key))
+                extra = [[render.link_button(_("Entrar e abrir o privado"), self.username,
+                                             f"j{effect.game_id}")]]
+            markup = render.keyboard(effect.view.buttons, extra)
             await self._post_or_edit_table(effect.chat, effect.game_id, text, markup)
 
         self.group_edits.submit(effect.chat.chat_id, show)
+
+    def _queue_hand(self, effect: HandView) -> None:
+        key = f"{effect.game_id}:{effect.player.user_id}"
+        self.dm_edits.submit(key, lambda: self._hand(effect))
 
     async def _post_or_edit_table(self, chat: ChatRef, game_id: str, text: str,
                                   markup: InlineKeyboardMarkup | None) -> None:
@@ -177,7 +194,7 @@ class Outbox:
         and the adapter writes to (and reads from) the new one."""
         await self.refs.set_migration(old_chat_id, new_chat_id)
 
-    async def _closed(self, effect: Closed) -> None:
+    def _queue_closed(self, effect: Closed) -> None:
         known = self._tables.pop(effect.game_id, None)
         game_id = effect.game_id
 
