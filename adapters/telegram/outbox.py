@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 DM_REFUSED = N_("{name}, não consigo te mandar mensagem no privado. Toque no botão abaixo e depois em Iniciar para receber a sua mão.")  # noqa: E501
 
+
 @dataclass
 class Origin:
     """Where a service call came from: a command (reply in ``chat_id`` to ``message_id``)
