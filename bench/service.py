@@ -1,0 +1,397 @@
+"""Service benchmark (issue 4): one button press end to end on the real Redis.
+
+Usage: ``python bench/service.py [--actions N] [--games G] [--cold] [--profile FILE]``.
+
+Four-player games (buraco_morto and tranca in turn) are played by people pressing
+buttons through ``Service.press(user, data, update=...)`` as an adapter does, with the
+``Button.data`` of the last ``HandView`` / ``TableView`` received. The seat to act
+moves as the engine AI (``engine.ai.choose(view_for(...))``, ``normal``) decides on the
+state loaded from Redis *untimed*; the move becomes presses: ``t`` per card, ``g`` /
+``e`` to set melds aside, then ``c`` ``p`` ``m`` ``e`` ``d`` ``3`` or ``r``; ``n`` starts
+the next deal.
+
+Timed: each ``await service.press(...)`` (idempotency ``SET NX``, ``HMGET`` of the state,
+``decode`` on a worker-cache miss, version check, engine verify+apply, views, ``encode``,
+Lua compare-and-set, deadline ``ZADD`` when the turn moved), then one ``PING`` on the
+same pool. Printed: p50/p99 per press class (*action* applies an engine action; *pick*
+toggles or sets aside; *deal* next deal), PING p50/p99, action p50 / PING p50, action
+presses per second of one process, and ``MEMORY USAGE`` of a 4-player buraco_morto
+state key at turn 30. Targets: p50 <= 1 ms, p99 <= 5 ms, >= 1,000 actions/s, <= 4 KB.
+The clock is the script's own (no timer fires), AI pacing 0; keys use a prefix unique
+to the run, and only they are deleted at the end (``REDIS_URL``, default database 15).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import os
+import random
+import secrets
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# ``python bench/service.py`` puts bench/ first on sys.path, where bench/engine.py would
+# shadow the engine package: put the repository root first instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+from adapters.storage.redis_store import RedisStore, open_store  # noqa: E402
+from bot import play  # noqa: E402
+from bot.effects import ChatRef, Effect, PlayerRef, View, unpack  # noqa: E402
+from bot.model import decode  # noqa: E402
+from bot.service import Service  # noqa: E402
+from engine.actions import Action  # noqa: E402
+from engine.ai import choose  # noqa: E402
+from engine.cards import Card, full_deck  # noqa: E402
+from engine.rules import Rules  # noqa: E402
+from engine.simulate import random_action  # noqa: E402
+from engine.state import DealState  # noqa: E402
+from engine.view import view_for  # noqa: E402
+
+PRESETS = ("buraco_morto", "tranca")
+ENGINE, PICK, DEAL = "action", "pick", "deal"
+MID_GAME_TURNS = 30
+TARGETS = {"p50_ms": 1.0, "p99_ms": 5.0, "actions_s": 1000.0, "state_bytes": 4096}
+Press = tuple[str, str, str]  # (code, arg, class)
+
+
+@dataclass
+class BenchClock:
+    """A clock the script moves by hand (one second per press), so no timer fires."""
+
+    t: float = 1_900_000_000.0
+
+    def now(self) -> float:
+        """Current fake Unix time in seconds."""
+        return self.t
+
+
+@dataclass
+class Table:
+    """One game as an adapter sees it: its chat, people and the last views received."""
+
+    chat: ChatRef
+    preset: str
+    people: list[PlayerRef]
+    game_id: str = ""
+    table: View | None = None
+    hands: dict[int, View] = field(default_factory=dict)
+    refusals: list[str] = field(default_factory=list)
+
+    def absorb(self, effects: list[Effect]) -> None:
+        """Keep the latest table and hand views; collect refusals (not short lay-downs)."""
+        for eff in effects:
+            if eff.kind == "table":
+                self.game_id, self.table = eff.game_id, eff.view
+            elif eff.kind == "hand":
+                self.hands[eff.seat] = eff.view
+            elif eff.kind == "reply" and not eff.alert:
+                self.refusals.append(eff.text)
+
+
+@dataclass
+class Stats:
+    """Latencies in seconds per press class, PINGs, and the counts of odd events."""
+
+    times: dict[str, list[float]] = field(default_factory=lambda: {ENGINE: [], PICK: [], DEAL: []})
+    pings: list[float] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("moves", "deals", "matches", "refused", "substituted", "unlisted"), 0))
+
+    def count(self, what: str) -> None:
+        """Add one to the counter ``what``."""
+        self.counts[what] = self.counts.get(what, 0) + 1
+    memory: tuple[int, int, int] | None = None  # MEMORY USAGE, stored bytes, JSON bytes
+    largest: tuple[int, int] = (0, 0)  # largest MEMORY USAGE at a deal's end, deals so far
+
+
+@dataclass
+class Bench:
+    """Everything one run needs."""
+
+    service: Service
+    store: RedisStore
+    clock: BenchClock
+    stats: Stats
+    level: str
+    rng: random.Random
+    cold: bool
+    profiler: cProfile.Profile | None = None
+    updates: int = 0
+
+    async def press(self, table: Table, seat: int, data: str, kind: str) -> None:
+        """One timed button press by the person at ``seat``, then one timed PING."""
+        self.updates += 1
+        self.clock.t += 1.0
+        if self.cold:  # another worker saved last: this one must decode the state
+            self.service._cache.clear()
+        user = table.people[seat]
+        if self.profiler is not None:
+            self.profiler.enable()
+        t0 = time.perf_counter()
+        effects = await self.service.press(user, data, update=f"bench:u:{self.updates}")
+        t1 = time.perf_counter()
+        if self.profiler is not None:
+            self.profiler.disable()
+        await self.store.client.ping()
+        t2 = time.perf_counter()
+        self.stats.times[kind].append(t1 - t0)
+        self.stats.pings.append(t2 - t1)
+        table.absorb(effects)
+
+
+def find_button(view: View | None, code: str, arg: str) -> str | None:
+    """The ``data`` of the button with this code and argument in ``view``, if shown."""
+    for row in view.buttons if view is not None else []:
+        for button in row:
+            parsed = unpack(button.data)
+            if parsed is not None and parsed[2] == code and parsed[3] == arg:
+                return button.data
+    return None
+
+
+def to_presses(action: Action, hand_codes: list[str]) -> list[Press] | None:
+    """The presses that make ``action`` from a hand shown as ``hand_codes`` (sorted),
+    or None when the buttons cannot express it (several extensions, no new meld)."""
+    free: dict[str, list[int]] = {}
+    for i, code in enumerate(hand_codes):
+        free.setdefault(code, []).append(i)
+
+    def pick(cards: tuple[Card, ...]) -> list[Press]:
+        return [("t", str(free[c.code].pop(0)), PICK) for c in cards]
+
+    do = action.do
+    if do in ("draw", "redraw"):
+        return [("c" if do == "draw" else "r", "", ENGINE)]
+    if do == "take_pile":
+        if action.meld is not None:
+            return [("p", str(action.meld), ENGINE)]
+        return [*pick(action.with_ or ()), ("p", "", ENGINE)]
+    if do in ("discard", "lay_three"):
+        assert action.card is not None
+        return [*pick((action.card,)), ("d" if do == "discard" else "3", "", ENGINE)]
+    if do == "extend":
+        return [*pick(action.cards), ("e", str(action.meld), ENGINE)]
+    melds, exts = list(action.melds), list(action.extensions)
+    if not melds:
+        if len(exts) != 1:
+            return None
+        return [*pick(exts[0][1]), ("e", str(exts[0][0]), ENGINE)]
+    out: list[Press] = []
+    staged = melds if exts else melds[:-1]
+    for meld in staged:
+        out += [*pick(meld), ("g", "", PICK)]
+    for onto, cards in exts:
+        out += [*pick(cards), ("e", str(onto), PICK)]
+    if not exts:
+        out += pick(melds[-1])
+    return [*out, ("m", "", ENGINE)]
+
+
+async def load_state(bench: Bench, table: Table) -> tuple[DealState, str]:
+    """The game as stored now (untimed): its deal state and status."""
+    got = await bench.store.load_game(table.game_id)
+    assert got is not None, "game vanished"
+    game = decode(got[1])
+    return play.deal_of(game), game.status
+
+
+def pick_action(bench: Bench, state: DealState) -> Action:
+    """The move of the seat to act: the engine AI on that seat's view (or random)."""
+    if bench.level == "random":
+        return random_action(state, bench.rng)
+    return choose(view_for(state, state.turn), bench.level, rng=bench.rng)
+
+
+async def play_move(bench: Bench, table: Table) -> None:
+    """One move of the seat to act, as a person pressing buttons would make it."""
+    state, status = await load_state(bench, table)
+    if status == "between":
+        data = find_button(table.table, "n", "")
+        assert data is not None, "no 'Próxima mão' button"
+        await bench.press(table, 0, data, DEAL)
+        bench.stats.count("deals")
+        return
+    seat = state.turn
+    hand = table.hands[seat]
+    codes = [face.code for face in hand.cards]
+    assert sorted(codes) == sorted(c.code for c in state.hands[seat]), "stale hand view"
+    presses = to_presses(pick_action(bench, state), codes)
+    if presses is None:
+        bench.stats.count("substituted")
+        presses = to_presses(random_action(state, bench.rng), codes)
+        assert presses is not None
+    before = len(table.refusals)
+    for code, arg, kind in presses:
+        data = find_button(table.hands[seat], code, arg)
+        if data is None:  # shown only in some positions: build it as the view would
+            bench.stats.count("unlisted")
+            data = f"{table.game_id}|{table.hands[seat].version}|{code}|{arg}"
+        await bench.press(table, seat, data, kind)
+    bench.stats.count("moves")
+    if len(table.refusals) > before:
+        bench.stats.count("refused")
+        clear = find_button(table.hands[seat], "z", "")
+        if clear is not None:
+            await bench.press(table, seat, clear, PICK)
+
+
+async def open_table(bench: Bench, table: Table) -> None:
+    """``/novojogo`` by the first person, the others press "Entrar", then "Iniciar"."""
+    table.hands.clear()
+    table.absorb(await bench.service.new_game(table.chat, table.people[0], table.preset))
+    for seat in (1, 2, 3):
+        data = find_button(table.table, "j", "")
+        assert data is not None, table.refusals
+        table.absorb(await bench.service.press(table.people[seat], data))
+    data = find_button(table.table, "s", "")
+    assert data is not None
+    table.absorb(await bench.service.press(table.people[0], data))
+    assert table.hands, f"the game did not start: {table.refusals}"
+
+
+async def measure_memory(bench: Bench, table: Table) -> None:
+    """``MEMORY USAGE`` of a buraco_morto state key: once at turn 30 of the match's first
+    deal (the figure against the target), and at every deal's end (the largest kept)."""
+    if table.preset != "buraco_morto":
+        return
+    got = await bench.store.load_game(table.game_id)
+    assert got is not None
+    game = decode(got[1])
+    state = play.deal_of(game)
+    first_mid = bench.stats.memory is None and not game.deals
+    if not ((first_mid and state.turn_count >= MID_GAME_TURNS) or game.status == "between"):
+        return
+    key = bench.store.keys.state(table.game_id)
+    usage = int(await bench.store.client.memory_usage(key, samples=0) or 0)
+    if first_mid:
+        bench.stats.memory = (usage, len(got[1]), len(game.model_dump_json()))
+    if usage > bench.stats.largest[0]:
+        bench.stats.largest = (usage, len(game.deals))
+
+
+async def run_games(bench: Bench, n_games: int, actions: int, deadline: float) -> None:
+    """Play ``n_games`` tables in turn until ``actions`` engine actions or the deadline."""
+    tables = []
+    for k in range(n_games):
+        people = [PlayerRef(platform="bench", user_id=f"{k}-{s}", name=f"P{k}.{s}")
+                  for s in range(4)]
+        chat = ChatRef(platform="bench", chat_id=f"c{k}", title=f"Mesa {k}")
+        tables.append(Table(chat, PRESETS[k % len(PRESETS)], people))
+    for table in tables:
+        await open_table(bench, table)
+    while len(bench.stats.times[ENGINE]) < actions and time.monotonic() < deadline:
+        for table in tables:
+            if table.table is not None and not table.table.buttons:  # match over
+                bench.stats.count("matches")
+                await open_table(bench, table)
+            await play_move(bench, table)
+            await measure_memory(bench, table)
+
+
+def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values`` in milliseconds (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def report(stats: Stats, wall: float) -> None:
+    """Print the figures table and whether each target is met."""
+    every = [t for v in stats.times.values() for t in v]
+    rows = [*stats.times.items(), ("all presses", every), ("PING", stats.pings)]
+    print(f"{'what':<12} {'n':>6} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
+    for name, values in rows:
+        mean = statistics.fmean(values) * 1000 if values else 0.0
+        print(f"{name:<12} {len(values):>6} {pct(values, .5):>8.3f} {pct(values, .99):>8.3f} "
+              f"{mean:>8.3f}")
+    act = stats.times[ENGINE]
+    spent = sum(sum(v) for v in stats.times.values())
+    ratio = pct(act, .5) / max(pct(stats.pings, .5), 1e-9)
+    per_s = len(act) / sum(act) if act else 0.0
+    moves_s = stats.counts.get("moves", 0) / spent if spent else 0.0
+    print(f"action p50 / PING p50: {ratio:.1f}x")
+    print(f"actions/s (one process, action presses): {per_s:,.0f}; moves/s counting the "
+          f"toggles each move needed: {moves_s:,.0f}; wall {wall:.1f} s incl. untimed AI")
+    print(", ".join(f"{k} {v}" for k, v in stats.counts.items()))
+    if stats.memory is not None:
+        usage, stored, raw = stats.memory
+        print(f"mid-game state (buraco_morto, 4 players, deal 1, {MID_GAME_TURNS} turns): "
+              f"MEMORY USAGE {usage} B, stored {stored} B, JSON {raw} B")
+    print(f"largest buraco_morto state at a deal's end: MEMORY USAGE {stats.largest[0]} B "
+          f"(after {stats.largest[1]} deals of the match)")
+    checks = [("p50", pct(act, .5) <= TARGETS["p50_ms"]),
+              ("p99", pct(act, .99) <= TARGETS["p99_ms"]),
+              ("actions/s", per_s >= TARGETS["actions_s"]),
+              ("memory", stats.memory is not None and stats.memory[0] <= TARGETS["state_bytes"])]
+    print("targets: " + ", ".join(f"{n} {'ok' if ok else 'MISSED'}" for n, ok in checks)
+          + ("" if stats.memory else " (no buraco_morto game reached turn 30: more --actions)"))
+
+
+def seeded_decks(seed: int) -> Callable[[Rules], list[Card]]:
+    """Deck of each deal shuffled by a seeded generator (reproducible runs)."""
+    rng = random.Random(seed)
+
+    def deck(rules: Rules) -> list[Card]:
+        cards = full_deck(rules.jokers)
+        rng.shuffle(cards)
+        return cards
+
+    return deck
+
+
+async def cleanup(store: RedisStore) -> int:
+    """Delete this run's keys (its own prefix only); returns how many."""
+    keys = [k async for k in store.client.scan_iter(match=store.keys.pattern(), count=500)]
+    for start in range(0, len(keys), 500):
+        await store.client.delete(*keys[start:start + 500])
+    return len(keys)
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    """Open the store, play, print, clean up."""
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
+    store = await open_store(url, prefix=f"bench-svc-{secrets.token_hex(4)}")
+    clock = BenchClock()
+    service = Service(store, clock, ai_pace_s=0, threaded=False,
+                      deck_fn=seeded_decks(args.seed))
+    profiler = cProfile.Profile() if args.profile else None
+    bench = Bench(service, store, clock, Stats(), args.level, random.Random(args.seed),
+                  args.cold, profiler)
+    print(f"Redis {url}, key prefix {store.keys.prefix}, level {args.level}, "
+          f"{'cold cache (every press decodes)' if args.cold else 'warm worker cache'}")
+    start = time.monotonic()
+    try:
+        await run_games(bench, args.games, args.actions, start + args.max_seconds)
+    finally:
+        if profiler is not None:
+            profiler.dump_stats(args.profile)
+        print(f"deleted {await cleanup(store)} keys of this run")
+        await store.close()
+    report(bench.stats, time.monotonic() - start)
+
+
+def main() -> None:
+    """Parse the options and run."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--actions", type=int, default=3000, help="engine actions to time")
+    parser.add_argument("--games", type=int, default=4, help="tables played in turn")
+    parser.add_argument("--level", default="normal", help="facil, normal or random")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--cold", action="store_true",
+                        help="empty the worker cache before each press (many workers)")
+    parser.add_argument("--max-seconds", type=float, default=300.0)
+    parser.add_argument("--profile", metavar="FILE", help="cProfile of the timed presses")
+    asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
