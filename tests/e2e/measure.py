@@ -66,6 +66,10 @@ def main() -> None:
         print(f"Bot API calls: {len(calls)} = {len(calls) / (presses + commands):.2f} per action")
         for method, count in by_method.most_common():
             print(f"  {method}: {count} ({count / (presses + commands):.2f} per action)")
+        for where, test in (("group", lambda c: c < 0), ("private chats", lambda c: c > 0)):
+            mine = Counter(c["method"] for c in calls
+                           if "chat_id" in c["body"] and test(int(c["body"]["chat_id"])))
+            print(f"  in {where}: {dict(mine)}")
         print(f"group edits: {len(edits)}, most in any minute: {most_in_a_minute(edits)}, "
               f"smallest gap: {min(gaps):.2f} s")
         print(f"unanswered callback queries: {sorted(emu.unanswered_callbacks())}")
