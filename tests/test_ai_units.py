@@ -136,6 +136,14 @@ def test_selfplay_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> No
     assert "2/2 deals" in out.err
 
 
+def test_selfplay_same_level_sides_are_told_apart() -> None:
+    from engine.ai.selfplay import side_labels
+
+    assert side_labels(BURACO, ["normal", "normal"]) == ["normal (side 0)", "normal (side 1)"]
+    assert side_labels(BURACO, ["normal", "facil", "dificil", "facil"]) == [
+        "dificil+normal", "facil"]
+
+
 def test_selfplay_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert selfplay_main(["--seats", "normal,genius"]) == 2
     assert "unknown AI level 'genius'" in capsys.readouterr().err

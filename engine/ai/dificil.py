@@ -3,10 +3,12 @@
 At a decision with real alternatives (draw or take the pile; lay down, go out, or hold
 and discard one of the likeliest discards) it samples full deals consistent with the
 view (:mod:`engine.ai.determinize`), plays each alternative in each sample, lets
-``normal`` play every seat for a few rounds, and scores the position (deal score now,
-:func:`engine.scoring.score_deal`, plus a small bonus for melds close to a canastra).
-Every alternative meets the same samples (common random numbers). The loop stops at the
-time budget; the best mean wins. Decisions with one sensible option play as ``normal``.
+``normal`` play every seat for a few rounds, and scores the position: the lead in deal
+score now (:func:`engine.scoring.score_deal`, plus a small credit for melds close to a
+canastra) squashed by ``tanh`` (a deal is won or lost). Every alternative meets the
+same samples (common random numbers). The loop stops at the time budget; ``normal``'s
+own choice is kept unless an alternative beats it on the paired samples by more than
+one standard error. Decisions with one sensible option play as ``normal``.
 """
 
 from __future__ import annotations
@@ -116,8 +118,8 @@ def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> 
 
 def choose(view: SeatView, budget_s: float, rng: random.Random,
            max_samples: int | None = None) -> Action:
-    """The ``dificil`` player's next action, thinking about ``budget_s`` seconds (the
-    sample in progress at the deadline is finished; at least :data:`MIN_SAMPLES`).
+    """The ``dificil`` player's next action, thinking about ``budget_s`` seconds (a
+    sample cut by the deadline is dropped; at least :data:`MIN_SAMPLES` are played).
     ``max_samples`` caps the samples (tests use it to make a decision reproducible)."""
     deadline = time.perf_counter() + budget_s
     cands = candidates(view, rng)
@@ -130,11 +132,17 @@ def choose(view: SeatView, budget_s: float, rng: random.Random,
             break
         world = sample_state(view, rng)
         base = rollout(world.clone(), cands[0], view.side, rng)
-        for i, action in enumerate(cands[1:], start=1):
-            diffs[i].append(rollout(world.clone(), action, view.side, rng) - base)
-        samples += 1
-        if time.perf_counter() >= deadline and samples >= MIN_SAMPLES:
-            break
+        row = []
+        for action in cands[1:]:
+            if samples >= MIN_SAMPLES and time.perf_counter() >= deadline:
+                break  # out of time mid-sample: drop the partial sample
+            row.append(rollout(world.clone(), action, view.side, rng) - base)
+        else:
+            for i, d in enumerate(row, start=1):
+                diffs[i].append(d)
+            samples += 1
+            continue
+        break
     return cands[pick(diffs)]
 
 

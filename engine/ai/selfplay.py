@@ -47,11 +47,11 @@ class DealOutcome:
 
 
 def side_labels(rules: Rules, levels: Sequence[str]) -> list[str]:
-    """Lineup label of each side: its seats' levels joined by ``+`` when they differ."""
-    out = []
-    for team in rules.teams(len(levels)):
-        names = sorted({levels[s] for s in team})
-        out.append("+".join(names))
+    """Lineup label of each side: its seats' levels joined by ``+`` when they differ;
+    sides with the same lineup are told apart by their number (``normal (side 1)``)."""
+    out = ["+".join(sorted({levels[s] for s in team})) for team in rules.teams(len(levels))]
+    if len(set(out)) < len(out):
+        out = [f"{label} (side {i})" for i, label in enumerate(out)]
     return out
 
 
