@@ -51,11 +51,6 @@ class Candidate:
     kind: str
     wild: Card | None = None
 
-    @property
-    def naturals(self) -> int:
-        """Cards in the candidate that are not acting as the wild."""
-        return len(self.cards) - (1 if self.wild is not None else 0)
-
 
 def _suit_slots(cards: Iterable[Card], suit: int, rules: Rules) -> dict[int, Card]:
     """Position -> one natural card of ``suit`` (the suit's 2 taken as natural at 2)."""
@@ -171,15 +166,6 @@ def greedy_partition(
         wilds_used += best.wild is not None
         for c in best.cards:
             left.remove(c)
-
-
-def run_span(cards: Sequence[Card], suit: int) -> tuple[int, int]:
-    """(low, high) positions of a run laid out low to high (as ``Meld.cards`` is)."""
-    for i, c in enumerate(cards):
-        if c.suit == suit and c.rank not in (2,) and not c.is_joker:
-            pos = (1 if i == 0 else MAX_RUN) if c.rank == 1 else c.rank
-            return pos - i, pos - i + len(cards) - 1
-    return 0, len(cards) - 1  # unreachable for a legal run (two naturals, one not a 2)
 
 
 def fits_run(card: Card, suit: int, low: int, high: int, rules: Rules) -> bool:

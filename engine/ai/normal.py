@@ -19,6 +19,7 @@ from engine.ai.danger import discard_score
 from engine.ai.plan import LayDown, WildPolicy, plan_laydown, trim
 from engine.ai.seat import ending_pays, morto_open, out_allowed, table_of
 from engine.cards import Card
+from engine.melds import Meld
 from engine.rules import Requirement
 from engine.view import SeatView
 
@@ -60,11 +61,8 @@ def pile_worth(view: SeatView, take: Action) -> bool:
     return gain >= 12
 
 
-def _canastras(plan: LayDown, side: Sequence[object]) -> int:
-    from engine.melds import Meld
-
-    melds = plan.melds_after([m for m in side if isinstance(m, Meld)])
-    return sum(1 for m in melds if m.is_canastra)
+def _canastras(plan: LayDown, side: Sequence[Meld]) -> int:
+    return sum(1 for m in plan.melds_after(side) if m.is_canastra)
 
 
 def late(view: SeatView) -> bool:
@@ -130,7 +128,6 @@ def _going_out_ok(view: SeatView, plan: LayDown) -> bool:
         return out_allowed(view, after, direct=True)
     return out_allowed(view, after, direct=False) and moves.can_throw(
         view, plan.left[0], plan.left)
-
 
 
 def _pays(view: SeatView, plan: LayDown) -> bool:
