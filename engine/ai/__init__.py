@@ -7,6 +7,11 @@ table, counts, the public pick-ups), never the hidden deal state. Levels:
 * ``normal``: heuristic (:mod:`engine.ai.normal`), p99 under 20 ms per action;
 * ``dificil``: determinized Monte Carlo over ``normal`` rollouts within a time budget
   per move (:mod:`engine.ai.dificil`, default 1 s).
+
+A caller that drives a deal should keep an :class:`engine.ai.tracker.SeenTracker` and
+pass its lists to ``view_for(state, seat, seen_taken=...)``: then the AI knows which
+cards each seat took from an open pile (public facts) when it judges its discards.
+``python -m engine selfplay`` (:mod:`engine.ai.selfplay`) plays AI against AI.
 """
 
 from __future__ import annotations
