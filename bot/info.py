@@ -78,10 +78,11 @@ def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]
     return "\n".join(lines)
 
 
-def record_of(game: Game) -> dict[str, Any]:
-    """The game's record, exactly the engine's ``match.record()`` (docs/record-format.md,
-    replayable with ``engine.record.replay``)."""
-    return dict(play.match_of(game).record())
+def record_of(game: Game, earlier: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game's record, exactly the engine's ``match.record(earlier)``
+    (docs/record-format.md, replayable with ``engine.record.replay``); ``earlier`` is the
+    stored record holding the deals that already left the game state."""
+    return dict(play.match_of(game).record(earlier))
 
 
 def help_text(_: Translator) -> str:

@@ -39,3 +39,6 @@ class Outcome:
     finished: bool = False
     closed: bool = False
     delete: bool = False
+    keep_deals: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """Finished deals leaving the stored match: the service adds them to the record
+    key before it saves the game (``engine.Match.archive_finished``)."""

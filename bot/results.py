@@ -82,6 +82,7 @@ def next_deal(game: Game, now: float, seat: int | None,
             raise Refusal(N_("A mão ainda está em jogo."))
         return Outcome(changed=False)
     match = play.match_of(game)
+    kept = match.archive_finished()  # the stored game stays small (bench/README.md)
     match.start_deal(deck_fn(match.rules) if deck_fn else None)
     play.store_match(game, match)
     game.status = "playing"
@@ -89,7 +90,8 @@ def next_deal(game: Game, now: float, seat: int | None,
     if seat is not None:
         game.touched = now
     game.last = [(N_("Mão {n} distribuída."), {"n": len(game.deals) + 1})]
-    return Outcome(views.after_move_effects(game, set(range(len(game.seats))), ping=True))
+    return Outcome(views.after_move_effects(game, set(range(len(game.seats))), ping=True),
+                   keep_deals=kept)
 
 
 def player_points(game: Game) -> list[tuple[Any, bool, int]]:

@@ -114,6 +114,8 @@ class Service:
                 if reschedule:
                     await self._schedule(game)
                 return out.effects
+            if out.keep_deals:
+                await self._keep_deals(gid, out.keep_deals)
             if await self.store.save_game(gid, version, encode(game, self.compress), self.ttl_s):
                 self._remember(gid, version + 1, game)
                 await self._follow_up(game, out, due_before)
@@ -121,6 +123,20 @@ class Service:
         log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
         return [] if user is None else await self._reply(
             None, user, N_("Muita gente jogando ao mesmo tempo: tente de novo."))
+
+    async def _earlier_record(self, gid: str) -> dict[str, Any] | None:
+        raw = await self.store.load_record(gid)
+        return json.loads(raw) if raw else None
+
+    async def _keep_deals(self, gid: str, deals: list[tuple[int, dict[str, Any]]]) -> None:
+        """Write finished deals into the record key before the game state drops them.
+        Idempotent by deal index, so a retried (lost-race) attempt writes the same."""
+        record = await self._earlier_record(gid) or {}
+        kept: list[Any] = list(record.get("deals", []))
+        for index, deal in deals:
+            kept += [None] * (index + 1 - len(kept))
+            kept[index] = deal
+        await self.store.save_record(gid, json.dumps({"deals": kept}))
 
     async def _take(self, gid: str) -> tuple[int, Game] | None:
         """Load a game to change it. The game this worker saved last is reused when the
@@ -154,7 +170,8 @@ class Service:
         await self.store.clear_deadline(game.id)
         await self.store.unbind_chat(game.chat.key, game.id)
         if game.match is not None:
-            await self.store.save_record(game.id, json.dumps(info.record_of(game)))
+            earlier = await self._earlier_record(game.id)
+            await self.store.save_record(game.id, json.dumps(info.record_of(game, earlier)))
             await self.store.set_setting(game.chat.key, "last_game", game.id)
         if out.finished:
             for player, won, points in results.player_points(game):

@@ -32,6 +32,7 @@ class DealLog:
     reshuffle: list[int]
     actions: list[dict[str, Any]] = field(default_factory=list)
     result: DealScore | None = None
+    archived: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """Record form of the deal (``result`` omitted: replay recomputes it)."""
@@ -176,20 +177,49 @@ class Match:
         return tied[0] if len(tied) == 1 else None
 
     # Records and storage ----------------------------------------------------------
-    def record(self) -> dict[str, Any]:
+    def record(self, earlier: dict[str, Any] | None = None) -> dict[str, Any]:
         """The match as a record (docs/record-format.md): one deal -> top-level
-        ``deck``/``first``/``scores``/``actions``; several -> ``deals``."""
+        ``deck``/``first``/``scores``/``actions``; several -> ``deals``.
+
+        Deals dropped by :meth:`archive_finished` are taken from ``earlier``, a record
+        of this match written before they were dropped. Raises
+        ``IllegalAction("record_incomplete")`` when one is missing there."""
         out: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "variant": self.rules.preset,
             "options": options_of(self.rules),
             "players": list(self.players),
         }
-        if len(self.logs) == 1:
-            out.update(self.logs[0].to_json())
+        deals = [self._logged(i, log, earlier) for i, log in enumerate(self.logs)]
+        if len(deals) == 1:
+            out.update(deals[0])
         else:
-            out["deals"] = [log.to_json() for log in self.logs]
+            out["deals"] = deals
         return out
+
+    def _logged(self, index: int, log: DealLog, earlier: dict[str, Any] | None) -> dict[str, Any]:
+        if not log.archived:
+            return log.to_json()
+        kept = (earlier or {}).get("deals") or ([earlier] if earlier and index == 0 else [])
+        if index >= len(kept) or not isinstance(kept[index], dict) or "deck" not in kept[index]:
+            raise IllegalAction("record_incomplete", f"falta o registro da mão {index + 1}")
+        return {
+            k: kept[index][k]
+            for k in ("first", "scores", "deck", "reshuffle", "actions")
+            if k in kept[index]
+        }
+
+    def archive_finished(self) -> list[tuple[int, dict[str, Any]]]:
+        """Drop the deck and actions of finished deals from this object (their results
+        stay), so a stored match does not grow deal after deal. Returns ``(index, deal
+        record)`` of each deal dropped: keep them in a record (``{"deals": [...]}``) and
+        pass that back to :meth:`record` as ``earlier``."""
+        dropped = []
+        for index, log in enumerate(self.logs):
+            if log.result is not None and not log.archived:
+                dropped.append((index, log.to_json()))
+                log.deck, log.actions, log.reshuffle, log.archived = [], [], [], True
+        return dropped
 
     def to_json(self) -> dict[str, Any]:
         """Complete state for storage (resumable with :meth:`from_json`)."""
@@ -204,11 +234,15 @@ class Match:
             "over": self.over,
             "winner": self.winner,
             "deal": self.deal.to_json() if self.deal is not None else None,
-            "logs": [
-                {**log.to_json(), "result": log.result.to_json() if log.result else None}
-                for log in self.logs
-            ],
+            "logs": [self._stored_log(log) for log in self.logs],
         }
+
+    @staticmethod
+    def _stored_log(log: DealLog) -> dict[str, Any]:
+        result = log.result.to_json() if log.result else None
+        if log.archived:
+            return {"first": log.first, "scores": log.scores, "archived": True, "result": result}
+        return {**log.to_json(), "result": result}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Match:
@@ -234,17 +268,20 @@ class Match:
                     DealLog(
                         raw["first"],
                         raw["scores"],
-                        raw["deck"],
+                        raw.get("deck", []),
                         raw.get("reshuffle", []),
-                        raw["actions"],
+                        raw.get("actions", []),
                         score,
+                        bool(raw.get("archived", False)),
                     )
                 )
             return match
         except IllegalAction as err:
-            raise IllegalAction("bad_position", err.message) from None
+            raise IllegalAction("bad_position", err.template, **err.params) from None
         except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise IllegalAction("bad_position", f"estado corrompido: {err!r}") from None
+            raise IllegalAction(
+                "bad_position", "estado corrompido: {error}", error=repr(err)
+            ) from None
 
 
 def _dealt_order(state: DealState, stock_top_first: list[Card]) -> list[str]:

@@ -138,6 +138,10 @@ async def test_next_deal_after_30_s_or_on_the_button(svc: Service, store: Any,
     assert board[1:3] == [f"Mão {n}: {d[0]} × {d[1]}" for n, d in enumerate(game.deals, 1)]
     assert board[3] == "Total: {} × {}".format(*play.match_scores(game))
     assert board[4:] == ["Ranking do grupo:", "(nenhuma partida terminada ainda)"]
+    # finished deals left the stored game (it stays small); the record key holds them
+    assert [bool(log.get("archived")) for log in game.match["logs"]] == [True, True, False]
+    assert [len(d["deck"]) for d in json.loads(await store.load_record(game.id))["deals"]] \
+        == [104, 104]
     # cancelled mid-match: the record of the three deals is kept and replays
     assert kinds(await svc.cancel(CHAT, ANA)) == ["say", "closed"]
     record = json.loads(await store.load_record(game.id))
