@@ -128,7 +128,7 @@ def encode(game: Game, compress: bool = True) -> str:
     raw = game.model_dump_json()
     if not compress:
         return raw
-    return PACKED + base64.b64encode(zlib.compress(raw.encode(), 6)).decode()
+    return PACKED + base64.b64encode(zlib.compress(raw.encode(), 1)).decode()  # fast level
 
 
 def decode(text: str) -> Game:
