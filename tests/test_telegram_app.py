@@ -284,7 +284,7 @@ async def test_a_turn_ping_replaces_the_previous_one(tg: Tg) -> None:
         if "Comprar do monte" in labels(tg.hand(ANA)):
             break
         await tg.tick()
-    assert "Comprar do monte" in labels(tg.hand(ANA))
+    assert "Comprar do monte" in labels(tg.hand(ANA)), tg.fake.texts_to(GROUP["id"])[-3:]
     second = pings(tg, ANA)
     assert len(second) == 1 and second[0]["message_id"] != first[0]["message_id"]
     assert {"chat_id": ANA["id"], "message_id": first[0]["message_id"]} in (
