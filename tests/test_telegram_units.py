@@ -204,3 +204,10 @@ def test_build_application_needs_a_token() -> None:
     settings = Settings(telegram_token=None, _env_file=None)
     with pytest.raises(ValueError, match="TELEGRAM_TOKEN is not set"):
         build_application(settings, None, None, None)  # type: ignore[arg-type]
+
+
+def test_run_without_a_token_exits_with_a_clear_message() -> None:
+    from adapters.telegram import run
+
+    with pytest.raises(SystemExit, match="TELEGRAM_TOKEN is not set: get a token from "):
+        run(Settings(telegram_token=None, _env_file=None))

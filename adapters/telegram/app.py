@@ -201,5 +201,10 @@ def _stop_on_signals() -> asyncio.Event:
 
 
 def run(settings: Settings) -> None:
-    """Run the bot until interrupted (polling, or webhook when ``WEBHOOK_URL`` is set)."""
+    """Run the bot until interrupted (polling, or webhook when ``WEBHOOK_URL`` is set).
+
+    Exits with a message (``SystemExit``) when ``TELEGRAM_TOKEN`` is not set."""
+    if not settings.telegram_token:
+        raise SystemExit("TELEGRAM_TOKEN is not set: get a token from @BotFather and run "
+                         "TELEGRAM_TOKEN=<token> python -m bot telegram")
     asyncio.run(serve(settings))
