@@ -26,7 +26,7 @@ from engine.rules import make_rules
 
 PRESETS = ["buraco", "buraco_morto", "bossa_nova", "tranca", "justificado", "altaneira"]
 HEADER = ("| preset | players | matchup | deals | wins | ties | win rate | 95% CI (Wilson) "
-          "| avg score (winner lineup / other) | target | minutes |\n"
+          "| avg deal score (first lineup / second) | target | minutes |\n"
           "|---|---|---|---|---|---|---|---|---|---|---|")
 
 
