@@ -124,6 +124,31 @@ def test_determinized_sample_keeps_the_view() -> None:
     assert sorted(hidden) == unseen(view)
 
 
+@pytest.mark.parametrize(("preset", "players"), [("tranca", 2), ("altaneira", 4),
+                                                  ("buraco", 3)])
+def test_determinized_samples_match_the_view_along_a_deal(preset: str, players: int) -> None:
+    from collections import Counter
+
+    from engine import apply, new_deal
+    from engine.ai import choose
+    from engine.cards import full_deck
+
+    rules = make_rules(preset)
+    rng = random.Random(8)
+    state = new_deal(rules, players)
+    checked = 0
+    while not state.over:
+        if state.turn_count % 3 == 0:
+            view = view_for(state, state.turn)
+            sample = sample_state(view, rng)
+            assert view_for(sample, state.turn) == view  # closed pile, killed cards, mortos
+            if not any(state.pending_morto):
+                assert sample.all_cards() == Counter(full_deck())
+            checked += 1
+        apply(state, choose(view_for(state, state.turn), "normal", rng=rng))
+    assert checked > 5
+
+
 def test_selfplay_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert selfplay_main(["--variant", "biriba", "--players", "2", "--games", "2",
                           "--seats", "normal,facil"]) == 0

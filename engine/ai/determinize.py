@@ -64,11 +64,20 @@ def sample_state(view: SeatView, rng: random.Random) -> DealState:
     pending: list[list[Card]] = [[] for _ in range(n)]
     pending[view.seat] = take(view.pending_morto)
     stock = take(view.stock_size)
-    killed = take(view.killed_count) + cards
+    killed = take(view.killed_count)
     side_of = [0] * n
     for i, team in enumerate(view.teams):
         for s in team:
             side_of[s] = i
+    if cards:  # unplaced cards: a morto another seat took by discard (C12), not yet shown
+        holder = next((s for s in range(n) if s != view.seat and view.morto_taken[side_of[s]]),
+                      None)
+        if holder is None:
+            killed += cards
+        else:
+            pending[holder] = list(cards)
+    own_pickup = view.taken_top is not None and view.rules.pile_open
+    from_pile = list(view.seen_taken[view.seat]) if own_pickup and view.seen_taken else []
     reshuffle = list(range(len(full_deck(rules.jokers))))
     rng.shuffle(reshuffle)
     return DealState(
@@ -83,6 +92,6 @@ def sample_state(view: SeatView, rng: random.Random) -> DealState:
                   for s in range(n)],
         vuln_min=[view.vuln_min if s == view.seat else 0 for s in range(n)],
         relancinhos=[0] * len(view.teams), went_out=-1, taken_top=view.taken_top,
-        drawn=view.drawn, redraw_ok=view.can_redraw, laid_this_turn=False, from_pile=[],
+        drawn=view.drawn, redraw_ok=view.can_redraw, laid_this_turn=False, from_pile=from_pile,
         laid_before_turn=view.has_laid,
     )
