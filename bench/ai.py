@@ -36,6 +36,8 @@ def row(preset: str, players: int, hero: str, foe: str, s: Summary, target: floa
     h, f = s.sides[hero], s.sides[foe]
     lo, hi = h.interval()
     verdict = "met" if h.win_rate() >= target else "NOT met"
+    if s.fallbacks:
+        verdict += f"; {s.fallbacks} AI moves refused by the engine"
     return (f"| {preset} | {players} | {hero} vs {foe} | {h.deals} | {h.wins} | {h.ties} | "
             f"{percent(h.win_rate())} | {percent(lo)}–{percent(hi)} | "
             f"{h.score.mean:+.0f} / {f.score.mean:+.0f} | ≥ {percent(target)} {verdict} | "
