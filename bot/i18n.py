@@ -4,6 +4,14 @@ Catalogs live in ``bot/locale/<lang>/LC_MESSAGES/messages.po``. A compiled ``.mo
 to the ``.po`` is used when it is up to date; otherwise the ``.po`` is compiled in memory
 with ``babel.messages.mofile``, so a clean clone needs no build step. Messages in code
 are the pt-BR text, written ``_("...")`` (extract with ``pybabel extract -k N_``).
+
+The engine's refusal reasons (``IllegalAction.template``, pt-BR with ``{name}``
+placeholders) have their own domain, ``engine.po`` next to ``messages.po``, consulted when
+``messages`` lacks a msgid; ``tests/test_i18n_engine_messages.py`` checks it. Update::
+
+    pybabel extract --no-default-keywords -k IllegalAction:2 -k _fail:2 -k _bad \
+        -k _malformed -o bot/locale/engine.pot engine/[a-z]*.py
+    pybabel update -D engine -i bot/locale/engine.pot -d bot/locale
 """
 
 from __future__ import annotations
@@ -38,10 +46,19 @@ def norm_lang(text: str) -> str | None:
 
 @lru_cache(maxsize=8)
 def catalog(lang: str) -> gettext.NullTranslations:
-    """The translations of ``lang`` (pt: identity). Unknown codes fall back to pt-BR."""
+    """The translations of ``lang`` (pt: identity). Unknown codes fall back to pt-BR.
+    The ``messages`` domain first, then ``engine`` (the engine's refusal reasons)."""
     if lang == DEFAULT_LANG or lang not in LANGS:
         return gettext.NullTranslations()
-    po = LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
+    cat = _domain(lang, "messages")
+    if (LOCALE_DIR / lang / "LC_MESSAGES" / "engine.po").exists():
+        cat.add_fallback(_domain(lang, "engine"))
+    return cat
+
+
+def _domain(lang: str, domain: str) -> gettext.GNUTranslations:
+    """One catalog: the compiled ``.mo`` when up to date, else the ``.po`` compiled now."""
+    po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
     mo = po.with_suffix(".mo")
     if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
         with mo.open("rb") as fh:

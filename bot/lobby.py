@@ -27,7 +27,7 @@ MIN_TIMER_S, MAX_TIMER_S = 15, 3600
 def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int, bool]:
     """``"tranca target=3000 timer=60"`` -> (preset, engine options, timer_s, shuffle).
 
-    Raises :class:`Refusal` with the engine's pt-BR reason for an unknown preset or
+    Raises :class:`Refusal` with the engine's reason for an unknown preset or
     option, or a bad timer (15..3600 s).
     """
     preset = "buraco"
@@ -58,7 +58,7 @@ def rules_of(preset: str, options: dict[str, Any]) -> Rules:
     try:
         return make_rules(preset, options)
     except IllegalAction as err:
-        raise Refusal(err.code, raw=err.message) from None
+        raise play.refusal(err) from None
 
 
 def open_game(gid: str, chat: ChatRef, user: PlayerRef, args: str, lang: str, now: float,

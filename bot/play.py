@@ -29,7 +29,13 @@ def preset_key(name: str) -> str:
     try:
         return preset_name(name)
     except IllegalAction as err:
-        raise Refusal(err.code, raw=err.message) from None
+        raise refusal(err) from None
+
+
+def refusal(err: IllegalAction) -> Refusal:
+    """The engine's reason as a :class:`Refusal` the service translates into the chat's
+    language: the pt-BR template is the msgid (catalog ``engine.po``), params its values."""
+    return Refusal(err.template, None, **err.params)
 
 
 @lru_cache(maxsize=256)
@@ -105,13 +111,13 @@ def forms_meld(cards: list[Card], rules: Rules) -> bool:
 def act(game: Game, action: Any) -> list[Any]:
     """Apply ``action`` to the match (verify then apply); returns the engine events.
 
-    Raises :class:`Refusal` with the engine's pt-BR reason when the move is illegal.
+    Raises :class:`Refusal` with the engine's reason (:func:`refusal`) when the move is illegal.
     """
     match = match_of(game)
     try:
         events = match.act(action)
     except IllegalAction as err:
-        raise Refusal(err.code, raw=err.message) from None
+        raise refusal(err) from None
     store_match(game, match)
     return list(events)
 

@@ -24,10 +24,10 @@ from engine.cards import Card, CardParseError, codes
 KINDS = ("draw", "take_pile", "meld", "extend", "discard", "redraw", "lay_three")
 
 
-def _malformed(message: str) -> Exception:
+def _malformed(template: str, **params: str | int) -> Exception:
     from engine.errors import IllegalAction
 
-    return IllegalAction("malformed", message)
+    return IllegalAction("malformed", template, **params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,15 +126,19 @@ class Action:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
             raise _malformed("ação sem 'seat' válido")
         if do not in KINDS:
-            raise _malformed(f"ação desconhecida: {do!r}")
+            raise _malformed("ação desconhecida: {action}", action=repr(do))
         allowed = {"seat", "do", *_FIELDS[do]}
         extra = set(data) - allowed
         if extra:
-            raise _malformed(f"campos inesperados em {do}: {', '.join(sorted(extra))}")
+            raise _malformed(
+                "campos inesperados em {action}: {fields}",
+                action=do,
+                fields=", ".join(sorted(extra)),
+            )
         try:
             return _parse(seat, do, data)
         except CardParseError as err:
-            raise _malformed(f"carta inválida: {err}") from None
+            raise _malformed("carta inválida: {error}", error=str(err)) from None
 
 
 _FIELDS: dict[str, tuple[str, ...]] = {
@@ -156,7 +160,7 @@ def _card(value: Any) -> Card:
 
 def _card_list(value: Any, what: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise _malformed(f"'{what}' precisa ser uma lista de cartas")
+        raise _malformed("'{what}' precisa ser uma lista de cartas", what=what)
     return tuple(_card(v) for v in value)
 
 
@@ -169,7 +173,7 @@ def _index(value: Any) -> int:
 def _parse(seat: int, do: str, data: dict[str, Any]) -> Action:
     if do in ("discard", "lay_three"):
         if "card" not in data:
-            raise _malformed(f"{do} precisa de 'card'")
+            raise _malformed("{action} precisa de 'card'", action=do)
         return Action(seat, do, card=_card(data["card"]))
     if do == "extend":
         if "meld" not in data or "cards" not in data:
@@ -192,7 +196,7 @@ def _parse(seat: int, do: str, data: dict[str, Any]) -> Action:
         ext: list[tuple[int, tuple[Card, ...]]] = []
         for e in raw_ext:
             if not isinstance(e, dict) or set(e) != {"meld", "cards"}:
-                raise _malformed('cada \'extend\' é {"meld": i, "cards": [...]}')
+                raise _malformed("cada 'extend' é {shape}", shape='{"meld": i, "cards": [...]}')
             ext.append((_index(e["meld"]), _card_list(e["cards"], "cards")))
         if not melds and not ext:
             raise _malformed("meld precisa de pelo menos um jogo ou extensão")

@@ -42,7 +42,7 @@ def apply(state: DealState, action: Action) -> list[Event]:
     ``must_draw``, ``already_drew``, and those of each action) before any change.
     """
     if not 0 <= action.seat < state.n_players:
-        raise IllegalAction("bad_seat", f"não existe o assento {action.seat}")
+        raise IllegalAction("bad_seat", "não existe o assento {seat}", seat=action.seat)
     if state.phase == OVER:
         raise IllegalAction("deal_over", "esta mão já terminou")
     if action.seat != state.turn:
@@ -70,7 +70,9 @@ def _without(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
     have = Counter(hand)
     missing = need - have
     if missing:
-        raise IllegalAction("not_in_hand", f"você não tem: {show(sorted(missing.elements()))}")
+        raise IllegalAction(
+            "not_in_hand", "você não tem: {cards}", cards=show(sorted(missing.elements()))
+        )
     out = list(hand)
     for c in need.elements():
         out.remove(c)
@@ -116,11 +118,28 @@ def _check_leftover(state: DealState, seat: int, hand: list[Card], side_melds: l
         )
     refusal = _going_out_refusal(state, seat, not normals, side_melds)
     if refusal is not None:
-        if normals:
-            raise IllegalAction(
-                refusal.code, refusal.message + "; guarde pelo menos duas cartas na mão"
-            )
-        raise refusal
+        raise _keep_two(refusal.code) if normals else refusal
+
+
+def _keep_two(code: str) -> IllegalAction:
+    """The going-out refusal ``code`` for a move that would leave one card: each reason
+    of :func:`_going_out_refusal` plus "keep two cards" (one msgid each, for gettext)."""
+    if code == "second_morto_direct":
+        return IllegalAction(
+            code,
+            "o outro lado já pegou o morto: o seu só sai batendo sem descarte (RULES A1)"
+            "; guarde pelo menos duas cartas na mão",
+        )
+    if code == "need_canastra":
+        return IllegalAction(
+            code,
+            "para bater é preciso ter pelo menos uma canastra"
+            "; guarde pelo menos duas cartas na mão",
+        )
+    return IllegalAction(
+        code,
+        "para bater é preciso ter uma canastra limpa; guarde pelo menos duas cartas na mão",
+    )
 
 
 def _able_to_end_turn(state: DealState, seat: int, hand: list[Card]) -> bool:
@@ -321,7 +340,9 @@ def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], l
         index = len(side_melds) - 1
     elif action.meld is not None:
         if action.meld >= len(side_melds):
-            raise IllegalAction("no_such_meld", f"seu lado não tem o jogo {action.meld + 1}")
+            raise IllegalAction(
+                "no_such_meld", "seu lado não tem o jogo {number}", number=action.meld + 1
+            )
         meld = extend_meld(side_melds[action.meld], [top], rules)
         side_melds[action.meld] = meld
         new_hand = list(state.hands[action.seat])
@@ -363,7 +384,9 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
     side_melds = list(state.melds[side])
     for index, cards in extensions:
         if index >= len(side_melds):
-            raise IllegalAction("no_such_meld", f"seu lado não tem o jogo {index + 1}")
+            raise IllegalAction(
+                "no_such_meld", "seu lado não tem o jogo {number}", number=index + 1
+            )
         side_melds[index] = extend_meld(side_melds[index], cards, rules)
     built = [make_meld(m, rules) for m in new_melds]
     side_melds.extend(built)
@@ -457,7 +480,7 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     if rules.red_three not in (RedThree.LAY_ALONE, RedThree.DOLLAR):
         raise IllegalAction("no_threes", "neste jogo o 3 é uma carta comum")
     if card.rank != 3 or not card.is_red or card.is_joker:
-        raise IllegalAction("not_red_three", f"{card} não é um 3 vermelho")
+        raise IllegalAction("not_red_three", "{card} não é um 3 vermelho", card=str(card))
     hand = _without(state.hands[seat], [card])
     side = state.side_of[seat]
     if rules.red_three == RedThree.DOLLAR:

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 
 class IllegalAction(Exception):
-    """A refused action or input: ``code`` is stable (for programs and translations),
-    ``message`` is the plain pt-BR reason shown to the person (DESIGN example 2).
+    """A refused action or input (DESIGN example 2).
+
+    ``code`` is stable (for programs). ``template`` is the pt-BR reason with ``{name}``
+    placeholders and ``params`` their values (plain text or numbers, cards already
+    rendered); the template is the gettext msgid, so a service shows the reason in a
+    chat's language as ``_(template).format(**params)`` (catalog ``bot/locale/*/engine.po``).
+    ``message`` is the pt-BR reason: ``template.format(**params)``, or ``template`` as
+    written when there are no params (so a template without params may hold braces).
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, template: str, **params: str | int) -> None:
+        message = template.format(**params) if params else template
         super().__init__(f"{code}: {message}")
         self.code = code
+        self.template = template
+        self.params = params
         self.message = message

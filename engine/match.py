@@ -202,7 +202,9 @@ class Match:
             return log.to_json()
         kept = (earlier or {}).get("deals") or ([earlier] if earlier and index == 0 else [])
         if index >= len(kept) or not isinstance(kept[index], dict) or "deck" not in kept[index]:
-            raise IllegalAction("record_incomplete", f"falta o registro da mão {index + 1}")
+            raise IllegalAction(
+                "record_incomplete", "falta o registro da mão {number}", number=index + 1
+            )
         return {
             k: kept[index][k]
             for k in ("first", "scores", "deck", "reshuffle", "actions")

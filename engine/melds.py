@@ -68,8 +68,8 @@ class Meld:
         return len(self.cards)
 
 
-def _fail(code: str, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
+def _fail(code: str, template: str, **params: str | int) -> IllegalAction:
+    return IllegalAction(code, template, **params)
 
 
 def is_wild_card(card: Card) -> bool:
@@ -83,9 +83,9 @@ def check_meldable(card: Card, rules: Rules) -> None:
     if card.rank != 3 or card.suit == JOKER_SUIT:
         return
     if card.is_red and not rules.red_three_meldable:
-        raise _fail("meld_three", f"o {card} é baixado sozinho, não entra em jogo")
+        raise _fail("meld_three", "o {card} é baixado sozinho, não entra em jogo", card=str(card))
     if not card.is_red and not rules.black_three_meldable:
-        raise _fail("meld_three", f"o {card} (três preto) não pode entrar em jogo")
+        raise _fail("meld_three", "o {card} (três preto) não pode entrar em jogo", card=str(card))
 
 
 def make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
@@ -137,7 +137,9 @@ def _make_set(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld
     if not rules.sets_allowed:
         raise _fail("meld_set_forbidden", "nesta variante só valem sequências do mesmo naipe")
     if len(cards) > rules.set_max:
-        raise _fail("meld_set_too_big", f"uma trinca tem no máximo {rules.set_max} cartas")
+        raise _fail(
+            "meld_set_too_big", "uma trinca tem no máximo {size} cartas", size=rules.set_max
+        )
     wilds = [c for c in cards if is_wild_card(c)]
     if len(wilds) > 1:
         raise _fail("meld_two_wilds", "só pode haver um curinga por jogo")

@@ -189,7 +189,11 @@ class Rules(BaseModel):
         if players not in self.players_allowed:
             allowed = ", ".join(str(n) for n in self.players_allowed)
             raise IllegalAction(
-                "bad_players", f"{self.preset} aceita {allowed} jogadores, não {players}"
+                "bad_players",
+                "{preset} aceita {allowed} jogadores, não {players}",
+                preset=self.preset,
+                allowed=allowed,
+                players=players,
             )
         if players in (4, 6):
             return [list(range(0, players, 2)), list(range(1, players, 2))]
@@ -316,7 +320,12 @@ def preset_name(name: str) -> str:
     key = ALIASES.get(key, key)
     if key not in PRESETS:
         known = ", ".join(sorted([*PRESETS, *ALIASES]))
-        raise IllegalAction("unknown_preset", f"variante desconhecida: {name!r} (conheço: {known})")
+        raise IllegalAction(
+            "unknown_preset",
+            "variante desconhecida: {name} (conheço: {known})",
+            name=repr(name),
+            known=known,
+        )
     return key
 
 
@@ -334,8 +343,9 @@ def make_rules(preset: str = "buraco", options: dict[str, Any] | None = None) ->
         if key not in OVERRIDABLE:
             raise IllegalAction(
                 "unknown_option",
-                f"opção desconhecida ou fixa nesta variante: {key!r}"
-                f" (opções: {', '.join(sorted(OVERRIDABLE))})",
+                "opção desconhecida ou fixa nesta variante: {key} (opções: {options})",
+                key=repr(key),
+                options=", ".join(sorted(OVERRIDABLE)),
             )
     data = base.model_dump()
     data.update({k: _coerce(k, v) for k, v in options.items()})
@@ -346,7 +356,9 @@ def make_rules(preset: str = "buraco", options: dict[str, Any] | None = None) ->
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "opções"
-        raise IllegalAction("bad_option", f"opção inválida ({where}): {first['msg']}") from None
+        raise IllegalAction(
+            "bad_option", "opção inválida ({where}): {reason}", where=where, reason=first["msg"]
+        ) from None
     # RULES A22: vulnerability starts at half the target (750 of 1,500)
     if rules.target and base.vulnerable_at is not None and "vulnerable_at" not in options:
         rules = rules.model_copy(update={"vulnerable_at": rules.target // 2})

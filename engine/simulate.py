@@ -133,7 +133,7 @@ def random_action(state: DealState, rng: random.Random) -> Action:
         action = Action.lay_three(seat, c)
         if can(state, action):
             return action
-    raise IllegalAction("stuck", f"nenhuma ação legal para o assento {seat}")
+    raise IllegalAction("stuck", "nenhuma ação legal para o assento {seat}", seat=seat)
 
 
 def play_random_deal(

@@ -208,32 +208,33 @@ class DealState:
         except IllegalAction as err:
             if err.code == "bad_position":
                 raise
-            raise IllegalAction("bad_position", f"posição inválida: {err.message}") from None
+            raise _bad("posição inválida: {reason}", reason=err.message) from None
         except CardParseError as err:
-            raise IllegalAction("bad_position", f"posição inválida: {err}") from None
+            raise _bad("posição inválida: {reason}", reason=str(err)) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-            raise IllegalAction("bad_position", f"posição inválida: {err!r}") from None
+            raise _bad("posição inválida: {reason}", reason=repr(err)) from None
 
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("bad_position", f"posição inválida: {message}")
+def _bad(template: str, **params: str | int) -> IllegalAction:
+    """``IllegalAction("bad_position")``; ``template`` is the whole pt-BR msgid."""
+    return IllegalAction("bad_position", template, **params)
 
 
 def _cards(value: Any) -> list[Card]:
     if not isinstance(value, list):
-        raise _bad("esperava uma lista de cartas")
+        raise _bad("posição inválida: esperava uma lista de cartas")
     return [Card.parse(v) for v in value]
 
 
 def _per(value: Any, n: int, what: str) -> list[Any]:
     if not isinstance(value, list) or len(value) != n:
-        raise _bad(f"'{what}' precisa ter {n} entradas")
+        raise _bad("posição inválida: '{what}' precisa ter {count} entradas", what=what, count=n)
     return value
 
 
 def _from_json(cls: type[DealState], rules: Rules, d: Any) -> DealState:
     if not isinstance(d, dict):
-        raise _bad("a posição precisa ser um objeto")
+        raise _bad("posição inválida: a posição precisa ser um objeto")
     hands = [_cards(h) for h in d["hands"]]
     n = len(hands)
     teams = rules.teams(n)
@@ -312,14 +313,19 @@ def _vuln_default(rules: Rules, state: DealState) -> list[int]:
 
 def _check_position(state: DealState) -> None:
     if state.phase not in (DRAW, PLAY, OVER):
-        raise _bad(f"fase desconhecida {state.phase!r} (use 'draw' ou 'play')")
+        raise _bad(
+            "posição inválida: fase desconhecida {phase} (use 'draw' ou 'play')",
+            phase=repr(state.phase),
+        )
     if not 0 <= state.turn < state.n_players or not 0 <= state.first < state.n_players:
-        raise _bad("'turn' precisa ser um assento da mesa")
+        raise _bad("posição inválida: 'turn' precisa ser um assento da mesa")
     for card, count in state.all_cards().items():
         if count > copies_allowed(card, state.rules.jokers):
             raise _bad(
-                f"a carta {card} aparece {count} vezes; os baralhos têm "
-                f"{copies_allowed(card, state.rules.jokers)}"
+                "posição inválida: a carta {card} aparece {count} vezes; os baralhos têm {copies}",
+                card=str(card),
+                count=count,
+                copies=copies_allowed(card, state.rules.jokers),
             )
 
 
