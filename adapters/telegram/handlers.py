@@ -4,8 +4,8 @@
 Commands (pt-BR): ``/novojogo /entrar /sair /robo /iniciar /mao /placar /regras /ajuda
 /cancelar /voltar /exportar /idioma`` and ``/start`` with deep-link payloads:
 ``j<game_id>`` joins that game, ``h<game_id>`` sends the person's hand, ``g<game_id>``
-only opens the private chat. Update ids go to the service as ``"tg:u:<update_id>"`` so a
-duplicate delivery changes nothing.
+only opens the private chat. Update ids go to the service as
+``"tg:<bot_id>:u:<update_id>"`` so a duplicate delivery changes nothing.
 """
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ def chat_of(chat: Chat, chat_id: int | None = None) -> ChatRef:
 
 
 def update_key(update: Update) -> str:
-    """Idempotency key of an update."""
-    return f"{PLATFORM}:u:{update.update_id}"
+    """Idempotency key of an update: ``"tg:<bot id>:u:<update id>"`` (update ids are only
+    unique per bot, and several bots may share one Redis)."""
+    return f"{PLATFORM}:{update.get_bot().id}:u:{update.update_id}"
 
 
 @dataclass

@@ -1,18 +1,18 @@
 // Starts the telegram-test-api Bot API emulator on 127.0.0.1:<port> for the e2e tests.
 //
-// Usage: node tests/e2e/emulator.js <port>
+// Usage: node tests/e2e/emulator.js <port> [<bot user id>]
 // Prints "READY <port>" on stdout once listening; stops on SIGTERM/SIGINT.
 //
-// Five test-harness fixes to the emulator (4.2.1), none of which touch the bot:
+// Six test-harness fixes to the emulator (4.2.1), none of which touch the bot:
 //  * bot messages come back with `date` in milliseconds; Telegram (and python-telegram-bot)
 //    use seconds, so the returned Message is given a seconds timestamp;
 //  * getMe lacks the required `is_bot`; it is answered with a complete bot User;
+//  * webhook deliveries carry the secret header, and stay in the history;
 //  * edits, answers and deletions return `result: null` where Telegram returns `true`;
 //  * callback-query updates lack the required `chat_instance` field; one is added;
 //  * every Bot API request (/bot<token>/<method>; getUpdates only once) is recorded with
-//    its time and body and can
-//    be read back at GET /_calls, so a test can check that every callback query was answered
-//    and count calls and group edits. POST /_reset clears the record.
+//    its time and body and can be read back at GET /_calls, so a test can check that every
+//    callback query was answered and count calls and group edits. POST /_reset clears it.
 'use strict';
 
 const path = require('path');
@@ -23,7 +23,10 @@ const loggerModule = require(path.join(root, 'modules', 'requestLogger'));
 const calls = [];
 // The emulator's getMe omits the required `is_bot`; answer it here with a complete User.
 const BOT_USER = {
-  id: 666, is_bot: true, first_name: 'Buraco', username: 'BuracoTestBot',
+  id: Number(process.argv[3]) || 666,
+  is_bot: true,
+  first_name: 'Buraco',
+  username: 'BuracoTestBot',
   can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false,
 };
 const botPath = /^\/bot([^/]+)\/([A-Za-z]+)$/;
@@ -68,6 +71,27 @@ TelegramServer.prototype.addBotMessage = function addBotMessage(rawMessage, botT
     ? { id: chatId, type: 'group', title: 'Mesa' }
     : { id: chatId, type: 'private', first_name: 'Player' };
   return msg;
+};
+
+// Webhook deliveries: like Telegram, send the secret given to setWebhook in the
+// X-Telegram-Bot-Api-Secret-Token header (the emulator sends none).
+const axios = require(path.join(root, '..', '..', 'axios'));
+TelegramServer.prototype.addUserUpdate = async function addUserUpdate(update) {
+  const webhook = this.webhooks[update.botToken];
+  if (!webhook) {
+    this.storage.userMessages.push(update);
+  } else {
+    const headers = webhook.secret_token
+      ? { 'X-Telegram-Bot-Api-Secret-Token': webhook.secret_token } : {};
+    try {
+      await axios({ url: webhook.url, method: 'POST', headers,
+        data: TelegramServer.formatUpdate(update) });
+    } catch (error) {
+      process.stderr.write(`webhook delivery failed: ${error.message}\n`);
+    }
+    this.storage.userMessages.push({ ...update, isRead: true });  // kept for the history
+  }
+  this.updateId++;
 };
 
 const originalFormatUpdate = TelegramServer.formatUpdate;

@@ -51,9 +51,9 @@ def bot_process(emulator: Emulator, tmp_path: Path) -> Iterator[Path]:
 
 
 # ---- what people see ----------------------------------------------------------------------
-def table(emu: Emulator) -> BotMessage:
+def table(emu: Emulator, group: Group = GROUP) -> BotMessage:
     """The group's table message: the bot's first message in the group."""
-    return wait_for(lambda: (emu.messages(GROUP.chat_id) or [None])[0], what="the table")
+    return wait_for(lambda: (emu.messages(group.chat_id) or [None])[0], what="the table")
 
 
 def hand(emu: Emulator, person: Person) -> BotMessage | None:
@@ -75,15 +75,15 @@ def press_and_wait(emu: Emulator, person: Person, message: BotMessage, label: st
     return changed(emu, message, fetch)
 
 
-def deal_result(emu: Emulator) -> str | None:
+def deal_result(emu: Emulator, group: Group = GROUP) -> str | None:
     """The group message announcing the end of deal 1, once it exists."""
-    for message in emu.messages(GROUP.chat_id):
+    for message in emu.messages(group.chat_id):
         if DEAL_END.search(message.text):
             return message.text
     return None
 
 
-def play_turn(emu: Emulator, person: Person) -> bool:
+def play_turn(emu: Emulator, person: Person, group: Group = GROUP) -> bool:
     """If it is ``person``'s turn, draw from the stock and discard the first card, using
     the buttons shown. Returns True when a turn was played."""
     current = hand(emu, person)
@@ -96,30 +96,33 @@ def play_turn(emu: Emulator, person: Person) -> bool:
     assert "Selecionadas:" in current.text
     emu.press(person, current, "Descartar")
     wait_for(lambda: (lambda h: h is not None and "Descartar" not in
-                      [b["text"] for b in h.buttons()])(hand(emu, person)) or deal_result(emu),
+                      [b["text"] for b in h.buttons()])(hand(emu, person))
+             or deal_result(emu, group),
              what=f"{person.first_name}'s discard")
     return True
 
 
-def play_deal(emu: Emulator, people: list[Person], limit_s: float = 240) -> str:
+def play_deal(emu: Emulator, people: list[Person], limit_s: float = 240,
+              group: Group = GROUP) -> str:
     """Let the people play (the AI seats play by themselves) until deal 1 ends."""
     deadline = time.monotonic() + limit_s
-    while (result := deal_result(emu)) is None:
+    while (result := deal_result(emu, group)) is None:
         assert time.monotonic() < deadline, "the deal did not end in time"
-        if not any(play_turn(emu, p) for p in people):
+        if not any(play_turn(emu, p, group) for p in people):
             time.sleep(0.05)
     return result
 
 
 # ---- checks -------------------------------------------------------------------------------
-def assert_no_hand_card_in_group(emu: Emulator, people: list[Person]) -> None:
+def assert_no_hand_card_in_group(emu: Emulator, people: list[Person],
+                                 group: Group = GROUP) -> None:
     """Group messages never show a hand: no hand title, no card-toggle buttons, and no
     person's hand (as its cards in order) appears in any group text ever sent."""
-    group_texts = emu.group_texts_ever(GROUP.chat_id)
+    group_texts = emu.group_texts_ever(group.chat_id)
     assert not any("Sua mão" in text for text in group_texts)
     for call in emu.calls():
         body = call["body"]
-        if str(body.get("chat_id")) != str(GROUP.chat_id):
+        if str(body.get("chat_id")) != str(group.chat_id):
             continue
         for row in (body.get("reply_markup") or {}).get("inline_keyboard", []):
             for b in row:
@@ -137,10 +140,10 @@ def assert_no_hand_card_in_group(emu: Emulator, people: list[Person]) -> None:
         assert all(shown not in text for text in group_texts)
 
 
-def group_edit_times(emu: Emulator) -> list[float]:
+def group_edit_times(emu: Emulator, group: Group = GROUP) -> list[float]:
     """When each edit of a group message reached the server (seconds, sorted)."""
     return sorted(c["time"] for c in emu.calls() if c["method"] == "editMessageText"
-                  and str(c["body"].get("chat_id")) == str(GROUP.chat_id))
+                  and str(c["body"].get("chat_id")) == str(group.chat_id))
 
 
 def most_in_a_minute(times: list[float]) -> int:

@@ -13,14 +13,17 @@ The emulator's own client API is plain HTTP (``POST /sendCommand``, ``/sendMessa
 from __future__ import annotations
 
 import contextlib
+import http.server
 import itertools
 import json
 import os
 import re
+import secrets
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -99,9 +102,10 @@ class BotMessage:
 class Emulator:
     """HTTP client for one running emulator (see module docstring)."""
 
-    def __init__(self, base: str, token: str) -> None:
+    def __init__(self, base: str, token: str, bot_id: int = 666) -> None:
         self.base = base
         self.token = token
+        self.bot_id = bot_id
         self.http = httpx.Client(base_url=base, timeout=10)
         self._message_ids = itertools.count(1_000_000)
 
@@ -239,20 +243,27 @@ def emulator_missing() -> str | None:
 
 
 @contextlib.contextmanager
-def run_bot(emulator: Emulator, workdir: Path, **env_extra: str) -> Iterator[Path]:
-    """Run the real bot, ``python -m bot telegram``, polling ``emulator`` on the embedded
-    store (``REDIS_URL`` removed), for the ``with`` block; yields its log file."""
+def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
+            **env_extra: str) -> Iterator[Path]:
+    """Run the real bot, ``python -m bot telegram``, against ``emulator`` for the ``with``
+    block, on the store at ``redis_url`` (None: the embedded one); ``env_extra`` adds
+    settings (``WEBHOOK_URL``... for webhook mode). Yields its log file once it is ready
+    (polling, or its webhook set)."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(TELEGRAM_TOKEN=emulator.token, TELEGRAM_BASE_URL=emulator.bot_api_url,
                TELEGRAM_POLL_INTERVAL="0.02", AI_PACE_S="0", LOG_LEVEL="INFO",
                PYTHONPATH=str(REPO), **env_extra)
+    if redis_url:
+        env["REDIS_URL"] = redis_url
     log = workdir / "bot.log"
+    ready = "setWebhook" if "WEBHOOK_URL" in env_extra else "getUpdates"
+    before = sum(1 for c in emulator.calls() if c["method"] == ready)
     with log.open("w") as out:
         process = subprocess.Popen([sys.executable, "-m", "bot", "telegram"], cwd=workdir,
                                    env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        wait_for(lambda: any(c["method"] == "getUpdates" for c in emulator.calls()),
-                 timeout=30, what="the bot to poll")
+        wait_for(lambda: sum(1 for c in emulator.calls() if c["method"] == ready) > before,
+                 timeout=30, what=f"the bot to be ready ({ready})")
         yield log
     finally:
         process.terminate()
@@ -264,13 +275,16 @@ def run_bot(emulator: Emulator, workdir: Path, **env_extra: str) -> Iterator[Pat
 
 
 @contextlib.contextmanager
-def start_emulator(token: str) -> Iterator[Emulator]:
-    """Run the emulator on a free loopback port for the duration of the ``with`` block."""
+def start_emulator(token: str, bot_id: int | None = None) -> Iterator[Emulator]:
+    """Run the emulator on a free loopback port for the duration of the ``with`` block;
+    the bot's user id is ``bot_id`` (default: a random one, so update idempotency keys of
+    one run never meet another run's in a shared Redis)."""
     missing = emulator_missing()
     if missing:
         raise RuntimeError(missing)
     port = free_port()
-    process = subprocess.Popen(["node", str(EMULATOR_JS), str(port)], cwd=REPO,
+    bot_id = bot_id or secrets.randbelow(10**9) + 10**9
+    process = subprocess.Popen(["node", str(EMULATOR_JS), str(port), str(bot_id)], cwd=REPO,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
@@ -278,7 +292,7 @@ def start_emulator(token: str) -> Iterator[Emulator]:
         if not line.startswith("READY"):
             error = process.stderr.read() if process.stderr else ""
             raise RuntimeError(f"emulator did not start: {line}{error}")
-        emulator = Emulator(f"http://127.0.0.1:{port}", token)
+        emulator = Emulator(f"http://127.0.0.1:{port}", token, bot_id)
         try:
             yield emulator
         finally:
@@ -290,3 +304,40 @@ def start_emulator(token: str) -> Iterator[Emulator]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+class RoundRobinProxy:
+    """A load balancer for webhook workers: every POST to ``url`` goes to the next backend
+    in turn, with its body and the secret-token header; ``counts`` per backend."""
+
+    def __init__(self, backends: list[str]) -> None:
+        self.backends = backends
+        self.counts = [0] * len(backends)
+        self._turn = itertools.count()
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                index = next(proxy._turn) % len(proxy.backends)
+                proxy.counts[index] += 1
+                headers = {k: v for k, v in self.headers.items()
+                           if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")}
+                answer = httpx.post(proxy.backends[index] + self.path, content=body,
+                                    headers=headers, timeout=10)
+                self.send_response(answer.status_code)
+                self.end_headers()
+                self.wfile.write(answer.content)
+
+            def log_message(self, *_args: Any) -> None:
+                return
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop serving."""
+        self.server.shutdown()
+        self.server.server_close()

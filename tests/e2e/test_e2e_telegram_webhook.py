@@ -1,0 +1,114 @@
+"""End to end in webhook mode: two real bot processes (``python -m bot telegram`` with
+``WEBHOOK_URL``) behind one URL (a round-robin proxy), sharing the real Redis at
+``REDIS_URL``; the emulator delivers every update to that URL with the secret header.
+People play a whole deal with buttons while updates alternate between the workers.
+
+Needs ``node``, ``npm install`` and ``REDIS_URL`` (CI sets it); this run's keys are
+deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from test_e2e_telegram import (
+    ANA,
+    BIA,
+    TOKEN,
+    assert_no_hand_card_in_group,
+    deal_result,
+    play_deal,
+    press_and_wait,
+    side_totals,
+    table,
+)
+from tg_emulator import (
+    Emulator,
+    Group,
+    RoundRobinProxy,
+    emulator_missing,
+    free_port,
+    run_bot,
+    start_emulator,
+    wait_for,
+)
+
+REDIS_URL = os.environ.get("REDIS_URL") or None
+SECRET = "e2e-webhook-secret"
+GROUP = Group(-secrets.randbelow(10**9) - 10**9, "Mesa Webhook")  # this run's own group
+
+pytestmark = [
+    pytest.mark.skipif(emulator_missing() is not None,
+                       reason=f"e2e needs the emulator: {emulator_missing()}"),
+    pytest.mark.skipif(REDIS_URL is None,
+                       reason="two workers share their state through the Redis at REDIS_URL"),
+]
+
+
+@pytest.fixture
+def emu() -> Iterator[Emulator]:
+    """The emulator, and afterwards the deletion of every Redis key this run made (they
+    all name the run's random group id, bot id or game id, or the two people)."""
+    with start_emulator(TOKEN) as emulator:
+        yield emulator
+    client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
+    try:
+        keys = set(client.scan_iter(match=f"buraco:*{GROUP.chat_id}*"))
+        keys |= set(client.scan_iter(match=f"buraco:seen:tg:{emulator.bot_id}:*"))
+        keys |= {f"buraco:tg:dm:{p.user_id}" for p in (ANA, BIA)}
+        last = client.hget(f"buraco:settings:tg:{GROUP.chat_id}", "last_game")
+        if last:
+            keys |= set(client.scan_iter(match=f"buraco:{{{last}}}:*"))
+        client.delete(*keys)
+    finally:
+        client.close()
+
+
+def test_two_webhook_workers_behind_one_url_play_a_deal(emu: Emulator, tmp_path: Path) -> None:
+    group = GROUP
+    ports = [free_port(), free_port()]
+    proxy = RoundRobinProxy([f"http://127.0.0.1:{port}" for port in ports])
+    workers = [tmp_path / "w1", tmp_path / "w2"]
+    for path in workers:
+        path.mkdir()
+    settings = {"WEBHOOK_URL": f"{proxy.url}/hook", "WEBHOOK_LISTEN": "127.0.0.1",
+                "WEBHOOK_SECRET": SECRET}
+    try:
+        with (run_bot(emu, workers[0], REDIS_URL, WEBHOOK_PORT=str(ports[0]), **settings) as log1,
+              run_bot(emu, workers[1], REDIS_URL, WEBHOOK_PORT=str(ports[1]), **settings) as log2):
+            play(emu, group)
+            assert min(proxy.counts) >= 10, proxy.counts  # both workers took updates
+            for log in (log1, log2):
+                assert "Traceback" not in log.read_text()
+    finally:
+        proxy.close()
+
+
+def play(emu: Emulator, group: Group) -> None:
+    """Open, join, start and play deal 1; the table stays one message edited in place."""
+    setups = [c["body"] for c in emu.calls() if c["method"] == "setWebhook"]
+    assert [(b["url"], b["secret_token"]) for b in setups] == [(setups[0]["url"], SECRET)] * 2
+    emu.command_in_group(group, ANA, "/novojogo")
+    lobby = table(emu, group)
+    lobby = press_and_wait(emu, BIA, lobby, "Entrar", lambda: table(emu, group))
+    lobby = press_and_wait(emu, ANA, lobby, "Robô", lambda: table(emu, group))
+    lobby = press_and_wait(emu, ANA, lobby, "Robô", lambda: table(emu, group))
+    started = press_and_wait(emu, ANA, lobby, "Iniciar", lambda: table(emu, group))
+    assert "Vez de Ana." in started.text
+    result = play_deal(emu, [ANA, BIA], group=group)
+    totals = side_totals(result)
+    assert f"Placar: {totals[0]} × {totals[1]}" in result
+    tables = [m for m in emu.messages(group.chat_id) if m.text.startswith("<b>Buraco")]
+    assert len(tables) == 1, [m.text for m in tables]
+    assert_no_hand_card_in_group(emu, [ANA, BIA], group)
+    assert deal_result(emu, group) == result
+    wait_for(lambda: not emu.unanswered_callbacks() or None, timeout=5,
+             what="every callback query to be answered")
+    emu.command_in_group(group, ANA, "/cancelar")
+    wait_for(lambda: any("Jogo cancelado por Ana." in m.text
+                         for m in emu.messages(group.chat_id)), what="the closing notice")
