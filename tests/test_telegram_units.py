@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton
 from adapters.telegram import render
 from adapters.telegram.app import api_base, register_commands, webhook_secret
 from adapters.telegram.coalesce import EditCoalescer
+from adapters.telegram.window import SharedWindow
 from bot.effects import Button, View
 from bot.settings import Settings
 
@@ -211,3 +212,42 @@ def test_run_without_a_token_exits_with_a_clear_message() -> None:
 
     with pytest.raises(SystemExit, match="TELEGRAM_TOKEN is not set: get a token from "):
         run(Settings(telegram_token=None, _env_file=None))
+
+
+# ---- the edit window shared by workers (fakeredis, and the real Redis when set) ---------
+async def test_shared_window_spaces_slots_across_workers(store_clients: Any,
+                                                         store_prefix: str) -> None:
+    first = SharedWindow(store_clients(), store_prefix, gap_s=10.0, per_minute=20)
+    second = SharedWindow(store_clients(), store_prefix, gap_s=10.0, per_minute=20)
+    assert await first.reserve("-100") == 0.0
+    wait = await second.reserve("-100")  # another worker, same chat: must wait the gap
+    assert 9.0 < wait <= 10.0
+    assert await second.reserve("-200") == 0.0  # another chat is free
+
+
+async def test_shared_window_caps_the_slots_in_a_window(store_clients: Any,
+                                                        store_prefix: str) -> None:
+    workers = [SharedWindow(store_clients(), store_prefix, gap_s=0.0, per_minute=3,
+                            window_s=30.0) for _ in range(3)]
+    assert [await w.reserve("-100") for w in workers] == [0.0, 0.0, 0.0]
+    wait = await workers[0].reserve("-100")
+    assert 29.0 < wait <= 30.0
+
+
+async def test_the_coalescer_waits_for_the_shared_slot() -> None:
+    time = FakeTime()
+    waits = [2.5, 0.0]
+
+    class Shared:
+        async def reserve(self, key: str) -> float:
+            return waits.pop(0)
+
+    coalescer = EditCoalescer(clock=time.clock, sleep=time.sleep, shared=Shared())
+    ran: list[float] = []
+
+    async def op() -> None:
+        ran.append(time.t)
+
+    coalescer.submit("-100", op)
+    await coalescer.flush()
+    assert ran == [2.5] and waits == []

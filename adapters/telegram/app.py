@@ -33,10 +33,12 @@ from telegram.ext import (
 )
 
 from adapters.telegram.calls import api
+from adapters.telegram.coalesce import EditCoalescer
 from adapters.telegram.handlers import Handlers
 from adapters.telegram.i18n import N_, Texts
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
+from adapters.telegram.window import SharedWindow
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -104,7 +106,9 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
         builder = builder.request(builder_options["request"])
         builder = builder.get_updates_request(builder_options["request"])
     application = builder.build()
-    handlers = Handlers(service, Outbox(application.bot, refs, lang_of))
+    group_edits = EditCoalescer(gap_s=3.0, per_minute=20,
+                                shared=SharedWindow(refs.client, refs.prefix))
+    handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits))
     names = [name for name, _ in COMMANDS]
     application.add_handler(CommandHandler("start", handlers.start))
     application.add_handler(CommandHandler(names, handlers.command))

@@ -9,6 +9,7 @@ deleted afterwards.
 
 from __future__ import annotations
 
+import itertools
 import os
 import secrets
 from collections.abc import Iterator
@@ -22,6 +23,8 @@ from test_e2e_telegram import (
     TOKEN,
     assert_no_hand_card_in_group,
     deal_result,
+    group_edit_times,
+    most_in_a_minute,
     play_deal,
     press_and_wait,
     side_totals,
@@ -107,6 +110,9 @@ def play(emu: Emulator, group: Group) -> None:
     assert len(tables) == 1, [m.text for m in tables]
     assert_no_hand_card_in_group(emu, [ANA, BIA], group)
     assert deal_result(emu, group) == result
+    edits = group_edit_times(emu, group)  # both workers together, through the shared window
+    assert most_in_a_minute(edits) <= 20
+    assert min(b - a for a, b in itertools.pairwise(edits)) >= 2.5
     wait_for(lambda: not emu.unanswered_callbacks() or None, timeout=5,
              what="every callback query to be answered")
     emu.command_in_group(group, ANA, "/cancelar")
