@@ -36,7 +36,6 @@ import httpx
 REPO = Path(__file__).resolve().parents[2]
 EMULATOR_JS = REPO / "tests" / "e2e" / "emulator.js"
 EMULATOR_PKG = REPO / "node_modules" / "telegram-test-api"
-BOT_USERNAME = "BuracoTestBot"  # what emulator.js answers to getMe
 
 T = TypeVar("T")
 
