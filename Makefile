@@ -22,12 +22,17 @@ $(STAMP): pyproject.toml | $(BIN)/python
 play: venv
 	$(BIN)/python -m bot play $(ARGS)
 
-test: venv
+# The Telegram end-to-end tests play against the npm Bot API emulator (package.json).
+node_modules/.package-lock.json: package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "npm not found: the Telegram end-to-end tests will be skipped" >&2; fi
+
+test: venv node_modules/.package-lock.json
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict engine/
+	$(BIN)/mypy --strict engine/ bot/ adapters/
 
 # Every bench/*.py except helpers named _*.py; the service bench reads REDIS_URL.
 bench: venv
