@@ -81,6 +81,11 @@ class MemoryStore:
         self.seen[update_key] = self.clock.now() + ttl_s
         return True
 
+    async def seen_and_load(self, update_key: str, ttl_s: int,
+                            game_id: str) -> tuple[bool, tuple[int, str] | None]:
+        """``first_seen`` then ``load_game``."""
+        return await self.first_seen(update_key, ttl_s), await self.load_game(game_id)
+
     async def set_deadline(self, game_id: str, due_ts: float) -> None:
         """Set or move the deadline."""
         self.deadlines[game_id] = due_ts

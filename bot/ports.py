@@ -44,6 +44,11 @@ class GameStore(Protocol):
     async def first_seen(self, update_key: str, ttl_s: int) -> bool:
         """Idempotency: True the first time ``update_key`` is seen (SET NX EX), else False."""
 
+    async def seen_and_load(self, update_key: str, ttl_s: int,
+                            game_id: str) -> tuple[bool, tuple[int, str] | None]:
+        """:meth:`first_seen` and :meth:`load_game` in one round trip (a button press
+        needs both): ``(first time seen, (version, state) or None)``."""
+
     async def set_deadline(self, game_id: str, due_ts: float) -> None:
         """Set (or move) the game's deadline in the timers sorted set (score = Unix time)."""
 

@@ -27,6 +27,7 @@ from engine.errors import IllegalAction
 log = logging.getLogger(__name__)
 UPDATE_TTL_S = 86_400
 CAS_ATTEMPTS = 8
+_UNLOADED = object()  # "not read yet" (None means the store has no such game)
 CACHED_GAMES = 512
 _FORCE = object()
 RETRY_S = 60.0
@@ -92,11 +93,14 @@ class Service:
         return gid
 
     async def _run(self, gid: str, user: PlayerRef | None, fn: UseCase,
-                   reschedule: bool = False, threaded: bool = False) -> list[Effect]:
+                   reschedule: bool = False, threaded: bool = False,
+                   loaded: object = _UNLOADED) -> list[Effect]:
         """Load, run ``fn``, compare-and-set, follow up; retried on a lost race.
-        ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while)."""
+        ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while);
+        ``loaded`` is the stored ``(version, text)`` already read for the first attempt."""
         for _attempt in range(CAS_ATTEMPTS):
-            got = await self._take(gid)
+            got = await self._take(gid, loaded)
+            loaded = _UNLOADED
             if got is None:
                 if user is None:
                     return []
@@ -138,11 +142,12 @@ class Service:
             kept[index] = deal
         await self.store.save_record(gid, json.dumps({"deals": kept}))
 
-    async def _take(self, gid: str) -> tuple[int, Game] | None:
+    async def _take(self, gid: str, loaded: object = _UNLOADED) -> tuple[int, Game] | None:
         """Load a game to change it. The game this worker saved last is reused when the
         store still holds that version (no re-parsing); whatever is taken leaves the
         cache, so a refused or lost attempt can never leave a half-changed game there."""
-        got = await self.store.load_game(gid)
+        got = await self.store.load_game(gid) if loaded is _UNLOADED else loaded
+        assert got is None or isinstance(got, tuple)
         hit = self._cache.pop(gid, None)
         if got is None:
             return None
@@ -260,21 +265,31 @@ class Service:
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False, *,
                     update: str | None = None) -> list[Effect]:
         """Any button: decode ``data`` and do it (see :meth:`act`)."""
-        if not await self._fresh(update):
-            return []
         parsed = unpack(data)
         if parsed is None:
+            if not await self._fresh(update):
+                return []
             return await self._reply(None, user, N_("Botão desconhecido."))
         gid, version, code, arg = parsed
-        return await self.act(gid, user, version, code, arg, is_admin=is_admin)
+        loaded: object = _UNLOADED
+        if update is not None and code != "h":  # idempotency and the load in one trip
+            fresh, loaded = await self.store.seen_and_load(update, UPDATE_TTL_S, gid)
+            if not fresh:
+                return []
+        elif not await self._fresh(update):
+            return []
+        return await self.act(gid, user, version, code, arg, is_admin=is_admin, loaded=loaded)
 
     async def act(self, game_id: str, user: PlayerRef, version: int, code: str,
-                  arg: str = "", *, is_admin: bool = False) -> list[Effect]:
-        """One decoded button press by ``user`` on game ``game_id``."""
+                  arg: str = "", *, is_admin: bool = False,
+                  loaded: object = _UNLOADED) -> list[Effect]:
+        """One decoded button press by ``user`` on game ``game_id`` (``loaded``: the
+        stored game, already read by :meth:`press`)."""
         if code == "h":
             return await self.show_hand_of(game_id, user)
         return await self._run(game_id, user,
-                               lambda g: self._dispatch(g, user, version, code, arg, is_admin))
+                               lambda g: self._dispatch(g, user, version, code, arg, is_admin),
+                               loaded=loaded)
 
     def _dispatch(self, game: Game, user: PlayerRef, version: int, code: str, arg: str,
                   is_admin: bool) -> Outcome:

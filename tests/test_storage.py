@@ -185,6 +185,17 @@ async def test_first_seen_is_true_once_then_false(redis_store: RedisStore) -> No
     assert 590 <= await redis_store.client.ttl(redis_store.keys.seen("tg:update:5001")) <= 600
 
 
+async def test_seen_and_load_marks_the_update_and_reads_the_game_in_one_trip(
+    redis_store: RedisStore,
+) -> None:
+    await redis_store.create_game("g1", '{"a":1}', 600)
+    assert await redis_store.seen_and_load("tg:update:7001", 600, "g1") == (True, (1, '{"a":1}'))
+    assert await redis_store.seen_and_load("tg:update:7001", 600, "g1") == (False, (1, '{"a":1}'))
+    assert await redis_store.seen_and_load("tg:update:7002", 600, "nope") == (True, None)
+    assert await redis_store.first_seen("tg:update:7002", 600) is False
+    assert 590 <= await redis_store.client.ttl(redis_store.keys.seen("tg:update:7001")) <= 600
+
+
 async def test_claim_due_returns_due_games_earliest_first_and_removes_them(
     redis_store: RedisStore,
 ) -> None:

@@ -119,6 +119,22 @@ class RedisStore:
         done = await self.client.set(self.keys.seen(update_key), "1", nx=True, ex=ttl_s)
         return bool(done)
 
+    async def seen_and_load(self, update_key: str, ttl_s: int,
+                            game_id: str) -> tuple[bool, tuple[int, str] | None]:
+        """``first_seen`` and ``load_game`` in one pipeline (one round trip; the two keys
+        may live in different Cluster slots, so no transaction).
+
+        Raises ValueError if ``ttl_s < 1``.
+        """
+        _check_ttl(ttl_s)
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.set(self.keys.seen(update_key), "1", nx=True, ex=ttl_s)
+            pipe.hmget(self.keys.state(game_id), ["v", "s"])
+            done, (version, state) = await pipe.execute()
+        if version is None or state is None:
+            return bool(done), None
+        return bool(done), (int(version), str(_text(state)))
+
     # -- timers ---------------------------------------------------------------------
 
     async def set_deadline(self, game_id: str, due_ts: float) -> None:
