@@ -88,6 +88,9 @@ class TableView(_Frozen):
     chat: ChatRef
     game_id: str
     view: View
+    state_version: int = 0
+    """The stored game version this view shows (0 when unknown): with several workers,
+    an adapter drops a table older than the last one it showed."""
 
 
 class HandView(_Frozen):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import info, lobby, play, results, robot, timers, turns, views
-from bot.effects import ChatRef, Document, Effect, PlayerRef, Reply, unpack
+from bot.effects import ChatRef, Document, Effect, PlayerRef, Reply, TableView, unpack
 from bot.i18n import DEFAULT_LANG, LANGS, N_, Translator, norm_lang
 from bot.model import Game, decode, encode, new_game_id
 from bot.outcome import Outcome, Refusal
@@ -123,7 +123,8 @@ class Service:
             if await self.store.save_game(gid, version, encode(game, self.compress), self.ttl_s):
                 self._remember(gid, version + 1, game)
                 await self._follow_up(game, out, due_before)
-                return out.effects
+                return [e.model_copy(update={"state_version": version + 1})
+                        if isinstance(e, TableView) else e for e in out.effects]
         log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
         return [] if user is None else await self._reply(
             None, user, N_("Muita gente jogando ao mesmo tempo: tente de novo."))

@@ -143,6 +143,9 @@ class Outbox:
                 extra = [[render.link_button(_("Entrar e abrir o privado"), self.username,
                                              f"j{effect.game_id}")]]
             markup = render.keyboard(effect.view.buttons, extra)
+            if effect.state_version and not await self.refs.newest_table(
+                    effect.game_id, effect.state_version):
+                return  # another worker already showed a newer table
             await self._post_or_edit_table(effect.chat, effect.game_id, text, markup)
 
         self.group_edits.submit(effect.chat.chat_id, show)

@@ -15,6 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 TWO_DAYS = 2 * 86_400
+# Keep the highest table version shown; answer 1 when ARGV[1] is not older than it.
+_NEWEST = """
+local shown = tonumber(redis.call('HGET', KEYS[1], 'table_v') or '0')
+local mine = tonumber(ARGV[1])
+if mine < shown then return 0 end
+redis.call('HSET', KEYS[1], 'table_v', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
 
 
 class MessageRefs:
@@ -34,6 +43,12 @@ class MessageRefs:
             pipe.hset(key, field, value)
             pipe.expire(key, self.ttl_s)
             await pipe.execute()
+
+    async def newest_table(self, game_id: str, version: int) -> bool:
+        """True when a table view of game state ``version`` is not older than the last
+        one shown (any worker): an older view must not overwrite a newer one."""
+        shown = await self.client.eval(_NEWEST, 1, self._game(game_id), version, self.ttl_s)
+        return bool(shown)
 
     async def table(self, game_id: str) -> tuple[int, int] | None:
         """``(chat_id, message_id)`` of the game's table message, or None."""
