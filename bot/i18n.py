@@ -17,6 +17,7 @@ placeholders) have their own domain, ``engine.po`` next to ``messages.po``, cons
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
@@ -50,15 +51,17 @@ def catalog(lang: str) -> gettext.NullTranslations:
     The ``messages`` domain first, then ``engine`` (the engine's refusal reasons)."""
     if lang == DEFAULT_LANG or lang not in LANGS:
         return gettext.NullTranslations()
-    cat = _domain(lang, "messages")
+    cat = load_domain(LOCALE_DIR, lang, "messages")
     if (LOCALE_DIR / lang / "LC_MESSAGES" / "engine.po").exists():
-        cat.add_fallback(_domain(lang, "engine"))
+        cat.add_fallback(load_domain(LOCALE_DIR, lang, "engine"))
     return cat
 
 
-def _domain(lang: str, domain: str) -> gettext.GNUTranslations:
-    """One catalog: the compiled ``.mo`` when up to date, else the ``.po`` compiled now."""
-    po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+def load_domain(locale_dir: Path, lang: str, domain: str) -> gettext.GNUTranslations:
+    """One catalog ``<locale_dir>/<lang>/LC_MESSAGES/<domain>``: the compiled ``.mo``
+    when up to date, else the ``.po`` compiled now with Babel (so a clean clone needs no
+    build step). Raises ``OSError`` when the ``.po`` is missing."""
+    po = locale_dir / lang / "LC_MESSAGES" / f"{domain}.po"
     mo = po.with_suffix(".mo")
     if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
         with mo.open("rb") as fh:
@@ -72,11 +75,13 @@ def _domain(lang: str, domain: str) -> gettext.GNUTranslations:
 
 
 class Translator:
-    """``_("Vez de {name}", name=...)``: translate a pt-BR msgid, then ``str.format``."""
+    """``_("Vez de {name}", name=...)``: translate a pt-BR msgid, then ``str.format``.
+    ``catalogs`` gives the translations of a language (default: the service's)."""
 
-    def __init__(self, lang: str = DEFAULT_LANG) -> None:
+    def __init__(self, lang: str = DEFAULT_LANG,
+                 catalogs: Callable[[str], gettext.NullTranslations] | None = None) -> None:
         self.lang = lang if lang in LANGS else DEFAULT_LANG
-        self._cat = catalog(self.lang)
+        self._cat = (catalogs or catalog)(self.lang)
 
     def __call__(self, msgid: str, **kw: Any) -> str:
         text = self._cat.gettext(msgid)

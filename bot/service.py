@@ -215,15 +215,22 @@ class Service:
         got = await self._load(gid)
         return out + ([views.table_effect(got[1])] if got else [])
 
-    async def _chat_call(self, chat: ChatRef, user: PlayerRef, update: str | None,
-                         fn: UseCase) -> list[Effect]:
+    async def _chat_game(self, chat: ChatRef, user: PlayerRef,
+                         update: str | None) -> str | list[Effect]:
+        """The chat's active game id, or the effects to return instead (a repeated
+        update: nothing; no game: tell the person)."""
         if not await self._fresh(update):
             return []
         gid = await self._active(chat)
         if gid is None:
             return await self._reply(chat, user, N_(
                 "Não há jogo aberto neste grupo. Use /novojogo."))
-        return await self._run(gid, user, fn)
+        return gid
+
+    async def _chat_call(self, chat: ChatRef, user: PlayerRef, update: str | None,
+                         fn: UseCase) -> list[Effect]:
+        gid = await self._chat_game(chat, user, update)
+        return gid if isinstance(gid, list) else await self._run(gid, user, fn)
 
     async def join(self, chat: ChatRef, user: PlayerRef, *,
                    update: str | None = None) -> list[Effect]:
@@ -316,13 +323,8 @@ class Service:
     async def show_hand(self, chat: ChatRef, user: PlayerRef, *,
                         update: str | None = None) -> list[Effect]:
         """``/mao``: the person's private hand view of the chat's game."""
-        if not await self._fresh(update):
-            return []
-        gid = await self._active(chat)
-        if gid is None:
-            return await self._reply(chat, user, N_(
-                "Não há jogo aberto neste grupo. Use /novojogo."))
-        return await self.show_hand_of(gid, user)
+        gid = await self._chat_game(chat, user, update)
+        return gid if isinstance(gid, list) else await self.show_hand_of(gid, user)
 
     async def show_hand_of(self, game_id: str, user: PlayerRef) -> list[Effect]:
         """The hand view of ``user`` in game ``game_id`` (the "Minha mão" button)."""

@@ -215,6 +215,15 @@ class DealState:
             raise _bad("posição inválida: {reason}", reason=repr(err)) from None
 
 
+def sides_of(teams: list[list[int]], n_players: int) -> list[int]:
+    """Seat -> side index for ``teams`` (RULES §1)."""
+    side_of = [0] * n_players
+    for i, team in enumerate(teams):
+        for seat in team:
+            side_of[seat] = i
+    return side_of
+
+
 def _bad(template: str, **params: str | int) -> IllegalAction:
     """``IllegalAction("bad_position")``; ``template`` is the whole pt-BR msgid."""
     return IllegalAction("bad_position", template, **params)
@@ -239,10 +248,7 @@ def _from_json(cls: type[DealState], rules: Rules, d: Any) -> DealState:
     n = len(hands)
     teams = rules.teams(n)
     sides = len(teams)
-    side_of = [0] * n
-    for i, team in enumerate(teams):
-        for s in team:
-            side_of[s] = i
+    side_of = sides_of(teams, n)
     melds = [
         [make_meld(_cards(m), rules) for m in side] for side in _per(d["melds"], sides, "melds")
     ]
@@ -352,10 +358,7 @@ def deal_cards(
         raise IllegalAction(
             "bad_deck", "o baralho precisa ter exatamente as cartas dos dois baralhos"
         )
-    side_of = [0] * n_players
-    for i, team in enumerate(teams):
-        for s in team:
-            side_of[s] = i
+    side_of = sides_of(teams, n_players)
     hs = rules.hand_size
     hands: list[list[Card]] = [[] for _ in range(n_players)]
     pos = 0
