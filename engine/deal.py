@@ -90,7 +90,7 @@ def _going_out_refusal(
         if not direct and rules.second_morto_direct_only and others_took:
             return IllegalAction(
                 "second_morto_direct",
-                "o outro lado já pegou o morto: o seu só sai batendo sem descarte (RULES A1)",
+                "o outro lado já pegou o morto: o seu só sai batendo sem descarte",
             )
         need = rules.morto_requires
     else:
@@ -113,7 +113,7 @@ def _check_leftover(state: DealState, seat: int, hand: list[Card], side_melds: l
     if normals and normals[0] == state.taken_top:
         raise IllegalAction(
             "discard_taken_top",
-            "a carta tirada do lixo não pode ser descartada nesta vez (C3): "
+            "a carta tirada do lixo não pode ser descartada nesta vez: "
             "guarde outra carta para descartar",
         )
     refusal = _going_out_refusal(state, seat, not normals, side_melds)
@@ -127,7 +127,7 @@ def _keep_two(code: str) -> IllegalAction:
     if code == "second_morto_direct":
         return IllegalAction(
             code,
-            "o outro lado já pegou o morto: o seu só sai batendo sem descarte (RULES A1)"
+            "o outro lado já pegou o morto: o seu só sai batendo sem descarte"
             "; guarde pelo menos duas cartas na mão",
         )
     if code == "need_canastra":
@@ -253,6 +253,8 @@ def _draw(state: DealState, action: Action) -> list[Event]:
 def _redraw(state: DealState, action: Action) -> list[Event]:
     """RULES A9: the first player's drawn card becomes the pile's first card; draw again."""
     _phase(state, PLAY)
+    if not state.rules.first_player_second_card:
+        raise IllegalAction("no_redraw", "nesta variante não se troca a primeira carta comprada")
     if not state.redraw_ok or state.drawn is None or state.drawn not in state.hands[action.seat]:
         raise IllegalAction(
             "no_redraw", "só o primeiro jogador, logo após a primeira compra, troca a carta"
@@ -279,7 +281,7 @@ def _take_pile(state: DealState, action: Action) -> list[Event]:
         raise IllegalAction("pile_blocked", "o lixo está trancado por um 3 preto: compre do monte")
     if rules.single_card_pile_rule and len(hand) == 1 and len(state.pile) == 1:
         raise IllegalAction(
-            "single_card_pile", "com uma carta na mão não se pega lixo de uma carta só (RULES A23)"
+            "single_card_pile", "com uma carta na mão não se pega lixo de uma carta só"
         )
     top, rest = state.pile[-1], state.pile[:-1]
     side = state.side_of[seat]
@@ -332,7 +334,7 @@ def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], l
             c.rank == 2 and c.suit != top.suit for c in action.with_
         ):
             raise IllegalAction(
-                "justify_wild_suit", "só um 2 do mesmo naipe da carta de cima justifica (RULES A11)"
+                "justify_wild_suit", "só um 2 do mesmo naipe da carta de cima justifica"
             )
         new_hand = _without(state.hands[action.seat], action.with_)
         meld = make_meld([top, *action.with_], rules)
@@ -348,12 +350,10 @@ def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], l
         new_hand = list(state.hands[action.seat])
         index = action.meld
     else:
-        raise IllegalAction(
-            "justify_needed", "para pegar o lixo, baixe a carta de cima num jogo (RULES A10)"
-        )
+        raise IllegalAction("justify_needed", "para pegar o lixo, baixe a carta de cima num jogo")
     if rules.justify_wild_same_suit and top.rank == 2 and not _natural_two(meld, top):
         raise IllegalAction(
-            "justify_wild_top", "um 2 no topo do lixo só sai como o 2 natural do seu naipe (A11)"
+            "justify_wild_top", "um 2 no topo do lixo só sai como o 2 natural do seu naipe"
         )
     return new_hand, side_melds, index
 
@@ -431,14 +431,12 @@ def _discard(state: DealState, action: Action) -> list[Event]:
     hand = state.hands[seat]
     rest = _without(hand, [card])
     if _is_lay_alone_three(state, card):
-        raise IllegalAction(
-            "three_no_discard", "o 3 vermelho nunca é descartado: baixe-o (RULES A32)"
-        )
+        raise IllegalAction("three_no_discard", "o 3 vermelho nunca é descartado: baixe-o")
     if any(_is_lay_alone_three(state, c) for c in rest):
-        raise IllegalAction("lay_three_first", "baixe o 3 vermelho antes de descartar (RULES A32)")
+        raise IllegalAction("lay_three_first", "baixe o 3 vermelho antes de descartar")
     if card == state.taken_top and (card not in rest or any(c != card for c in rest)):
         raise IllegalAction(
-            "discard_taken_top", "a carta de cima do lixo não pode ser descartada na mesma vez (C3)"
+            "discard_taken_top", "a carta de cima do lixo não pode ser descartada na mesma vez"
         )
     side = state.side_of[seat]
     if not rest:

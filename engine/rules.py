@@ -354,15 +354,41 @@ def make_rules(preset: str = "buraco", options: dict[str, Any] | None = None) ->
     try:
         rules = Rules.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "opções"
-        raise IllegalAction(
-            "bad_option", "opção inválida ({where}): {reason}", where=where, reason=first["msg"]
-        ) from None
+        raise _option_error(err) from None
     # RULES A22: vulnerability starts at half the target (750 of 1,500)
     if rules.target and base.vulnerable_at is not None and "vulnerable_at" not in options:
         rules = rules.model_copy(update={"vulnerable_at": rules.target // 2})
     return rules
+
+
+def _option_error(err: ValidationError) -> IllegalAction:
+    """A pt-BR reason for the first problem pydantic found in the options."""
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "opções"
+    kind = first["type"]
+    ctx = first.get("ctx") or {}
+    if kind.startswith("int_"):
+        return IllegalAction(
+            "bad_option", "opção inválida ({where}): use um número inteiro", where=where
+        )
+    if kind.startswith("bool_"):
+        return IllegalAction(
+            "bad_option", "opção inválida ({where}): use true ou false", where=where
+        )
+    if kind in ("greater_than_equal", "greater_than"):
+        limit = str(ctx.get("ge", ctx.get("gt")))
+        return IllegalAction(
+            "bad_option", "opção inválida ({where}): o mínimo é {limit}", where=where, limit=limit
+        )
+    if kind in ("less_than_equal", "less_than"):
+        limit = str(ctx.get("le", ctx.get("lt")))
+        return IllegalAction(
+            "bad_option", "opção inválida ({where}): o máximo é {limit}", where=where, limit=limit
+        )
+    reason = str(ctx.get("error", first["msg"]))  # the validators' own reasons are pt-BR
+    return IllegalAction(
+        "bad_option", "opção inválida ({where}): {reason}", where=where, reason=reason
+    )
 
 
 def _coerce(key: str, value: Any) -> Any:

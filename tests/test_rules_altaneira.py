@@ -407,7 +407,7 @@ def test_a11_a_two_justifies_only_if_of_the_top_cards_suit() -> None:
         state,
         Action.take_pile(0, with_=cards("8h 2s")),
         "justify_wild_suit",
-        "só um 2 do mesmo naipe da carta de cima justifica (RULES A11)",
+        "só um 2 do mesmo naipe da carta de cima justifica",
     )
     apply(state, Action.take_pile(0, with_=cards("8h 2h")))
     assert state.melds[0][0].cards == tuple(cards("7h 8h 2h"))  # the 2h is the Melé (9)
@@ -438,7 +438,7 @@ def test_a11_a_two_on_top_only_as_the_natural_two(
             state,
             action,
             "justify_wild_top",
-            "um 2 no topo do lixo só sai como o 2 natural do seu naipe (A11)",
+            "um 2 no topo do lixo só sai como o 2 natural do seu naipe",
         )
         return
     apply(state, action)
@@ -460,7 +460,7 @@ def test_s2_1_first_side_takes_its_morto_with_or_without_a_discard() -> None:
 
 
 def test_a1_second_morto_refused_to_an_indirect_going_out() -> None:
-    message = "o outro lado já pegou o morto: o seu só sai batendo sem descarte (RULES A1)"
+    message = "o outro lado já pegou o morto: o seu só sai batendo sem descarte"
     state = position(
         A,
         four("", "Kc", "", ""),

@@ -41,7 +41,7 @@ def test_c3_card_taken_from_pile_top_may_not_be_discarded_same_turn(preset: str)
         st,
         {"seat": 1, "do": "discard", "card": "5h"},
         "discard_taken_top",
-        "a carta de cima do lixo não pode ser descartada na mesma vez (C3)",
+        "a carta de cima do lixo não pode ser descartada na mesma vez",
     )
     act(st, {"seat": 1, "do": "discard", "card": "9c"})  # a pile card below the top: fine
     assert (st.pile[-1].code, st.turn) == ("9c", 0)
@@ -65,7 +65,7 @@ def test_c3_identical_copy_of_the_taken_top_is_also_refused() -> None:
         st,
         {"seat": 1, "do": "discard", "card": "5h"},
         "discard_taken_top",
-        "a carta de cima do lixo não pode ser descartada na mesma vez (C3)",
+        "a carta de cima do lixo não pode ser descartada na mesma vez",
     )
 
 
@@ -81,7 +81,7 @@ def test_c3_taken_top_may_not_be_the_last_discard_either() -> None:
         st,
         {"seat": 1, "do": "discard", "card": "5h"},
         "discard_taken_top",
-        "a carta de cima do lixo não pode ser descartada na mesma vez (C3)",
+        "a carta de cima do lixo não pode ser descartada na mesma vez",
     )
     st = open_pile("buraco", "6s 7s", "8s 5h")
     act(st, {"seat": 1, "do": "take_pile"})
@@ -89,7 +89,7 @@ def test_c3_taken_top_may_not_be_the_last_discard_either() -> None:
         st,
         {"seat": 1, "do": "meld", "melds": [["6s", "7s", "8s"]]},
         "discard_taken_top",
-        "a carta tirada do lixo não pode ser descartada nesta vez (C3): "
+        "a carta tirada do lixo não pode ser descartada nesta vez: "
         "guarde outra carta para descartar",
     )
 

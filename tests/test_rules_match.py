@@ -417,5 +417,5 @@ def test_stored_deal_resumes_with_its_rule_state() -> None:
         resumed(),
         {"seat": 1, "do": "discard", "card": "Jd"},
         "discard_taken_top",
-        "a carta de cima do lixo não pode ser descartada na mesma vez (C3)",
+        "a carta de cima do lixo não pode ser descartada na mesma vez",
     )

@@ -259,7 +259,7 @@ def test_s2_a9_first_player_may_take_a_second_card(preset: str) -> None:
             state,
             {"seat": 0, "do": "redraw"},
             "no_redraw",
-            "só o primeiro jogador, logo após a primeira compra, troca a carta",
+            "nesta variante não se troca a primeira carta comprada",
         )
         return
     act(state, {"seat": 0, "do": "redraw"})
@@ -314,7 +314,7 @@ def test_s2_a23_single_card_may_not_take_single_card_pile(preset: str) -> None:
         st,
         {"seat": 1, "do": "take_pile"},
         "single_card_pile",
-        "com uma carta na mão não se pega lixo de uma carta só (RULES A23)",
+        "com uma carta na mão não se pega lixo de uma carta só",
     )
     two = state_of(preset, ["Kd Qs", "4c"], pile="9c 9d", stock="Jc", turn=1, phase="draw")
     act(two, {"seat": 1, "do": "take_pile"})
@@ -335,7 +335,7 @@ def test_s2_discard_pile_justificado_closed_and_justified() -> None:
         st,
         {"seat": 1, "do": "take_pile"},
         "justify_needed",
-        "para pegar o lixo, baixe a carta de cima num jogo (RULES A10)",
+        "para pegar o lixo, baixe a carta de cima num jogo",
     )
     refused(
         st,
