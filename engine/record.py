@@ -119,7 +119,9 @@ def _actions(raw: Any, offset: int = 0) -> list[Action]:
     return parsed
 
 
-def _start(record: dict[str, Any], players: int, sides: int) -> tuple[int, list[int] | None]:
+def _start(
+    record: dict[str, Any], players: int, sides: int, rules: Rules
+) -> tuple[int, list[int] | None]:
     first = record.get("first", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
         raise MalformedRecord("'first' precisa ser um assento da mesa")
@@ -131,6 +133,8 @@ def _start(record: dict[str, Any], players: int, sides: int) -> tuple[int, list[
     ):
         raise MalformedRecord(f"'scores' precisa ter {sides} números inteiros")
     reshuffle = record.get("reshuffle")
+    if reshuffle and not rules.reuse_pile_once:
+        raise MalformedRecord("'reshuffle' só existe quando o lixo volta ao monte (altaneira)")
     if reshuffle is not None and (
         not isinstance(reshuffle, list) or sorted(reshuffle) != list(range(len(reshuffle)))
     ):
@@ -155,13 +159,15 @@ def replay(record: Any) -> ReplayResult:
         return _replay_match(rules, players, record)
     actions = _actions(record.get("actions", []))
     sides = len(rules.teams(len(players)))
+    if "position" in record and "deck" in record:
+        raise MalformedRecord("o registro leva 'deck' ou 'position', não os dois")
     try:
         if "position" in record:
             state = DealState.from_json(rules, record["position"])
             if state.n_players != len(players):
                 raise MalformedRecord("a posição e 'players' têm números de jogadores diferentes")
         elif "deck" in record:
-            first, scores = _start(record, len(players), sides)
+            first, scores = _start(record, len(players), sides, rules)
             deck = _deck(record["deck"])
             state = deal_cards(rules, len(players), deck, first, scores, record.get("reshuffle"))
         else:
@@ -197,7 +203,7 @@ def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> R
     for k, deal in enumerate(deals):
         if not isinstance(deal, dict) or set(deal) - DEAL_LEVEL:
             raise MalformedRecord(f"a mão {k + 1} precisa ser um objeto com {sorted(DEAL_LEVEL)}")
-        first, _ = _start(deal, len(players), sides)
+        first, _ = _start(deal, len(players), sides, rules)
         parsed.append(
             (
                 first,

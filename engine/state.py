@@ -241,6 +241,20 @@ def _per(value: Any, n: int, what: str) -> list[Any]:
     return value
 
 
+def _ints(value: Any, n: int, what: str, minimum: int | None) -> list[int]:
+    items = _per(value, n, what)
+    if not all(
+        isinstance(x, int) and not isinstance(x, bool) and (minimum is None or x >= minimum)
+        for x in items
+    ):
+        raise _bad(
+            "posição inválida: '{what}' precisa ter {count} números inteiros válidos",
+            what=what,
+            count=n,
+        )
+    return list(items)
+
+
 def _from_json(cls: type[DealState], rules: Rules, d: Any) -> DealState:
     if not isinstance(d, dict):
         raise _bad("posição inválida: a posição precisa ser um objeto")
@@ -266,7 +280,7 @@ def _from_json(cls: type[DealState], rules: Rules, d: Any) -> DealState:
         first=int(d.get("first", 0)),
         turn=int(d["turn"]),
         phase=str(d.get("phase", DRAW)),
-        scores=[int(x) for x in _per(d.get("scores", [0] * sides), sides, "scores")],
+        scores=_ints(d.get("scores", [0] * sides), sides, "scores", None),
         laid_threes=[
             _cards(t) for t in _per(d.get("laid_threes", [[]] * sides), sides, "laid_threes")
         ],
@@ -291,12 +305,8 @@ def _from_json(cls: type[DealState], rules: Rules, d: Any) -> DealState:
         bool(x)
         for x in _per(d.get("has_laid", [bool(melds[side_of[s]]) for s in range(n)]), n, "has_laid")
     ]
-    state.vuln_min = [
-        int(x) for x in _per(d.get("vuln_min", _vuln_default(rules, state)), n, "vuln_min")
-    ]
-    state.relancinhos = [
-        int(x) for x in _per(d.get("relancinhos", [0] * sides), sides, "relancinhos")
-    ]
+    state.vuln_min = _ints(d.get("vuln_min", _vuln_default(rules, state)), n, "vuln_min", 0)
+    state.relancinhos = _ints(d.get("relancinhos", [0] * sides), sides, "relancinhos", 0)
     state.pile_dollars = [
         _cards(p) for p in _per(d.get("pile_dollars", [[]] * n), n, "pile_dollars")
     ]
@@ -325,6 +335,10 @@ def _check_position(state: DealState) -> None:
         )
     if not 0 <= state.turn < state.n_players or not 0 <= state.first < state.n_players:
         raise _bad("posição inválida: 'turn' precisa ser um assento da mesa")
+    if not state.rules.morto and any(state.mortos):
+        raise _bad("posição inválida: esta variante não tem morto")
+    if state.reshuffle and not state.rules.reuse_pile_once:
+        raise _bad("posição inválida: 'reshuffle' só existe quando o lixo volta ao monte")
     for card, count in state.all_cards().items():
         if count > copies_allowed(card, state.rules.jokers):
             raise _bad(

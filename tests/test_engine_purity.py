@@ -35,8 +35,11 @@ def _calls_open(path: Path) -> bool:
 def test_engine_imports_neither_bot_nor_adapters_nor_io_modules() -> None:
     files = sorted(ENGINE.rglob("*.py"))
     assert len(files) > 10
-    offenders = {str(f.relative_to(ENGINE)): sorted(_imports(f) & FORBIDDEN_MODULES)
-                 for f in files if _imports(f) & FORBIDDEN_MODULES}
+    def forbidden(f: Path) -> set[str]:
+        # the CLIs may touch the OS (file descriptors of a closed pipe), nothing else may
+        return _imports(f) & (FORBIDDEN_MODULES - {"os"} if f.name in CLI else FORBIDDEN_MODULES)
+
+    offenders = {str(f.relative_to(ENGINE)): sorted(forbidden(f)) for f in files if forbidden(f)}
     assert offenders == {}
 
 

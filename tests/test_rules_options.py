@@ -40,3 +40,30 @@ def test_unknown_or_contradictory_options_are_refused_with_the_reason(
         make_rules(preset, options)
     assert err.value.code == code
     assert err.value.message.startswith(message)
+
+
+def test_records_refuse_positions_the_variant_cannot_have() -> None:
+    """docs/record-format.md: a buraco position has no morto; scores are whole numbers;
+    ``reshuffle`` belongs to altaneira (RULES A26); ``deck`` and ``position`` exclude
+    each other."""
+    from engine import DealState
+    from engine.record import MalformedRecord, replay
+
+    base = {"hands": [["7h"], ["8h"]], "melds": [[], []], "turn": 0, "phase": "draw"}
+    cases = [
+        (dict(base, mortos=[["Qd"], ["Jd"]]), "posição inválida: esta variante não tem morto"),
+        (dict(base, scores=[1.5, 0]),
+         "posição inválida: 'scores' precisa ter 2 números inteiros válidos"),
+        (dict(base, vuln_min=[-5, 0]),
+         "posição inválida: 'vuln_min' precisa ter 2 números inteiros válidos"),
+        (dict(base, reshuffle=[1, 0]),
+         "posição inválida: 'reshuffle' só existe quando o lixo volta ao monte"),
+    ]
+    for position, message in cases:
+        with pytest.raises(IllegalAction) as err:
+            DealState.from_json(make_rules("buraco"), position)
+        assert (err.value.code, err.value.message) == ("bad_position", message)
+    record = {"format": "buraco-record/1", "variant": "buraco", "players": ["a", "b"],
+              "position": base, "deck": [], "actions": []}
+    with pytest.raises(MalformedRecord, match="'deck' ou 'position', não os dois"):
+        replay(record)
