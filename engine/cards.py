@@ -62,7 +62,7 @@ class Card:
         """
         card = cls._interned.get((rank, suit))
         if card is None:
-            raise CardParseError(f"no card of rank {rank} and suit {suit}")
+            raise CardParseError(f"não existe carta de valor {rank} e naipe {suit}")
         return card
 
     @classmethod
@@ -72,7 +72,7 @@ class Card:
         Raises ``CardParseError`` with a plain reason for anything else.
         """
         if not isinstance(text, str):
-            raise CardParseError(f"a card must be text, not {type(text).__name__}")
+            raise CardParseError(f"uma carta precisa ser texto, não {type(text).__name__}")
         card = _BY_CODE.get(text)  # fast path: the engine's own codes ("10h", "JK")
         if card is not None:
             return card
@@ -80,12 +80,12 @@ class Card:
         if t.upper() in ("JK", "🃏"):
             return JOKER
         if len(t) < 2:
-            raise CardParseError(f"{text!r} is not a card")
+            raise CardParseError(f"{text!r} não é uma carta")
         rank_text, suit_text = t[:-1].upper(), t[-1]
         suit = _SUIT_BY_TEXT.get(suit_text.lower())
         rank = _RANK_BY_TEXT.get(rank_text)
         if suit is None or rank is None:
-            raise CardParseError(f"{text!r} is not a card")
+            raise CardParseError(f"{text!r} não é uma carta")
         return cls._interned[(rank, suit)]
 
     @property

@@ -46,7 +46,7 @@ def test_card_text_forms_parse_case_insensitive_with_t_and_symbols(
 def test_card_parse_refuses_text_that_is_not_a_card(text: str) -> None:
     with pytest.raises(CardParseError) as err:
         Card.parse(text)
-    assert str(err.value) == f"{text!r} is not a card"
+    assert str(err.value) == f"{text!r} não é uma carta"
 
 
 def test_codes_and_show_keep_order() -> None:
@@ -127,7 +127,7 @@ def test_position_refuses_an_unknown_card() -> None:
         DealState.from_json(make_rules("buraco"), position(["7h 1x", "9c"]))
     assert (err.value.code, err.value.message) == (
         "bad_position",
-        "posição inválida: '1x' is not a card",
+        "posição inválida: '1x' não é uma carta",
     )
 
 

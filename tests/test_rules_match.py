@@ -346,7 +346,7 @@ def test_replay_unknown_variant_and_bad_player_count_exit_2(cli: dict[str, Any])
 
 
 def test_replay_unknown_card_in_deck_exits_2(cli: dict[str, Any]) -> None:
-    assert malformed(cli, "unknown_card") == "baralho inválido: 'Zz' is not a card"
+    assert malformed(cli, "unknown_card") == "baralho inválido: 'Zz' não é uma carta"
 
 
 def test_replay_card_more_times_than_decks_hold_exits_2(cli: dict[str, Any]) -> None:

@@ -656,7 +656,7 @@ def test_bad_input_after_the_deal_is_over() -> None:
     [
         ({"seat": 0, "do": "fly"}, "ação desconhecida: 'fly'"),
         ({"seat": 0, "do": "lay_three"}, "lay_three precisa de 'card'"),
-        ({"seat": 0, "do": "lay_three", "card": "3x"}, "carta inválida: '3x' is not a card"),
+        ({"seat": 0, "do": "lay_three", "card": "3x"}, "carta inválida: '3x' não é uma carta"),
         (
             {"seat": 0, "do": "take_pile", "with": ["Qh"], "meld": 0},
             "take_pile aceita 'with' ou 'meld', não os dois",
