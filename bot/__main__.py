@@ -17,16 +17,57 @@ import sys
 from bot import SystemClock
 from bot.settings import Settings
 
+MAX_PAUSE_S = 60.0
+
+
+def _variant(text: str) -> str:
+    """``--variant``: a non-empty preset name (and options)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("diga a variante, ex.: --variant tranca")
+    return text
+
+
+def _pause(text: str) -> float:
+    """``--pause``: seconds between AI moves, 0 to 60."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"número de segundos inválido: {text!r}") from None
+    if not 0 <= value <= MAX_PAUSE_S:
+        raise argparse.ArgumentTypeError(f"use de 0 a {MAX_PAUSE_S:g} segundos")
+    return value
+
+
+def _setup_error(err: BaseException) -> str | None:
+    """One line for an ordinary setup mistake (Redis unreachable, bad ``REDIS_URL``,
+    bad or unverifiable ``TELEGRAM_TOKEN``), None for anything else."""
+    import redis.exceptions
+
+    if isinstance(err, redis.exceptions.ConnectionError):
+        return f"Redis não responde (REDIS_URL): {err}"
+    if isinstance(err, ValueError) and "redis" in str(err).lower():
+        return f"REDIS_URL inválida: {err}"
+    if "telegram" in sys.modules:
+        import telegram.error
+
+        if isinstance(err, telegram.error.InvalidToken):
+            return f"TELEGRAM_TOKEN recusado pelo Telegram: {err}"
+        if isinstance(err, telegram.error.NetworkError):
+            return f"Sem conexão com o Telegram: {err}"
+    return None
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Buraco bot")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="jogar no terminal contra robôs")
-    play.add_argument("--variant", default="buraco",
+    play.add_argument("--variant", default="buraco", type=_variant,
                       help="buraco, buraco_morto, bossa_nova, tranca, justificado, altaneira "
                            "(and options, e.g. 'tranca target=3000')")
-    play.add_argument("--players", type=int, default=None, help="número de lugares (2, 3, 4, 6)")
-    play.add_argument("--pause", type=float, default=0.6, help="segundos entre jogadas dos robôs")
+    play.add_argument("--players", type=int, default=None,
+                      help="número de lugares (os que a variante aceita: 2, 3, 4 ou 6)")
+    play.add_argument("--pause", type=_pause, default=0.6,
+                      help="segundos entre jogadas dos robôs (0 a 60)")
     sub.add_parser("telegram", help="rodar o bot do Telegram")
     return parser
 
@@ -54,18 +95,35 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.command == "play":
-        try:
-            return asyncio.run(_play(settings, args.variant, args.players, args.pause))
-        except KeyboardInterrupt:
-            return 130
-    import importlib
+    try:
+        if args.command == "play":
+            return _run_play(settings, args)
+        import importlib
 
-    telegram = importlib.import_module("adapters.telegram")
-    run = getattr(telegram, "run", None) or importlib.import_module("adapters.telegram.app").run
-    run(settings)
+        telegram = importlib.import_module("adapters.telegram")
+        run = getattr(telegram, "run", None) or importlib.import_module(
+            "adapters.telegram.app").run
+        run(settings)
+    except Exception as err:
+        line = _setup_error(err)
+        if line is None:
+            raise
+        print(line, file=sys.stderr)
+        return 1
     return 0
 
+
+def _run_play(settings: Settings, args: argparse.Namespace) -> int:
+    """The terminal match on a plain event loop: ``asyncio.run`` would catch the first
+    Ctrl-C itself and leave ``input()`` waiting; here it ends the match (exit 130)."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(_play(settings, args.variant, args.players, args.pause))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    finally:
+        loop.close()
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,13 +18,15 @@ from bot.outcome import Outcome, Refusal
 
 
 def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
-    """The deal just ended: record its totals, announce the breakdown, maybe the match."""
+    """The deal just ended: record its totals, announce the breakdown, maybe the match.
+
+    Effects in order: ``extra``, the table (with the move that ended the deal), the
+    breakdown, the winner when the match is over, then each person's hand."""
     match = play.match_of(game)
     score = match.results[-1]
     game.deals.append(list(score.totals))
     game.deal_end_at = now
     _ = Translator(game.lang)
-    out: list[Effect] = [*extra, Say(chat=game.chat, text=breakdown_text(game, score, _))]
     for s in game.seats:
         s.ver += 1
         s.clear_pick()
@@ -32,10 +34,13 @@ def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
     if finished:
         game.status = "over"
         game.winner = match.winner
-        out.append(Say(chat=game.chat, text=winner_text(game, _)))
     else:
         game.status = "between"
-    out.append(views.table_effect(game))
+    # the table with the last move first, then the result (so it reads in order)
+    out: list[Effect] = [*extra, views.table_effect(game),
+                         Say(chat=game.chat, text=breakdown_text(game, score, _))]
+    if finished:
+        out.append(Say(chat=game.chat, text=winner_text(game, _)))
     # each person's hand as the deal left it, without action buttons
     out += [h for seat in range(len(game.seats)) if (h := views.hand_effect(game, seat))]
     return Outcome(out, finished=finished)

@@ -187,7 +187,5 @@ def describe(game: Game, ev: Any) -> tuple[str, dict[str, Any]] | None:
     if ev.kind == "took_pile":
         kw["n"] = len(pub["cards"]) if "cards" in pub else int(pub.get("count", 0))
     if ev.kind == "melded":
-        laid = [c for meld in pub.get("melds", []) for c in meld]
-        laid += [c for ext in pub.get("extend", []) for c in ext["cards"]]
-        kw["cards"] = " ".join(str(Card.parse(c)) for c in laid)
+        return views.melded_last(ev.seat, pub)
     return msgid, kw

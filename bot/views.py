@@ -25,6 +25,9 @@ from bot.effects import (
 )
 from bot.i18n import N_, Translator
 from bot.model import Game
+from engine.cards import Card
+from engine.errors import IllegalAction
+from engine.melds import extend_meld
 
 LEVEL_NAMES = {"facil": N_("fácil"), "normal": N_("normal"), "dificil": N_("difícil")}
 CANASTRA_LABELS = {"limpa": N_("limpa"), "suja": N_("suja")}
@@ -135,6 +138,29 @@ def table_view(game: Game, _: Translator) -> View:
     return View(title=game_title(game, _), lines=lines, buttons=buttons)
 
 
+MELDED = N_("{name} baixou {melds}.")
+EXTENDED = N_("{name} juntou {extended}.")
+MELDED_EXTENDED = N_("{name} baixou {melds} e juntou {extended}.")
+
+
+def melded_last(seat: int, public: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The "last move" entry of an engine ``melded`` event: new melds and extensions
+    kept apart (``public``: ``melds`` = [[codes]], ``extend`` = [{meld, cards}]); the
+    text is made by :func:`last_text` in the chat's language."""
+    melds = [[str(Card.parse(c)) for c in m] for m in public.get("melds", [])]
+    ext = [[int(e["meld"]) + 1, [str(Card.parse(c)) for c in e["cards"]]]
+           for e in public.get("extend", [])]
+    msgid = MELDED_EXTENDED if melds and ext else (MELDED if melds else EXTENDED)
+    return msgid, {"seat": seat, "melds": melds, "extend": ext}
+
+
+def _and(items: list[str], _: Translator) -> str:
+    """``a``, ``a e b``, ``a, b e c`` in the chat's language."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{items} e {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
 def last_text(game: Game, _: Translator) -> str:
     """What the last move did, in the chat's language (names resolved now)."""
     out = []
@@ -143,6 +169,10 @@ def last_text(game: Game, _: Translator) -> str:
         if "seat" in kw:
             seat = kw.pop("seat")
             kw["name"] = seat_name(game, seat, _) if seat >= 0 else ""
+        if isinstance(kw.get("melds"), list):  # see melded_last
+            kw["melds"] = _and([" ".join(m) for m in kw["melds"]], _)
+            kw["extended"] = _and([_("{cards} ao jogo {n}", cards=" ".join(cards), n=n)
+                                   for n, cards in kw.pop("extend", [])], _)
         out.append(_(msgid, **kw))
     return " ".join(out)
 
@@ -196,7 +226,7 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     lines += _pick_lines(game, seat, view, _)
     my_turn = game.status == "playing" and view.turn == seat
     if my_turn:
-        rows += play.action_buttons(game, seat, view, b)
+        rows += _fitting(play.action_buttons(game, seat, view, b), view)
         lines.append(_("Sua vez: compre do monte ou pegue o lixo.") if view.phase == "draw"
                      else _("Sua vez: baixe jogos e descarte uma carta."))
     elif game.status == "playing":
@@ -206,6 +236,25 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     title = _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", len(view.hand))
     return View(title=title, lines=lines, buttons=rows,
                 cards=faces, version=s.ver)
+
+
+def _fitting(rows: list[list[Button]], view: Any) -> list[list[Button]]:
+    """Drop the "Lixo → N" buttons (justified pick-up onto meld N, RULES A10) whose meld
+    the pile's top card does not fit (engine ``extend_meld`` refuses it)."""
+    own = view.melds[view.side]
+
+    def fits(button: Button) -> bool:
+        _gid, _ver, code, arg = button.data.split("|")[:4]
+        if code != "p" or not arg or not view.pile:
+            return True
+        try:
+            extend_meld(own[int(arg)], [view.pile[-1]], view.rules)
+        except (IllegalAction, IndexError):
+            return False
+        return True
+
+    kept = [[b for b in row if fits(b)] for row in rows]
+    return [row for row in kept if row]
 
 
 def _face_label(face: CardFace) -> str:

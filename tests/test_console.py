@@ -41,7 +41,7 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
     assert "Comando desconhecido: x. Digite ? para ajuda." in text
     assert "primeiro compre do monte ou pegue o lixo" in text  # engine's reason
     assert "Ações: Baixar (b N N N) · Descartar (d N) · Baixar o 3 (t N)" in text
-    assert "Essa carta não está mais na sua mão." in text
+    assert "Não há carta 99 na sua mão (1 a 12)." in text
     assert "baixe o 3 vermelho antes de descartar" in text
     assert "Você baixou o 3♦." in text and "3s baixados: 3♦" in text
     assert "um jogo precisa de pelo menos 3 cartas" in text
@@ -50,7 +50,7 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
     assert "Robô 2 comprou do monte." in text and "Robô 2 descartou A♣." in text
     assert "1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:5♥  7:8♥  8:9♥  9:6♠  10:K♠" in text
     assert "Partida: Você × Robô 2" in text
-    assert text.rstrip().endswith("<q>")
+    assert text.rstrip().endswith("<q>\nAté a próxima!")
 
 
 async def test_unknown_variant_is_refused() -> None:

@@ -10,28 +10,65 @@ Commands (``?`` shows them; cards are numbered from 1 as shown under "Sua mão")
   d 7          discard card 7
   t 4          lay the red 3 that is card 4 (tranca, altaneira)
   r            lay the drawn card on the pile and draw another (first turn, RULES A9)
-  p            scoreboard        ?  help        q  quit
+  p            scoreboard        ?  help (only the commands of the variant)
+  q            quit (also Ctrl-D; Ctrl-C exits with code 130)
+
+Typed numbers are checked here (digits, range, repeats) before any button is built.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 from rich.console import Console
 
 from adapters.console import render
+from bot import lobby
 from bot.effects import ChatRef, Effect, PlayerRef, View, pack
 from bot.i18n import N_, Translator
+from bot.outcome import Refusal
 from bot.service import Service
 
 ME = PlayerRef(platform="cli", user_id="me", name="Você")
 CHAT = ChatRef(platform="cli", chat_id="local", title="Terminal")
-HELP = N_("Comandos: c = comprar do monte · l = pegar o lixo (l 4 5 justifica com as cartas "
-          "4 5; lj 2 põe o topo no seu jogo 2) · b 1 2 3 = baixar as cartas 1 2 3 (vários "
-          "jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = juntar as cartas 4 5 ao jogo 2 · d 7 = descartar "
-          "a carta 7 · t 4 = baixar o 3 vermelho (carta 4) · r = abrir o lixo com a carta "
-          "comprada e comprar outra · p = placar · ? = ajuda · q = sair")
+MAX_DIGITS = 3  # no hand or table reaches 1000 cards or melds
+HELP_PARTS: list[tuple[str, str]] = [
+    ("", N_("c = comprar do monte")),
+    ("", N_("l = pegar o lixo")),
+    ("justified", N_("l 4 5 = pegar o lixo justificando com as cartas 4 5")),
+    ("justified", N_("lj 2 = pôr o topo do lixo no seu jogo 2")),
+    ("", N_("b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9)")),
+    ("", N_("e 2 4 5 = juntar as cartas 4 5 ao jogo 2")),
+    ("", N_("d 7 = descartar a carta 7")),
+    ("threes", N_("t 4 = baixar o 3 vermelho (carta 4)")),
+    ("redraw", N_("r = abrir o lixo com a carta comprada e comprar outra")),
+    ("", N_("p = placar · ? = ajuda · q = sair")),
+]
+
+
+def help_text(rules: Any, _: Translator) -> str:
+    """``Comandos: c = comprar do monte · ...``: only the commands of ``rules`` (engine
+    ``Rules``; None lists them all): justified pick-up when ``pickup_justified``, ``t``
+    when red 3s are laid (tranca, altaneira), ``r`` when ``first_player_second_card``."""
+    applies = {
+        "": True,
+        "justified": rules is None or rules.pickup_justified,
+        "threes": rules is None or rules.red_three != "ordinary",
+        "redraw": rules is None or rules.first_player_second_card,
+    }
+    parts = [_(msgid) for need, msgid in HELP_PARTS if applies[need]]
+    return _("Comandos: {parts}", parts=" · ".join(parts))
+
+
+def _is_number(word: str) -> bool:
+    return word.isascii() and word.isdigit()
+
+
+def _short(word: str) -> str:
+    """A typed number as shown back: long ones cut to ``1111…``."""
+    return word if len(word) <= MAX_DIGITS + 1 else word[:4] + "…"
 
 
 class ConsoleGame:
@@ -39,10 +76,10 @@ class ConsoleGame:
     tests pass a script); ``pause_s`` waits between AI moves so a person can follow."""
 
     def __init__(self, service: Service, console: Console,
-                 read: Callable[[str], str] = input, pause_s: float = 0.0) -> None:
+                 read: Callable[[str], str] | None = None, pause_s: float = 0.0) -> None:
         self.service = service
         self.console = console
-        self.read = read
+        self.read = read or input
         self.pause_s = pause_s
         self.table: View | None = None
         self.hand: View | None = None
@@ -50,6 +87,7 @@ class ConsoleGame:
         self.closed = False
         self.narrate = False
         self._ = Translator("pt")
+        self._rules: Any = None
 
     def show(self, effects: list[Effect]) -> None:
         """Keep the latest table and hand; print the messages."""
@@ -69,15 +107,23 @@ class ConsoleGame:
 
     async def setup(self, variant: str, players: int | None) -> bool:
         """Open a table, add AI seats up to ``players`` (the preset's default when None),
-        start. False (with the reason printed) when the service refuses."""
-        self.show(await self.service.new_game(CHAT, ME, variant))
-        if self.table is None:
+        start. False (with the reason printed) when the service refuses or the variant
+        does not play with ``players`` (checked before any AI seat is added)."""
+        try:
+            preset, options, _timer, _shuffle = lobby.parse_args(variant, lobby.MIN_TIMER_S)
+            self._rules = lobby.rules_of(preset, options)
+        except Refusal:
+            self._rules = None  # the service says why just below
+        if self._rules is not None and players is not None \
+                and players not in self._rules.players_allowed:
+            allowed = ", ".join(str(k) for k in self._rules.players_allowed)
+            self.say(self._("Esta variante joga com {allowed} jogadores; a mesa tem {n}.",
+                            allowed=allowed, n=players))
             return False
-        from bot import play
-        from bot.lobby import rules_of
-
-        rules = rules_of(play.preset_key(variant.split()[0] if variant else "buraco"), {})
-        for _i in range((players or rules.default_players) - 1):
+        self.show(await self.service.new_game(CHAT, ME, variant))
+        if self.table is None or self._rules is None:
+            return False
+        for _i in range((players or self._rules.default_players) - 1):
             self.show(await self.service.add_ai(CHAT, ME, "normal"))
         self.show(await self.service.start(CHAT, ME))
         return self.hand is not None
@@ -120,44 +166,113 @@ class ConsoleGame:
         self.show(effects)
         return not any(e.kind == "reply" for e in effects)
 
+    def say(self, text: str) -> None:
+        """A console-side refusal (bold yellow, like the service's replies)."""
+        self.console.print(text, style="bold yellow")
+
     async def command(self, line: str) -> bool:
-        """Do one typed command; False to quit."""
+        """Do one typed command; False to quit. Every typed number is checked here
+        (digits, range, no repeats) before any button is pressed."""
         words = line.strip().lower().split()
         if not words:
             return True
         cmd, args = words[0], words[1:]
         if cmd == "q":
+            self.console.print(self._("Até a próxima!"))
             return False
-        if cmd == "?":
-            self.console.print(self._(HELP))
+        if cmd in ("c", "r", "n", "p", "?") and args:
+            self.say(self._("{cmd} não leva números.", cmd=cmd))
+        elif cmd == "?":
+            self.console.print(help_text(self._rules, self._))
         elif cmd == "p":
             self.show(await self.service.scoreboard(CHAT, ME))
-        elif cmd in ("c", "r"):
+        elif cmd in ("c", "r", "n"):
             await self.press(cmd)
-        elif cmd == "n":
-            await self.press("n")
-        elif cmd == "lj" and len(args) == 1 and args[0].isdigit():
-            await self.press("p", int(args[0]) - 1)
+        elif cmd == "lj":
+            await self._onto_meld(args)
         elif cmd in ("l", "b", "d", "t", "e"):
             await self._with_cards(cmd, args)
         else:
-            self.console.print(self._("Comando desconhecido: {cmd}. Digite ? para ajuda.",
-                                      cmd=cmd), style="bold yellow")
+            shown = "".join(ch for ch in cmd if ch.isprintable())
+            self.say(self._("Comando desconhecido: {cmd}. Digite ? para ajuda.", cmd=shown))
         return True
+
+    def hand_size(self) -> int:
+        """How many cards the person holds (0 before the first deal)."""
+        return len(self.hand.cards) if self.hand is not None else 0
+
+    def meld_count(self) -> int | None:
+        """How many melds the person's side has (the "+N" buttons of the play phase),
+        None outside the play phase (then only 0 and long numbers are refused here)."""
+        if self.hand is None:
+            return None
+        codes = [b.data.split("|")[2] for row in self.hand.buttons for b in row]
+        if "m" not in codes:
+            return None  # not the play phase: no "+N" buttons to count
+        return codes.count("e")
+
+    def _meld_number(self, word: str) -> int | None:
+        """The 0-based meld index typed as ``word``, or None (message printed)."""
+        count = self.meld_count()
+        if not _is_number(word):
+            self.say(self._("Use números de jogos: ex. lj 2."))
+            return None
+        if count == 0:
+            self.say(self._("Seu lado ainda não tem jogos."))
+            return None
+        if len(word) > MAX_DIGITS or int(word) < 1 or (count is not None and int(word) > count):
+            self.say(self._("Não há jogo {n} (jogos 1 a {max}).", n=_short(word), max=count)
+                     if count is not None else self._("Não há jogo {n}.", n=_short(word)))
+            return None
+        return int(word) - 1
+
+    def _card_numbers(self, groups: list[list[str]]) -> list[list[int]] | None:
+        """0-based hand indexes of typed card numbers, or None (message printed)."""
+        size, seen = self.hand_size(), set()
+        out: list[list[int]] = []
+        for group in groups:
+            out.append([])
+            for word in group:
+                if not _is_number(word):
+                    self.say(self._("Use números de cartas: ex. d 7."))
+                    return None
+                if len(word) > MAX_DIGITS or not 1 <= int(word) <= size:
+                    self.say(self._("Não há carta {n} na sua mão (1 a {max}).",
+                                    n=_short(word), max=size))
+                    return None
+                if int(word) in seen:
+                    self.say(self._("Carta {n} repetida.", n=int(word)))
+                    return None
+                seen.add(int(word))
+                out[-1].append(int(word) - 1)
+        return out
+
+    async def _onto_meld(self, args: list[str]) -> None:
+        if len(args) != 1:
+            self.say(self._("Diga em qual jogo: lj 2"))
+            return
+        target = self._meld_number(args[0])
+        if target is not None:
+            await self.press("p", target)
 
     async def _with_cards(self, cmd: str, args: list[str]) -> None:
         groups = [g.split() for g in " ".join(args).split("/")] if args else [[]]
-        numbers = [[int(w) - 1 for w in g if w.isdigit() and int(w) > 0] for g in groups]
-        if any(len(n) != len(g) for n, g in zip(numbers, groups, strict=True)):
-            self.console.print(self._("Use números de cartas: ex. d 7."), style="bold yellow")
+        if cmd in ("d", "t") and not args:
+            example = "d 7" if cmd == "d" else "t 4"
+            self.say(self._("Diga qual carta: {example}", example=example))
             return
         target = None
         if cmd == "e":
-            if not numbers[0]:
-                self.console.print(self._("Use: e JOGO CARTAS (ex.: e 2 4 5)."),
-                                   style="bold yellow")
+            if not groups[0]:
+                self.say(self._("Use: e JOGO CARTAS (ex.: e 2 4 5)."))
                 return
-            target, numbers[0] = numbers[0][0], numbers[0][1:]
+            target = self._meld_number(groups[0][0])
+            if target is None:
+                return
+            groups[0] = groups[0][1:]
+        numbers = self._card_numbers(groups)
+        if numbers is None:
+            return
         await self.press("z")
         for k, group in enumerate(numbers):
             for i in group:
@@ -183,6 +298,8 @@ class ConsoleGame:
             try:
                 line = self.read(prompt)
             except EOFError:
+                self.console.print()
+                self.console.print(self._("Até a próxima!"))
                 return
             if self.between() and line.strip()[:1] not in ("q", "?", "p"):
                 line = "n"  # between deals any move starts the next deal

@@ -26,22 +26,27 @@ def hand_text(view: View) -> Text:
 
 
 def actions_text(view: View, _: Translator) -> str:
-    """The actions valid now, with the command that does each: ``Comprar do monte (c)``."""
+    """The actions valid now, with the command that does each: ``Comprar do monte (c)``,
+    ``Lixo → 1 (lj 1)``, ``Juntar a um jogo (e J N N)`` when the side has melds."""
     seen: list[str] = []
     for row in view.buttons:
         for button in row:
-            label = _action_label(button)
+            label = _action_label(button, _)
             if label and label not in seen:
                 seen.append(label)
     return " · ".join(seen)
 
 
-def _action_label(button: Button) -> str | None:
-    code = button.data.split("|")[2]
-    if code not in COMMANDS or code == "e":
+def _action_label(button: Button, _: Translator) -> str | None:
+    _gid, _ver, code, arg = button.data.split("|")[:4]
+    if code not in COMMANDS:
         return None
-    arg = " N" if code in ("d", "3") else (" N N N" if code == "m" else "")
-    return f"{button.label} ({COMMANDS[code]}{arg})"
+    if code == "e":
+        return _("Juntar a um jogo (e J N N)")
+    if code == "p" and arg:
+        return f"{button.label} (lj {int(arg) + 1})"
+    suffix = " N" if code in ("d", "3") else (" N N N" if code == "m" else "")
+    return f"{button.label} ({COMMANDS[code]}{suffix})"
 
 
 def show_table(console: Console, view: View) -> None:

@@ -1,0 +1,82 @@
+"""``python -m bot``: argument checks, the seat count refused before any AI seat, one
+clear line (exit 1) for ordinary setup mistakes, Ctrl-C at the prompt (exit 130)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import telegram.error
+
+from bot import __main__ as cli
+
+
+@pytest.fixture(autouse=True)
+def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env file
+    for name in ("REDIS_URL", "TELEGRAM_TOKEN", "TELEGRAM_BASE_URL", "WEBHOOK_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.mark.parametrize("argv", [["play", "--variant", ""], ["play", "--variant", "  "],
+                                  ["play", "--pause", "-1"], ["play", "--pause", "61"],
+                                  ["play", "--pause", "x"]])
+def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err in ("python -m bot play: error: argument --variant: diga a variante, ex.: "
+                   "--variant tranca",
+                   "python -m bot play: error: argument --pause: use de 0 a 60 segundos",
+                   "python -m bot play: error: argument --pause: número de segundos "
+                   "inválido: 'x'")
+
+
+@pytest.mark.parametrize(("variant", "players", "allowed"), [
+    ("buraco", "7", "2, 3, 4, 6"), ("buraco", "1000", "2, 3, 4, 6"),
+    ("buraco", "100000000000000000000", "2, 3, 4, 6"), ("buraco", "0", "2, 3, 4, 6"),
+    ("tranca", "6", "2, 4"), ("altaneira", "6", "4")])
+def test_a_seat_count_the_variant_refuses_exits_2_with_one_line(
+        variant: str, players: str, allowed: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "--variant", variant, "--players", players]) == 2
+    assert capsys.readouterr().out == (
+        f"Esta variante joga com {allowed} jogadores; a mesa tem {players}.\n")
+
+
+def test_ctrl_c_at_the_prompt_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(_prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupted)
+    assert cli.main(["play", "--players", "2", "--pause", "0"]) == 130
+
+
+@pytest.mark.parametrize(("command", "env", "line"), [
+    ("play", {"REDIS_URL": "redis://127.0.0.1:1/0"}, "Redis não responde (REDIS_URL): "),
+    ("telegram", {"TELEGRAM_TOKEN": "123:ABC", "REDIS_URL": "redis://127.0.0.1:1/0"},
+     "Redis não responde (REDIS_URL): "),
+    ("telegram", {"TELEGRAM_TOKEN": "123:ABC", "REDIS_URL": "notaurl"},
+     "REDIS_URL inválida: Redis URL must specify one of the following schemes "
+     "(redis://, rediss://, unix://)"),
+    ("telegram", {"TELEGRAM_TOKEN": "garbage", "TELEGRAM_BASE_URL": "http://127.0.0.1:1/bot"},
+     "Sem conexão com o Telegram: "),
+])
+def test_setup_mistakes_print_one_line_and_exit_1(
+        command: str, env: dict[str, str], line: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert cli.main([command]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(line) and err.count("\n") == 1, err
+    assert "Traceback" not in err
+
+
+def test_setup_error_lines() -> None:
+    assert cli._setup_error(telegram.error.InvalidToken()) == (
+        "TELEGRAM_TOKEN recusado pelo Telegram: Invalid token")
+    assert cli._setup_error(telegram.error.NetworkError("down")) == (
+        "Sem conexão com o Telegram: down")
+    assert cli._setup_error(ValueError("other")) is None
+    assert cli._setup_error(KeyError("x")) is None

@@ -1,0 +1,194 @@
+"""Terminal play: every typed number is checked before a button is built (no crash on
+huge numbers), console-worded messages, help for the variant only, goodbye, seat count,
+the table line of the last move before the deal result, and the actions line."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from types import SimpleNamespace
+
+from rich.console import Console
+from test_service_support import ANA, CHAT, FakeClock, SeededDecks, make_service, seeded_ai
+
+from adapters.console import render
+from adapters.console.app import ConsoleGame, help_text
+from bot import views
+from bot.effects import Button, View, pack
+from bot.i18n import Translator
+from bot.memstore import MemoryStore
+from bot.model import Game, Seat
+from engine.cards import Card
+from engine.melds import make_meld
+from engine.rules import make_rules
+
+LONG = "1" * 52
+PT = Translator("pt")
+
+
+def scripted(lines: list[str]) -> tuple[ConsoleGame, io.StringIO]:
+    clock = FakeClock()
+    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks())
+    out = io.StringIO()
+    console = Console(file=out, width=200, color_system=None)
+    feed: Iterator[str] = iter(lines)
+
+    def read(prompt: str) -> str:
+        line = next(feed, None)
+        if line is None:
+            raise EOFError
+        console.print(f"{prompt}<{line[:20]}>")
+        return line
+
+    return ConsoleGame(svc, console, read=read), out
+
+
+async def play(variant: str, lines: list[str]) -> str:
+    game, out = scripted(lines)
+    assert await game.setup(variant, 2)
+    await game.play()
+    return out.getvalue()
+
+
+def answers(text: str) -> list[str]:
+    """The console's lines that are neither panels nor prompts."""
+    return [ln for ln in text.splitlines()
+            if ln and ln[0] not in "╭│╰" and not ln.startswith(">")]
+
+
+async def test_huge_and_out_of_range_card_numbers_are_refused_and_the_game_goes_on() -> None:
+    text = await play("buraco", ["c", f"d {LONG}", "d " + "9" * 5000, f"b 1 {'7' * 60} 2",
+                                 f"e {'5' * 60} 1", "b 13 14 15", "d 0", "d x", "d ²", "d 1",
+                                 "q"])
+    assert answers(text)[:8] == [
+        "Não há carta 1111… na sua mão (1 a 12).",
+        "Não há carta 9999… na sua mão (1 a 12).",
+        "Não há carta 7777… na sua mão (1 a 12).",
+        "Seu lado ainda não tem jogos.",
+        "Não há carta 13 na sua mão (1 a 12).",
+        "Não há carta 0 na sua mão (1 a 12).",
+        "Use números de cartas: ex. d 7.",
+        "Use números de cartas: ex. d 7.",
+    ]
+    assert answers(text)[8:] == ["Robô 2 comprou do monte.", "Robô 2 descartou A♣.",
+                                 "Até a próxima!"]  # the game went on
+    assert "│ Lixo: 5♣ A♣ · Monte: 80" in text
+    assert text.rstrip().endswith("Até a próxima!")
+
+
+async def test_console_worded_messages() -> None:
+    text = await play("buraco", ["b 1", "lj", "lj x", f"lj {LONG}", "lj 0", "c 999", "\x1b[A",
+                                 "c", "b 1 1 1", "e 1 1 1", "d", "t", "e", "e 0 1", "r 2",
+                                 "q"])
+    assert answers(text) == [
+        "primeiro compre do monte ou pegue o lixo",  # the engine's reason
+        "Diga em qual jogo: lj 2",
+        "Use números de jogos: ex. lj 2.",
+        "Não há jogo 1111….",
+        "Não há jogo 0.",
+        "c não leva números.",
+        "Comando desconhecido: [a. Digite ? para ajuda.",
+        "Carta 1 repetida.",
+        "Seu lado ainda não tem jogos.",
+        "Diga qual carta: d 7",
+        "Diga qual carta: t 4",
+        "Use: e JOGO CARTAS (ex.: e 2 4 5).",
+        "Seu lado ainda não tem jogos.",
+        "r não leva números.",
+        "Até a próxima!",
+    ]
+    assert not any("\x1b" in line for line in answers(text))
+
+
+async def test_help_lists_only_the_commands_of_the_variant() -> None:
+    assert help_text(make_rules("buraco", {}), PT) == (
+        "Comandos: c = comprar do monte · l = pegar o lixo · b 1 2 3 = baixar as cartas "
+        "1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = juntar as cartas 4 5 ao jogo 2 · "
+        "d 7 = descartar a carta 7 · r = abrir o lixo com a carta comprada e comprar outra · "
+        "p = placar · ? = ajuda · q = sair")
+    assert help_text(make_rules("tranca", {}), PT) == (
+        "Comandos: c = comprar do monte · l = pegar o lixo · l 4 5 = pegar o lixo "
+        "justificando com as cartas 4 5 · lj 2 = pôr o topo do lixo no seu jogo 2 · "
+        "b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = "
+        "juntar as cartas 4 5 ao jogo 2 · d 7 = descartar a carta 7 · t 4 = baixar o 3 "
+        "vermelho (carta 4) · p = placar · ? = ajuda · q = sair")
+    assert help_text(make_rules("justificado", {}), Translator("en")).startswith(
+        "Commands: c = draw from the stock · l = take the discard pile · l 4 5 = take the "
+        "discard pile justifying it with cards 4 5 · lj 2 = put the top")
+
+
+async def test_goodbye_on_q_and_on_end_of_input() -> None:
+    game, out = scripted([])
+    assert await game.setup("buraco", 2)
+    await game.play()  # the script is empty: EOF at the first prompt
+    assert out.getvalue().endswith("╯\n\nAté a próxima!\n")
+    assert out.getvalue().count("Até a próxima!") == 1
+
+
+async def test_a_seat_count_the_variant_refuses_adds_no_ai_seat() -> None:
+    for variant, players, allowed in (("buraco", 7, "2, 3, 4, 6"), ("buraco", 0, "2, 3, 4, 6"),
+                                      ("tranca", 6, "2, 4"), ("altaneira", 6, "4"),
+                                      ("buraco", 10**20, "2, 3, 4, 6")):
+        game, out = scripted([])
+        assert not await game.setup(variant, players)
+        assert out.getvalue() == (
+            f"Esta variante joga com {allowed} jogadores; a mesa tem {players}.\n")
+        assert game.table is None  # no table opened, no AI seat added
+
+
+async def test_the_table_with_the_last_move_comes_before_the_deal_result() -> None:
+    commands = iter(["c", "d 1"] * 2000)
+    clock = FakeClock()
+    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), chooser=seeded_ai,
+                       next_deal_s=3600)
+    out = io.StringIO()
+    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None),
+                       read=lambda _p: next(commands))
+    assert await game.setup("buraco", 2)
+    await game.play()
+    lines = out.getvalue().splitlines()
+    end = lines.index("Fim da mão 1.")
+    assert lines[end - 1].endswith("bateu!"), lines[end - 3:end + 1]
+    won = next(i for i, ln in enumerate(lines) if ln.startswith("Fim da partida!"))
+    assert lines[won] == "Fim da partida! Vencedor: Robô 2 com 1700 pontos."
+    assert lines[won - 1].startswith("Placar: ")
+
+
+def test_several_melds_and_extensions_read_apart() -> None:
+    game = Game(id="g", chat=CHAT, creator=ANA, preset="buraco", created=0, touched=0,
+                seats=[Seat(player=ANA), Seat(ai="normal")])
+    two = {"melds": [["4d", "5d", "6d"], ["9c", "9h", "9s"]], "extend": []}
+    mixed = {"melds": [["4d", "5d", "6d"], ["9c", "9h", "9s"]],
+             "extend": [{"meld": 2, "cards": ["Qd", "Kd"]}]}
+    ext = {"melds": [], "extend": [{"meld": 0, "cards": ["7c"]}, {"meld": 2, "cards": ["Qd"]}]}
+    said = []
+    for seat, pub in ((0, two), (1, mixed), (0, ext)):
+        game.last = [views.melded_last(seat, pub)]
+        said.append(views.last_text(game, PT))
+    assert said == ["Ana baixou 4♦ 5♦ 6♦ e 9♣ 9♥ 9♠.",
+                    "Robô 2 baixou 4♦ 5♦ 6♦ e 9♣ 9♥ 9♠ e juntou Q♦ K♦ ao jogo 3.",
+                    "Ana juntou 7♣ ao jogo 1 e Q♦ ao jogo 3."]
+    game.last = [views.melded_last(1, mixed)]
+    assert views.last_text(game, Translator("en")) == (
+        "AI 2 melded 4♦ 5♦ 6♦ and 9♣ 9♥ 9♠ and added Q♦ K♦ to meld 3.")
+
+
+def test_pile_hints_only_for_melds_the_top_card_fits_with_the_command_to_type() -> None:
+    rules = make_rules("tranca", {})
+    sixes = make_meld([Card.parse(c) for c in ("6h", "6s", "6s")], rules)
+    aces = make_meld([Card.parse(c) for c in ("Ac", "Ad", "As")], rules)
+    view = SimpleNamespace(melds=[[sixes, aces], []], side=0, pile=[Card.parse("Ah")],
+                           rules=rules)
+    hint = [[Button(label="Pegar o lixo", data=pack("g", 1, "p"))],
+            [Button(label=f"Lixo → {k + 1}", data=pack("g", 1, "p", k)) for k in range(2)]]
+    kept = views._fitting(hint, view)
+    assert [[b.label for b in row] for row in kept] == [["Pegar o lixo"], ["Lixo → 2"]]
+    shown = View(title="Sua mão", buttons=kept)
+    assert render.actions_text(shown, PT) == "Pegar o lixo (l) · Lixo → 2 (lj 2)"
+    play_phase = View(title="Sua mão", buttons=[
+        [Button(label="Baixar", data=pack("g", 1, "m")),
+         Button(label="+1", data=pack("g", 1, "e", 0)),
+         Button(label="+2", data=pack("g", 1, "e", 1))],
+        [Button(label="Descartar", data=pack("g", 1, "d"))]])
+    assert render.actions_text(play_phase, PT) == (
+        "Baixar (b N N N) · Juntar a um jogo (e J N N) · Descartar (d N)")
