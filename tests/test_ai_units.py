@@ -176,3 +176,12 @@ def test_selfplay_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> N
     assert "variante desconhecida" in capsys.readouterr().err
     assert selfplay_main(["--variant", "altaneira", "--players", "2"]) == 2
     assert "altaneira aceita 4 jogadores" in capsys.readouterr().err
+
+
+def test_dificil_keeps_normals_move_unless_an_alternative_clearly_wins() -> None:
+    from engine.ai.dificil import pick
+
+    assert pick([[], [0.2, 0.2, 0.2], [0.5, -0.5, 0.5, -0.5]]) == 1  # paired gain, no noise
+    assert pick([[], [0.9, -0.8, 0.7, -0.9]]) == 0  # noise around zero
+    assert pick([[], [-0.1, -0.2]]) == 0
+    assert pick([[], [0.3, 0.1], [0.6, 0.4]]) == 2  # the bigger clear gain
