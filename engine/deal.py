@@ -184,6 +184,14 @@ def _note_pile_dollars(state: DealState, seat: int, cards: list[Card]) -> None:
         state.pile_dollars[seat].extend(c for c in cards if c.rank == 3 and c.is_red)
 
 
+def _forget_seen(state: DealState, seat: int, cards: list[Card]) -> None:
+    """Cards a seat was seen taking leave public knowledge once laid or discarded."""
+    seen = state.seen[seat]
+    for card in cards:
+        if card in seen:
+            seen.remove(card)
+
+
 def _trim_pile_dollars(state: DealState, seat: int) -> None:
     """Forget pile Dólares no longer in the hand (melded or discarded; of two equal
     Dólares the one that leaves the hand counts as the one from the pile)."""
@@ -292,6 +300,7 @@ def _take_pile(state: DealState, action: Action) -> list[Event]:
             )
         state.hands[seat] = hand + state.pile
         state.from_pile = list(state.pile)
+        state.seen[seat].extend(state.pile)  # an open pile: everyone saw what was taken
         _note_pile_dollars(state, seat, state.pile)
         state.taken_top = top
         events = [Event("took_pile", seat, {"cards": [c.code for c in state.pile]})]
@@ -409,6 +418,7 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
     state.laid_this_turn = True
     state.redraw_ok = False
     _trim_pile_dollars(state, seat)
+    _forget_seen(state, seat, laid)
     events = [
         Event(
             "melded",
@@ -445,6 +455,7 @@ def _discard(state: DealState, action: Action) -> list[Event]:
             raise refusal
     state.hands[seat] = rest
     _trim_pile_dollars(state, seat)
+    _forget_seen(state, seat, [card])
     events = [Event("discarded", seat, {"card": card.code})]
     black = card.rank == 3 and not card.is_red and not card.is_joker
     if black and rules.black_three == BlackThree.KILLS_PILE:
@@ -498,6 +509,7 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
             drawn += 1
     state.laid_threes[side].append(card)
     state.redraw_ok = False
+    _forget_seen(state, seat, [card])
     events = [Event("laid_three", seat, {"card": card.code, "replaced": drawn})]
     state.hands[seat] = hand
     if not _able_to_end_turn(state, seat, hand):  # RULES A26: nothing left to draw

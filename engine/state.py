@@ -73,6 +73,7 @@ class DealState:
     laid_this_turn: bool = False
     from_pile: list[Card] = field(default_factory=list)
     pile_dollars: list[list[Card]] = field(default_factory=list)
+    seen: list[list[Card]] = field(default_factory=list)
     laid_before_turn: bool = False
 
     def __post_init__(self) -> None:
@@ -84,6 +85,7 @@ class DealState:
         self.relancinhos = self.relancinhos or [0] * sides
         self.pending_morto = self.pending_morto or [[] for _ in range(n)]
         self.pile_dollars = self.pile_dollars or [[] for _ in range(n)]
+        self.seen = self.seen or [[] for _ in range(n)]
         self.has_laid = self.has_laid or [False] * n
         self.vuln_min = self.vuln_min or [0] * n
 
@@ -159,6 +161,7 @@ class DealState:
             laid_this_turn=self.laid_this_turn,
             from_pile=list(self.from_pile),
             pile_dollars=[list(p) for p in self.pile_dollars],
+            seen=[list(p) for p in self.seen],
             laid_before_turn=self.laid_before_turn,
         )
 
@@ -193,6 +196,7 @@ class DealState:
             "laid_this_turn": self.laid_this_turn,
             "from_pile": codes(self.from_pile),
             "pile_dollars": [codes(p) for p in self.pile_dollars],
+            "seen": [codes(p) for p in self.seen],
             "laid_before_turn": self.laid_before_turn,
         }
 
@@ -310,6 +314,7 @@ def _from_json(cls: type[DealState], rules: Rules, d: Any) -> DealState:
     state.pile_dollars = [
         _cards(p) for p in _per(d.get("pile_dollars", [[]] * n), n, "pile_dollars")
     ]
+    state.seen = [_cards(p) for p in _per(d.get("seen", [[]] * n), n, "seen")]
     state.laid_before_turn = bool(d.get("laid_before_turn", state.has_laid[state.turn % n]))
     for name in ("taken_top", "drawn"):
         if d.get(name):

@@ -24,7 +24,8 @@ class SeatView:
     ``pile``: the whole pile bottom->top if open, else ``[top]`` (or ``[]``);
     ``hand``: sorted; ``pending_morto``: size of a morto this seat took by discard;
     ``seen_taken[seat]``: cards each seat is known to hold because it took them from an
-    open pile this deal and has not laid or discarded them since (public knowledge).
+    open pile this deal and has not laid or discarded them since (public knowledge);
+    ``pile_dollars``: this seat's Dólares that came with the pile (no replacement, A4).
     """
 
     seat: int
@@ -56,6 +57,7 @@ class SeatView:
     first: int
     turn_count: int
     seen_taken: list[list[Card]] = field(default_factory=list)
+    pile_dollars: list[Card] = field(default_factory=list)
 
     @property
     def my_turn(self) -> bool:
@@ -71,8 +73,8 @@ class SeatView:
 def view_for(state: DealState, seat: int, seen_taken: list[list[Card]] | None = None) -> SeatView:
     """The :class:`SeatView` of ``seat`` (0..n_players-1) in ``state``.
 
-    ``seen_taken`` may be supplied by a caller that tracks public pick-ups across
-    actions (the AI does); by default it is the cards this turn took from an open pile.
+    ``seen_taken`` may be supplied by a caller that tracks public pick-ups itself; by
+    default it is the deal's own record of them (``DealState.seen``).
     Raises ``IndexError`` for a seat outside the table.
     """
     if not 0 <= seat < state.n_players:
@@ -80,9 +82,7 @@ def view_for(state: DealState, seat: int, seen_taken: list[list[Card]] | None = 
     rules = state.rules
     own_turn = state.turn == seat
     pile = list(state.pile) if rules.pile_open else state.pile[-1:]
-    taken = seen_taken or [[] for _ in range(state.n_players)]
-    if seen_taken is None and rules.pile_open and state.from_pile:
-        taken[state.turn] = list(state.from_pile)
+    taken = seen_taken if seen_taken is not None else [list(s) for s in state.seen]
     return SeatView(
         seat=seat,
         side=state.side_of[seat],
@@ -113,6 +113,7 @@ def view_for(state: DealState, seat: int, seen_taken: list[list[Card]] | None = 
         first=state.first,
         turn_count=state.turn_count,
         seen_taken=taken,
+        pile_dollars=list(state.pile_dollars[seat]),
     )
 
 

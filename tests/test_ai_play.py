@@ -167,13 +167,24 @@ def test_tranca_takes_the_pile_justified_by_two_hand_cards() -> None:
 
 def _hidden_twin(state: DealState, seat: int, rng: random.Random) -> DealState:
     """The same deal with every card ``seat`` cannot see (other hands, stock, mortos)
-    dealt again at random in the same sizes."""
+    dealt again at random in the same sizes. Cards a seat was seen taking from the open
+    pile are public knowledge and stay in that hand."""
     twin = state.clone()
-    groups = [*(h for s, h in enumerate(twin.hands) if s != seat), twin.stock, *twin.mortos]
+    hidden = []
+    for s, hand in enumerate(twin.hands):
+        if s != seat:
+            known = list(twin.seen[s])
+            rest = list(hand)
+            for c in known:
+                rest.remove(c)
+            hidden.append((hand, known, rest))
+    groups = [*(rest for _, _, rest in hidden), twin.stock, *twin.mortos]
     pool = [c for g in groups for c in g]
     rng.shuffle(pool)
     for g in groups:
         g[:], pool = pool[: len(g)], pool[len(g):]
+    for hand, known, rest in hidden:
+        hand[:] = known + rest
     return twin
 
 
@@ -188,7 +199,7 @@ def test_no_hidden_card_reaches_the_ai(level: str) -> None:
     while not state.over and checked < (6 if level == "dificil" else 40):
         if state.turn == 0:
             twin = _hidden_twin(state, 0, rng)
-            differ += twin.hands[1] != state.hands[1]
+            differ += sorted(twin.hands[1]) != sorted(state.hands[1])
             view, twin_view = engine_view_for(state, 0), engine_view_for(twin, 0)
             assert view == twin_view
             if level == "dificil":
@@ -202,7 +213,8 @@ def test_no_hidden_card_reaches_the_ai(level: str) -> None:
         else:
             a = choose(engine_view_for(state, state.turn), "normal", rng=rng)
         apply(state, a)
-    assert checked >= 6 and differ == checked
+    # nearly every twin really differs (a hand of only public cards cannot)
+    assert checked >= 6 and differ >= checked * 0.9
 
 
 def test_choose_refuses_the_hidden_state() -> None:

@@ -67,3 +67,20 @@ def test_records_refuse_positions_the_variant_cannot_have() -> None:
               "position": base, "deck": [], "actions": []}
     with pytest.raises(MalformedRecord, match="'deck' ou 'position', não os dois"):
         replay(record)
+
+
+def test_view_tells_every_seat_what_was_taken_from_the_open_pile_until_it_leaves() -> None:
+    """Open pile (RULES §2 "discard pile": all cards visible): what a seat took is public
+    knowledge until that seat lays or discards it; nobody learns anything else."""
+    from engine import Action, DealState, apply, parse_cards, view_for
+
+    position = {"hands": [["7h", "8h", "Kc", "4s"], ["Qd", "Jd", "2c"]],
+                "melds": [[], []], "pile": ["9h", "5d"], "stock": ["Ac", "Ad"],
+                "turn": 0, "phase": "draw"}
+    state = DealState.from_json(make_rules("buraco"), position)
+    apply(state, Action.take_pile(0))
+    assert [c.code for c in view_for(state, 1).seen_taken[0]] == ["9h", "5d"]
+    apply(state, Action.lay_down(0, [parse_cards("7h 8h 9h")]))
+    apply(state, Action.discard(0, parse_cards("Kc")[0]))
+    assert [c.code for c in view_for(state, 1).seen_taken[0]] == ["5d"]
+    assert view_for(state, 1).seen_taken[1] == []

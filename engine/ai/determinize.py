@@ -88,6 +88,7 @@ def sample_state(view: SeatView, rng: random.Random) -> DealState:
         morto_taken=list(view.morto_taken), pending_morto=pending, killed=killed,
         pile_reused=view.pile_reused, pile_blocked=view.pile_blocked, reshuffle=reshuffle,
         turn_count=view.turn_count,
+        seen=[list(s) for s in view.seen_taken],
         has_laid=[view.has_laid if s == view.seat else bool(view.melds[side_of[s]])
                   for s in range(n)],
         vuln_min=[view.vuln_min if s == view.seat else 0 for s in range(n)],
