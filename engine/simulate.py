@@ -84,7 +84,9 @@ def _draw_phase(state: DealState, rng: random.Random) -> Action:
         else:
             top = state.pile[-1]
             hand = state.hands[seat]
-            for i in range(len(state.melds[state.side_of[seat]])):
+            for i, meld in enumerate(state.melds[state.side_of[seat]]):
+                if not _may_fit(meld, top):
+                    continue  # cheap pre-check before the full verification
                 action = Action.take_pile(seat, meld=i)
                 if can(state, action):
                     return action
