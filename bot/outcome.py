@@ -8,6 +8,7 @@ store follow-ups the outcome asks for and returns its effects.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,12 @@ class Refusal(Exception):
         self.msgid = msgid
         self.raw = raw
         self.kw = kw
+
+    def render(self, translate: Callable[..., str]) -> str:
+        """The text for the person: ``raw``, or ``msgid`` translated with ``translate``,
+        with a capital first letter (engine reasons are written in lowercase)."""
+        text = self.raw or translate(self.msgid, **self.kw)
+        return text[:1].upper() + text[1:]
 
 
 @dataclass

@@ -112,8 +112,7 @@ class Service:
             except Refusal as err:
                 if user is None:
                     return []
-                text = err.raw or Translator(game.lang)(err.msgid, **err.kw)
-                return [Reply(player=user, text=text)]
+                return [Reply(player=user, text=err.render(Translator(game.lang)))]
             if not out.changed:
                 if reschedule:
                     await self._schedule(game)
@@ -199,7 +198,7 @@ class Service:
         try:
             game = lobby.open_game(new_game_id(), chat, user, args, lang, now, self.turn_timer_s)
         except Refusal as err:
-            return [Reply(player=user, text=err.raw or Translator(lang)(err.msgid, **err.kw))]
+            return [Reply(player=user, text=err.render(Translator(lang)))]
         await self.store.create_game(game.id, encode(game, self.compress), self.ttl_s)
         if not await self.store.bind_chat(chat.key, game.id, CHAT_BIND_TTL_S):
             await self.store.delete_game(game.id)
@@ -389,7 +388,7 @@ class Service:
         try:
             return [Reply(player=user, text=info.rules_summary(preset or "buraco", _))]
         except Refusal as err:
-            return [Reply(player=user, text=err.raw or _(err.msgid, **err.kw))]
+            return [Reply(player=user, text=err.render(_))]
 
     async def move_chat(self, old: ChatRef, new: ChatRef) -> list[Effect]:
         """The platform moved a chat (Telegram ``ChatMigrated``): its active game, language

@@ -39,12 +39,12 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
     assert "Ações: Comprar do monte (c)" in text
     assert "Comandos: c = comprar do monte" in text
     assert "Comando desconhecido: x. Digite ? para ajuda." in text
-    assert "primeiro compre do monte ou pegue o lixo" in text  # engine's reason
+    assert "Primeiro compre do monte ou pegue o lixo" in text  # engine's reason
     assert "Ações: Baixar (b N N N) · Descartar (d N) · Baixar o 3 (t N)" in text
     assert "Não há carta 99 na sua mão (1 a 12)." in text
-    assert "baixe o 3 vermelho antes de descartar" in text
+    assert "Baixe o 3 vermelho antes de descartar" in text
     assert "Você baixou o 3♦." in text and "3s baixados: 3♦" in text
-    assert "um jogo precisa de pelo menos 3 cartas" in text
+    assert "Um jogo precisa de pelo menos 3 cartas" in text
     assert "Separado 1" not in text  # a refused meld leaves no selection behind
     # the AI answered, the person's discard went to the pile
     assert "Robô 2 comprou do monte." in text and "Robô 2 descartou A♣." in text
@@ -56,7 +56,7 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
 async def test_unknown_variant_is_refused() -> None:
     game, out = scripted([])
     assert not await game.setup("pife", None)
-    assert "variante desconhecida: 'pife'" in out.getvalue()
+    assert "Variante desconhecida: 'pife'" in out.getvalue()
 
 
 async def test_a_whole_match_to_the_score() -> None:

@@ -81,7 +81,7 @@ async def test_console_worded_messages() -> None:
                                  "c", "b 1 1 1", "e 1 1 1", "d", "t", "e", "e 0 1", "r 2",
                                  "q"])
     assert answers(text) == [
-        "primeiro compre do monte ou pegue o lixo",  # the engine's reason
+        "Primeiro compre do monte ou pegue o lixo",  # the engine's reason
         "Diga em qual jogo: lj 2",
         "Use números de jogos: ex. lj 2.",
         "Não há jogo 1111….",

@@ -66,18 +66,19 @@ async def test_unknown_preset_gets_the_engine_reason_and_nothing_opens(
         svc: Service, store: Any) -> None:
     effects = await svc.new_game(CHAT, ANA, "pife")
     assert effects == [Reply(player=ANA, text=(
-        "variante desconhecida: 'pife' (conheço: altaneira, biriba, biriba_tranca, bossa_nova,"
+        "Variante desconhecida: 'pife' (conheço: altaneira, biriba, biriba_tranca, bossa_nova,"
         " buraco, buraco_morto, justificado, stbl, tranca)"))]
     assert await store.chat_game(CHAT.key) is None
 
 
 async def test_bad_option_and_bad_timer_are_refused(svc: Service, store: Any) -> None:
     refused = await svc.new_game(CHAT, ANA, "buraco cor=azul")
-    assert texts(refused)[0].startswith("opção desconhecida ou fixa nesta variante: 'cor'")
+    assert texts(refused)[0].startswith("Opção desconhecida ou fixa nesta variante: 'cor'")
     with pytest.raises(IllegalAction) as engine_refusal:
         make_rules("tranca", {"jokers": "true"})
+    reason = engine_refusal.value.message
     assert texts(await svc.new_game(CHAT, ANA, "tranca jokers=true")) == [
-        engine_refusal.value.message]  # the engine's own pt-BR reason, word for word
+        reason[0].upper() + reason[1:]]  # the engine's own pt-BR reason, capitalised
     assert texts(await svc.new_game(CHAT, ANA, "timer=5")) == [
         "Tempo de jogada inválido: use timer=15 a timer=3600 (segundos)."]
     assert texts(await svc.new_game(CHAT, ANA, "buraco tranca")) == [

@@ -72,7 +72,7 @@ async def test_help_and_rules(svc: Service) -> None:
                                   "Lixo fechado: justificar o topo", "Sequências e trincas",
                                   "Batida: 100 pontos"]
     refused = await svc.rules_text(CHAT, ANA, "pife")
-    assert refused[0].text.startswith("variante desconhecida: 'pife'")
+    assert refused[0].text.startswith("Variante desconhecida: 'pife'")
 
 
 async def test_export_without_a_finished_game(svc: Service) -> None:
