@@ -7,9 +7,6 @@ scores are computed by hand in the comments (every card 10, A8).
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections import Counter
 
 import pytest
@@ -36,7 +33,6 @@ from tests.tranca_support import (
     ALTANEIRA_HANDS,
     ALTANEIRA_MORTOS,
     ALTANEIRA_STOCK,
-    ROOT,
     act,
     altaneira_record,
     cards,
@@ -44,6 +40,7 @@ from tests.tranca_support import (
     make_deck,
     position,
     refused,
+    replay_example,
 )
 
 A = make_rules("altaneira")
@@ -750,16 +747,7 @@ def test_record_altaneira_example_is_the_scripted_deal() -> None:
 
 
 def test_record_altaneira_example_replays_with_the_cli() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", "docs/examples/altaneira.json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    out = json.loads(done.stdout)
+    out = replay_example("altaneira")
     assert (out["ok"], out["error"], out["deal_over"]) == (True, None, True)
     # side 0: hearts 7..K with the 2h as K (7) + Jd Qd Kd + 5c 6c 7c + the morto 4d..Ad
     # (11) = 24 cards = 240; suja 100 + limpa 200; batida 100; Dólar 3h +100; seat 2

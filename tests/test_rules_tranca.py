@@ -6,10 +6,6 @@ in the comments (every card 10, RULES A8-like flat table of the tranca column).
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
 from engine import (
@@ -28,7 +24,6 @@ from engine import (
 )
 from engine.state import deal_cards
 from tests.tranca_support import (
-    ROOT,
     TRANCA_ACTIONS,
     TRANCA_HANDS,
     TRANCA_MORTOS,
@@ -39,6 +34,7 @@ from tests.tranca_support import (
     make_deck,
     position,
     refused,
+    replay_example,
     tranca_record,
 )
 
@@ -691,16 +687,7 @@ def test_record_tranca_example_is_the_scripted_deal() -> None:
 
 
 def test_record_tranca_example_replays_with_the_cli() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", "docs/examples/tranca.json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    out = json.loads(done.stdout)
+    out = replay_example("tranca")
     assert (out["ok"], out["error"], out["deal_over"]) == (True, None, True)
     # side 0: hearts 4..A and spades 4..A = 22 cards x 10 = 220; two limpas 400;
     # batida 100; the 3d laid with a canastra +100 -> 820

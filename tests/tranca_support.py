@@ -9,6 +9,8 @@ first, mortos per side. Cards are written as space-separated codes (``"7h 8h 9h"
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -216,3 +218,19 @@ def altaneira_record() -> dict[str, Any]:
     for raw in ALTANEIRA_ACTIONS:
         match.act(Action.from_json(raw))
     return match.record()
+
+
+def replay_example(name: str) -> dict[str, Any]:
+    """Run ``python -m engine replay docs/examples/<name>.json`` and return its JSON
+    output; fails the test unless it exits 0."""
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", f"docs/examples/{name}.json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    out: dict[str, Any] = json.loads(done.stdout)
+    return out
