@@ -14,9 +14,20 @@ from engine.actions import Action
 from engine.cards import Card, show
 from engine.errors import IllegalAction
 from engine.melds import RUN, Meld, extend_meld, make_meld
-from engine.rules import BlackThree, RedThree, Requirement
+from engine.rules import BlackThree, RedThree
 from engine.scoring import card_points
 from engine.state import DRAW, OVER, PLAY, DealState, Event, deal_cards
+from engine.turns import (
+    able_to_end_turn,
+    check_leftover,
+    forget_seen,
+    go_out,
+    going_out_refusal,
+    is_lay_alone_three,
+    next_turn,
+    note_pile_dollars,
+    trim_pile_dollars,
+)
 
 new_deal = deal_cards
 
@@ -79,170 +90,6 @@ def _without(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
     return out
 
 
-def _going_out_refusal(
-    state: DealState, seat: int, direct: bool, side_melds: list[Meld]
-) -> IllegalAction | None:
-    """Why emptying the hand now is refused, or None (RULES C13, A1, A16, A17, §2)."""
-    rules = state.rules
-    side = state.side_of[seat]
-    if state.mortos[side]:
-        others_took = any(t for s, t in enumerate(state.morto_taken) if s != side)
-        if not direct and rules.second_morto_direct_only and others_took:
-            return IllegalAction(
-                "second_morto_direct",
-                "o outro lado já pegou o morto: o seu só sai batendo sem descarte",
-            )
-        need = rules.morto_requires
-    else:
-        need = rules.end_requires
-    if need == Requirement.ANY_CANASTRA and not any(m.is_canastra for m in side_melds):
-        return IllegalAction("need_canastra", "para bater é preciso ter pelo menos uma canastra")
-    if need == Requirement.CLEAN_CANASTRA and not any(m.is_clean_canastra for m in side_melds):
-        return IllegalAction("need_clean_canastra", "para bater é preciso ter uma canastra limpa")
-    return None
-
-
-def _check_leftover(state: DealState, seat: int, hand: list[Card], side_melds: list[Meld]) -> None:
-    """A play-phase move may leave no card only as a legal direct going-out, and one
-    card only if discarding it would be a legal going-out (C2, C13); otherwise the
-    player could be left with no legal way to end the turn. Tranca red 3s still in
-    the hand do not count: they are laid, never discarded (A32)."""
-    normals = [c for c in hand if not _is_lay_alone_three(state, c)]
-    if len(normals) >= 2:
-        return
-    if normals and normals[0] == state.taken_top:
-        raise IllegalAction(
-            "discard_taken_top",
-            "a carta tirada do lixo não pode ser descartada nesta vez: "
-            "guarde outra carta para descartar",
-        )
-    refusal = _going_out_refusal(state, seat, not normals, side_melds)
-    if refusal is not None:
-        raise _keep_two(refusal.code) if normals else refusal
-
-
-def _keep_two(code: str) -> IllegalAction:
-    """The going-out refusal ``code`` for a move that would leave one card: each reason
-    of :func:`_going_out_refusal` plus "keep two cards" (one msgid each, for gettext)."""
-    if code == "second_morto_direct":
-        return IllegalAction(
-            code,
-            "o outro lado já pegou o morto: o seu só sai batendo sem descarte"
-            "; guarde pelo menos duas cartas na mão",
-        )
-    if code == "need_canastra":
-        return IllegalAction(
-            code,
-            "para bater é preciso ter pelo menos uma canastra"
-            "; guarde pelo menos duas cartas na mão",
-        )
-    return IllegalAction(
-        code,
-        "para bater é preciso ter uma canastra limpa; guarde pelo menos duas cartas na mão",
-    )
-
-
-def _able_to_end_turn(state: DealState, seat: int, hand: list[Card]) -> bool:
-    """Whether the player can still finish the turn: another red 3 to lay, two cards
-    (discard one, keep one), or a legal going-out with what is left."""
-    if len(hand) >= 2 or any(_is_lay_alone_three(state, c) for c in hand):
-        return True
-    side_melds = state.melds[state.side_of[seat]]
-    return _going_out_refusal(state, seat, not hand, side_melds) is None
-
-
-def _is_lay_alone_three(state: DealState, card: Card) -> bool:
-    return card.rank == 3 and card.is_red and state.rules.red_three == RedThree.LAY_ALONE
-
-
-def _go_out(state: DealState, seat: int, direct: bool, events: list[Event]) -> None:
-    """The hand is empty: take the morto (direct: play on; indirect: from the next
-    turn, C12) or end the deal (C2, C11)."""
-    side = state.side_of[seat]
-    if state.rules.relancinho_bonus and not state.laid_before_turn and state.laid_this_turn:
-        state.relancinhos[side] += 1  # RULES A21
-        state.laid_before_turn = True
-        events.append(Event("relancinho", seat, {"side": side}))
-    if state.mortos[side]:
-        morto, state.mortos[side] = state.mortos[side], []
-        state.morto_taken[side] = True
-        if direct:
-            state.hands[seat] = morto
-        else:
-            state.pending_morto[seat] = morto
-        events.append(Event("took_morto", seat, {"side": side, "direct": direct}))
-        return
-    state.phase = OVER
-    state.went_out = seat
-    events.append(Event("went_out", seat, {"side": side, "direct": direct}))
-    events.append(Event("deal_over", -1, {"reason": "batida"}))
-
-
-def _note_pile_dollars(state: DealState, seat: int, cards: list[Card]) -> None:
-    """RULES A4: a Dólar taken with the pile never earns a replacement draw."""
-    if state.rules.red_three == RedThree.DOLLAR:
-        state.pile_dollars[seat].extend(c for c in cards if c.rank == 3 and c.is_red)
-
-
-def _forget_seen(state: DealState, seat: int, cards: list[Card]) -> None:
-    """Cards a seat was seen taking leave public knowledge once laid or discarded."""
-    seen = state.seen[seat]
-    for card in cards:
-        if card in seen:
-            seen.remove(card)
-
-
-def _trim_pile_dollars(state: DealState, seat: int) -> None:
-    """Forget pile Dólares no longer in the hand (melded or discarded; of two equal
-    Dólares the one that leaves the hand counts as the one from the pile)."""
-    kept = state.pile_dollars[seat]
-    if kept:
-        hand = state.hands[seat]
-        state.pile_dollars[seat] = [
-            c for i, c in enumerate(kept) if kept[: i + 1].count(c) <= hand.count(c)
-        ]
-
-
-def _next_turn(state: DealState, events: list[Event]) -> None:
-    state.turn = (state.turn + 1) % state.n_players
-    state.turn_count += 1
-    state.phase = DRAW
-    state.taken_top = None
-    state.drawn = None
-    state.redraw_ok = False
-    state.laid_this_turn = False
-    state.from_pile = []
-    seat = state.turn
-    state.laid_before_turn = state.has_laid[seat]
-    if not state.stock and not _refill_stock(state, events):
-        state.phase = OVER  # RULES A26: no stock, no morto, no pile to reuse
-        events.append(Event("deal_over", -1, {"reason": "stock"}))
-        return
-    if state.pending_morto[seat]:  # RULES C12: the morto is playable from this turn
-        state.hands[seat].extend(state.pending_morto[seat])
-        state.pending_morto[seat] = []
-
-
-def _refill_stock(state: DealState, events: list[Event]) -> bool:
-    """RULES A26 / seed 000 §3: untaken mortos become stock in side order, then (where
-    the rules say) the pile is shuffled into a new stock once."""
-    for side, morto in enumerate(state.mortos):
-        if morto:
-            state.stock = list(reversed(morto))
-            state.mortos[side] = []
-            events.append(Event("stock_from_morto", -1, {"side": side}))
-            return True
-    if state.rules.reuse_pile_once and not state.pile_reused and state.pile:
-        order = [i for i in state.reshuffle if i < len(state.pile)] or list(range(len(state.pile)))
-        state.stock = [state.pile[i] for i in order]
-        state.pile = []
-        state.pile_reused = True
-        state.pile_blocked = False
-        events.append(Event("stock_from_pile", -1, {"count": len(state.stock)}))
-        return True
-    return False
-
-
 # Handlers --------------------------------------------------------------------
 def _draw(state: DealState, action: Action) -> list[Event]:
     _phase(state, DRAW)
@@ -301,17 +148,17 @@ def _take_pile(state: DealState, action: Action) -> list[Event]:
         state.hands[seat] = hand + state.pile
         state.from_pile = list(state.pile)
         state.seen[seat].extend(state.pile)  # an open pile: everyone saw what was taken
-        _note_pile_dollars(state, seat, state.pile)
+        note_pile_dollars(state, seat, state.pile)
         state.taken_top = top
         events = [Event("took_pile", seat, {"cards": [c.code for c in state.pile]})]
     else:
         new_hand, side_melds, meld_index = _justify(state, action, top)
         new_hand = new_hand + rest
-        _check_leftover(state, seat, new_hand, side_melds)
+        check_leftover(state, seat, new_hand, side_melds)
         state.hands[seat] = new_hand
         state.melds[side] = side_melds
         state.from_pile = list(rest)
-        _note_pile_dollars(state, seat, rest)
+        note_pile_dollars(state, seat, rest)
         state.has_laid[seat] = True
         state.laid_this_turn = True
         events = [
@@ -324,7 +171,7 @@ def _take_pile(state: DealState, action: Action) -> list[Event]:
     state.drawn = None
     state.redraw_ok = False
     if not state.hands[seat]:
-        _go_out(state, seat, True, events)
+        go_out(state, seat, True, events)
     return events
 
 
@@ -411,14 +258,14 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
                     {"points": points, "needed": minimum, "now_needed": state.vuln_min[seat]},
                 )
             ]
-    _check_leftover(state, seat, hand, side_melds)
+    check_leftover(state, seat, hand, side_melds)
     state.hands[seat] = hand
     state.melds[side] = side_melds
     state.has_laid[seat] = True
     state.laid_this_turn = True
     state.redraw_ok = False
-    _trim_pile_dollars(state, seat)
-    _forget_seen(state, seat, laid)
+    trim_pile_dollars(state, seat)
+    forget_seen(state, seat, laid)
     events = [
         Event(
             "melded",
@@ -430,7 +277,7 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
         )
     ]
     if not hand:
-        _go_out(state, seat, True, events)
+        go_out(state, seat, True, events)
     return events
 
 
@@ -440,9 +287,9 @@ def _discard(state: DealState, action: Action) -> list[Event]:
     assert card is not None
     hand = state.hands[seat]
     rest = _without(hand, [card])
-    if _is_lay_alone_three(state, card):
+    if is_lay_alone_three(state, card):
         raise IllegalAction("three_no_discard", "o 3 vermelho nunca é descartado: baixe-o")
-    if any(_is_lay_alone_three(state, c) for c in rest):
+    if any(is_lay_alone_three(state, c) for c in rest):
         raise IllegalAction("lay_three_first", "baixe o 3 vermelho antes de descartar")
     if card == state.taken_top and (card not in rest or any(c != card for c in rest)):
         raise IllegalAction(
@@ -450,12 +297,12 @@ def _discard(state: DealState, action: Action) -> list[Event]:
         )
     side = state.side_of[seat]
     if not rest:
-        refusal = _going_out_refusal(state, seat, False, state.melds[side])
+        refusal = going_out_refusal(state, seat, False, state.melds[side])
         if refusal is not None:
             raise refusal
     state.hands[seat] = rest
-    _trim_pile_dollars(state, seat)
-    _forget_seen(state, seat, [card])
+    trim_pile_dollars(state, seat)
+    forget_seen(state, seat, [card])
     events = [Event("discarded", seat, {"card": card.code})]
     black = card.rank == 3 and not card.is_red and not card.is_joker
     if black and rules.black_three == BlackThree.KILLS_PILE:
@@ -470,9 +317,9 @@ def _discard(state: DealState, action: Action) -> list[Event]:
         if state.pile_blocked:
             events.append(Event("pile_blocked", seat, {}))
     if not rest:
-        _go_out(state, seat, False, events)
+        go_out(state, seat, False, events)
     if state.phase != OVER:
-        _next_turn(state, events)
+        next_turn(state, events)
     return events
 
 
@@ -498,26 +345,26 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
         if not replace and card in from_pile:
             from_pile.remove(card)
         if not replace:
-            _check_leftover(state, seat, hand, state.melds[side])
+            check_leftover(state, seat, hand, state.melds[side])
         drawn = 1 if replace else 0
         if replace:
             hand.append(state.stock.pop())
     else:
         drawn = 0
-        while not _able_to_end_turn(state, seat, hand) and state.stock:
+        while not able_to_end_turn(state, seat, hand) and state.stock:
             hand.append(state.stock.pop())  # D1: only when the turn could not end
             drawn += 1
     state.laid_threes[side].append(card)
     state.redraw_ok = False
-    _forget_seen(state, seat, [card])
+    forget_seen(state, seat, [card])
     events = [Event("laid_three", seat, {"card": card.code, "replaced": drawn})]
     state.hands[seat] = hand
-    if not _able_to_end_turn(state, seat, hand):  # RULES A26: nothing left to draw
+    if not able_to_end_turn(state, seat, hand):  # RULES A26: nothing left to draw
         state.phase = OVER
         events.append(Event("deal_over", -1, {"reason": "stock"}))
         return events
     if not hand:
-        _go_out(state, seat, True, events)
+        go_out(state, seat, True, events)
     return events
 
 

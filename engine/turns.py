@@ -1,0 +1,176 @@
+"""Turn bookkeeping shared by the action handlers of :mod:`engine.deal`: when a
+going-out is allowed (RULES C2, C13, A1, A16, A17), what a move may leave in the hand,
+taking the morto (C12), passing the turn, stock exhaustion (A26), and the public
+record of pick-ups and pile Dólares (A4)."""
+
+from __future__ import annotations
+
+from engine.cards import Card
+from engine.errors import IllegalAction
+from engine.melds import Meld
+from engine.rules import RedThree, Requirement
+from engine.state import DRAW, OVER, DealState, Event
+
+
+def going_out_refusal(
+    state: DealState, seat: int, direct: bool, side_melds: list[Meld]
+) -> IllegalAction | None:
+    """Why emptying the hand now is refused, or None (RULES C13, A1, A16, A17, §2)."""
+    rules = state.rules
+    side = state.side_of[seat]
+    if state.mortos[side]:
+        others_took = any(t for s, t in enumerate(state.morto_taken) if s != side)
+        if not direct and rules.second_morto_direct_only and others_took:
+            return IllegalAction(
+                "second_morto_direct",
+                "o outro lado já pegou o morto: o seu só sai batendo sem descarte",
+            )
+        need = rules.morto_requires
+    else:
+        need = rules.end_requires
+    if need == Requirement.ANY_CANASTRA and not any(m.is_canastra for m in side_melds):
+        return IllegalAction("need_canastra", "para bater é preciso ter pelo menos uma canastra")
+    if need == Requirement.CLEAN_CANASTRA and not any(m.is_clean_canastra for m in side_melds):
+        return IllegalAction("need_clean_canastra", "para bater é preciso ter uma canastra limpa")
+    return None
+
+
+def check_leftover(state: DealState, seat: int, hand: list[Card], side_melds: list[Meld]) -> None:
+    """A play-phase move may leave no card only as a legal direct going-out, and one
+    card only if discarding it would be a legal going-out (C2, C13); otherwise the
+    player could be left with no legal way to end the turn. Tranca red 3s still in
+    the hand do not count: they are laid, never discarded (A32)."""
+    normals = [c for c in hand if not is_lay_alone_three(state, c)]
+    if len(normals) >= 2:
+        return
+    if normals and normals[0] == state.taken_top:
+        raise IllegalAction(
+            "discard_taken_top",
+            "a carta tirada do lixo não pode ser descartada nesta vez: "
+            "guarde outra carta para descartar",
+        )
+    refusal = going_out_refusal(state, seat, not normals, side_melds)
+    if refusal is not None:
+        raise keep_two(refusal.code) if normals else refusal
+
+
+def keep_two(code: str) -> IllegalAction:
+    """The going-out refusal ``code`` for a move that would leave one card: each reason
+    of :func:`going_out_refusal` plus "keep two cards" (one msgid each, for gettext)."""
+    if code == "second_morto_direct":
+        return IllegalAction(
+            code,
+            "o outro lado já pegou o morto: o seu só sai batendo sem descarte"
+            "; guarde pelo menos duas cartas na mão",
+        )
+    if code == "need_canastra":
+        return IllegalAction(
+            code,
+            "para bater é preciso ter pelo menos uma canastra"
+            "; guarde pelo menos duas cartas na mão",
+        )
+    return IllegalAction(
+        code,
+        "para bater é preciso ter uma canastra limpa; guarde pelo menos duas cartas na mão",
+    )
+
+
+def able_to_end_turn(state: DealState, seat: int, hand: list[Card]) -> bool:
+    """Whether the player can still finish the turn: another red 3 to lay, two cards
+    (discard one, keep one), or a legal going-out with what is left."""
+    if len(hand) >= 2 or any(is_lay_alone_three(state, c) for c in hand):
+        return True
+    side_melds = state.melds[state.side_of[seat]]
+    return going_out_refusal(state, seat, not hand, side_melds) is None
+
+
+def is_lay_alone_three(state: DealState, card: Card) -> bool:
+    return card.rank == 3 and card.is_red and state.rules.red_three == RedThree.LAY_ALONE
+
+
+def go_out(state: DealState, seat: int, direct: bool, events: list[Event]) -> None:
+    """The hand is empty: take the morto (direct: play on; indirect: from the next
+    turn, C12) or end the deal (C2, C11)."""
+    side = state.side_of[seat]
+    if state.rules.relancinho_bonus and not state.laid_before_turn and state.laid_this_turn:
+        state.relancinhos[side] += 1  # RULES A21
+        state.laid_before_turn = True
+        events.append(Event("relancinho", seat, {"side": side}))
+    if state.mortos[side]:
+        morto, state.mortos[side] = state.mortos[side], []
+        state.morto_taken[side] = True
+        if direct:
+            state.hands[seat] = morto
+        else:
+            state.pending_morto[seat] = morto
+        events.append(Event("took_morto", seat, {"side": side, "direct": direct}))
+        return
+    state.phase = OVER
+    state.went_out = seat
+    events.append(Event("went_out", seat, {"side": side, "direct": direct}))
+    events.append(Event("deal_over", -1, {"reason": "batida"}))
+
+
+def note_pile_dollars(state: DealState, seat: int, cards: list[Card]) -> None:
+    """RULES A4: a Dólar taken with the pile never earns a replacement draw."""
+    if state.rules.red_three == RedThree.DOLLAR:
+        state.pile_dollars[seat].extend(c for c in cards if c.rank == 3 and c.is_red)
+
+
+def forget_seen(state: DealState, seat: int, cards: list[Card]) -> None:
+    """Cards a seat was seen taking leave public knowledge once laid or discarded."""
+    seen = state.seen[seat]
+    for card in cards:
+        if card in seen:
+            seen.remove(card)
+
+
+def trim_pile_dollars(state: DealState, seat: int) -> None:
+    """Forget pile Dólares no longer in the hand (melded or discarded; of two equal
+    Dólares the one that leaves the hand counts as the one from the pile)."""
+    kept = state.pile_dollars[seat]
+    if kept:
+        hand = state.hands[seat]
+        state.pile_dollars[seat] = [
+            c for i, c in enumerate(kept) if kept[: i + 1].count(c) <= hand.count(c)
+        ]
+
+
+def next_turn(state: DealState, events: list[Event]) -> None:
+    state.turn = (state.turn + 1) % state.n_players
+    state.turn_count += 1
+    state.phase = DRAW
+    state.taken_top = None
+    state.drawn = None
+    state.redraw_ok = False
+    state.laid_this_turn = False
+    state.from_pile = []
+    seat = state.turn
+    state.laid_before_turn = state.has_laid[seat]
+    if not state.stock and not refill_stock(state, events):
+        state.phase = OVER  # RULES A26: no stock, no morto, no pile to reuse
+        events.append(Event("deal_over", -1, {"reason": "stock"}))
+        return
+    if state.pending_morto[seat]:  # RULES C12: the morto is playable from this turn
+        state.hands[seat].extend(state.pending_morto[seat])
+        state.pending_morto[seat] = []
+
+
+def refill_stock(state: DealState, events: list[Event]) -> bool:
+    """RULES A26 / seed 000 §3: untaken mortos become stock in side order, then (where
+    the rules say) the pile is shuffled into a new stock once."""
+    for side, morto in enumerate(state.mortos):
+        if morto:
+            state.stock = list(reversed(morto))
+            state.mortos[side] = []
+            events.append(Event("stock_from_morto", -1, {"side": side}))
+            return True
+    if state.rules.reuse_pile_once and not state.pile_reused and state.pile:
+        order = [i for i in state.reshuffle if i < len(state.pile)] or list(range(len(state.pile)))
+        state.stock = [state.pile[i] for i in order]
+        state.pile = []
+        state.pile_reused = True
+        state.pile_blocked = False
+        events.append(Event("stock_from_pile", -1, {"count": len(state.stock)}))
+        return True
+    return False
