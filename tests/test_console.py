@@ -81,7 +81,9 @@ def test_cli_parses_play_options() -> None:
     assert (args.command, args.variant, args.players) == ("play", "tranca", 4)
 
 
-async def test_between_deals_any_move_starts_the_next_deal() -> None:
+async def play_seeded_duel() -> str:
+    """A seeded 2-player buraco match in the terminal, the person drawing and discarding
+    their first card every turn; returns everything the console printed."""
     commands = iter(["c", "d 1"] * 2000)
     clock = FakeClock()
     svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), chooser=seeded_ai,
@@ -91,7 +93,11 @@ async def test_between_deals_any_move_starts_the_next_deal() -> None:
                        read=lambda _p: next(commands))
     assert await game.setup("buraco", 2)
     await game.play()
-    text = out.getvalue()
+    return out.getvalue()
+
+
+async def test_between_deals_any_move_starts_the_next_deal() -> None:
+    text = await play_seeded_duel()
     assert "Fim da mão 1." in text and "Fim da mão 2." in text
     assert "A mão terminou: espere a próxima." not in text
     assert "Fim da partida! Vencedor: Robô 2 com 1700 pontos." in text

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from types import SimpleNamespace
 
 from rich.console import Console
-from test_service_support import ANA, CHAT, FakeClock, SeededDecks, make_service, seeded_ai
+from test_console import play_seeded_duel
+from test_service_support import ANA, CHAT, FakeClock, SeededDecks, make_service
 
 from adapters.console import render
 from adapters.console.app import ConsoleGame, help_text
@@ -137,16 +138,7 @@ async def test_a_seat_count_the_variant_refuses_adds_no_ai_seat() -> None:
 
 
 async def test_the_table_with_the_last_move_comes_before_the_deal_result() -> None:
-    commands = iter(["c", "d 1"] * 2000)
-    clock = FakeClock()
-    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), chooser=seeded_ai,
-                       next_deal_s=3600)
-    out = io.StringIO()
-    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None),
-                       read=lambda _p: next(commands))
-    assert await game.setup("buraco", 2)
-    await game.play()
-    lines = out.getvalue().splitlines()
+    lines = (await play_seeded_duel()).splitlines()
     end = lines.index("Fim da mão 1.")
     assert lines[end - 1].endswith("bateu!"), lines[end - 3:end + 1]
     won = next(i for i, ln in enumerate(lines) if ln.startswith("Fim da partida!"))

@@ -6,46 +6,25 @@ from __future__ import annotations
 
 from typing import Any
 
-try:
-    from test_telegram_app import (
-        ANA,
-        BIA,
-        GROUP,
-        LINK,
-        Tg,
-        button,
-        labels,
-        open_table,
-        start_two_humans,
-        tg,
-    )
-    from test_telegram_fakeapi import (
-        EDIT_NOT_FOUND,
-        FORBIDDEN_DM,
-        MIGRATED,
-        NOT_MODIFIED,
-        QUERY_TOO_OLD,
-    )
-except ImportError:  # pragma: no cover - package-style test import
-    from tests.test_telegram_app import (
-        ANA,
-        BIA,
-        GROUP,
-        LINK,
-        Tg,
-        button,
-        labels,
-        open_table,
-        start_two_humans,
-        tg,
-    )
-    from tests.test_telegram_fakeapi import (
-        EDIT_NOT_FOUND,
-        FORBIDDEN_DM,
-        MIGRATED,
-        NOT_MODIFIED,
-        QUERY_TOO_OLD,
-    )
+from test_telegram_app import (
+    ANA,
+    BIA,
+    GROUP,
+    LINK,
+    Tg,
+    button,
+    labels,
+    open_table,
+    start_two_humans,
+    tg,
+)
+from test_telegram_fakeapi import (
+    EDIT_NOT_FOUND,
+    FORBIDDEN_DM,
+    MIGRATED,
+    NOT_MODIFIED,
+    QUERY_TOO_OLD,
+)
 
 __all__ = ["tg"]  # the fixture, re-exported for pytest
 BIA_DM = {"id": BIA["id"], "type": "private", "first_name": "Bia"}
