@@ -229,3 +229,45 @@ def test_choose_refuses_unknown_level_and_other_turns() -> None:
         choose(engine_view_for(state, 0), "expert")
     with pytest.raises(IllegalAction, match="not_your_turn"):
         choose(engine_view_for(state, 1), "normal")
+
+
+def _altaneira_dollar(pile_dollars: list[str]) -> DealState:
+    # Seat 0's side took its morto and has no canastra, so it may not end the deal
+    # (seed 000 §8.3): it must keep a card to discard.
+    return _position(
+        "altaneira",
+        hands=[["3h", "Ks", "9c"], ["5d", "6d"], ["7c", "8d"], ["4d", "6s"]],
+        melds=[[["5h", "6h", "7h"]], []],
+        mortos=[[], ["4c", "5c", "6c", "7c", "8c", "9c", "10c", "Jc", "Qc", "Kc", "Ac"]],
+        morto_taken=[True, False],
+        pile_dollars=[pile_dollars, [], [], []],
+    )
+
+
+def test_dollar_drawn_is_laid_for_its_replacement_rules_a4() -> None:
+    state = _altaneira_dollar([])
+    action = choose(engine_view_for(state, 0), "normal", rng=random.Random(0))
+    assert action == Action.lay_three(0, Card.parse("3h"))
+    events = apply(state, action)
+    assert events[0].public["replaced"] == 1 and len(state.hands[0]) == 3
+
+
+def test_dollar_from_the_pile_is_kept_when_laying_it_would_strand_the_turn_rules_a4() -> None:
+    # RULES A4: a Dólar taken with the pile earns no replacement; laying it would leave
+    # two cards, one of which must be the going-out discard the side may not make yet.
+    state = _altaneira_dollar(["3h"])
+    state.hands[0] = parse_cards("3h Ks")
+    view = engine_view_for(state, 0)
+    assert view.pile_dollars == parse_cards("3h")
+    action = choose(view, "normal", rng=random.Random(0))
+    assert action.do == "discard"
+    verify(state, action)
+
+
+def test_dollar_from_the_pile_is_laid_when_two_cards_stay_rules_a4() -> None:
+    state = _altaneira_dollar(["3h"])
+    action = choose(engine_view_for(state, 0), "normal", rng=random.Random(0))
+    assert action == Action.lay_three(0, Card.parse("3h"))
+    events = apply(state, action)
+    assert events[0].public["replaced"] == 0
+    assert state.hands[0] == parse_cards("Ks 9c")

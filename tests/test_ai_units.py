@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import make_meld, make_rules, parse_cards
-from engine.ai.danger import Table, danger, fits_meld
+from engine.ai.danger import Table, danger, fits_meld, keep_value, special_reach
 from engine.ai.determinize import sample_state, unseen
 from engine.ai.hand import find_runs, find_sets, greedy_partition
 from engine.ai.selfplay import main as selfplay_main
@@ -187,3 +187,29 @@ def test_dificil_keeps_normals_move_unless_an_alternative_clearly_wins() -> None
     assert pick([[], [0.9, -0.8, 0.7, -0.9]]) == 0  # noise around zero
     assert pick([[], [-0.1, -0.2]]) == 0
     assert pick([[], [0.3, 0.1], [0.6, 0.4]]) == 2  # the bigger clear gain
+
+
+def test_keep_value_pulls_toward_a_special_canastra_rules_a12() -> None:
+    # Altaneira (RULES A12): a clean 5..K of hearts may still become an Altaneira (A..K,
+    # 500) or a Real (A..A, 1,000), so its 4 is worth more than the 4 that extends a
+    # plain three-card spade run (40 for fitting + 8 per card beyond five, -0.3 x 10 pts).
+    alta = make_rules("altaneira")
+    hearts = make_meld(parse_cards("5h 6h 7h 8h 9h 10h Jh Qh Kh"), alta)
+    spades = make_meld(parse_cards("5s 6s 7s"), alta)
+    hand = parse_cards("4h 4s")
+    assert special_reach(hearts, alta) == 4 and special_reach(spades, alta) == 0
+    assert keep_value(hand[0], hand, [hearts, spades], alta, 0) == 40 + 8 * 4 - 3
+    assert keep_value(hand[1], hand, [hearts, spades], alta, 0) == 40 - 3
+
+
+def test_special_reach_only_where_the_preset_has_one() -> None:
+    # Black altaneira suits can form neither special canastra (A12: their 3 never melds);
+    # buraco has none (C7); a dirty run never becomes clean by growing (C6).
+    alta = make_rules("altaneira")
+    clubs = make_meld(parse_cards("5c 6c 7c 8c 9c 10c Jc Qc Kc"), alta)
+    assert special_reach(clubs, alta) == 0
+    run = parse_cards("5h 6h 7h 8h 9h 10h Jh Qh Kh")
+    assert special_reach(make_meld(run, BURACO), BURACO) == 0
+    assert special_reach(make_meld(run, make_rules("justificado")), make_rules("justificado")) == 4
+    dirty = make_meld(parse_cards("5h 6h 7h 8h 2c 10h Jh Qh Kh"), alta)
+    assert special_reach(dirty, alta) == 0

@@ -58,8 +58,9 @@ class Table:
 
 def danger(card: Card, table: Table, rules: Rules) -> float:
     """Harm of discarding ``card`` for the AI's side: feeds an opposing meld (most when
-    it would make a canastra), lets the next player justify the pile, or matches what
-    they took from the pile. A black 3 that blocks or kills the pile is safe (A6, A33)."""
+    it would make a canastra, more when a special canastra is within reach), lets the
+    next player justify the pile, or matches what they took from the pile. A black 3
+    that blocks or kills the pile is safe (A6, A33)."""
     if is_wild(card):
         return WILD_DANGER
     if card.rank == 3 and not card.is_red and rules.black_three != BlackThree.ORDINARY:
@@ -68,7 +69,7 @@ def danger(card: Card, table: Table, rules: Rules) -> float:
     for meld in table.opp_melds:
         if not fits_meld(card, meld, rules):
             continue
-        harm += 25.0
+        harm += 25.0 + SPECIAL_PULL * special_reach(meld, rules)
         if len(meld) == 6:
             harm += 150.0 if meld.wild is None else 80.0
         if not table.pile_open:
@@ -88,18 +89,41 @@ def danger(card: Card, table: Table, rules: Rules) -> float:
     return harm
 
 
+SPECIAL_PULL = 8.0
+"""Extra worth, per card beyond five, of a card that extends a clean run which may still
+become one of the preset's special canastras (RULES C7, A12: 500 or 1,000 points)."""
+
+
+def special_reach(meld: Meld, rules: Rules) -> int:
+    """Cards beyond five in ``meld`` when it is a clean run that can still grow into a
+    special canastra of ``rules`` (its suit qualifies and it is not complete); else 0.
+    A run reaches A..K or A..A by its ends, so any clean run of the suit can (A12, C8)."""
+    if meld.kind != "run" or meld.wild is not None:
+        return 0
+    three_ok = rules.red_three_meldable if meld.suit in (1, 2) else rules.black_three_meldable
+    if not three_ok:
+        return 0  # every special canastra starts A-2-3 (A12: never in black altaneira suits)
+    longest = max((s.length for s in rules.special_canastras if meld.suit in s.suits),
+                  default=0)
+    if len(meld) >= longest:
+        return 0
+    return max(0, len(meld) - 5)
+
+
 def keep_value(card: Card, hand: Sequence[Card], own_melds: Sequence[Meld], rules: Rules,
                pile_size: int) -> float:
     """Worth of keeping ``card`` in ``hand`` for the AI's own side: wilds most, then cards
-    that fit the side's melds, then cards that connect with the hand. Points held
+    that fit the side's melds (more for a clean run on its way to a special canastra,
+    :func:`special_reach`), then cards that connect with the hand. Points held
     count against at the end, so heavy loose cards are cheaper to keep out."""
     if is_wild(card):
         return 200.0
     if card.rank == 3 and not card.is_red and rules.black_three != BlackThree.ORDINARY:
         return -5.0 - 1.5 * pile_size  # a Tranca only ever leaves as a discard
     value = 0.0
-    if any(fits_meld(card, m, rules) for m in own_melds):
-        value += 40.0
+    fits = [m for m in own_melds if fits_meld(card, m, rules)]
+    if fits:
+        value += 40.0 + SPECIAL_PULL * max(special_reach(m, rules) for m in fits)
     near, far, same = rank_neighbours(card, hand, rules)
     value += 12.0 * min(near, 2) + 5.0 * min(far, 2)
     if rules.sets_allowed:

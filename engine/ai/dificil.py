@@ -3,12 +3,12 @@
 At a decision with real alternatives (draw or take the pile; lay down, go out, or hold
 and discard one of the likeliest discards) it samples full deals consistent with the
 view (:mod:`engine.ai.determinize`), plays each alternative in each sample, lets
-``normal`` play every seat for a few rounds, and scores the position: the lead in deal
-score now (:func:`engine.scoring.score_deal`, plus a small credit for melds close to a
-canastra) squashed by ``tanh`` (a deal is won or lost). Every alternative meets the
-same samples (common random numbers). The loop stops at the time budget; ``normal``'s
-own choice is kept unless an alternative beats it on the paired samples by more than
-one standard error. Decisions with one sensible option play as ``normal``.
+``normal`` play every seat for a few rounds, and values the position reached by the
+expected final lead of its side (:func:`engine.ai.evaluate.expected_lead`, fitted on
+``normal`` self-play; exact when the deal is over) squashed by ``tanh`` (a deal is
+won or lost). Every alternative meets the same samples (common random numbers). The
+loop stops at the time budget; ``normal``'s own choice is kept unless an alternative
+beats it on the paired samples by more than one standard error. Decisions with one sensible option play as ``normal``.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from engine.actions import Action
 from engine.ai import moves, normal
 from engine.ai.danger import discard_score
 from engine.ai.determinize import sample_state
+from engine.ai.evaluate import expected_lead
 from engine.ai.normal import ALL_IN, choose_laydown, wild_policy
 from engine.ai.seat import table_of
 from engine.deal import apply
 from engine.errors import IllegalAction
-from engine.scoring import score_deal
 from engine.state import DealState
 from engine.view import SeatView, view_for
 
@@ -42,10 +42,6 @@ MARGIN = 0.0
 WIN_SCALE = 150.0
 """The value of a position is ``tanh(lead / WIN_SCALE)``: the deal is won or lost, so a
 lead counts less and less as it grows (0 uses the raw lead in points)."""
-HAND_WEIGHT = 1.0
-"""Share of the points still in hand that the evaluation charges before the deal ends."""
-NEAR_CANASTRA = 25.0
-"""Credit per card beyond four in a meld that is not a canastra yet."""
 
 
 def candidates(view: SeatView, rng: random.Random) -> list[Action]:
@@ -80,21 +76,9 @@ def _unique(actions: list[Action]) -> list[Action]:
 
 
 def evaluate(state: DealState, side: int) -> float:
-    """The position for ``side``: its deal score now minus the best other side's, with
-    a little credit for melds one or two cards short of a canastra."""
-    score = score_deal(state)
-    values = []
-    for s, total in enumerate(score.totals):
-        bonus = 0.0
-        if not state.over:
-            bonus -= (HAND_WEIGHT - 1.0) * score.breakdown[s]["hand"]
-            for m in state.melds[s]:
-                if not m.is_canastra and len(m) >= 5:
-                    bonus += NEAR_CANASTRA * (len(m) - 4)
-        values.append(total + bonus)
-    mine = values[side]
-    others = [v for i, v in enumerate(values) if i != side]
-    lead = mine - max(others)
+    """The position for ``side``: its expected final lead
+    (:func:`engine.ai.evaluate.expected_lead`) squashed by ``tanh``."""
+    lead = expected_lead(state, side)
     return math.tanh(lead / WIN_SCALE) if WIN_SCALE else lead
 
 

@@ -54,19 +54,28 @@ def vulnerability_ok(view: SeatView, plan: LayDown) -> bool:
 
 
 def three_to_lay(view: SeatView) -> Card | None:
-    """A red 3 / Dólar to lay now, if the engine would accept it (A4, A32, C13)."""
+    """A red 3 / Dólar to lay now, if the engine would accept it (A4, A32, C13). A
+    tranca red 3 may always be laid (engine D1); a Dólar drawn or dealt is replaced from
+    the stock; one that came with the pile (``view.pile_dollars``) or met an empty stock
+    is not, so it is laid only when the cards left still end the turn (C13)."""
     threes = legal_moves(view).threes_to_lay
     if not threes:
         return None
+    if view.rules.red_three == RedThree.LAY_ALONE:
+        return threes[0]
+    for card in threes:
+        if view.stock_size > 0 and view.hand.count(card) > view.pile_dollars.count(card):
+            return card
     card = threes[0]
-    if view.rules.red_three == RedThree.LAY_ALONE or view.stock_size > 0:
-        return card  # a tranca red 3 may always be laid (engine D1); a Dólar is replaced
     rest = list(view.hand)
     rest.remove(card)
     side = view.melds[view.side]
-    if not rest or lay_alone(rest[0], view):
+    if len(rest) >= 2:
+        return card
+    if not rest:
         return card if out_allowed(view, side, direct=True) else None
-    return card if out_allowed(view, side, direct=False) else None
+    ok = out_allowed(view, side, direct=False) and rest[0] != view.taken_top
+    return card if ok else None
 
 
 def pile_take(view: SeatView) -> Action | None:
