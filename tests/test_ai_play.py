@@ -271,3 +271,17 @@ def test_dollar_from_the_pile_is_laid_when_two_cards_stay_rules_a4() -> None:
     events = apply(state, action)
     assert events[0].public["replaced"] == 0
     assert state.hands[0] == parse_cards("Ks 9c")
+
+
+def test_normal_skips_a_pile_whose_meld_it_may_not_lay_rules_a16_c13() -> None:
+    # bossa_nova (RULES A16): no canastra, so no going out. The 10 on the pile would
+    # make a set of three 10s, but laying it would empty the hand (C13 refuses), so the
+    # pile is worth nothing now. Taking it anyway let two normals pass one card back
+    # and forth for ever (a self-play deal that never ended).
+    state = _position(
+        "bossa_nova", phase="draw",
+        hands=[["10h", "10s"], ["Jc", "10d", "10d"]],
+        melds=[[["5c", "5d", "5h", "5s"]], [["9c", "9h", "9s"]]],
+        pile=["10h"], mortos=[[], []], morto_taken=[True, True],
+    )
+    assert choose(engine_view_for(state, 0), "normal", rng=random.Random(0)) == Action.draw(0)

@@ -213,3 +213,39 @@ def test_special_reach_only_where_the_preset_has_one() -> None:
     assert special_reach(make_meld(run, make_rules("justificado")), make_rules("justificado")) == 4
     dirty = make_meld(parse_cards("5h 6h 7h 8h 2c 10h Jh Qh Kh"), alta)
     assert special_reach(dirty, alta) == 0
+
+
+def test_expected_lead_is_the_exact_lead_of_a_finished_deal_rules_c14() -> None:
+    from engine import DealState, score_deal
+    from engine.ai.evaluate import expected_lead
+
+    state = DealState.from_json(make_rules("buraco_morto"), {
+        "phase": "over", "turn": 0, "went_out": 0, "pile": [], "stock": ["Ad"],
+        "hands": [[], ["5c", "Kd"]],
+        "melds": [[["5h", "6h", "7h", "8h", "9h", "10h", "Jh"]], [["4c", "5c", "6c"]]],
+        "mortos": [[], []], "morto_taken": [True, True],
+    })
+    # side 0: 55 melded + limpa 200 + batida 50 = 305; side 1: 15 melded - 15 in hand = 0
+    assert score_deal(state).totals == [305, 0]
+    assert expected_lead(state, 0) == 305 and expected_lead(state, 1) == -305
+
+
+def test_evaluation_features_mirror_between_the_two_sides() -> None:
+    from engine import DealState
+    from engine.ai.evaluate import FEATURES, features
+
+    state = DealState.from_json(make_rules("buraco_morto"), {
+        "phase": "draw", "turn": 0, "pile": ["Kc", "Qc"], "stock": ["Ad"] * 2,
+        "hands": [["5c", "2d", "9s"], ["Kd"]],
+        "melds": [[["5h", "6h", "7h", "8h", "9h"]], [["4c", "5c", "6c"]]],
+    })
+    mine, theirs = features(state, 0), features(state, 1)
+    assert len(mine) == len(FEATURES)
+    named = dict(zip(FEATURES, mine, strict=True))
+    # both mortos taken (the position omits them); melded 35 vs 15, hands 25 vs 10 points
+    assert named["score"] == (35 - 25) - (15 - 10)
+    assert named["hand_n"] == 2 and named["near"] == 1 and named["wilds"] == 1
+    assert named["hand_pts_u"] == (25 - 10) * 2 / 60  # stage: 2 cards left to draw of 60
+    assert named["pile"] == 2 and named["bias"] == 1
+    assert all(a == -b for n, a, b in zip(FEATURES, mine, theirs, strict=True)
+               if n not in ("bias", "pile"))

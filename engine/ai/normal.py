@@ -50,8 +50,8 @@ def pile_worth(view: SeatView, take: Action) -> bool:
     if not rules.pile_open:
         return view.pile_size >= 2 or take.meld is not None
     policy = wild_policy(view, len(view.hand) + len(pile))
-    base = plan_laydown(view.hand, side, rules, policy)
-    more = plan_laydown([*view.hand, *pile], side, rules, policy)
+    base = playable(view, plan_laydown(view.hand, side, rules, policy))
+    more = playable(view, plan_laydown([*view.hand, *pile], side, rules, policy))
     gain: float = more.points(rules) - base.points(rules)
     gain += 60 * (_canastras(more, side) - _canastras(base, side))
     gain += sum(20 for c in pile if c.rank == 2 or c.is_joker)
@@ -59,6 +59,16 @@ def pile_worth(view: SeatView, take: Action) -> bool:
     gain -= risk * 8 * max(0, len(more.left) - len(base.left))
     gain += 1.5 * len(pile) if not late(view) else 0
     return gain >= 12
+
+
+def playable(view: SeatView, plan: LayDown) -> LayDown:
+    """``plan`` cut to what may be laid this turn: a plan that empties the hand (or
+    leaves one card) while the side may not go out keeps two cards (C13). Without this
+    cut two players short of a canastra (bossa_nova, A16) could pass a one-card pile
+    back and forth for ever, each counting a lay-down it may not make."""
+    if len(plan.left) >= 2 or _going_out_ok(view, plan):
+        return plan
+    return trim(plan, view.melds[view.side], 2)
 
 
 def _canastras(plan: LayDown, side: Sequence[Meld]) -> int:
