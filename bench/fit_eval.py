@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import textwrap
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -116,7 +117,9 @@ def main(argv: list[str] | None = None) -> None:
             w = solve(first + second)
             print(f"    # {args.deals} deals, {len(first) + len(second)} positions; held-out "
                   f"R² {held:.3f} (score now alone: {base:.3f})")
-            print(f'    "{preset}": (' + ", ".join(f"{v:.4g}" for v in w) + "),", flush=True)
+            head = f'    "{preset}": ('
+            body = textwrap.wrap(", ".join(f"{v:.4g}" for v in w) + "),", 96 - len(head))
+            print(head + f"\n{' ' * len(head)}".join(body), flush=True)
     print("}")
 
 

@@ -8,7 +8,8 @@ expected final lead of its side (:func:`engine.ai.evaluate.expected_lead`, fitte
 ``normal`` self-play; exact when the deal is over) squashed by ``tanh`` (a deal is
 won or lost). Every alternative meets the same samples (common random numbers). The
 loop stops at the time budget; ``normal``'s own choice is kept unless an alternative
-beats it on the paired samples by more than one standard error. Decisions with one sensible option play as ``normal``.
+beats it on the paired samples by more than one standard error. Decisions with one
+sensible option play as ``normal``.
 """
 
 from __future__ import annotations

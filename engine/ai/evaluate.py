@@ -76,12 +76,24 @@ def features(state: DealState, side: int) -> list[float]:
 
 
 WEIGHTS: dict[str, tuple[float, ...]] = {
-    # 6000 deals, 212175 positions; held-out R² 0.358 (score now alone: 0.319)
-    "buraco_morto": (6.67, 1.329, 2.652, -0.735, -14.77, -63.27, -7.477, 25.83, -78.53, 63.64,
-                     0, 0.685),
-    # 6000 deals, 508301 positions; held-out R² 0.574 (score now alone: 0.357)
-    "tranca": (-31.05, 0.9043, 6.785, 15.77, 0.6785, -468.1, 4.211, 221.4, 28.33, -120.4,
-               32.37, 10.54),
+    # 4000 deals, 76047 positions; held-out R² 0.351 (score now alone: 0.261)
+    "buraco": (9.276, 1.355, 2.441, -2.426, -7.834, 0, -0.291, 16.5, -35.79, 39.52, 0,
+               0.2627),
+    # 4000 deals, 141882 positions; held-out R² 0.357 (score now alone: 0.316)
+    "buraco_morto": (6.171, 1.352, 2.597, -1.011, -13.45, -70.58, -8.888, 28.25, -84.31,
+                     64.92, 0, 0.7722),
+    # 4000 deals, 184621 positions; held-out R² 0.329 (score now alone: 0.271)
+    "bossa_nova": (-1.884, 1.346, 2.538, 4.66, -9.506, -191.7, -9.437, 59.91, -60.03, 36.13,
+                   21.8, 2.164),
+    # 4000 deals, 338982 positions; held-out R² 0.567 (score now alone: 0.353)
+    "tranca": (-30.51, 0.9183, 6.747, 15, 0.6747, -465.5, 3.765, 224.2, 10.73, -122.6, 31.11,
+               10.5),
+    # 4000 deals, 331298 positions; held-out R² 0.527 (score now alone: 0.323)
+    "justificado": (-7.506, 1.113, 2.496, 24, 11.96, -291.6, 19.62, 127.1, 17.19, 45.88,
+                    58.78, 3.01),
+    # 4000 deals, 185650 positions; held-out R² 0.264 (score now alone: 0.117)
+    "altaneira": (6.488, 0.5709, -4.35, 20.39, -0.435, 799.1, 34.25, 176.5, 30.96, 90.09,
+                  2.109, 3.309),
 }
 """Per preset, one weight per :data:`FEATURES` entry (filled by ``bench/fit_eval.py``)."""
 
