@@ -178,6 +178,12 @@ def test_selfplay_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> N
     assert "variante desconhecida" in capsys.readouterr().err
     assert selfplay_main(["--variant", "altaneira", "--players", "2"]) == 2
     assert "altaneira aceita 4 jogadores" in capsys.readouterr().err
+    for budget in ("-1", "0", "61"):
+        assert selfplay_main(["--seats", "dificil,normal", "--budget", budget]) == 2
+        assert capsys.readouterr().err == (
+            "--budget is seconds per dificil move, more than 0 and at most 60\n")
+    assert selfplay_main(["--jobs", "0"]) == 2
+    assert capsys.readouterr().err == "--jobs must be at least 1\n"
 
 
 def test_dificil_keeps_normals_move_unless_an_alternative_clearly_wins() -> None:

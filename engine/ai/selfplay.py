@@ -237,6 +237,13 @@ def main(argv: Sequence[str]) -> int:
         if args.games < 1:
             print("--games must be at least 1", file=sys.stderr)
             return 2
+        if args.budget is not None and not 0 < args.budget <= 60:
+            print("--budget is seconds per dificil move, more than 0 and at most 60",
+                  file=sys.stderr)
+            return 2
+        if args.jobs < 1:
+            print("--jobs must be at least 1", file=sys.stderr)
+            return 2
         summary = run(rules, players, seats, args.games, args.budget, args.mirror,
                       args.jobs, _progress)
     except IllegalAction as err:
