@@ -41,18 +41,24 @@ class Card:
     :meth:`parse`, never with the constructor.
     """
 
-    __slots__ = ("code", "index", "rank", "suit")
+    __slots__ = ("code", "index", "is_joker", "rank", "suit", "wild")
     _interned: ClassVar[dict[tuple[int, int], Card]] = {}
     rank: int
     suit: int
     index: int
     code: str
+    is_joker: bool
+    """True for the joker (only in decks with the ``jokers`` option)."""
+    wild: bool
+    """True for a card that can act as a wild: any 2 or a joker (RULES §2 "wild cards")."""
 
     def __init__(self, rank: int, suit: int) -> None:
         self.rank = rank
         self.suit = suit
         self.index = 52 if suit == JOKER_SUIT else suit * 13 + rank - 1
         self.code = "JK" if suit == JOKER_SUIT else _rank_text(rank) + SUIT_LETTERS[suit]
+        self.is_joker = suit == JOKER_SUIT
+        self.wild = rank == 2 or self.is_joker
 
     @classmethod
     def of(cls, rank: int, suit: int) -> Card:
@@ -87,11 +93,6 @@ class Card:
         if suit is None or rank is None:
             raise CardParseError(f"{text!r} não é uma carta")
         return cls._interned[(rank, suit)]
-
-    @property
-    def is_joker(self) -> bool:
-        """True for the joker (only in decks with the ``jokers`` option)."""
-        return self.suit == JOKER_SUIT
 
     @property
     def is_red(self) -> bool:

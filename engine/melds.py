@@ -74,7 +74,7 @@ def _fail(code: str, template: str, **params: str | int) -> IllegalAction:
 
 def is_wild_card(card: Card) -> bool:
     """2s and jokers are wild cards (RULES §2 "wild cards"); a 2 may still be natural (C5)."""
-    return card.rank == 2 or card.suit == JOKER_SUIT
+    return card.wild
 
 
 def check_meldable(card: Card, rules: Rules) -> None:
@@ -100,7 +100,7 @@ def make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
         raise _fail("meld_too_short", "um jogo precisa de pelo menos 3 cartas")
     for c in cards:
         check_meldable(c, rules)
-    naturals = [c for c in cards if not is_wild_card(c)]
+    naturals = [c for c in cards if not c.wild]
     if not naturals:
         raise _fail("meld_all_wild", "um jogo precisa de pelo menos 2 cartas naturais")
     rank = naturals[0].rank
@@ -120,14 +120,14 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
         raise _fail("meld_no_cards", "escolha as cartas para acrescentar ao jogo")
     for c in cards:
         check_meldable(c, rules)
-        if is_wild_card(c) and not (meld.kind == RUN and c.suit == meld.suit):
+        if c.wild and not (meld.kind == RUN and c.suit == meld.suit):
             continue
         if meld.kind == SET and c.rank != meld.low:
             raise _fail("meld_wrong_kind", "as cartas não servem nesta trinca")
         if meld.kind == RUN and c.suit != meld.suit:
             raise _fail("meld_wrong_kind", "as cartas não servem nesta sequência (outro naipe)")
     union = [*meld.cards, *cards]
-    naturals = [c for c in union if not is_wild_card(c)]
+    naturals = [c for c in union if not c.wild]
     if meld.kind == SET:
         return _make_set(union, naturals, rules)
     return _make_run(union, naturals, rules)
@@ -140,7 +140,7 @@ def _make_set(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld
         raise _fail(
             "meld_set_too_big", "uma trinca tem no máximo {size} cartas", size=rules.set_max
         )
-    wilds = [c for c in cards if is_wild_card(c)]
+    wilds = [c for c in cards if c.wild]
     if len(wilds) > 1:
         raise _fail("meld_two_wilds", "só pode haver um curinga por jogo")
     ordered = (*sorted(naturals), *wilds)

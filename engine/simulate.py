@@ -15,18 +15,18 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.deal import apply, can
 from engine.errors import IllegalAction
-from engine.melds import SET, Meld, extend_meld, is_wild_card
+from engine.melds import SET, Meld, extend_meld
 from engine.state import DRAW, DealState, Event
 
 
 def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
     """Possible new melds of three cards (or two naturals and a wild) from ``hand``.
     A cheap generator, not exhaustive: sets by rank and runs of neighbouring ranks."""
-    wilds = [c for c in hand if is_wild_card(c)]
+    wilds = [c for c in hand if c.wild]
     by_rank: dict[int, list[Card]] = defaultdict(list)
     by_suit: dict[int, set[int]] = defaultdict(set)
     for c in hand:
-        if not is_wild_card(c):
+        if not c.wild:
             by_rank[c.rank].append(c)
             by_suit[c.suit].add(c.rank)
     if state.rules.sets_allowed:
@@ -51,7 +51,7 @@ def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
 
 def _may_fit(meld: Meld, card: Card) -> bool:
     """Cheap pre-check before :func:`extend_meld`: could ``card`` join ``meld``?"""
-    if is_wild_card(card) and meld.wild is None:
+    if card.wild and meld.wild is None:
         return True
     if meld.kind == SET:
         return card.rank == meld.low

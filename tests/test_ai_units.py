@@ -255,3 +255,12 @@ def test_evaluation_features_mirror_between_the_two_sides() -> None:
     assert named["pile"] == 2 and named["bias"] == 1
     assert all(a == -b for n, a, b in zip(FEATURES, mine, theirs, strict=True)
                if n not in ("bias", "pile"))
+
+
+def test_dificil_stops_sampling_an_alternative_that_clearly_trails() -> None:
+    from engine.ai.dificil import clearly_worse
+
+    assert not clearly_worse([-0.5] * 5)  # too few samples to judge
+    assert clearly_worse([-0.5, -0.4, -0.6, -0.5, -0.45, -0.55])  # far behind, little noise
+    assert not clearly_worse([-0.5, 0.4, -0.6, 0.5, -0.45, 0.55])  # noise around zero
+    assert not clearly_worse([0.1] * 8)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai.hand import fits_run, is_wild, positions, rank_neighbours
+from engine.ai.hand import fits_run, positions, rank_neighbours
 from engine.cards import Card
 from engine.melds import Meld
 from engine.rules import BlackThree, Rules
@@ -24,10 +24,12 @@ WILD_DANGER = 1000.0
 def fits_meld(card: Card, meld: Meld, rules: Rules) -> bool:
     """True when natural ``card`` could be added to ``meld`` right now (an end of a run,
     the slot its wild stands in, or a set of its rank with room)."""
-    if is_wild(card):
+    if card.wild:
         return meld.wild is None and len(meld) < (rules.set_max if meld.kind == "set" else 14)
     if meld.kind == "set":
         return card.rank == meld.low and len(meld) < rules.set_max
+    if card.suit != meld.suit:
+        return False
     if fits_run(card, meld.suit, meld.low, meld.high, rules):
         return True
     if meld.wild is not None and card.suit == meld.suit:
@@ -61,7 +63,7 @@ def danger(card: Card, table: Table, rules: Rules) -> float:
     it would make a canastra, more when a special canastra is within reach), lets the
     next player justify the pile, or matches what they took from the pile. A black 3
     that blocks or kills the pile is safe (A6, A33)."""
-    if is_wild(card):
+    if card.wild:
         return WILD_DANGER
     if card.rank == 3 and not card.is_red and rules.black_three != BlackThree.ORDINARY:
         return 0.0
@@ -116,7 +118,7 @@ def keep_value(card: Card, hand: Sequence[Card], own_melds: Sequence[Meld], rule
     that fit the side's melds (more for a clean run on its way to a special canastra,
     :func:`special_reach`), then cards that connect with the hand. Points held
     count against at the end, so heavy loose cards are cheaper to keep out."""
-    if is_wild(card):
+    if card.wild:
         return 200.0
     if card.rank == 3 and not card.is_red and rules.black_three != BlackThree.ORDINARY:
         return -5.0 - 1.5 * pile_size  # a Tranca only ever leaves as a discard

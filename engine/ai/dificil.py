@@ -38,6 +38,10 @@ each rollout to the end of the deal."""
 MIN_SAMPLES = 2
 CONFIDENCE = 1.0
 """Standard errors by which an alternative must beat ``normal``'s choice (paired)."""
+PRUNE_AFTER = 6
+"""Samples before an alternative may be dropped as clearly worse."""
+PRUNE_SE = 2.0
+"""Standard errors by which a dropped alternative trails ``normal``'s choice."""
 MARGIN = 0.0
 """Value by which an alternative must beat ``normal``'s choice on average."""
 WIN_SCALE = 150.0
@@ -111,24 +115,38 @@ def choose(view: SeatView, budget_s: float, rng: random.Random,
     if len(cands) == 1:
         return cands[0]
     diffs: list[list[float]] = [[] for _ in cands]
+    active = list(range(1, len(cands)))
     samples = 0
-    while samples < MIN_SAMPLES or time.perf_counter() < deadline:
+    while active and (samples < MIN_SAMPLES or time.perf_counter() < deadline):
         if max_samples is not None and samples >= max_samples:
             break
         world = sample_state(view, rng)
         base = rollout(world.clone(), cands[0], view.side, rng)
         row = []
-        for action in cands[1:]:
+        for i in active:
             if samples >= MIN_SAMPLES and time.perf_counter() >= deadline:
                 break  # out of time mid-sample: drop the partial sample
-            row.append(rollout(world.clone(), action, view.side, rng) - base)
+            row.append(rollout(world.clone(), cands[i], view.side, rng) - base)
         else:
-            for i, d in enumerate(row, start=1):
+            for i, d in zip(active, row, strict=True):
                 diffs[i].append(d)
             samples += 1
+            active = [i for i in active if not clearly_worse(diffs[i])]
             continue
         break
     return cands[pick(diffs)]
+
+
+def clearly_worse(d: list[float]) -> bool:
+    """True when an alternative with paired differences ``d`` (against ``normal``'s
+    choice) is behind by more than :data:`PRUNE_SE` standard errors after at least
+    :data:`PRUNE_AFTER` samples: it gets no more rollouts (racing), so the budget goes
+    to the alternatives still in contention."""
+    if len(d) < PRUNE_AFTER:
+        return False
+    mean = sum(d) / len(d)
+    var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
+    return mean + PRUNE_SE * math.sqrt(var / len(d)) < 0
 
 
 def pick(diffs: list[list[float]]) -> int:

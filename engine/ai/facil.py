@@ -12,7 +12,6 @@ import random
 from engine.actions import Action
 from engine.ai import moves
 from engine.ai.danger import fits_meld
-from engine.ai.hand import is_wild
 from engine.ai.plan import LayDown, plan_laydown, trim
 from engine.ai.seat import opp_sides, out_allowed
 from engine.cards import Card
@@ -57,6 +56,6 @@ def _discard(view: SeatView, rng: random.Random) -> Card:
     options = [c for c in view.hand if moves.discardable(view, c)] or list(view.hand)
     theirs = [m for s in opp_sides(view) for m in view.melds[s]]
     safe = [c for c in options
-            if not is_wild(c) and not any(fits_meld(c, m, view.rules) for m in theirs)]
-    pool = safe or [c for c in options if not is_wild(c)] or options
+            if not c.wild and not any(fits_meld(c, m, view.rules) for m in theirs)]
+    pool = safe or [c for c in options if not c.wild] or options
     return rng.choice(pool)

@@ -24,7 +24,7 @@ MAX_RUN = 14
 
 def is_wild(card: Card) -> bool:
     """True for a card that can act as a wild: any 2 or a joker (RULES §2 "wild cards")."""
-    return card.rank == 2 or card.is_joker
+    return card.wild
 
 
 def meldable(card: Card, rules: Rules) -> bool:
@@ -88,7 +88,7 @@ def _spare_wild(hand: Sequence[Card], used: Iterable[Card]) -> Card | None:
     left = list(hand)
     for c in used:
         left.remove(c)
-    wilds = sorted((c for c in left if is_wild(c)), key=lambda c: (not c.is_joker, c.suit))
+    wilds = sorted((c for c in left if c.wild), key=lambda c: (not c.is_joker, c.suit))
     return wilds[0] if wilds else None
 
 
@@ -135,7 +135,7 @@ def find_sets(hand: Sequence[Card], rules: Rules, with_wild: bool = True) -> lis
         return []
     by_rank: dict[int, list[Card]] = defaultdict(list)
     for c in hand:
-        if not is_wild(c) and meldable(c, rules):
+        if not c.wild and meldable(c, rules):
             by_rank[c.rank].append(c)
     out: list[Candidate] = []
     for cards in by_rank.values():
@@ -195,7 +195,7 @@ def rank_neighbours(card: Card, hand: Sequence[Card], rules: Rules) -> tuple[int
         if c is card and not seen_self:
             seen_self = True
             continue
-        if is_wild(c):
+        if c.wild:
             continue
         if c.rank == card.rank:
             same += 1

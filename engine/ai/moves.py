@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from engine.actions import Action
-from engine.ai.hand import is_wild, positions
+from engine.ai.hand import positions
 from engine.ai.plan import LayDown, try_extend, try_make
 from engine.ai.seat import out_allowed
 from engine.cards import Card
@@ -109,7 +109,7 @@ def _top_ok(view: SeatView, meld: Meld, top: Card) -> bool:
 
 
 def _near(card: Card, top: Card, view: SeatView) -> bool:
-    if is_wild(card):
+    if card.wild:
         return not view.rules.justify_wild_same_suit or card.suit == top.suit
     if card.rank == top.rank:
         return view.rules.sets_allowed
@@ -127,7 +127,7 @@ def _justifying_pairs(view: SeatView, top: Card) -> list[tuple[Card, Card]]:
         meld = try_make([top, a, b], view.rules)
         if meld is None or not _top_ok(view, meld, top):
             continue
-        wilds = sum(1 for c in (a, b) if is_wild(c) and meld.wild == c)
+        wilds = sum(1 for c in (a, b) if c.wild and meld.wild == c)
         found.append((wilds, (a, b)))
     for a in near:  # two copies of the same face
         if view.hand.count(a) >= 2:

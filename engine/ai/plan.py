@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.ai.danger import fits_meld
-from engine.ai.hand import Candidate, greedy_partition, is_wild
+from engine.ai.hand import Candidate, greedy_partition
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.melds import Meld, extend_meld, make_meld
@@ -87,7 +87,7 @@ def _extend_pass(plan: LayDown, side_melds: Sequence[Meld], kind: str, rules: Ru
         while changed:
             changed = False
             for card in list(plan.left):
-                if is_wild(card) and not (card.rank == 2 and card.suit == cur.suit):
+                if card.wild and not (card.rank == 2 and card.suit == cur.suit):
                     continue
                 if not fits_meld(card, cur, rules):
                     continue
@@ -112,7 +112,7 @@ def _lay_new(plan: LayDown, cands: Sequence[Candidate], rules: Rules) -> None:
 
 def _spend_wilds(plan: LayDown, side_melds: Sequence[Meld], policy: WildPolicy,
                  rules: Rules) -> None:
-    wilds = [c for c in plan.left if is_wild(c)]
+    wilds = [c for c in plan.left if c.wild]
     if not wilds:
         return
     if policy.new_melds:
@@ -125,7 +125,7 @@ def _spend_wilds(plan: LayDown, side_melds: Sequence[Meld], policy: WildPolicy,
         key=lambda im: -len(im[1]),
     )
     for i, meld in targets:
-        wild = next((c for c in plan.left if is_wild(c)), None)
+        wild = next((c for c in plan.left if c.wild), None)
         if wild is None:
             return
         if meld.wild is not None or meld.is_canastra:
