@@ -7,12 +7,15 @@ four), records :func:`engine.ai.evaluate.features` at the start of every turn fr
 point of view of the side about to draw, and the final deal-score lead of that side.
 A least-squares fit (tiny ridge) of lead on features gives one weight per feature.
 Prints the ``WEIGHTS`` table to paste into ``engine/ai/evaluate.py``, and for each
-preset the R² on the second half of the deals of a fit on the first half (held out).
+preset the R² on the second half of the deals of a fit on the first half (held out) and
+the spread (standard deviation, points) of the final lead around the fit, from which
+``engine.ai.dificil.WIN_SCALE`` is set.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import textwrap
@@ -115,8 +118,12 @@ def main(argv: list[str] | None = None) -> None:
             held = r2(second, solve(first))
             base = r2(second, [1.0 if n == "score" else 0.0 for n in FEATURES])
             w = solve(first + second)
-            print(f"    # {args.deals} deals, {len(first) + len(second)} positions; held-out "
-                  f"R² {held:.3f} (score now alone: {base:.3f})")
+            rows = first + second
+            spread = math.sqrt(sum((y - sum(a * b for a, b in zip(w, x, strict=True))) ** 2
+                                   for x, y in rows) / len(rows))
+            print(f"    # {args.deals} deals, {len(rows)} positions; held-out "
+                  f"R² {held:.3f} (score now alone: {base:.3f}); spread {spread:.0f} "
+                  f"(dificil.WIN_SCALE about 1.2 x spread)")
             head = f'    "{preset}": ('
             body = textwrap.wrap(", ".join(f"{v:.4g}" for v in w) + "),", 96 - len(head))
             print(head + f"\n{' ' * len(head)}".join(body), flush=True)
