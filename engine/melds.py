@@ -72,11 +72,6 @@ def _fail(code: str, template: str, **params: str | int) -> IllegalAction:
     return IllegalAction(code, template, **params)
 
 
-def is_wild_card(card: Card) -> bool:
-    """2s and jokers are wild cards (RULES §2 "wild cards"); a 2 may still be natural (C5)."""
-    return card.wild
-
-
 def check_meldable(card: Card, rules: Rules) -> None:
     """Raise ``IllegalAction("meld_three")`` for a 3 the variant keeps out of melds
     (tranca: all 3s, RULES A32/A33; altaneira: black 3s, A6)."""

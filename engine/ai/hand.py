@@ -22,11 +22,6 @@ from engine.rules import Rules
 MAX_RUN = 14
 
 
-def is_wild(card: Card) -> bool:
-    """True for a card that can act as a wild: any 2 or a joker (RULES §2 "wild cards")."""
-    return card.wild
-
-
 def meldable(card: Card, rules: Rules) -> bool:
     """True when ``card`` may sit in a meld at all (tranca red/black 3s and Trancas may not;
     RULES A5, A6, A32, A33)."""
