@@ -15,6 +15,7 @@ import logging
 import sys
 
 from bot import SystemClock
+from bot.model import norm_level
 from bot.settings import Settings
 
 MAX_PAUSE_S = 60.0
@@ -36,6 +37,17 @@ def _pause(text: str) -> float:
     if not 0 <= value <= MAX_PAUSE_S:
         raise argparse.ArgumentTypeError(f"use de 0 a {MAX_PAUSE_S:g} segundos")
     return value
+
+
+def _levels(text: str) -> list[str]:
+    """``--robos``: AI levels, one for every robot or one per robot seat in turn
+    (``facil``, ``normal``, ``dificil``; accents and English accepted)."""
+    levels = [norm_level(part) for part in text.split(",")]
+    if not text.strip() or any(lv is None for lv in levels):
+        raise argparse.ArgumentTypeError(
+            f"nível inválido: {text!r} (use facil, normal ou dificil, ex.: --robos dificil "
+            "ou --robos facil,dificil)")
+    return [lv for lv in levels if lv is not None]
 
 
 def _setup_error(err: BaseException) -> str | None:
@@ -66,13 +78,17 @@ def _parser() -> argparse.ArgumentParser:
                            "(and options, e.g. 'tranca target=3000')")
     play.add_argument("--players", type=int, default=None,
                       help="número de lugares (os que a variante aceita: 2, 3, 4 ou 6)")
+    play.add_argument("--robos", "--robots", dest="levels", type=_levels, default=["normal"],
+                      help="nível dos robôs: facil, normal ou dificil; vários separados por "
+                           "vírgula valem lugar a lugar (padrão: normal)")
     play.add_argument("--pause", type=_pause, default=0.6,
                       help="segundos entre jogadas dos robôs (0 a 60)")
     sub.add_parser("telegram", help="rodar o bot do Telegram")
     return parser
 
 
-async def _play(settings: Settings, variant: str, players: int | None, pause: float) -> int:
+async def _play(settings: Settings, variant: str, players: int | None, pause: float,
+                levels: list[str]) -> int:
     from rich.console import Console
 
     from adapters.console.app import ConsoleGame
@@ -83,7 +99,7 @@ async def _play(settings: Settings, variant: str, players: int | None, pause: fl
     service = Service(store, SystemClock(), turn_timer_s=3600, ai_pace_s=0.0,
                       next_deal_s=3600.0)
     game = ConsoleGame(service, Console(), pause_s=pause)
-    if not await game.setup(variant, players):
+    if not await game.setup(variant, players, levels):
         return 2
     await game.play()
     return 0
@@ -118,7 +134,8 @@ def _run_play(settings: Settings, args: argparse.Namespace) -> int:
     Ctrl-C itself and leave ``input()`` waiting; here it ends the match (exit 130)."""
     loop = asyncio.new_event_loop()
     try:
-        return loop.run_until_complete(_play(settings, args.variant, args.players, args.pause))
+        return loop.run_until_complete(_play(settings, args.variant, args.players, args.pause,
+                                                     args.levels))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

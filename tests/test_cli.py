@@ -20,7 +20,8 @@ def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
 
 @pytest.mark.parametrize("argv", [["play", "--variant", ""], ["play", "--variant", "  "],
                                   ["play", "--pause", "-1"], ["play", "--pause", "61"],
-                                  ["play", "--pause", "x"]])
+                                  ["play", "--pause", "x"], ["play", "--robos", "expert"],
+                                  ["play", "--robos", ""]])
 def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         cli.main(argv)
@@ -30,7 +31,13 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
                    "--variant tranca",
                    "python -m bot play: error: argument --pause: use de 0 a 60 segundos",
                    "python -m bot play: error: argument --pause: número de segundos "
-                   "inválido: 'x'")
+                   "inválido: 'x'",
+                   "python -m bot play: error: argument --robos/--robots: nível inválido: "
+                   "'expert' (use facil, normal ou dificil, ex.: --robos dificil ou --robos "
+                   "facil,dificil)",
+                   "python -m bot play: error: argument --robos/--robots: nível inválido: "
+                   "'' (use facil, normal ou dificil, ex.: --robos dificil ou --robos "
+                   "facil,dificil)")
 
 
 @pytest.mark.parametrize(("variant", "players", "allowed"), [

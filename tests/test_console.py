@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from rich.console import Console
 from test_service_support import FakeClock, SeededDecks, make_service, seeded_ai
 
-from adapters.console.app import ConsoleGame
+from adapters.console.app import CHAT, ConsoleGame
 from bot import __main__ as cli
 from bot.memstore import MemoryStore
+from bot.model import decode
 
 
 def scripted(lines: list[str]) -> tuple[ConsoleGame, io.StringIO]:
@@ -101,3 +102,22 @@ async def test_between_deals_any_move_starts_the_next_deal() -> None:
     assert "Fim da mão 1." in text and "Fim da mão 2." in text
     assert "A mão terminou: espere a próxima." not in text
     assert "Fim da partida! Vencedor: Robô 2 com 1700 pontos." in text
+
+
+async def test_robot_levels_are_chosen_seat_by_seat() -> None:
+    # `python -m bot play --robos facil,dificil`: the levels repeat round the AI seats.
+    game, _out = scripted(["q"])
+    assert await game.setup("buraco", 4, ["facil", "dificil"])
+    store = game.service.store
+    gid = await store.chat_game(CHAT.key)
+    assert gid is not None
+    stored = await store.load_game(gid)
+    assert stored is not None
+    seats = decode(stored[1]).seats
+    assert [s.ai for s in seats] == [None, "facil", "dificil", "facil"]
+
+
+def test_cli_parses_robot_levels() -> None:
+    args = cli._parser().parse_args(["play", "--robos", "facil, DIFÍCIL"])
+    assert args.levels == ["facil", "dificil"]
+    assert cli._parser().parse_args(["play"]).levels == ["normal"]

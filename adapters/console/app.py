@@ -19,7 +19,7 @@ Typed numbers are checked here (digits, range, repeats) before any button is bui
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -105,10 +105,12 @@ class ConsoleGame:
             elif eff.kind == "closed":
                 self.closed = True
 
-    async def setup(self, variant: str, players: int | None) -> bool:
+    async def setup(self, variant: str, players: int | None,
+                    levels: Sequence[str] = ("normal",)) -> bool:
         """Open a table, add AI seats up to ``players`` (the preset's default when None),
-        start. False (with the reason printed) when the service refuses or the variant
-        does not play with ``players`` (checked before any AI seat is added)."""
+        of ``levels`` in turn (``facil``/``normal``/``dificil``), start. False (with the
+        reason printed) when the service refuses or the variant does not play with
+        ``players`` (checked before any AI seat is added)."""
         try:
             preset, options, _timer, _shuffle = lobby.parse_args(variant, lobby.MIN_TIMER_S)
             self._rules = lobby.rules_of(preset, options)
@@ -123,8 +125,8 @@ class ConsoleGame:
         self.show(await self.service.new_game(CHAT, ME, variant))
         if self.table is None or self._rules is None:
             return False
-        for _i in range((players or self._rules.default_players) - 1):
-            self.show(await self.service.add_ai(CHAT, ME, "normal"))
+        for i in range((players or self._rules.default_players) - 1):
+            self.show(await self.service.add_ai(CHAT, ME, levels[i % len(levels)]))
         self.show(await self.service.start(CHAT, ME))
         return self.hand is not None
 
