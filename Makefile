@@ -34,10 +34,11 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict engine/ bot/ adapters/
 
-# Every bench/*.py except helpers named _*.py; the service bench reads REDIS_URL.
+# Every bench/*.py except helpers named _*.py and fit_eval.py (it fits the dificil
+# evaluation, a tool rather than a benchmark); the service bench reads REDIS_URL.
 bench: venv
 	@set -e; found=0; for f in bench/*.py; do \
-		case "$$(basename "$$f")" in _*) continue;; esac; \
+		case "$$(basename "$$f")" in _*|fit_eval.py) continue;; esac; \
 		[ -e "$$f" ] || continue; found=1; \
 		echo "== $$f"; $(BIN)/python "$$f"; \
 	done; \

@@ -184,6 +184,11 @@ def test_selfplay_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> N
             "--budget is seconds per dificil move, more than 0 and at most 60\n")
     assert selfplay_main(["--jobs", "0"]) == 2
     assert capsys.readouterr().err == "--jobs must be at least 1\n"
+    assert selfplay_main(["--players", "0"]) == 2
+    assert "buraco aceita 2, 3, 4, 6 jogadores, não 0" in capsys.readouterr().err
+    assert selfplay_main(["--players", "3", "--mirror"]) == 2
+    assert capsys.readouterr().err == (
+        "--mirror swaps the lineups of two sides; this table has 3\n")
 
 
 def test_dificil_keeps_normals_move_unless_an_alternative_clearly_wins() -> None:

@@ -216,8 +216,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=100, help="deals to play")
     p.add_argument("--seats", default="normal,facil",
                    help="AI level per seat, repeated round the table (facil, normal, dificil)")
-    p.add_argument("--budget", type=float, default=None, help="dificil seconds per move")
-    p.add_argument("--mirror", action="store_true", help="play each deck twice, lineups swapped")
+    p.add_argument("--budget", type=float, default=None,
+                   help="dificil seconds per move (default 1.0, so dificil deals take minutes)")
+    p.add_argument("--mirror", action="store_true",
+                   help="play each deck twice, lineups swapped (two sides only)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     return p.parse_args(list(argv))
 
@@ -233,7 +235,7 @@ def main(argv: Sequence[str]) -> int:
             print(f"unknown AI level {bad[0] if bad else '(none)'!r}; use "
                   f"{', '.join(LEVELS)}", file=sys.stderr)
             return 2
-        players = args.players or rules.default_players
+        players = rules.default_players if args.players is None else args.players
         if args.games < 1:
             print("--games must be at least 1", file=sys.stderr)
             return 2
@@ -244,11 +246,18 @@ def main(argv: Sequence[str]) -> int:
         if args.jobs < 1:
             print("--jobs must be at least 1", file=sys.stderr)
             return 2
+        if args.mirror and len(rules.teams(players)) != 2:
+            print("--mirror swaps the lineups of two sides; this table has "
+                  f"{len(rules.teams(players))}", file=sys.stderr)
+            return 2
         summary = run(rules, players, seats, args.games, args.budget, args.mirror,
                       args.jobs, _progress)
     except IllegalAction as err:
         print(err.message, file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
     print(f"{rules.preset}, {players} players, {summary.turns.n} deals"
           f"{' (mirrored decks)' if args.mirror else ''}, seats {','.join(seats)}")
     print(report(summary))
