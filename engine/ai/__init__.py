@@ -8,9 +8,10 @@ table, counts, the public pick-ups), never the hidden deal state. Levels:
 * ``dificil``: determinized Monte Carlo over ``normal`` rollouts within a time budget
   per move (:mod:`engine.ai.dificil`, default 1 s).
 
-A caller that drives a deal should keep an :class:`engine.ai.tracker.SeenTracker` and
-pass its lists to ``view_for(state, seat, seen_taken=...)``: then the AI knows which
-cards each seat took from an open pile (public facts) when it judges its discards.
+``view_for(state, seat)`` includes which cards each seat took from an open pile and
+still holds (public facts, kept in the deal state), which the AI reads when it judges
+its discards; :class:`engine.ai.tracker.SeenTracker` rebuilds the same lists from the
+events for a caller that keeps its own.
 ``python -m engine selfplay`` (:mod:`engine.ai.selfplay`) plays AI against AI.
 """
 

@@ -1,10 +1,11 @@
 """Public memory the AI's view needs across actions: which cards each seat took from
 an open pile and still holds (``SeatView.seen_taken``).
 
-A caller that drives a deal (the service, self-play) keeps one :class:`SeenTracker`
-per deal, calls :meth:`SeenTracker.observe` after every applied action with the
-events, and passes :meth:`SeenTracker.lists` to ``view_for``. Everything it records
-is public: the open pile's cards, and cards laid or discarded on the table.
+The deal state keeps the same facts (``DealState.seen``, which ``view_for`` uses by
+default); a caller that wants its own record (self-play does) keeps one
+:class:`SeenTracker` per deal, calls :meth:`SeenTracker.observe` after every applied
+action with the events, and passes :meth:`SeenTracker.lists` to ``view_for``.
+Everything it records is public: the open pile's cards, and cards laid or discarded.
 """
 
 from __future__ import annotations
