@@ -163,6 +163,13 @@ def test_selfplay_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> No
     assert "2/2 deals" in out.err
 
 
+def test_selfplay_variant_takes_options_as_novojogo_does() -> None:
+    from engine.ai.selfplay import variant_rules
+
+    rules = variant_rules("biriba target=3000 jokers=true")
+    assert (rules.preset, rules.target, rules.jokers) == ("buraco_morto", 3000, True)
+
+
 def test_selfplay_same_level_sides_are_told_apart() -> None:
     from engine.ai.selfplay import side_labels
 
@@ -184,6 +191,10 @@ def test_selfplay_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> N
             "--budget is seconds per dificil move, more than 0 and at most 60\n")
     assert selfplay_main(["--jobs", "0"]) == 2
     assert capsys.readouterr().err == "--jobs must be at least 1\n"
+    assert selfplay_main(["--variant", "buraco target"]) == 2
+    assert capsys.readouterr().err == "opção sem valor: 'target' (use chave=valor)\n"
+    assert selfplay_main(["--variant", "buraco colour=red"]) == 2
+    assert "opção desconhecida ou fixa nesta variante: 'colour'" in capsys.readouterr().err
     assert selfplay_main(["--players", "0"]) == 2
     assert "buraco aceita 2, 3, 4, 6 jogadores, não 0" in capsys.readouterr().err
     assert selfplay_main(["--players", "3", "--mirror"]) == 2

@@ -207,11 +207,28 @@ def _progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
+def variant_rules(text: str) -> Rules:
+    """Rules for ``--variant``: a preset or alias, then ``key=value`` options as in
+    ``/novojogo`` (``"buraco target=3000 jokers=true"``). Raises ``IllegalAction`` (the
+    pt-BR reason) for an unknown preset or option, or a word that is not ``key=value``."""
+    name, *words = text.split() or [""]
+    options: dict[str, str] = {}
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq or not key:
+            raise IllegalAction("bad_option", "opção sem valor: {word} (use chave=valor)",
+                                word=repr(word))
+        options[key] = value
+    return make_rules(name, options)
+
+
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """Command-line options of ``python -m engine selfplay``."""
     p = argparse.ArgumentParser(prog="python -m engine selfplay",
                                 description="AI against AI: win rates with 95% Wilson intervals")
-    p.add_argument("--variant", default="buraco", help="preset or alias (buraco, tranca, ...)")
+    p.add_argument("--variant", default="buraco",
+                   help="preset or alias (buraco, tranca, ...) and options, e.g. "
+                        "'buraco jokers=true'")
     p.add_argument("--players", type=int, default=None, help="seats at the table")
     p.add_argument("--games", type=int, default=100, help="deals to play")
     p.add_argument("--seats", default="normal,facil",
@@ -228,7 +245,7 @@ def main(argv: Sequence[str]) -> int:
     """Entry point for ``python -m engine selfplay ...``; returns the exit status."""
     args = parse_args(argv)
     try:
-        rules = make_rules(args.variant)
+        rules = variant_rules(args.variant)
         seats = [s.strip() for s in args.seats.split(",") if s.strip()]
         bad = [s for s in seats if s not in LEVELS]
         if bad or not seats:
