@@ -42,8 +42,9 @@ def _pause(text: str) -> float:
 def _levels(text: str) -> list[str]:
     """``--robos``: AI levels, one for every robot or one per robot seat in turn
     (``facil``, ``normal``, ``dificil``; accents and English accepted)."""
-    levels = [norm_level(part) for part in text.split(",")]
-    if not text.strip() or any(lv is None for lv in levels):
+    parts = [part.strip() for part in text.split(",")]
+    levels = [norm_level(part) if part else None for part in parts]
+    if any(lv is None for lv in levels):
         raise argparse.ArgumentTypeError(
             f"nível inválido: {text!r} (use facil, normal ou dificil, ex.: --robos dificil "
             "ou --robos facil,dificil)")

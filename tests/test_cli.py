@@ -21,7 +21,7 @@ def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
 @pytest.mark.parametrize("argv", [["play", "--variant", ""], ["play", "--variant", "  "],
                                   ["play", "--pause", "-1"], ["play", "--pause", "61"],
                                   ["play", "--pause", "x"], ["play", "--robos", "expert"],
-                                  ["play", "--robos", ""]])
+                                  ["play", "--robos", ""], ["play", "--robos", "facil,,dificil"]])
 def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         cli.main(argv)
@@ -37,7 +37,10 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
                    "facil,dificil)",
                    "python -m bot play: error: argument --robos/--robots: nível inválido: "
                    "'' (use facil, normal ou dificil, ex.: --robos dificil ou --robos "
-                   "facil,dificil)")
+                   "facil,dificil)",
+                   "python -m bot play: error: argument --robos/--robots: nível inválido: "
+                   "'facil,,dificil' (use facil, normal ou dificil, ex.: --robos dificil ou "
+                   "--robos facil,dificil)")
 
 
 @pytest.mark.parametrize(("variant", "players", "allowed"), [
