@@ -30,7 +30,7 @@ from engine.errors import IllegalAction
 from engine.state import DealState
 from engine.view import SeatView, view_for
 
-DISCARDS = 5
+DISCARDS = 3
 """How many of ``normal``'s preferred discards compete."""
 ROUNDS = 2
 """Rollout depth in rounds of the table (every seat plays this many turns); 0 plays
