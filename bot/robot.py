@@ -49,8 +49,7 @@ def safe_discard(state: DealState, seat: int) -> Action | None:
     opp = [m for s, melds in enumerate(state.melds) if s != side for m in melds]
 
     def key(card: Card) -> tuple[bool, bool, int, int]:
-        wild = card.is_joker or card.rank == 2
-        return (wild, _fits(card, opp, state), -card_points(card, state.rules), card.index)
+        return (card.wild, _fits(card, opp, state), -card_points(card, state.rules), card.index)
 
     for card in sorted(set(state.hands[seat]), key=key):
         action = Action.discard(seat, card)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.ai.hand import fits_run, positions, rank_neighbours
-from engine.cards import Card
+from engine.cards import RED_SUITS, Card
 from engine.melds import Meld
 from engine.rules import BlackThree, Rules
 from engine.scoring import card_points
@@ -102,7 +102,7 @@ def special_reach(meld: Meld, rules: Rules) -> int:
     A run reaches A..K or A..A by its ends, so any clean run of the suit can (A12, C8)."""
     if meld.kind != "run" or meld.wild is not None:
         return 0
-    three_ok = rules.red_three_meldable if meld.suit in (1, 2) else rules.black_three_meldable
+    three_ok = rules.red_three_meldable if meld.suit in RED_SUITS else rules.black_three_meldable
     if not three_ok:
         return 0  # every special canastra starts A-2-3 (A12: never in black altaneira suits)
     longest = max((s.length for s in rules.special_canastras if meld.suit in s.suits),

@@ -55,7 +55,7 @@ def _side_row(state: DealState, side: int, total: int) -> list[float]:
         float(state.morto_taken[side]),
         float(sum(1 for m in melds if not m.is_canastra and len(m) >= 5)),
         sum(canastra_bonus(m, rules) for m in melds if m.is_canastra) / 100.0,
-        float(sum(1 for c in hand if c.rank == 2 or c.is_joker)),
+        float(sum(1 for c in hand if c.wild)),
         can_end,
     ]
 

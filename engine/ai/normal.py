@@ -54,7 +54,7 @@ def pile_worth(view: SeatView, take: Action) -> bool:
     more = playable(view, plan_laydown([*view.hand, *pile], side, rules, policy))
     gain: float = more.points(rules) - base.points(rules)
     gain += 60 * (_canastras(more, side) - _canastras(base, side))
-    gain += sum(20 for c in pile if c.rank == 2 or c.is_joker)
+    gain += sum(20 for c in pile if c.wild)
     risk = 0.6 if late(view) else 0.15
     gain -= risk * 8 * max(0, len(more.left) - len(base.left))
     gain += 1.5 * len(pile) if not late(view) else 0
@@ -85,7 +85,7 @@ def late(view: SeatView) -> bool:
 def wild_policy(view: SeatView, hand_size: int) -> WildPolicy:
     """When ``normal`` spends wilds: rich in wilds, late in the deal, or needing any
     canastra to go out; runs toward special canastras stay clean otherwise (C7)."""
-    wilds = sum(1 for c in view.hand if c.rank == 2 or c.is_joker)
+    wilds = sum(1 for c in view.hand if c.wild)
     side = view.melds[view.side]
     has_canastra = any(m.is_canastra for m in side)
     need_any = view.rules.end_requires == Requirement.ANY_CANASTRA and not has_canastra
