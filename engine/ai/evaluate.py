@@ -13,9 +13,10 @@ deals and fits the weights (it prints this table).
 
 from __future__ import annotations
 
-from engine.melds import canastra_bonus
+from typing import Any
+
 from engine.rules import Requirement
-from engine.scoring import card_points, score_deal
+from engine.scoring import score_deal
 from engine.state import DealState
 
 FEATURES: tuple[str, ...] = (
@@ -38,10 +39,11 @@ STAGE_CARDS = 60.0
 """Cards still to draw (stock plus untaken mortos) at which the stage is 1."""
 
 
-def _side_row(state: DealState, side: int, total: int) -> list[float]:
+def _side_row(state: DealState, side: int, score: dict[str, Any]) -> list[float]:
+    """One side's raw values, reading the C14 ``score`` breakdown for its total, the
+    points in its hands and its canastra bonuses."""
     rules = state.rules
-    seats = state.teams[side]
-    hand = [c for s in seats for c in state.hands[s]]
+    hand = [c for s in state.teams[side] for c in state.hands[s]]
     melds = state.melds[side]
     req = rules.end_requires
     if req == Requirement.NONE:
@@ -49,12 +51,12 @@ def _side_row(state: DealState, side: int, total: int) -> list[float]:
     else:
         can_end = float(state.has_canastra(side, clean=req == Requirement.CLEAN_CANASTRA))
     return [
-        float(total),
-        float(sum(card_points(c, rules) for c in hand)),
+        float(score["total"]),
+        float(-score["hand"]),
         float(len(hand)),
         float(state.morto_taken[side]),
         float(sum(1 for m in melds if not m.is_canastra and len(m) >= 5)),
-        sum(canastra_bonus(m, rules) for m in melds if m.is_canastra) / 100.0,
+        sum(bonus for _, bonus in score["canastras"]) / 100.0,
         float(sum(1 for c in hand if c.wild)),
         can_end,
     ]
@@ -63,15 +65,16 @@ def _side_row(state: DealState, side: int, total: int) -> list[float]:
 def features(state: DealState, side: int) -> list[float]:
     """The :data:`FEATURES` of an unfinished ``state`` for ``side`` (floats, in order):
     each is ``side``'s value minus that of the other side with the best score now."""
-    totals = score_deal(state).totals
+    score = score_deal(state)
+    totals = score.totals
     other = max((s for s in range(len(state.teams)) if s != side), key=lambda s: totals[s])
-    a = _side_row(state, side, totals[side])
-    b = _side_row(state, other, totals[other])
+    a = _side_row(state, side, score.breakdown[side])
+    b = _side_row(state, other, score.breakdown[other])
     d = [x - y for x, y in zip(a, b, strict=True)]
     left = len(state.stock) + sum(len(m) for m in state.mortos)
     u = min(1.0, left / STAGE_CARDS)
-    score, hand_pts, hand_n, morto, near, canastras, wilds, can_end = d
-    return [1.0, score, hand_pts * u, hand_n, hand_n * u, morto * u, near, near * u,
+    score_d, hand_pts, hand_n, morto, near, canastras, wilds, can_end = d
+    return [1.0, score_d, hand_pts * u, hand_n, hand_n * u, morto * u, near, near * u,
             canastras * u, wilds, can_end, float(len(state.pile))]
 
 
