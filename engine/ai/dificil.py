@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 
 from engine.actions import Action
@@ -152,9 +153,8 @@ def clearly_worse(d: list[float]) -> bool:
     to the alternatives still in contention."""
     if len(d) < PRUNE_AFTER:
         return False
-    mean = sum(d) / len(d)
-    var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
-    return mean + PRUNE_SE * math.sqrt(var / len(d)) < 0
+    mean, se = mean_se(d)
+    return mean + PRUNE_SE * se < 0
 
 
 def pick(diffs: list[list[float]]) -> int:
@@ -164,8 +164,12 @@ def pick(diffs: list[list[float]]) -> int:
     for i, d in enumerate(diffs[1:], start=1):
         if len(d) < 2:
             continue
-        mean = sum(d) / len(d)
-        var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
-        if mean > best_mean and mean > CONFIDENCE * math.sqrt(var / len(d)) + MARGIN:
+        mean, se = mean_se(d)
+        if mean > best_mean and mean > CONFIDENCE * se + MARGIN:
             best, best_mean = i, mean
     return best
+
+
+def mean_se(d: list[float]) -> tuple[float, float]:
+    """Mean of the paired differences ``d`` (2 or more) and its standard error."""
+    return statistics.fmean(d), statistics.stdev(d) / math.sqrt(len(d))
