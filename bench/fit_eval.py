@@ -24,14 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai import normal
 from engine.ai.evaluate import FEATURES, features
-from engine.ai.tracker import SeenTracker
-from engine.deal import apply, new_deal
+from engine.ai.selfplay import play_deal
+from engine.cards import full_deck
 from engine.rules import make_rules
-from engine.scoring import score_deal
-from engine.state import DRAW
-from engine.view import view_for
+from engine.state import DRAW, DealState
 
 PRESETS = ["buraco", "buraco_morto", "bossa_nova", "tranca", "justificado", "altaneira"]
 Row = tuple[list[float], float]
@@ -43,28 +40,19 @@ def deal_rows(args: tuple[str, int]) -> list[Row]:
     rules = make_rules(preset)
     players = 4 if preset == "altaneira" else 2
     rng = random.Random(seed)
-    deck = rules_deck(rules.jokers, rng)
-    state = new_deal(rules, players, deck=deck, first=seed % players)
-    seen = SeenTracker.for_players(players)
+    deck = full_deck(rules.jokers)
+    rng.shuffle(deck)
     marks: list[tuple[list[float], int]] = []
-    while not state.over:
+
+    def mark(state: DealState) -> None:
         if state.phase == DRAW:
             side = state.side_of[state.turn]
             marks.append((features(state, side), side))
-        view = view_for(state, state.turn, seen.lists())
-        seen.observe(apply(state, normal.choose(view, rng)))
-    totals = score_deal(state).totals
+
+    totals = play_deal(rules, ["normal"] * players, seed % players, deck, rng=rng,
+                       before=mark).totals
     return [(x, float(totals[s] - max(t for i, t in enumerate(totals) if i != s)))
             for x, s in marks]
-
-
-def rules_deck(jokers: bool, rng: random.Random) -> list:  # type: ignore[type-arg]
-    """A seeded shuffled deck (reproducible fits)."""
-    from engine.cards import full_deck
-
-    cards = full_deck(jokers)
-    rng.shuffle(cards)
-    return cards
 
 
 def solve(rows: list[Row], ridge: float = 1e-3) -> list[float]:

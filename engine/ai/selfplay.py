@@ -27,6 +27,7 @@ from engine.deal import apply, new_deal
 from engine.errors import IllegalAction
 from engine.rules import Rules, make_rules
 from engine.scoring import score_deal
+from engine.state import DealState
 from engine.view import view_for
 
 MAX_ACTIONS = 4000
@@ -57,8 +58,10 @@ def side_labels(rules: Rules, levels: Sequence[str]) -> list[str]:
 
 def play_deal(rules: Rules, levels: Sequence[str], first: int = 0,
               deck: Sequence[Card] | None = None, budget_s: float | None = None,
-              rng: random.Random | None = None) -> DealOutcome:
+              rng: random.Random | None = None,
+              before: Callable[[DealState], None] | None = None) -> DealOutcome:
     """Play one deal to its end with the AI ``levels`` (one per seat); return the outcome.
+    ``before`` sees the state ahead of every action (``bench/fit_eval.py`` samples it).
 
     Raises ``RuntimeError`` if a deal runs past ``MAX_ACTIONS`` (an AI loop) or if the
     engine refuses both an AI action and the ``facil`` fallback.
@@ -69,6 +72,8 @@ def play_deal(rules: Rules, levels: Sequence[str], first: int = 0,
     actions = fallbacks = 0
     seen = SeenTracker.for_players(len(levels))
     while not state.over:
+        if before is not None:
+            before(state)
         seat = state.turn
         view = view_for(state, seat, seen.lists())
         t0 = time.perf_counter()
