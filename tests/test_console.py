@@ -15,15 +15,20 @@ from bot.memstore import MemoryStore
 from bot.model import decode
 
 
-def scripted(lines: list[str]) -> tuple[ConsoleGame, io.StringIO]:
+def scripted(lines: list[str], width: int = 100) -> tuple[ConsoleGame, io.StringIO]:
+    """A terminal game on seeded decks that reads ``lines`` (then end of input), echoing
+    each prompt and the first 20 characters typed; returns it and its printed output."""
     clock = FakeClock()
     svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks())
     out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None)
+    console = Console(file=out, width=width, color_system=None)
     feed: Iterator[str] = iter(lines)
 
     def read(prompt: str) -> str:
-        console.print(f"{prompt}<{(line := next(feed))}>")
+        line = next(feed, None)
+        if line is None:
+            raise EOFError
+        console.print(f"{prompt}<{line[:20]}>")
         return line
 
     return ConsoleGame(svc, console, read=read), out

@@ -4,20 +4,16 @@ the table line of the last move before the deal result, and the actions line."""
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterator
 from types import SimpleNamespace
 
-from rich.console import Console
-from test_console import play_seeded_duel
-from test_service_support import ANA, CHAT, FakeClock, SeededDecks, make_service
+from test_console import play_seeded_duel, scripted
+from test_service_support import ANA, CHAT
 
 from adapters.console import render
-from adapters.console.app import ConsoleGame, help_text
+from adapters.console.app import help_text
 from bot import views
 from bot.effects import Button, View, pack
 from bot.i18n import Translator
-from bot.memstore import MemoryStore
 from bot.model import Game, Seat
 from engine.cards import Card
 from engine.melds import make_meld
@@ -27,25 +23,8 @@ LONG = "1" * 52
 PT = Translator("pt")
 
 
-def scripted(lines: list[str]) -> tuple[ConsoleGame, io.StringIO]:
-    clock = FakeClock()
-    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks())
-    out = io.StringIO()
-    console = Console(file=out, width=200, color_system=None)
-    feed: Iterator[str] = iter(lines)
-
-    def read(prompt: str) -> str:
-        line = next(feed, None)
-        if line is None:
-            raise EOFError
-        console.print(f"{prompt}<{line[:20]}>")
-        return line
-
-    return ConsoleGame(svc, console, read=read), out
-
-
 async def play(variant: str, lines: list[str]) -> str:
-    game, out = scripted(lines)
+    game, out = scripted(lines, width=200)
     assert await game.setup(variant, 2)
     await game.play()
     return out.getvalue()
@@ -119,7 +98,7 @@ async def test_help_lists_only_the_commands_of_the_variant() -> None:
 
 
 async def test_goodbye_on_q_and_on_end_of_input() -> None:
-    game, out = scripted([])
+    game, out = scripted([], width=200)
     assert await game.setup("buraco", 2)
     await game.play()  # the script is empty: EOF at the first prompt
     assert out.getvalue().endswith("╯\n\nAté a próxima!\n")
@@ -130,7 +109,7 @@ async def test_a_seat_count_the_variant_refuses_adds_no_ai_seat() -> None:
     for variant, players, allowed in (("buraco", 7, "2, 3, 4, 6"), ("buraco", 0, "2, 3, 4, 6"),
                                       ("tranca", 6, "2, 4"), ("altaneira", 6, "4"),
                                       ("buraco", 10**20, "2, 3, 4, 6")):
-        game, out = scripted([])
+        game, out = scripted([], width=200)
         assert not await game.setup(variant, players)
         assert out.getvalue() == (
             f"Esta variante joga com {allowed} jogadores; a mesa tem {players}.\n")
