@@ -7,15 +7,20 @@ import random
 import pytest
 
 from engine import make_meld, make_rules, parse_cards
+from engine.actions import Action
+from engine.ai import normal
 from engine.ai.danger import Table, danger, fits_meld, keep_value, special_reach
 from engine.ai.determinize import sample_state, unseen
 from engine.ai.hand import find_runs, find_sets, greedy_partition
+from engine.ai.plan import plan_laydown
 from engine.ai.selfplay import main as selfplay_main
+from engine.ai.selfplay import play_deal
 from engine.ai.stats import SideTally, wilson
 from engine.ai.tracker import SeenTracker
-from engine.cards import Card, codes
+from engine.ai.weights import NORMAL, Weights, tuned
+from engine.cards import Card, codes, full_deck
 from engine.state import Event
-from engine.view import view_for
+from engine.view import SeatView, view_for
 
 BURACO = make_rules("buraco")
 TRANCA = make_rules("tranca")
@@ -280,3 +285,50 @@ def test_dificil_stops_sampling_an_alternative_that_clearly_trails() -> None:
     assert clearly_worse([-0.5, -0.4, -0.6, -0.5, -0.45, -0.55])  # far behind, little noise
     assert not clearly_worse([-0.5, 0.4, -0.6, 0.5, -0.45, 0.55])  # noise around zero
     assert not clearly_worse([0.1] * 8)
+
+
+def test_weights_change_what_normal_judges() -> None:
+    # engine.ai.weights: the same keep value as above with other weights (fit 10, 2 per
+    # card beyond five of a clean hearts run on its way to an Altaneira, no point term),
+    # and the danger of the queen next to the taken Jh without the open-pile term.
+    alta = make_rules("altaneira")
+    hearts = make_meld(parse_cards("5h 6h 7h 8h 9h 10h Jh Qh Kh"), alta)
+    hand = parse_cards("4h 4s")
+    w = Weights(keep_fit=10.0, special_pull=2.0, keep_points=0.0, danger_open_pile=0.0)
+    assert keep_value(hand[0], hand, [hearts], alta, 0, w) == 10 + 2 * 4
+    table = Table(opp_melds=(), opp_taken=parse_cards("Jh"), pile_size=4, pile_open=True,
+                  next_hand=9)
+    assert danger(Card.parse("Qh"), table, BURACO, w) == 8.0
+    assert tuned("buraco") is NORMAL == Weights()
+    assert tuned("buraco_morto").danger_fit == 12.5
+
+
+def test_plan_laydown_hands_out_a_fresh_copy_of_a_memoized_plan() -> None:
+    # The planning is memoized; a caller changing its plan must not change the next one.
+    hand = parse_cards("4s 5s 6s 9h")
+    first = plan_laydown(hand, [], BURACO)
+    assert [codes(m.cards) for m in first.new] == [["4s", "5s", "6s"]]
+    assert codes(first.left) == ["9h"]
+    first.left.clear()
+    first.new.clear()
+    again = plan_laydown(hand, [], BURACO)
+    assert [codes(m.cards) for m in again.new] == [["4s", "5s", "6s"]]
+    assert codes(again.left) == ["9h"]
+
+
+def test_play_deal_seats_a_player_of_the_callers_own() -> None:
+    # selfplay.play_deal(players=...): bench/tune_weights.py seats normal with other weights.
+    seen_seats: list[int] = []
+
+    def mine(view: SeatView, rng: random.Random) -> Action:
+        seen_seats.append(view.seat)
+        return normal.choose(view, rng)
+
+    deck = full_deck()
+    random.Random(3).shuffle(deck)
+    out = play_deal(BURACO, ["mine", "normal"], 0, deck, rng=random.Random(3),
+                    players={"mine": mine})
+    assert out.labels == ["mine", "normal"]
+    assert seen_seats and set(seen_seats) == {0}
+    same = play_deal(BURACO, ["normal", "normal"], 0, deck, rng=random.Random(3))
+    assert out.totals == same.totals  # the same player under another name plays the same

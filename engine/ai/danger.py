@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.ai.hand import fits_run, positions, rank_neighbours
+from engine.ai.weights import NORMAL, Weights
 from engine.cards import RED_SUITS, Card
 from engine.melds import Meld
 from engine.rules import BlackThree, Rules
@@ -40,6 +41,14 @@ def fits_meld(card: Card, meld: Meld, rules: Rules) -> bool:
     return False
 
 
+def fitting(card: Card, melds: Sequence[Meld], rules: Rules) -> list[Meld]:
+    """The melds natural ``card`` could be added to now (:func:`fits_meld`), asking only
+    about runs of its suit and sets of its rank."""
+    return [m for m in melds
+            if (m.low == card.rank if m.kind == "set" else m.suit == card.suit)
+            and fits_meld(card, m, rules)]
+
+
 @dataclass(frozen=True)
 class Table:
     """The public facts the danger estimate reads, taken from a seat's view.
@@ -58,42 +67,35 @@ class Table:
     dead: frozenset[Card] = frozenset()
 
 
-def danger(card: Card, table: Table, rules: Rules) -> float:
+def danger(card: Card, table: Table, rules: Rules, w: Weights = NORMAL) -> float:
     """Harm of discarding ``card`` for the AI's side: feeds an opposing meld (most when
     it would make a canastra, more when a special canastra is within reach), lets the
     next player justify the pile, or matches what they took from the pile. A black 3
-    that blocks or kills the pile is safe (A6, A33)."""
+    that blocks or kills the pile is safe (A6, A33). ``w``: the weights (``danger_*``)."""
     if card.wild:
         return WILD_DANGER
     if card.rank == 3 and not card.is_red and rules.black_three != BlackThree.ORDINARY:
         return 0.0
     harm = 0.0
-    for meld in table.opp_melds:
-        if not fits_meld(card, meld, rules):
-            continue
-        harm += 25.0 + SPECIAL_PULL * special_reach(meld, rules)
+    for meld in fitting(card, table.opp_melds, rules):
+        harm += w.danger_fit + w.special_pull * special_reach(meld, rules)
         if len(meld) == 6:
-            harm += 150.0 if meld.wild is None else 80.0
+            harm += w.danger_six_clean if meld.wild is None else w.danger_six_dirty
         if not table.pile_open:
-            harm += 6.0 * table.pile_size  # justifies the pick-up (A10)
+            harm += w.danger_closed_pile * table.pile_size  # justifies the pick-up (A10)
     for taken in table.opp_taken:
         if taken.rank == card.rank and rules.sets_allowed:
-            harm += 10.0
+            harm += w.danger_taken_rank
         elif taken.suit == card.suit and not taken.is_joker:
             gap = min(abs(p - q) for p in positions(taken, rules) for q in positions(card, rules))
-            harm += 8.0 if gap == 1 else 4.0 if gap == 2 else 0.0
+            harm += w.danger_taken_near if gap == 1 else w.danger_taken_far if gap == 2 else 0.0
     if table.pile_open:
-        harm += 0.5 * table.pile_size
+        harm += w.danger_open_pile * table.pile_size
     if table.next_hand <= 2:
-        harm *= 1.5
+        harm *= w.danger_next_out
     if card in table.dead:
         harm *= 0.5
     return harm
-
-
-SPECIAL_PULL = 8.0
-"""Extra worth, per card beyond five, of a card that extends a clean run which may still
-become one of the preset's special canastras (RULES C7, A12: 500 or 1,000 points)."""
 
 
 def special_reach(meld: Meld, rules: Rules) -> int:
@@ -113,27 +115,29 @@ def special_reach(meld: Meld, rules: Rules) -> int:
 
 
 def keep_value(card: Card, hand: Sequence[Card], own_melds: Sequence[Meld], rules: Rules,
-               pile_size: int) -> float:
+               pile_size: int, w: Weights = NORMAL) -> float:
     """Worth of keeping ``card`` in ``hand`` for the AI's own side: wilds most, then cards
     that fit the side's melds (more for a clean run on its way to a special canastra,
     :func:`special_reach`), then cards that connect with the hand. Points held
-    count against at the end, so heavy loose cards are cheaper to keep out."""
+    count against at the end, so heavy loose cards are cheaper to keep out. ``w``: the
+    weights (``keep_*``; ``special_pull`` per card beyond five of such a run, C7, A12)."""
     if card.wild:
         return 200.0
     if card.rank == 3 and not card.is_red and rules.black_three != BlackThree.ORDINARY:
         return -5.0 - 1.5 * pile_size  # a Tranca only ever leaves as a discard
     value = 0.0
-    fits = [m for m in own_melds if fits_meld(card, m, rules)]
+    fits = fitting(card, own_melds, rules)
     if fits:
-        value += 40.0 + SPECIAL_PULL * max(special_reach(m, rules) for m in fits)
+        value += w.keep_fit + w.special_pull * max(special_reach(m, rules) for m in fits)
     near, far, same = rank_neighbours(card, hand, rules)
-    value += 12.0 * min(near, 2) + 5.0 * min(far, 2)
+    value += w.keep_near * min(near, 2) + w.keep_far * min(far, 2)
     if rules.sets_allowed:
-        value += 9.0 * min(same, 2)
-    return value - 0.3 * card_points(card, rules)
+        value += w.keep_same * min(same, 2)
+    return value - w.keep_points * card_points(card, rules)
 
 
 def discard_score(card: Card, hand: Sequence[Card], own_melds: Sequence[Meld], table: Table,
-                  rules: Rules) -> float:
-    """Lower is a better discard: keep value plus danger."""
-    return keep_value(card, hand, own_melds, rules, table.pile_size) + danger(card, table, rules)
+                  rules: Rules, w: Weights = NORMAL) -> float:
+    """Lower is a better discard: keep value plus danger (both with weights ``w``)."""
+    return (keep_value(card, hand, own_melds, rules, table.pile_size, w)
+            + danger(card, table, rules, w))

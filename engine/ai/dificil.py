@@ -1,15 +1,17 @@
 """The ``dificil`` AI: determinized Monte Carlo over ``normal`` rollouts (issue 5).
 
-At a decision with real alternatives (draw or take the pile; lay down, go out, or hold
-and discard one of the likeliest discards) it samples full deals consistent with the
-view (:mod:`engine.ai.determinize`), plays each alternative in each sample, lets
-``normal`` play every seat for a few rounds, and values the position reached by the
-expected final lead of its side (:func:`engine.ai.evaluate.expected_lead`, fitted on
-``normal`` self-play; exact when the deal is over) squashed by ``tanh`` (a deal is
-won or lost). Every alternative meets the same samples (common random numbers). The
-loop stops at the time budget; ``normal``'s own choice is kept unless an alternative
-beats it on the paired samples by more than one standard error. Decisions with one
-sensible option play as ``normal``.
+It thinks with ``normal``'s heuristics under the weights tuned for the preset
+(:func:`engine.ai.weights.tuned`; ``normal``'s own where none are tuned). At a decision
+with real alternatives (draw or take the pile; lay down, go out, or hold and discard one
+of the likeliest discards) it samples full deals consistent with the view
+(:mod:`engine.ai.determinize`), plays each alternative in each sample, lets ``normal``
+play every seat for a few rounds (its own side with the tuned weights, the others with
+``normal``'s), and values the position reached by the expected final lead of its side
+(:func:`engine.ai.evaluate.expected_lead`, fitted on ``normal`` self-play; exact when
+the deal is over) squashed by ``tanh`` (a deal is won or lost). Every alternative meets
+the same samples (common random numbers). The loop stops at the time budget; the
+heuristic's choice is kept unless an alternative beats it on the paired samples by more
+than one standard error. Decisions with one sensible option play as the heuristic does.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from engine.ai.determinize import sample_state
 from engine.ai.evaluate import expected_lead
 from engine.ai.normal import ALL_IN, choose_laydown, wild_policy
 from engine.ai.seat import table_of
+from engine.ai.weights import NORMAL, tuned
 from engine.deal import apply
 from engine.errors import IllegalAction
 from engine.state import DealState
@@ -59,24 +62,27 @@ DEFAULT_SCALE = 300.0
 
 
 def candidates(view: SeatView, rng: random.Random) -> list[Action]:
-    """The alternatives worth comparing now (first = what ``normal`` would do)."""
-    first = normal.choose(view, rng)
+    """The alternatives worth comparing now: first what ``normal`` with the preset's tuned
+    weights would do, then the pile or the stock, the lay-down spending every wild, the
+    lay-down that does not go out, and the :data:`DISCARDS` likeliest discards."""
+    w = tuned(view.rules.preset)
+    first = normal.choose(view, rng, w)
     if view.phase == "draw":
         take = moves.pile_take(view)
         return [first] if take is None else _unique([first, take, Action.draw(view.seat)])
     if first.do in ("lay_three", "redraw"):
         return [first]
     out = [first]
-    allin = choose_laydown(view, ALL_IN, eager_out=True)
+    allin = choose_laydown(view, ALL_IN, eager_out=True, w=w)
     if allin is not None:
         out.append(allin)
-    held = choose_laydown(view, wild_policy(view, len(view.hand)), eager_out=False)
+    held = choose_laydown(view, wild_policy(view, len(view.hand), w), eager_out=False, w=w)
     if held is not None:
         out.append(held)
     table = table_of(view)
     side = view.melds[view.side]
     options = [c for c in view.hand if moves.discardable(view, c)]
-    options.sort(key=lambda c: discard_score(c, view.hand, side, table, view.rules))
+    options.sort(key=lambda c: discard_score(c, view.hand, side, table, view.rules, w))
     out.extend(Action.discard(view.seat, c) for c in options[:DISCARDS])
     return _unique(out)
 
@@ -97,17 +103,19 @@ def evaluate(state: DealState, side: int) -> float:
 
 
 def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> float:
-    """Apply ``action`` then let ``normal`` play every seat for :data:`ROUNDS` rounds."""
+    """Apply ``action`` then let ``normal`` play every seat for :data:`ROUNDS` rounds
+    (``side``'s seats with the tuned weights); the value of the position reached."""
     try:
         apply(state, action)
     except IllegalAction:
         return -1e9
     stop = state.turn_count + ROUNDS * state.n_players if ROUNDS else 10**9
     steps = 0
+    mine, theirs = tuned(state.rules.preset), NORMAL
     while not state.over and state.turn_count < stop and steps < 2000:
         view = view_for(state, state.turn)
         try:
-            apply(state, normal.choose(view, rng))
+            apply(state, normal.choose(view, rng, mine if view.side == side else theirs))
         except IllegalAction:
             break
         steps += 1

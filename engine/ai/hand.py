@@ -94,11 +94,16 @@ def find_runs(hand: Sequence[Card], rules: Rules, with_wild: bool = True) -> lis
     Each candidate uses each physical card once; candidates may overlap each other.
     """
     out: list[Candidate] = []
+    by_suit: list[list[Card]] = [[], [], [], [], []]
+    for c in hand:
+        by_suit[c.suit].append(c)
     for suit in range(4):
-        slots = _suit_slots(hand, suit, rules)
+        if len(by_suit[suit]) < 2:
+            continue
+        slots = _suit_slots(by_suit[suit], suit, rules)
         if len(slots) < 2:
             continue
-        aces = sum(1 for c in hand if c.rank == 1 and c.suit == suit)
+        aces = sum(1 for c in by_suit[suit] if c.rank == 1)
         segs = _segments(slots, aces)
         for seg in segs:
             if len(seg) >= 3:

@@ -18,6 +18,7 @@ from engine.ai import moves
 from engine.ai.danger import discard_score
 from engine.ai.plan import LayDown, WildPolicy, plan_laydown, trim
 from engine.ai.seat import ending_pays, morto_open, out_allowed, table_of
+from engine.ai.weights import NORMAL, Weights
 from engine.cards import Card
 from engine.melds import Meld
 from engine.rules import Requirement
@@ -26,22 +27,23 @@ from engine.view import SeatView
 ALL_IN = WildPolicy(new_melds=3, canastra=True, extend=True)
 
 
-def choose(view: SeatView, rng: random.Random) -> Action:
-    """The ``normal`` player's next action for ``view`` (it must be this seat's turn)."""
+def choose(view: SeatView, rng: random.Random, w: Weights = NORMAL) -> Action:
+    """The ``normal`` player's next action for ``view`` (it must be this seat's turn),
+    judging with the weights ``w`` (:mod:`engine.ai.weights`)."""
     if view.phase == "draw":
-        return choose_draw(view)
-    return choose_play(view, rng)
+        return choose_draw(view, w)
+    return choose_play(view, rng, w)
 
 
-def choose_draw(view: SeatView) -> Action:
+def choose_draw(view: SeatView, w: Weights = NORMAL) -> Action:
     """Draw from the stock or take the pile (whichever the heuristic values more)."""
     take = moves.pile_take(view)
-    if take is not None and pile_worth(view, take):
+    if take is not None and pile_worth(view, take, w):
         return take
     return Action.draw(view.seat)
 
 
-def pile_worth(view: SeatView, take: Action) -> bool:
+def pile_worth(view: SeatView, take: Action, w: Weights = NORMAL) -> bool:
     """Whether taking the pile beats a stock card: compares the lay-down the hand
     makes with and without the pile's cards, and charges for cards left in hand late."""
     rules = view.rules
@@ -49,16 +51,17 @@ def pile_worth(view: SeatView, take: Action) -> bool:
     pile = list(view.pile) if rules.pile_open else []
     if not rules.pile_open:
         return view.pile_size >= 2 or take.meld is not None
-    policy = wild_policy(view, len(view.hand) + len(pile))
+    policy = wild_policy(view, len(view.hand) + len(pile), w)
     base = playable(view, plan_laydown(view.hand, side, rules, policy))
     more = playable(view, plan_laydown([*view.hand, *pile], side, rules, policy))
     gain: float = more.points(rules) - base.points(rules)
-    gain += 60 * (_canastras(more, side) - _canastras(base, side))
-    gain += sum(20 for c in pile if c.wild)
-    risk = 0.6 if late(view) else 0.15
-    gain -= risk * 8 * max(0, len(more.left) - len(base.left))
-    gain += 1.5 * len(pile) if not late(view) else 0
-    return gain >= 12
+    gain += w.pile_canastra * (_canastras(more, side) - _canastras(base, side))
+    gain += w.pile_wild * sum(1 for c in pile if c.wild)
+    is_late = late(view, w)
+    risk = w.pile_risk_late if is_late else w.pile_risk_early
+    gain -= risk * w.pile_left * max(0, len(more.left) - len(base.left))
+    gain += w.pile_size_early * len(pile) if not is_late else 0
+    return gain >= w.pile_threshold
 
 
 def playable(view: SeatView, plan: LayDown) -> LayDown:
@@ -75,53 +78,56 @@ def _canastras(plan: LayDown, side: Sequence[Meld]) -> int:
     return sum(1 for m in plan.melds_after(side) if m.is_canastra)
 
 
-def late(view: SeatView) -> bool:
+def late(view: SeatView, w: Weights = NORMAL) -> bool:
     """The deal is near its end: little stock or an opponent about to go out."""
     n = len(view.hand_counts)
     opp_min = min(view.hand_counts[s] for s in range(n) if s not in view.teams[view.side])
-    return view.stock_size < 16 or opp_min <= 3
+    return view.stock_size < w.late_stock or opp_min <= w.late_opp
 
 
-def wild_policy(view: SeatView, hand_size: int) -> WildPolicy:
+def wild_policy(view: SeatView, hand_size: int, w: Weights = NORMAL) -> WildPolicy:
     """When ``normal`` spends wilds: rich in wilds, late in the deal, or needing any
     canastra to go out; runs toward special canastras stay clean otherwise (C7)."""
     wilds = sum(1 for c in view.hand if c.wild)
     side = view.melds[view.side]
     has_canastra = any(m.is_canastra for m in side)
     need_any = view.rules.end_requires == Requirement.ANY_CANASTRA and not has_canastra
-    is_late = late(view)
+    is_late = late(view, w)
     special = bool(view.rules.special_canastras)
+    rich, short = wilds >= w.wild_rich, hand_size <= w.wild_short
     return WildPolicy(
-        new_melds=1 if (wilds >= 2 or is_late or hand_size <= 4) else 0,
-        canastra=is_late or need_any or (wilds >= 2 and not special),
-        extend=is_late and hand_size <= 4,
+        new_melds=1 if (rich or is_late or short) else 0,
+        canastra=is_late or need_any or (rich and not special),
+        extend=is_late and short,
     )
 
 
-def choose_play(view: SeatView, rng: random.Random) -> Action:
+def choose_play(view: SeatView, rng: random.Random, w: Weights = NORMAL) -> Action:
     """Play phase: lay 3s, redraw when the first card is useless, lay down, discard."""
     three = moves.three_to_lay(view)
     if three is not None:
         return Action.lay_three(view.seat, three)
-    lay = choose_laydown(view, wild_policy(view, len(view.hand)), eager_out=True)
+    lay = choose_laydown(view, wild_policy(view, len(view.hand), w), eager_out=True, w=w)
     if lay is not None:
         return lay
-    return Action.discard(view.seat, choose_discard(view, rng))
+    return Action.discard(view.seat, choose_discard(view, rng, w))
 
 
-def choose_laydown(view: SeatView, policy: WildPolicy, eager_out: bool) -> Action | None:
+def choose_laydown(view: SeatView, policy: WildPolicy, eager_out: bool,
+                   w: Weights = NORMAL) -> Action | None:
     """The lay-down to make now, or None. Goes out (empties the hand, or leaves one
-    card to discard) only when allowed and, for the final going-out, when it pays."""
+    card to discard) only when allowed and, for the final going-out, when it pays
+    (judged with the weights ``w``)."""
     side = view.melds[view.side]
     rules = view.rules
     if eager_out:
         full = plan_laydown(view.hand, side, rules, ALL_IN)
-        if not full.empty and _going_out_ok(view, full) and _pays(view, full):
+        if not full.empty and _going_out_ok(view, full) and _pays(view, full, w):
             return _as_action(view, full)
     plan = plan_laydown(view.hand, side, rules, policy)
     if plan.empty:
         return None
-    if not (_going_out_ok(view, plan) and _pays(view, plan)) or len(plan.left) >= 2:
+    if not (_going_out_ok(view, plan) and _pays(view, plan, w)) or len(plan.left) >= 2:
         plan = trim(plan, side, 2)
         while not plan.empty and not _has_discard(view, plan.left):
             plan = trim(plan, side, len(plan.left) + 1)
@@ -140,8 +146,8 @@ def _going_out_ok(view: SeatView, plan: LayDown) -> bool:
         view, plan.left[0], plan.left)
 
 
-def _pays(view: SeatView, plan: LayDown) -> bool:
-    return morto_open(view) or ending_pays(view, plan.melds_after(view.melds[view.side]))
+def _pays(view: SeatView, plan: LayDown, w: Weights) -> bool:
+    return morto_open(view) or ending_pays(view, plan.melds_after(view.melds[view.side]), w)
 
 
 def _has_discard(view: SeatView, left: Sequence[Card]) -> bool:
@@ -158,11 +164,11 @@ def _as_action(view: SeatView, plan: LayDown) -> Action | None:
     )
 
 
-def choose_discard(view: SeatView, rng: random.Random) -> Card:
+def choose_discard(view: SeatView, rng: random.Random, w: Weights = NORMAL) -> Card:
     """The discard with the lowest keep-value plus danger (ties broken at random)."""
     table = table_of(view)
     side = view.melds[view.side]
     options = [c for c in view.hand if moves.discardable(view, c)] or list(view.hand)
-    scored = [(discard_score(c, view.hand, side, table, view.rules), rng.random(), c)
+    scored = [(discard_score(c, view.hand, side, table, view.rules, w), rng.random(), c)
               for c in options]
     return min(scored)[2]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.ai.danger import fits_meld
 from engine.ai.hand import Candidate, greedy_partition
@@ -86,7 +87,7 @@ def _extend_pass(plan: LayDown, side_melds: Sequence[Meld], kind: str, rules: Ru
         changed = True
         while changed:
             changed = False
-            for card in list(plan.left):
+            for card in _could_fit(plan.left, cur):
                 if card.wild and not (card.rank == 2 and card.suit == cur.suit):
                     continue
                 if not fits_meld(card, cur, rules):
@@ -98,6 +99,14 @@ def _extend_pass(plan: LayDown, side_melds: Sequence[Meld], kind: str, rules: Ru
                     plan.left.remove(card)
         if added:
             plan.ext[i] = (added, cur)
+
+
+def _could_fit(hand: Sequence[Card], meld: Meld) -> list[Card]:
+    """The hand cards worth asking :func:`fits_meld` about: the run's suit, or the set's
+    rank (a copy: the caller removes cards from ``hand`` as it goes)."""
+    if meld.kind == "set":
+        return [c for c in hand if c.rank == meld.low]
+    return [c for c in hand if c.suit == meld.suit]
 
 
 def _lay_new(plan: LayDown, cands: Sequence[Candidate], rules: Rules) -> None:
@@ -145,8 +154,17 @@ def plan_laydown(hand: Sequence[Card], side_melds: Sequence[Meld], rules: Rules,
     """The lay-down the AI would make from ``hand`` onto its side's ``side_melds``.
 
     Cards that cannot leave the hand by melding (tranca 3s, Trancas) stay in ``left``.
-    The caller still checks the going-out rules (C13) and vulnerability (A22).
+    The caller still checks the going-out rules (C13) and vulnerability (A22). The
+    result is the caller's own copy; the planning itself is memoized (``dificil``'s
+    rollouts meet the same hand and table again and again).
     """
+    done = _planned(tuple(hand), tuple(side_melds), rules, policy)
+    return LayDown(new=list(done.new), ext=dict(done.ext), left=list(done.left))
+
+
+@lru_cache(maxsize=16384)
+def _planned(hand: tuple[Card, ...], side_melds: tuple[Meld, ...], rules: Rules,
+             policy: WildPolicy) -> LayDown:
     plan = LayDown(left=list(hand))
     _extend_pass(plan, side_melds, "run", rules)
     cands, _ = greedy_partition(plan.left, rules, 0)

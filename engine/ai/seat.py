@@ -9,13 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.danger import Table
+from engine.ai.weights import NORMAL, Weights
 from engine.melds import Meld, canastra_bonus
 from engine.rules import Requirement, Rules
 from engine.scoring import card_points
 from engine.view import SeatView
-
-AVG_HAND_CARD = 8.0
-"""Rough points of an unseen card held in an opponent's hand (classic table)."""
 
 
 def opponents(view: SeatView) -> list[int]:
@@ -77,21 +75,21 @@ def side_value(melds: Sequence[Meld], rules: Rules) -> int:
                for m in melds)
 
 
-def ending_pays(view: SeatView, melds_after: Sequence[Meld]) -> bool:
+def ending_pays(view: SeatView, melds_after: Sequence[Meld], w: Weights = NORMAL) -> bool:
     """Would ending the deal now leave the AI's side ahead (a rough C14 estimate)?"""
     rules = view.rules
     n = len(view.hand_counts)
     mine: float = side_value(melds_after, rules) + rules.batida_bonus
-    mine -= sum(view.hand_counts[s] * AVG_HAND_CARD for s in view.teams[view.side]
+    mine -= sum(view.hand_counts[s] * w.out_hand_card for s in view.teams[view.side]
                 if s != view.seat)
     if rules.morto and not view.morto_taken[view.side]:
         mine -= rules.morto_penalty
     best_opp = -1e9
     for side in opp_sides(view):
         theirs: float = side_value(view.melds[side], rules)
-        theirs -= sum(view.hand_counts[s] * AVG_HAND_CARD for s in view.teams[side])
+        theirs -= sum(view.hand_counts[s] * w.out_hand_card for s in view.teams[side])
         if rules.morto and not view.morto_taken[side]:
             theirs -= rules.morto_penalty
         best_opp = max(best_opp, theirs)
     close = min(view.hand_counts[s] for s in range(n) if s not in view.teams[view.side])
-    return mine > best_opp or view.stock_size < 8 or close <= 2
+    return mine > best_opp or view.stock_size < w.out_stock or close <= w.out_close

@@ -15,10 +15,11 @@ import random
 import secrets
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from engine.actions import Action
 from engine.ai import LEVELS, choose
 from engine.ai.stats import Mean, SideTally, percent
 from engine.ai.tracker import SeenTracker
@@ -28,9 +29,11 @@ from engine.errors import IllegalAction
 from engine.rules import Rules, make_rules
 from engine.scoring import score_deal
 from engine.state import DealState
-from engine.view import view_for
+from engine.view import SeatView, view_for
 
 MAX_ACTIONS = 4000
+Chooser = Callable[[SeatView, random.Random], Action]
+"""A player: the next action for a seat's view."""
 
 
 @dataclass
@@ -59,9 +62,12 @@ def side_labels(rules: Rules, levels: Sequence[str]) -> list[str]:
 def play_deal(rules: Rules, levels: Sequence[str], first: int = 0,
               deck: Sequence[Card] | None = None, budget_s: float | None = None,
               rng: random.Random | None = None,
-              before: Callable[[DealState], None] | None = None) -> DealOutcome:
+              before: Callable[[DealState], None] | None = None,
+              players: Mapping[str, Chooser] | None = None) -> DealOutcome:
     """Play one deal to its end with the AI ``levels`` (one per seat); return the outcome.
-    ``before`` sees the state ahead of every action (``bench/fit_eval.py`` samples it).
+    ``before`` sees the state ahead of every action (``bench/fit_eval.py`` samples it);
+    ``players`` maps extra level names to their own ``(view, rng) -> Action`` players
+    (``bench/tune_weights.py`` plays ``normal`` with other weights so).
 
     Raises ``RuntimeError`` if a deal runs past ``MAX_ACTIONS`` (an AI loop) or if the
     engine refuses both an AI action and the ``facil`` fallback.
@@ -77,7 +83,8 @@ def play_deal(rules: Rules, levels: Sequence[str], first: int = 0,
         seat = state.turn
         view = view_for(state, seat, seen.lists())
         t0 = time.perf_counter()
-        action = choose(view, levels[seat], budget_s, rng)
+        own = players.get(levels[seat]) if players else None
+        action = own(view, rng) if own else choose(view, levels[seat], budget_s, rng)
         times[levels[seat]].append(time.perf_counter() - t0)
         try:
             events = apply(state, action)
