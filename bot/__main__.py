@@ -58,6 +58,8 @@ def _setup_error(err: BaseException) -> str | None:
 
     if isinstance(err, redis.exceptions.ConnectionError):
         return f"Redis não responde (REDIS_URL): {err}"
+    if isinstance(err, redis.exceptions.ResponseError):  # e.g. a database number it lacks
+        return f"Redis recusou a conexão (REDIS_URL): {err}"
     if isinstance(err, ValueError) and "redis" in str(err).lower():
         return f"REDIS_URL inválida: {err}"
     if "telegram" in sys.modules:

@@ -231,6 +231,9 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
                      else _("Sua vez: baixe jogos e descarte uma carta."))
     elif game.status == "playing":
         lines.append(_("Vez de {name}.", name=seat_name(game, view.turn, _)))
+    if game.status == "playing" and view.vuln_min:  # RULES A22, shown before trying (D4)
+        lines.append(_("Sua primeira baixada precisa de {points} pontos.",
+                       points=view.vuln_min))
     if s.away:
         lines.append(_("O robô está jogando por você. Mande /voltar para retomar."))
     title = _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", len(view.hand))

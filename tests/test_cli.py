@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import redis.exceptions
 import telegram.error
 
 from bot import __main__ as cli
@@ -88,5 +89,7 @@ def test_setup_error_lines() -> None:
         "TELEGRAM_TOKEN recusado pelo Telegram: Invalid token")
     assert cli._setup_error(telegram.error.NetworkError("down")) == (
         "Sem conexão com o Telegram: down")
+    assert cli._setup_error(redis.exceptions.ResponseError("DB index is out of range")) == (
+        "Redis recusou a conexão (REDIS_URL): DB index is out of range")
     assert cli._setup_error(ValueError("other")) is None
     assert cli._setup_error(KeyError("x")) is None

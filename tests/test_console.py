@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from rich.console import Console
 from test_service_support import FakeClock, SeededDecks, make_service, seeded_ai
 
-from adapters.console.app import CHAT, ConsoleGame
+from adapters.console.app import CHAT, ME, ConsoleGame
 from bot import __main__ as cli
 from bot.memstore import MemoryStore
 from bot.model import decode
@@ -126,3 +126,21 @@ def test_cli_parses_robot_levels() -> None:
     args = cli._parser().parse_args(["play", "--robos", "facil, DIFÍCIL"])
     assert args.levels == ["facil", "dificil"]
     assert cli._parser().parse_args(["play"]).levels == ["normal"]
+
+
+async def test_quitting_closes_the_game_and_a_new_run_starts_afresh() -> None:
+    # A run that quits ("q") cancels its game; one that died without quitting (Ctrl-C)
+    # leaves it open, and the next run on the same store drops it instead of refusing
+    # with "Já há um jogo neste grupo".
+    game, out = scripted(["c", "q"])
+    assert await game.setup("buraco", 2)
+    await game.play()
+    assert "Até a próxima!" in out.getvalue()
+    after = await game.service.start(CHAT, ME)
+    assert [e.text for e in after] == ["Não há jogo aberto neste grupo. Use /novojogo."]
+    crashed = ConsoleGame(game.service, Console(file=io.StringIO()), read=game.read)
+    assert await crashed.setup("buraco", 2)  # not quit: its game stays open
+    again = ConsoleGame(game.service, Console(file=io.StringIO()), read=game.read)
+    assert await again.setup("tranca", 2)
+    assert again.game_id != crashed.game_id
+    assert again._rules.preset == "tranca"

@@ -267,6 +267,7 @@ async def test_short_first_lay_down_of_a_vulnerable_side(svc: Service, store: An
     game.match["deal"]["vuln_min"] = [0, 75]  # Bia's side reached 750 (half the target)
     assert await store.save_game(gid, version, encode(game), 3600)
     bia = hand_of(await svc.press(BIA, button(bia, "Comprar do monte")), BIA)
+    assert "Sua primeira baixada precisa de 75 pontos." in bia.lines  # before trying (D4)
     bia = await select(svc, BIA, gid, bia, "7♣", "7♦", "7♥")
     effects = await svc.press(BIA, button(bia, "Baixar"))
     assert effects[0] == Reply(player=BIA, alert=True, text=(
@@ -274,6 +275,7 @@ async def test_short_first_lay_down_of_a_vulnerable_side(svc: Service, store: An
     assert kinds(effects) == ["reply", "table", "hand"]
     assert effects[1].view.lines[:2] == ["Ana: 0 pts", "  (sem jogos)"]
     assert len(hand_of(effects, BIA).cards) == 12
+    assert "Sua primeira baixada precisa de 90 pontos." in hand_of(effects, BIA).lines
 
 
 async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Service) -> None:

@@ -122,6 +122,7 @@ class ConsoleGame:
             self.say(self._("Esta variante joga com {allowed} jogadores; a mesa tem {n}.",
                             allowed=allowed, n=players))
             return False
+        await self.close()  # a game an earlier run left open (quit by Ctrl-C) is dropped
         self.show(await self.service.new_game(CHAT, ME, variant))
         if self.table is None or self._rules is None:
             return False
@@ -302,8 +303,15 @@ class ConsoleGame:
             except EOFError:
                 self.console.print()
                 self.console.print(self._("Até a próxima!"))
+                await self.close()
                 return
             if self.between() and line.strip()[:1] not in ("q", "?", "p"):
                 line = "n"  # between deals any move starts the next deal
             if not await self.command(line):
+                await self.close()
                 return
+
+    async def close(self) -> None:
+        """Cancel the terminal's game, if one is open (quiet: a person who quits, or a
+        new run, does not need to read that the old game was cancelled)."""
+        await self.service.cancel(CHAT, ME, is_admin=True)
