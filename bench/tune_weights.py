@@ -81,6 +81,7 @@ def main() -> int:
     p.add_argument("--down", type=float, default=0.5, help="factor of the lower try")
     p.add_argument("--up", type=float, default=1.6, help="factor of the higher try")
     p.add_argument("--step", type=int, default=4, help="step of a whole-number weight")
+    p.add_argument("--only", default="", help="comma-separated weights to try (default: all)")
     p.add_argument("--start", choices=["normal", "tuned"], default="normal",
                    help="search from normal's weights or from the preset's TUNED ones")
     args = p.parse_args()
@@ -89,13 +90,18 @@ def main() -> int:
         best = tuned(args.preset) if args.start == "tuned" else NORMAL
         best_rate = win_rate(pool, args.preset, best, 0, args.decks, args.jobs)
         print(f"start: {100 * best_rate:.1f}%", flush=True)
-        for f in dataclasses.fields(Weights):
-            for cand in variations(best, f.name, args.down, args.up, args.step):
+        names = [f.name for f in dataclasses.fields(Weights)]
+        only = [n.strip() for n in args.only.split(",") if n.strip()]
+        unknown = sorted(set(only) - set(names))
+        if unknown:
+            p.error(f"unknown weights: {', '.join(unknown)}")
+        for name in only or names:
+            for cand in variations(best, name, args.down, args.up, args.step):
                 r = win_rate(pool, args.preset, cand, 0, args.decks, args.jobs)
                 kept = r > best_rate + 0.005
                 if kept:
                     best, best_rate = cand, r
-                print(f"{f.name} = {getattr(cand, f.name):g}: {100 * r:.1f}%"
+                print(f"{name} = {getattr(cand, name):g}: {100 * r:.1f}%"
                       + ("  kept" if kept else ""), flush=True)
         fresh = win_rate(pool, args.preset, best, FRESH_SEED, args.decks, args.jobs)
     changed = {f.name: getattr(best, f.name) for f in dataclasses.fields(Weights)

@@ -17,7 +17,7 @@ from engine.ai.selfplay import main as selfplay_main
 from engine.ai.selfplay import play_deal
 from engine.ai.stats import SideTally, wilson
 from engine.ai.tracker import SeenTracker
-from engine.ai.weights import NORMAL, Weights, tuned
+from engine.ai.weights import NORMAL, TUNED, Weights, tuned
 from engine.cards import Card, codes, full_deck
 from engine.state import Event
 from engine.view import SeatView, view_for
@@ -300,7 +300,7 @@ def test_weights_change_what_normal_judges() -> None:
                   next_hand=9)
     assert danger(Card.parse("Qh"), table, BURACO, w) == 8.0
     assert tuned("buraco") is NORMAL == Weights()
-    assert tuned("buraco_morto").danger_fit == 12.5
+    assert tuned("buraco_morto") is TUNED["buraco_morto"] != NORMAL
 
 
 def test_plan_laydown_hands_out_a_fresh_copy_of_a_memoized_plan() -> None:

@@ -62,9 +62,10 @@ NORMAL = Weights()
 """The ``normal`` player's weights."""
 
 TUNED: dict[str, Weights] = {
-    "buraco_morto": Weights(pile_left=12.8, pile_risk_late=0.96, keep_same=14.4,
-                            keep_points=0.15, danger_fit=12.5, danger_next_out=0.75),
-    "tranca": Weights(late_opp=0, keep_near=6.0, danger_fit=12.5),
+    "buraco_morto": Weights(pile_left=12.8, pile_risk_late=0.96, keep_same=20.16,
+                            keep_points=0.15, danger_fit=8.75, danger_next_out=0.75,
+                            wild_rich=4, out_close=0),
+    "tranca": Weights(late_opp=0, keep_near=6.0, danger_fit=12.5, wild_rich=4),
 }
 """Per preset, the weights ``dificil`` starts from: a coordinate search against
 ``normal`` (``bench/tune_weights.py``). Presets not listed use :data:`NORMAL`."""
