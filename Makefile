@@ -34,11 +34,12 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict engine/ bot/ adapters/
 
-# Every bench/*.py except helpers named _*.py and fit_eval.py (it fits the dificil
-# evaluation, a tool rather than a benchmark); the service bench reads REDIS_URL.
+# Every bench/*.py except helpers named _*.py, fit_eval.py and tune_weights.py (they fit
+# the dificil evaluation and weights: tools rather than benchmarks); the service bench
+# reads REDIS_URL.
 bench: venv
 	@set -e; found=0; for f in bench/*.py; do \
-		case "$$(basename "$$f")" in _*|fit_eval.py) continue;; esac; \
+		case "$$(basename "$$f")" in _*|fit_eval.py|tune_weights.py) continue;; esac; \
 		[ -e "$$f" ] || continue; found=1; \
 		echo "== $$f"; $(BIN)/python "$$f"; \
 	done; \
