@@ -85,7 +85,10 @@ def test_two_webhook_workers_behind_one_url_play_a_deal(emu: Emulator, tmp_path:
         with (run_bot(emu, workers[0], REDIS_URL, WEBHOOK_PORT=str(ports[0]), **settings) as log1,
               run_bot(emu, workers[1], REDIS_URL, WEBHOOK_PORT=str(ports[1]), **settings) as log2):
             play(emu, group)
-            assert min(proxy.counts) >= 10, proxy.counts  # both workers took updates
+            # both workers took updates; the proxy alternates, and a deal on a random deck
+            # can be short (18 updates seen), so each gets at least 3 of the 7 or more
+            # (five in the lobby, two or more for Ana's first turn)
+            assert min(proxy.counts) >= 3, proxy.counts
             for log in (log1, log2):
                 assert "Traceback" not in log.read_text()
     finally:
