@@ -104,8 +104,7 @@ def main() -> int:
                 print(f"{name} = {getattr(cand, name):g}: {100 * r:.1f}%"
                       + ("  kept" if kept else ""), flush=True)
         fresh = win_rate(pool, args.preset, best, FRESH_SEED, args.decks, args.jobs)
-    changed = {f.name: getattr(best, f.name) for f in dataclasses.fields(Weights)
-               if getattr(best, f.name) != getattr(NORMAL, f.name)}
+    changed = {n: getattr(best, n) for n in names if getattr(best, n) != getattr(NORMAL, n)}
     print(f"\n{args.preset}: Weights({', '.join(f'{k}={v:g}' for k, v in changed.items())})")
     print(f"search decks: {100 * best_rate:.1f}%; fresh decks: {100 * fresh:.1f}% "
           f"of {2 * args.decks} deals against normal")

@@ -41,12 +41,16 @@ def fits_meld(card: Card, meld: Meld, rules: Rules) -> bool:
     return False
 
 
+def same_line(card: Card, meld: Meld) -> bool:
+    """A cheap first screen before :func:`fits_meld`: ``card`` is of the run's suit or of
+    the set's rank (a natural that fails it never fits)."""
+    return card.rank == meld.low if meld.kind == "set" else card.suit == meld.suit
+
+
 def fitting(card: Card, melds: Sequence[Meld], rules: Rules) -> list[Meld]:
     """The melds natural ``card`` could be added to now (:func:`fits_meld`), asking only
-    about runs of its suit and sets of its rank."""
-    return [m for m in melds
-            if (m.low == card.rank if m.kind == "set" else m.suit == card.suit)
-            and fits_meld(card, m, rules)]
+    about those it passes :func:`same_line` with."""
+    return [m for m in melds if same_line(card, m) and fits_meld(card, m, rules)]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.ai.danger import fits_meld
+from engine.ai.danger import fits_meld, same_line
 from engine.ai.hand import Candidate, greedy_partition
 from engine.cards import Card
 from engine.errors import IllegalAction
@@ -87,7 +87,7 @@ def _extend_pass(plan: LayDown, side_melds: Sequence[Meld], kind: str, rules: Ru
         changed = True
         while changed:
             changed = False
-            for card in _could_fit(plan.left, cur):
+            for card in [c for c in plan.left if same_line(c, cur)]:  # a copy: removes below
                 if card.wild and not (card.rank == 2 and card.suit == cur.suit):
                     continue
                 if not fits_meld(card, cur, rules):
@@ -99,14 +99,6 @@ def _extend_pass(plan: LayDown, side_melds: Sequence[Meld], kind: str, rules: Ru
                     plan.left.remove(card)
         if added:
             plan.ext[i] = (added, cur)
-
-
-def _could_fit(hand: Sequence[Card], meld: Meld) -> list[Card]:
-    """The hand cards worth asking :func:`fits_meld` about: the run's suit, or the set's
-    rank (a copy: the caller removes cards from ``hand`` as it goes)."""
-    if meld.kind == "set":
-        return [c for c in hand if c.rank == meld.low]
-    return [c for c in hand if c.suit == meld.suit]
 
 
 def _lay_new(plan: LayDown, cands: Sequence[Candidate], rules: Rules) -> None:
