@@ -148,7 +148,7 @@ class ConsoleGame:
     def my_turn(self) -> bool:
         """True when the hand view offers actions."""
         return self.hand is not None and any(
-            b.data.split("|")[2] not in ("t",) for row in self.hand.buttons for b in row)
+            b.data.split("|")[2] not in ("t", "u") for row in self.hand.buttons for b in row)
 
     def between(self) -> bool:
         """True between two deals (the table offers "Próxima mão")."""
