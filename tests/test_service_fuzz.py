@@ -43,11 +43,13 @@ non_ascii_digits = st.text(
 ).filter(lambda t: not t.isascii())
 too_big = st.integers(min_value=100_001, max_value=10**40).map(str)
 negative = st.integers(max_value=-1, min_value=-10**40).map(str)
-mangled = st.sampled_from(["1_000", "3000.0", " 7", "7 ", "+5", "0x10", "1e3", "-0"])
+mangled = st.sampled_from(["1_000", "3000.0", "+5", "0x10", "1e3", "7.", "½"])
 words = st.text(alphabet=st.characters(categories=["L"]), min_size=1, max_size=10).filter(
     lambda w: w.lower() not in WORDS_SOMETHING_ACCEPTS)
 hostile = st.one_of(non_ascii_digits, too_big, negative, mangled, words)
 """A value no number, switch or option of ours accepts."""
+hostile_arg = st.one_of(hostile, st.sampled_from([" 7", "7 ", "\t1", "1\n"]))
+"""The same for a button argument (which, unlike a command, is not split on spaces)."""
 
 
 class Table:
@@ -126,7 +128,7 @@ def test_forged_button_data_never_raises(table: Any, caplog: pytest.LogCaptureFi
     codes = st.one_of(st.sampled_from(ARG_CODES),
                       st.text(max_size=4).filter(lambda c: c not in OUR_CODES))
     structured = st.builds(lambda g, v, c, a: f"{g}|{v}|{c}|{a}", games, versions, codes,
-                           hostile)
+                           hostile_arg)
     anything = st.text(max_size=80).filter(
         lambda d: (p := unpack(d)) is None or p[2] not in OUR_CODES)
     people = st.sampled_from([ANA, BIA, EVA])
