@@ -73,7 +73,7 @@ def help_text(_: Translator) -> str:
     return "\n".join([
         _("Comandos:"),
         _("/novojogo [variante] [opções] — abre uma mesa (ex.: /novojogo tranca target=3000)"),
-        _("/entrar, /sair — entrar ou sair da mesa"),
+        _("/entrar, /sair — entrar ou sair da mesa (saindo no meio, o robô joga por você)"),
         _("/robo [facil|normal|dificil] — adiciona um robô"),
         _("/iniciar, /cancelar — começar ou cancelar"),
         _("/mao — sua mão (no privado)"),
