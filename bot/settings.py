@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
 
     redis_url: str | None = None
+    redis_prefix: str = Field(default="buraco", pattern=r"^[A-Za-z0-9_.-]{1,40}$")
+    """First part of every key (several bots, or test runs, can share one Redis)."""
     telegram_token: str | None = None
     discord_token: str | None = None
     webhook_url: str | None = None
@@ -62,6 +64,8 @@ def _one(error: Any) -> str:
 def _accepts(name: str, field: Any) -> str:
     if name == "log_level":
         return "use DEBUG, INFO, WARNING, ERROR ou CRITICAL"
+    if name == "redis_prefix":
+        return "use de 1 a 40 letras, algarismos, '_', '.' ou '-'"
     if field is None:
         return "valor não aceito"
     bounds = {type(m).__name__: m for m in field.metadata}

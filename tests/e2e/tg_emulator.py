@@ -25,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -253,7 +254,11 @@ def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
                TELEGRAM_POLL_INTERVAL="0.02", AI_PACE_S="0", LOG_LEVEL="INFO",
                PYTHONPATH=str(REPO), **env_extra)
     if redis_url:
+        # one key prefix per emulator (the workers of one test share it): runs of other
+        # work trees on the same Redis never claim this run's timers
         env["REDIS_URL"] = redis_url
+        env["REDIS_PREFIX"] = emulator.__dict__.setdefault(
+            "store_prefix", f"e2e-{uuid.uuid4().hex[:12]}")
     log = workdir / "bot.log"
     ready = "setWebhook" if "WEBHOOK_URL" in env_extra else "getUpdates"
     before = sum(1 for c in emulator.calls() if c["method"] == ready)
