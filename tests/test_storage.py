@@ -7,6 +7,7 @@ Fixtures are in conftest.py: ``redis_store`` and ``second_redis_store`` are two 
 from __future__ import annotations
 
 import asyncio
+import os
 import uuid
 
 import pytest
@@ -413,3 +414,20 @@ async def test_open_store_without_url_gives_each_store_its_own_embedded_server()
 async def test_open_store_with_unreachable_url_raises_connection_error() -> None:
     with pytest.raises(redis.exceptions.ConnectionError):
         await open_store("redis://127.0.0.1:1/15")
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs a real Redis (REDIS_URL)")
+async def test_a_burst_larger_than_the_pool_waits_for_connections() -> None:
+    """Issue 12 "Load": 300 calls in flight at once on one worker all succeed (redis-py's
+    default pool raises MaxConnectionsError past 100)."""
+    store = await open_store(os.environ["REDIS_URL"], prefix=f"test-{uuid.uuid4().hex}")
+    try:
+        for i in range(300):
+            await store.create_game(f"g{i}", "s1", 60)
+        saved = await asyncio.gather(*(store.save_game(f"g{i}", 1, "s2", 60, f"u{i}", 1.0)
+                                       for i in range(300)))
+        assert saved == [True] * 300
+    finally:
+        leftover = [k async for k in store.client.scan_iter(match=store.keys.pattern())]
+        await store.client.delete(*leftover)
+        await store.close()

@@ -28,6 +28,11 @@ RankingRow = tuple[str, str, int, int, int]
 LEASE_S = 20.0
 """Seconds a claimed deadline is held by the worker that claimed it (a ``dificil`` move
 takes about 0.1-1 s; a worker that died mid-move delays its game by at most this)."""
+MAX_CONNECTIONS = 64
+POOL_WAIT_S = 10.0
+"""A burst of more concurrent calls than ``MAX_CONNECTIONS`` waits up to ``POOL_WAIT_S``
+for a free connection (``BlockingConnectionPool``) instead of failing with
+``MaxConnectionsError`` as redis-py's default pool does past 100 (issue 12, "Load")."""
 SEEN_KEPT = 64
 """Applied update keys kept per game (issue 12, defect 8): a platform redelivers an
 update within minutes, long before 64 later changes of that game; every press also
@@ -283,13 +288,17 @@ async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX) -> RedisStor
     """Connect to Redis at ``url`` (``redis://host:port/db``) and check it answers PING;
     with ``url=None`` use a fresh embedded fakeredis server (Lua via ``lupa``).
 
-    Raises ``redis.exceptions.ConnectionError`` when the server at ``url`` does not answer.
+    A real server is reached through a ``BlockingConnectionPool`` of
+    :data:`MAX_CONNECTIONS`. Raises ``redis.exceptions.ConnectionError`` when the server
+    at ``url`` does not answer.
     """
     client: Any
     if url is None:
         client = fakeredis.FakeAsyncRedis(decode_responses=True)
     else:
-        client = aioredis.from_url(url, decode_responses=True)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT_S)
+        client = aioredis.Redis(connection_pool=pool)
     store = RedisStore(client, prefix)
     try:
         await client.ping()
