@@ -52,9 +52,12 @@ class MemoryStore:
         return got[0], got[1]
 
     async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
-                        update: str | None = None, now_ts: float = 0.0) -> bool:
+                        update: str | None = None, now_ts: float = 0.0,
+                        deadline: float | None = None) -> bool:
         """Compare-and-set on the version; records ``update`` as applied in the same step
-        (refused when it was applied already)."""
+        (refused when it was applied already); sets ``deadline`` either way."""
+        if deadline is not None:
+            self.deadlines[game_id] = deadline
         got = await self.load_game(game_id)
         if got is None or got[0] != expected_version:
             return False

@@ -108,41 +108,62 @@ class Service:
         ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while);
         ``loaded`` is the stored ``(version, text)`` already read for the first attempt;
         ``update`` (the platform update key) is recorded as applied in the save itself, so
-        a redelivery after a failed save is applied and one after a save is not."""
+        a redelivery after a failed save is applied and one after a save is not.
+
+        A save that moves the deadline sends the new one in the same round trip
+        (``save_game(..., deadline=)``); when that save loses, the deadline it sent is put
+        back from the stored state before this call returns (:meth:`_settle`)."""
+        blind = False
         for _attempt in range(CAS_ATTEMPTS):
             got = await self._take(gid, loaded, update)
             loaded = _UNLOADED
-            if got is _APPLIED:
+            if not isinstance(got, tuple):
+                await self._settle(gid, blind, None)
+                if got is None and user is not None:
+                    return await self._reply(None, user, N_("Este jogo não existe mais."))
                 return []
-            if got is None:
-                if user is None:
-                    return []
-                return await self._reply(None, user, N_("Este jogo não existe mais."))
-            assert isinstance(got, tuple)
             version, game = got
             due_before = _FORCE if reschedule else timers.next_due(game, self.pacing)
             try:
                 out = await asyncio.to_thread(fn, game) if threaded else fn(game)
             except Refusal as err:
+                await self._settle(gid, blind, got)
                 if user is None:
                     return []
                 return [Reply(player=user, text=err.render(Translator(game.lang)))]
             if not out.changed:
-                if reschedule:
-                    await upkeep.schedule(self.store, game, self.pacing)
+                await self._settle(gid, blind or reschedule, got)
                 return out.effects
             if out.keep_deals:
                 await upkeep.keep_deals(self.store, gid, out.keep_deals)
             text = encode(game, self.compress)
+            due = timers.next_due(game, self.pacing)
+            send = due if game.status != "over" and due != due_before else None
+            blind = blind or send is not None
             if await self.store.save_game(gid, version, text, self.ttl_s, update,
-                                          self.clock.now()):
+                                          self.clock.now(), deadline=send):
                 self._remember(gid, version + 1, text, game)
-                await self._follow_up(game, due_before)
+                if game.status == "over":
+                    await upkeep.close_out(self.store, game)
                 return [e.model_copy(update={"state_version": version + 1})
                         if isinstance(e, TableView) else e for e in out.effects]
         log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
+        await self._settle(gid, blind, None)
         return [] if user is None else await self._reply(
             None, user, N_("Muita gente jogando ao mesmo tempo: tente de novo."))
+
+    async def _settle(self, gid: str, needed: bool, got: tuple[int, Game] | None) -> None:
+        """When ``needed``, set the deadline the stored game calls for (``got`` is the game
+        as just loaded, None to load it): after a lost save that sent its own deadline,
+        or a timer step that changed nothing."""
+        if not needed:
+            return
+        if got is None:
+            loaded = await self._load(gid)
+            if loaded is None:
+                return
+            got = loaded
+        await upkeep.schedule(self.store, got[1], self.pacing)
 
     async def _take(self, gid: str, loaded: object = _UNLOADED,
                     update: str | None = None) -> object:
@@ -172,12 +193,6 @@ class Service:
         self._cache[gid] = (version, text, game)
         if len(self._cache) > CACHED_GAMES:
             self._cache.popitem(last=False)
-
-    async def _follow_up(self, game: Game, due_before: object) -> None:
-        """After a save: move the deadline if the state calls for another one, or close
-        the game out when it is over (:mod:`bot.upkeep`, redone by any worker)."""
-        if game.status == "over" or timers.next_due(game, self.pacing) != due_before:
-            await upkeep.schedule(self.store, game, self.pacing)
 
     # Lobby ------------------------------------------------------------------------
     async def new_game(self, chat: ChatRef, user: PlayerRef, args: str = "", *,

@@ -254,3 +254,38 @@ async def test_a_worker_cache_is_not_trusted_after_the_store_went_back(
     await w1.join(CHAT, DANI)
     _v, game = await game_of(store)
     assert [s.player.name for s in game.seats if s.player] == ["Ana", "Caio", "Dani"]
+
+
+class AlwaysLoses:
+    """Wraps a store: every save loses its race, after sending its deadline as usual."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def save_game(self, game_id: str, _expected: int, *args: Any, **kw: Any) -> bool:
+        return bool(await self.inner.save_game(game_id, -1, *args, **kw))
+
+
+async def test_a_save_that_loses_puts_back_the_deadline_it_sent(
+        backend: Backend, clock: FakeClock) -> None:
+    """A save sends its new deadline in the same round trip; when it loses (here: every
+    time), the deadline the stored game calls for is put back."""
+    svc = make_service(backend.make(), clock)
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.join(CHAT, BIA)
+    effects = await svc.start(CHAT, ANA)
+    gid = str(effects[0].game_id)
+    started = clock.now()
+    ana = hand_of(effects, ANA)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    ana = hand_of(await svc.press(ANA, button(ana, ana.buttons[0][0].label)), ANA)
+    clock.advance(30)
+    loser = make_service(AlwaysLoses(backend.make()), clock)
+    refused = await loser.press(ANA, button(ana, "Descartar"))
+    assert [e.text for e in refused] == ["Muita gente jogando ao mesmo tempo: tente de novo."]
+    assert await deadline(backend.make(), gid) == started + 90
+    _v, game = await game_of(backend.make())
+    assert play.deal_of(game).turn == 0

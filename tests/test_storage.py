@@ -431,3 +431,27 @@ async def test_a_burst_larger_than_the_pool_waits_for_connections() -> None:
         leftover = [k async for k in store.client.scan_iter(match=store.keys.pattern())]
         await store.client.delete(*leftover)
         await store.close()
+
+
+async def test_save_game_sends_the_deadline_in_the_same_round_trip(
+    redis_store: RedisStore,
+) -> None:
+    await redis_store.create_game(GAME, "s1", 600)
+    assert await redis_store.save_game(GAME, 1, "s2", 600, "u1", 1.0, deadline=50.0) is True
+    assert await redis_store.client.zscore(redis_store.keys.timers(), GAME) == 50.0
+    # a losing save still sends it: the caller puts the right one back
+    assert await redis_store.save_game(GAME, 1, "s3", 600, "u2", 2.0, deadline=70.0) is False
+    assert await redis_store.client.zscore(redis_store.keys.timers(), GAME) == 70.0
+    assert await redis_store.load_game(GAME) == (2, "s2")
+    with pytest.raises(ValueError, match=r"^deadline must be a finite Unix time"):
+        await redis_store.save_game(GAME, 2, "s3", 600, deadline=float("inf"))
+
+
+async def test_save_game_with_a_deadline_loads_the_script_on_a_flushed_server(
+    redis_store: RedisStore,
+) -> None:
+    await redis_store.create_game(GAME, "s1", 600)
+    await redis_store.client.script_flush()
+    assert await redis_store.save_game(GAME, 1, "s2", 600, deadline=5.0) is True
+    assert await redis_store.load_game(GAME) == (2, "s2")
+    assert await redis_store.save_game(GAME, 2, "s3", 600, deadline=6.0) is True

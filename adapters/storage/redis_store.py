@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import fakeredis
 import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError
 
 from adapters.storage import scripts
 from adapters.storage.keys import DEFAULT_PREFIX, StoreKeys
@@ -90,21 +91,36 @@ class RedisStore:
         return int(version), str(_text(state))
 
     async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
-                        update: str | None = None, now_ts: float = 0.0) -> bool:
+                        update: str | None = None, now_ts: float = 0.0,
+                        deadline: float | None = None) -> bool:
         """Atomic compare-and-set (Lua): write ``state`` at ``expected_version + 1`` and
         refresh the expiry only if the stored version is still ``expected_version``.
 
         With ``update`` (a platform update key) the update's marker is written in the same
         step, into the game's own bounded set of the last :data:`SEEN_KEPT` applied updates
         (score ``now_ts``), and the save is refused if that update was applied already.
-        True when written; False when somebody saved first, the update was applied, or the
-        game is gone. Raises ValueError if ``ttl_s < 1``.
+        With ``deadline`` the game's deadline is set in the same round trip (a pipeline,
+        not a transaction: the timers key lives in another Cluster slot), whether or not
+        the save wins; the caller puts it back when it loses. True when written; False
+        when somebody saved first, the update was applied, or the game is gone.
+        Raises ValueError if ``ttl_s < 1`` or ``deadline`` is not finite.
         """
         _check_ttl(ttl_s)
         keys = [self.keys.state(game_id), self.keys.applied(game_id)]
         args: list[str | int] = [expected_version, state, ttl_s, update or "", repr(now_ts),
                                  SEEN_KEPT]
-        written = await self._save(keys=keys, args=args)
+        if deadline is None:
+            return int(await self._save(keys=keys, args=args)) == 1
+        if not math.isfinite(deadline):
+            raise ValueError(f"deadline must be a finite Unix time, got {deadline!r}")
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.evalsha(self._save.sha, len(keys), *keys, *args)
+            pipe.zadd(self.keys.timers(), {game_id: deadline})
+            written, _ = await pipe.execute(raise_on_error=False)
+        if isinstance(written, NoScriptError):  # a new or flushed server: load it, once
+            written = await self._save(keys=keys, args=args)
+        elif isinstance(written, Exception):
+            raise written
         return int(written) == 1
 
     async def delete_game(self, game_id: str) -> None:
