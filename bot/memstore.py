@@ -1,13 +1,18 @@
 """An in-memory :class:`bot.ports.GameStore` (one process; tests and quick local play).
 
 Same semantics as the Redis store: versions start at 1, ``save_game`` is a
-compare-and-set, ``claim_due`` hands each due deadline to exactly one caller, expiries
-follow the injected clock.
+compare-and-set that also records the applied update, ``claim_due`` leases each due
+deadline to one caller at a time, expiries follow the injected clock.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 from bot.ports import Clock
+
+LEASE_S = 20.0
+SEEN_KEPT = 64
 
 
 class _WallClock:
@@ -25,6 +30,8 @@ class MemoryStore:
         self.games: dict[str, tuple[int, str, float]] = {}
         self.chats: dict[str, tuple[str, float]] = {}
         self.seen: dict[str, float] = {}
+        self.applied: dict[str, dict[str, float]] = {}
+        self.counted: set[tuple[str, str]] = set()
         self.deadlines: dict[str, float] = {}
         self.records: dict[str, str] = {}
         self.results: dict[str, dict[str, list[object]]] = {}
@@ -44,11 +51,23 @@ class MemoryStore:
             return None
         return got[0], got[1]
 
-    async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int) -> bool:
-        """Compare-and-set on the version."""
+    async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
+                        update: str | None = None, now_ts: float = 0.0,
+                        deadline: float | None = None) -> bool:
+        """Compare-and-set on the version; records ``update`` as applied in the same step
+        (refused when it was applied already); sets ``deadline`` either way."""
+        if deadline is not None:
+            self.deadlines[game_id] = deadline
         got = await self.load_game(game_id)
         if got is None or got[0] != expected_version:
             return False
+        if update is not None:
+            marks = self.applied.setdefault(game_id, {})
+            if update in marks:
+                return False
+            marks[update] = now_ts
+            for old in sorted(marks, key=marks.__getitem__)[:-SEEN_KEPT]:
+                del marks[old]
         self.games[game_id] = (expected_version + 1, state, self.clock.now() + ttl_s)
         return True
 
@@ -73,6 +92,11 @@ class MemoryStore:
         if await self.chat_game(chat_key) == game_id:
             del self.chats[chat_key]
 
+    async def was_seen(self, update_key: str) -> bool:
+        """True when ``first_seen`` recorded ``update_key`` and it has not expired."""
+        exp = self.seen.get(update_key)
+        return exp is not None and self._alive(exp)
+
     async def first_seen(self, update_key: str, ttl_s: int) -> bool:
         """True the first time ``update_key`` is seen within ``ttl_s``."""
         exp = self.seen.get(update_key)
@@ -81,10 +105,10 @@ class MemoryStore:
         self.seen[update_key] = self.clock.now() + ttl_s
         return True
 
-    async def seen_and_load(self, update_key: str, ttl_s: int,
-                            game_id: str) -> tuple[bool, tuple[int, str] | None]:
-        """``first_seen`` then ``load_game``."""
-        return await self.first_seen(update_key, ttl_s), await self.load_game(game_id)
+    async def load_for_update(self, game_id: str,
+                              update: str) -> tuple[bool, tuple[int, str] | None]:
+        """``(update already applied, (version, state) or None)``."""
+        return update in self.applied.get(game_id, {}), await self.load_game(game_id)
 
     async def set_deadline(self, game_id: str, due_ts: float) -> None:
         """Set or move the deadline."""
@@ -94,12 +118,24 @@ class MemoryStore:
         """Remove the deadline."""
         self.deadlines.pop(game_id, None)
 
-    async def claim_due(self, now_ts: float, limit: int = 10) -> list[str]:
-        """Remove and return up to ``limit`` due game ids, earliest first."""
+    async def claim_due(self, now_ts: float, limit: int = 10,
+                        lease_s: float = LEASE_S) -> list[str]:
+        """Lease up to ``limit`` due game ids, earliest first: their deadlines move to
+        ``now_ts + lease_s``."""
         due = sorted((t, g) for g, t in self.deadlines.items() if t <= now_ts)[:limit]
         for _, g in due:
-            del self.deadlines[g]
+            self.deadlines[g] = now_ts + lease_s
         return [g for _, g in due]
+
+    async def has_deadline(self, game_ids: list[str]) -> list[bool]:
+        """For each id, whether it has a deadline."""
+        return [g in self.deadlines for g in game_ids]
+
+    async def game_ids(self, count: int = 500) -> AsyncIterator[str]:
+        """Every stored (unexpired) game id."""
+        for gid, (_, _, expires) in list(self.games.items()):
+            if self._alive(expires):
+                yield gid
 
     async def save_record(self, game_id: str, record: str) -> None:
         """Keep the record."""
@@ -118,6 +154,16 @@ class MemoryStore:
         row[1] = int(str(row[1])) + 1
         row[2] = int(str(row[2])) + int(won)
         row[3] = int(str(row[3])) + points
+
+    async def add_results(self, chat_key: str, game_id: str,
+                          rows: list[tuple[str, str, bool, int]]) -> bool:
+        """Count one finished match once (False when ``game_id`` was counted before)."""
+        if (chat_key, game_id) in self.counted:
+            return False
+        self.counted.add((chat_key, game_id))
+        for player_key, name, won, points in rows:
+            await self.add_result(chat_key, player_key, name, won, points)
+        return True
 
     async def ranking(self, chat_key: str) -> list[tuple[str, str, int, int, int]]:
         """Rows best first (wins, then points)."""

@@ -8,6 +8,7 @@ game lives in one Redis Cluster slot.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Protocol
 
 
@@ -24,10 +25,15 @@ class GameStore(Protocol):
     async def load_game(self, game_id: str) -> tuple[int, str] | None:
         """``(version, state)`` of the game, or None when it does not exist (or expired)."""
 
-    async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int) -> bool:
+    async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
+                        update: str | None = None, now_ts: float = 0.0,
+                        deadline: float | None = None) -> bool:
         """Atomic compare-and-set: write ``state`` at ``expected_version + 1`` and refresh
         the expiry only if the stored version is still ``expected_version``. True when
-        written, False when somebody saved first (a lost update is rejected)."""
+        written, False when somebody saved first (a lost update is rejected). With
+        ``update`` the update is recorded as applied to the game in the same atomic step
+        (at ``now_ts``), and the save is refused when it was applied already. With
+        ``deadline`` the game's deadline is set in the same round trip, win or lose."""
 
     async def delete_game(self, game_id: str) -> None:
         """Remove the game's state (its record and scoreboard entries stay)."""
@@ -41,13 +47,16 @@ class GameStore(Protocol):
     async def unbind_chat(self, chat_key: str, game_id: str) -> None:
         """Clear the chat's active game if it is still ``game_id``."""
 
+    async def was_seen(self, update_key: str) -> bool:
+        """True when :meth:`first_seen` has recorded ``update_key`` (a read, no write)."""
+
     async def first_seen(self, update_key: str, ttl_s: int) -> bool:
         """Idempotency: True the first time ``update_key`` is seen (SET NX EX), else False."""
 
-    async def seen_and_load(self, update_key: str, ttl_s: int,
-                            game_id: str) -> tuple[bool, tuple[int, str] | None]:
-        """:meth:`first_seen` and :meth:`load_game` in one round trip (a button press
-        needs both): ``(first time seen, (version, state) or None)``."""
+    async def load_for_update(self, game_id: str,
+                              update: str) -> tuple[bool, tuple[int, str] | None]:
+        """In one round trip: whether ``update`` was already applied to the game (by a
+        :meth:`save_game` with that ``update``), and ``(version, state)`` or None."""
 
     async def set_deadline(self, game_id: str, due_ts: float) -> None:
         """Set (or move) the game's deadline in the timers sorted set (score = Unix time)."""
@@ -55,9 +64,17 @@ class GameStore(Protocol):
     async def clear_deadline(self, game_id: str) -> None:
         """Remove the game's deadline."""
 
-    async def claim_due(self, now_ts: float, limit: int = 10) -> list[str]:
-        """Atomically remove and return up to ``limit`` game ids whose deadline is <= now;
-        each due deadline is claimed by exactly one caller across all workers."""
+    async def claim_due(self, now_ts: float, limit: int = 10,
+                        lease_s: float = 20.0) -> list[str]:
+        """Lease up to ``limit`` game ids whose deadline is <= now: each deadline moves to
+        ``now_ts + lease_s`` (a claim is a lease, not a removal, DESIGN "One button
+        press"), so one caller at a time has it and a dead worker's claim runs out."""
+
+    async def has_deadline(self, game_ids: list[str]) -> list[bool]:
+        """For each game id, whether it has a deadline."""
+
+    def game_ids(self, count: int = 500) -> AsyncIterator[str]:
+        """Every stored game id (``async for``), ``count`` a batch-size hint."""
 
     async def save_record(self, game_id: str, record: str) -> None:
         """Keep the game's record JSON (no expiry)."""
@@ -68,6 +85,11 @@ class GameStore(Protocol):
     async def add_result(self, chat_key: str, player_key: str, name: str, won: bool,
                          points: int) -> None:
         """Add one finished match to the chat's all-time ranking for one player."""
+
+    async def add_results(self, chat_key: str, game_id: str,
+                          rows: list[tuple[str, str, bool, int]]) -> bool:
+        """Count finished match ``game_id`` in the chat's ranking once; ``rows`` are
+        ``(player_key, name, won, points)``. False when it was counted before."""
 
     async def ranking(self, chat_key: str) -> list[tuple[str, str, int, int, int]]:
         """The chat's ranking rows ``(player_key, name, matches, wins, points)``,

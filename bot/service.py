@@ -10,19 +10,18 @@ effects. A refused request returns a :class:`Reply` with the reason and saves no
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from bot import info, lobby, play, results, robot, timers, turns, views
+from bot import info, lobby, play, results, robot, timers, turns, upkeep, views
 from bot.effects import ChatRef, Document, Effect, PlayerRef, Reply, TableView, unpack
 from bot.i18n import DEFAULT_LANG, LANGS, N_, Translator, norm_lang
 from bot.model import Game, decode, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
-from engine.errors import IllegalAction
 
 log = logging.getLogger(__name__)
 UPDATE_TTL_S = 86_400
@@ -30,6 +29,7 @@ CAS_ATTEMPTS = 8
 _UNLOADED = object()  # "not read yet" (None means the store has no such game)
 CACHED_GAMES = 512
 _FORCE = object()
+_APPLIED = object()  # "this update was applied to the game already"
 RETRY_S = 60.0
 CHAT_BIND_TTL_S = 30 * 86_400
 """A chat's binding outlives any game (it is removed when the game closes, and a binding
@@ -65,7 +65,8 @@ class Service:
         self.deck_fn = deck_fn
         self.threaded = threaded
         self.compress = compress
-        self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[int, str, Game]] = OrderedDict()
+        self._swept_at = float("-inf")
 
     # Plumbing ---------------------------------------------------------------------
     async def _fresh(self, update: str | None) -> bool:
@@ -86,109 +87,118 @@ class Service:
         return [Reply(player=user, text=Translator(lang)(msgid, **kw))]
 
     async def _active(self, chat: ChatRef) -> str | None:
+        """The chat's live game id. A binding to a game that is gone is dropped; one to a
+        game that is over (its worker died before the follow-ups) is closed out here."""
         gid = await self.store.chat_game(chat.key)
-        if gid is not None and await self.store.load_game(gid) is None:
+        if gid is None:
+            return None
+        got = await self._load(gid)
+        if got is None:
             await self.store.unbind_chat(chat.key, gid)
+            return None
+        if got[1].status == "over":
+            await upkeep.close_out(self.store, got[1])
             return None
         return gid
 
     async def _run(self, gid: str, user: PlayerRef | None, fn: UseCase,
                    reschedule: bool = False, threaded: bool = False,
-                   loaded: object = _UNLOADED) -> list[Effect]:
+                   loaded: object = _UNLOADED, update: str | None = None) -> list[Effect]:
         """Load, run ``fn``, compare-and-set, follow up; retried on a lost race.
         ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while);
-        ``loaded`` is the stored ``(version, text)`` already read for the first attempt."""
+        ``loaded`` is the stored ``(version, text)`` already read for the first attempt;
+        ``update`` (the platform update key) is recorded as applied in the save itself, so
+        a redelivery after a failed save is applied and one after a save is not.
+
+        A save that moves the deadline sends the new one in the same round trip
+        (``save_game(..., deadline=)``); when that save loses, the deadline it sent is put
+        back from the stored state before this call returns (:meth:`_settle`)."""
+        blind = False
         for _attempt in range(CAS_ATTEMPTS):
-            got = await self._take(gid, loaded)
+            got = await self._take(gid, loaded, update)
             loaded = _UNLOADED
-            if got is None:
-                if user is None:
-                    return []
-                return await self._reply(None, user, N_("Este jogo não existe mais."))
+            if not isinstance(got, tuple):
+                await self._settle(gid, blind, None)
+                if got is None and user is not None:
+                    return await self._reply(None, user, N_("Este jogo não existe mais."))
+                return []
             version, game = got
             due_before = _FORCE if reschedule else timers.next_due(game, self.pacing)
             try:
                 out = await asyncio.to_thread(fn, game) if threaded else fn(game)
             except Refusal as err:
+                await self._settle(gid, blind, got)
                 if user is None:
                     return []
                 return [Reply(player=user, text=err.render(Translator(game.lang)))]
             if not out.changed:
-                if reschedule:
-                    await self._schedule(game)
+                await self._settle(gid, blind or reschedule, got)
                 return out.effects
             if out.keep_deals:
-                await self._keep_deals(gid, out.keep_deals)
-            if await self.store.save_game(gid, version, encode(game, self.compress), self.ttl_s):
-                self._remember(gid, version + 1, game)
-                await self._follow_up(game, out, due_before)
+                await upkeep.keep_deals(self.store, gid, out.keep_deals)
+            text = encode(game, self.compress)
+            due = timers.next_due(game, self.pacing)
+            send = due if game.status != "over" and due != due_before else None
+            blind = blind or send is not None
+            if await self.store.save_game(gid, version, text, self.ttl_s, update,
+                                          self.clock.now(), deadline=send):
+                self._remember(gid, version + 1, text, game)
+                if game.status == "over":
+                    await upkeep.close_out(self.store, game)
                 return [e.model_copy(update={"state_version": version + 1})
                         if isinstance(e, TableView) else e for e in out.effects]
         log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
+        await self._settle(gid, blind, None)
         return [] if user is None else await self._reply(
             None, user, N_("Muita gente jogando ao mesmo tempo: tente de novo."))
 
-    async def _earlier_record(self, gid: str) -> dict[str, Any] | None:
-        raw = await self.store.load_record(gid)
-        return json.loads(raw) if raw else None
+    async def _settle(self, gid: str, needed: bool, got: tuple[int, Game] | None) -> None:
+        """When ``needed``, set the deadline the stored game calls for (``got`` is the game
+        as just loaded, None to load it): after a lost save that sent its own deadline,
+        or a timer step that changed nothing."""
+        if not needed:
+            return
+        if got is None:
+            loaded = await self._load(gid)
+            if loaded is None:
+                return
+            got = loaded
+        await upkeep.schedule(self.store, got[1], self.pacing)
 
-    async def _keep_deals(self, gid: str, deals: list[tuple[int, dict[str, Any]]]) -> None:
-        """Write finished deals into the record key before the game state drops them.
-        Idempotent by deal index, so a retried (lost-race) attempt writes the same."""
-        record = await self._earlier_record(gid) or {}
-        kept: list[Any] = list(record.get("deals", []))
-        for index, deal in deals:
-            kept += [None] * (index + 1 - len(kept))
-            kept[index] = deal
-        await self.store.save_record(gid, json.dumps({"deals": kept}))
-
-    async def _take(self, gid: str, loaded: object = _UNLOADED) -> tuple[int, Game] | None:
-        """Load a game to change it. The game this worker saved last is reused when the
-        store still holds that version (no re-parsing); whatever is taken leaves the
-        cache, so a refused or lost attempt can never leave a half-changed game there."""
-        got = await self.store.load_game(gid) if loaded is _UNLOADED else loaded
+    async def _take(self, gid: str, loaded: object = _UNLOADED,
+                    update: str | None = None) -> object:
+        """Load a game to change it: ``(version, game)``, None when it is gone, or
+        :data:`_APPLIED` when ``update`` was applied to it already. The game this worker
+        saved last is reused only when the store holds that version *and* that very text
+        (a Redis failover that lost writes can bring an older version back and a newer
+        one with the same number after it, issue 12 defect 5d); whatever is taken leaves
+        the cache, so a refused or lost attempt never leaves a half-changed game there."""
+        if loaded is _UNLOADED:
+            if update is None:
+                loaded = await self.store.load_game(gid)
+            else:
+                applied, loaded = await self.store.load_for_update(gid, update)
+                if applied:
+                    return _APPLIED
+        got = loaded
         assert got is None or isinstance(got, tuple)
         hit = self._cache.pop(gid, None)
         if got is None:
             return None
-        if hit is not None and hit[0] == got[0]:
-            return hit
+        if hit is not None and hit[0] == got[0] and hit[1] == got[1]:
+            return hit[0], hit[2]
         return got[0], decode(got[1])
 
-    def _remember(self, gid: str, version: int, game: Game) -> None:
-        self._cache[gid] = (version, game)
+    def _remember(self, gid: str, version: int, text: str, game: Game) -> None:
+        self._cache[gid] = (version, text, game)
         if len(self._cache) > CACHED_GAMES:
             self._cache.popitem(last=False)
-
-    async def _schedule(self, game: Game) -> None:
-        due = timers.next_due(game, self.pacing)
-        if due is None:
-            await self.store.clear_deadline(game.id)
-        else:
-            await self.store.set_deadline(game.id, due)
-
-    async def _follow_up(self, game: Game, out: Outcome, due_before: object) -> None:
-        if not (out.finished or out.closed):
-            if timers.next_due(game, self.pacing) != due_before:  # else the timer stands
-                await self._schedule(game)
-            return
-        await self.store.clear_deadline(game.id)
-        await self.store.unbind_chat(game.chat.key, game.id)
-        if game.match is not None:
-            earlier = await self._earlier_record(game.id)
-            await self.store.save_record(game.id, json.dumps(info.record_of(game, earlier)))
-            await self.store.set_setting(game.chat.key, "last_game", game.id)
-        if out.finished:
-            for player, won, points in results.player_points(game):
-                await self.store.add_result(game.chat.key, player.key, player.name, won, points)
-        if out.delete:
-            await self.store.delete_game(game.id)
 
     # Lobby ------------------------------------------------------------------------
     async def new_game(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                        update: str | None = None) -> list[Effect]:
         """``/novojogo [preset] [k=v ...]``: open a lobby (or point to the chat's game)."""
-        if not await self._fresh(update):
+        if update is not None and await self.store.was_seen(update):
             return []
         lang = await self._lang(chat)
         existing = await self._active(chat)
@@ -204,7 +214,9 @@ class Service:
             await self.store.delete_game(game.id)
             other = await self.store.chat_game(chat.key)
             return await self._existing(chat, user, other or "", lang)
-        await self._schedule(game)
+        await upkeep.schedule(self.store, game, self.pacing)
+        if update is not None:  # marked once done: a redelivery after a crash is served
+            await self.store.first_seen(update, UPDATE_TTL_S)
         return [views.table_effect(game)]
 
     async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,
@@ -216,12 +228,12 @@ class Service:
 
     async def _chat_game(self, chat: ChatRef, user: PlayerRef,
                          update: str | None) -> str | list[Effect]:
-        """The chat's active game id, or the effects to return instead (a repeated
-        update: nothing; no game: tell the person)."""
-        if not await self._fresh(update):
-            return []
+        """The chat's active game id, or the effects to return instead (no game: tell the
+        person). ``update`` is checked against the game's applied updates by the call."""
         gid = await self._active(chat)
         if gid is None:
+            if not await self._fresh(update):
+                return []
             return await self._reply(chat, user, N_(
                 "Não há jogo aberto neste grupo. Use /novojogo."))
         return gid
@@ -229,7 +241,7 @@ class Service:
     async def _chat_call(self, chat: ChatRef, user: PlayerRef, update: str | None,
                          fn: UseCase) -> list[Effect]:
         gid = await self._chat_game(chat, user, update)
-        return gid if isinstance(gid, list) else await self._run(gid, user, fn)
+        return gid if isinstance(gid, list) else await self._run(gid, user, fn, update=update)
 
     async def join(self, chat: ChatRef, user: PlayerRef, *,
                    update: str | None = None) -> list[Effect]:
@@ -240,9 +252,8 @@ class Service:
     async def join_game(self, game_id: str, user: PlayerRef, *,
                         update: str | None = None) -> list[Effect]:
         """Deep link ``/start j<game_id>``: join by game id (from a private chat)."""
-        if not await self._fresh(update):
-            return []
-        return await self._run(game_id, user, lambda g: lobby.join(g, user, self.clock.now()))
+        return await self._run(game_id, user, lambda g: lobby.join(g, user, self.clock.now()),
+                               update=update)
 
     async def leave(self, chat: ChatRef, user: PlayerRef, *,
                     update: str | None = None) -> list[Effect]:
@@ -279,25 +290,20 @@ class Service:
                 return []
             return await self._reply(None, user, N_("Botão desconhecido."))
         gid, version, code, arg = parsed
-        loaded: object = _UNLOADED
-        if update is not None and code != "h":  # idempotency and the load in one trip
-            fresh, loaded = await self.store.seen_and_load(update, UPDATE_TTL_S, gid)
-            if not fresh:
-                return []
-        elif not await self._fresh(update):
-            return []
-        return await self.act(gid, user, version, code, arg, is_admin=is_admin, loaded=loaded)
+        if code == "h":
+            return await self.show_hand_of(gid, user)
+        return await self.act(gid, user, version, code, arg, is_admin=is_admin, update=update)
 
     async def act(self, game_id: str, user: PlayerRef, version: int, code: str,
                   arg: str = "", *, is_admin: bool = False,
-                  loaded: object = _UNLOADED) -> list[Effect]:
-        """One decoded button press by ``user`` on game ``game_id`` (``loaded``: the
-        stored game, already read by :meth:`press`)."""
+                  update: str | None = None) -> list[Effect]:
+        """One decoded button press by ``user`` on game ``game_id``; ``update`` (the
+        platform's update key) makes a redelivery of an applied press a no-op."""
         if code == "h":
             return await self.show_hand_of(game_id, user)
         return await self._run(game_id, user,
                                lambda g: self._dispatch(g, user, version, code, arg, is_admin),
-                               loaded=loaded)
+                               update=update)
 
     def _dispatch(self, game: Game, user: PlayerRef, version: int, code: str, arg: str,
                   is_admin: bool) -> Outcome:
@@ -324,7 +330,7 @@ class Service:
     async def show_hand(self, chat: ChatRef, user: PlayerRef, *,
                         update: str | None = None) -> list[Effect]:
         """``/mao``: the person's private hand view of the chat's game."""
-        gid = await self._chat_game(chat, user, update)
+        gid = await self._chat_game(chat, user, None)
         return gid if isinstance(gid, list) else await self.show_hand_of(gid, user)
 
     async def show_hand_of(self, game_id: str, user: PlayerRef) -> list[Effect]:
@@ -409,20 +415,34 @@ class Service:
 
     # Timers -------------------------------------------------------------------------
     async def tick(self, now: float | None = None, limit: int = 20) -> list[Effect]:
-        """Claim due deadlines and do what is due (AI move, timeout, next deal, idle)."""
+        """Claim (lease) due deadlines and do what is due (AI move, timeout, next deal,
+        idle close, the follow-ups of a game that is over); sweep for games without a
+        deadline at the first tick and every :data:`bot.upkeep.SWEEP_S` seconds.
+
+        One game's failure (a corrupt state, an engine refusal of every fallback move, a
+        dropped connection) neither drops the others of the batch nor loses its own
+        deadline: the lease stands, and a retry is set when the store still answers."""
         now = self.clock.now() if now is None else now
+        if now - self._swept_at >= upkeep.SWEEP_S:
+            self._swept_at = now
+            await upkeep.sweep(self.store, self.pacing)
         out: list[Effect] = []
         for gid in await self.store.claim_due(now, limit):
             try:
-                out += await self._run(gid, None, lambda g: timers.step(
-                    g, now, self.pacing, self.chooser, self.deck_fn), reschedule=True,
-                    threaded=self.threaded)
-            except (IllegalAction, ValueError, KeyError, IndexError) as err:
-                # an engine refusal of every fallback move, or a corrupt state: keep the
-                # game (nothing was saved) and try again later instead of dropping it
+                out += await self._tick_one(gid, now)
+            except Exception as err:
                 # the code only: an engine message may name a card of someone's hand
                 log.error("game %s: timer step failed (%s)", gid,
                           getattr(err, "code", type(err).__name__))
-                await self.store.set_deadline(gid, now + RETRY_S)
+                with contextlib.suppress(Exception):  # else the lease brings it back
+                    await self.store.set_deadline(gid, now + RETRY_S)
         return out
 
+    async def _tick_one(self, gid: str, now: float) -> list[Effect]:
+        got = await self.store.load_game(gid)
+        if got is None:  # the game is gone: so is its deadline
+            await self.store.clear_deadline(gid)
+            return []
+        return await self._run(gid, None, lambda g: timers.step(
+            g, now, self.pacing, self.chooser, self.deck_fn), reschedule=True,
+            threaded=self.threaded, loaded=got)

@@ -204,12 +204,13 @@ class RacingStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    async def save_game(self, game_id: str, expected: int, state: str, ttl_s: int) -> bool:
+    async def save_game(self, game_id: str, expected: int, state: str, ttl_s: int,
+                        *args: Any, **kw: Any) -> bool:
         self.saves += 1
         if not self.raced:
             self.raced = True
             await self.other.press(BIA, pack(self.gid, self.bia.version, "t", 0))
-        return bool(await self.inner.save_game(game_id, expected, state, ttl_s))
+        return bool(await self.inner.save_game(game_id, expected, state, ttl_s, *args, **kw))
 
 
 async def test_lost_race_reloads_and_reverifies(backend: Backend, clock: FakeClock) -> None:

@@ -7,6 +7,7 @@ Fixtures are in conftest.py: ``redis_store`` and ``second_redis_store`` are two 
 from __future__ import annotations
 
 import asyncio
+import os
 import uuid
 
 import pytest
@@ -23,6 +24,8 @@ async def test_key_names_share_the_game_hash_tag() -> None:
     keys = StoreKeys()
     assert keys.state("abc") == "buraco:{abc}:state"
     assert keys.record("abc") == "buraco:{abc}:record"
+    assert keys.applied("abc") == "buraco:{abc}:applied"
+    assert keys.state_pattern() == "buraco:{*}:state"
     assert keys.chat("tg:-100123") == "buraco:chat:tg:-100123"
     assert keys.timers() == "buraco:timers"
     assert keys.seen("tg:42") == "buraco:seen:tg:42"
@@ -36,6 +39,7 @@ async def test_every_method_writes_only_the_documented_keys(redis_store: RedisSt
     await redis_store.save_record(GAME, "{}")
     await redis_store.bind_chat(CHAT, GAME, DAY)
     await redis_store.first_seen("tg:1001", 60)
+    await redis_store.save_game(GAME, 1, "{}", DAY, "tg:1002", 5.0)
     await redis_store.set_deadline(GAME, 100.0)
     await redis_store.add_result(CHAT, "tg:1", "Ana", True, 120)
     await redis_store.set_setting(CHAT, "lang", "it")
@@ -44,13 +48,14 @@ async def test_every_method_writes_only_the_documented_keys(redis_store: RedisSt
     assert found == {
         f"{p}:{{{GAME}}}:state",
         f"{p}:{{{GAME}}}:record",
+        f"{p}:{{{GAME}}}:applied",
         f"{p}:chat:{CHAT}",
         f"{p}:seen:tg:1001",
         f"{p}:timers",
         f"{p}:rank:{CHAT}",
         f"{p}:settings:{CHAT}",
     }
-    assert await redis_store.client.hgetall(f"{p}:{{{GAME}}}:state") == {"v": "1", "s": "{}"}
+    assert await redis_store.client.hgetall(f"{p}:{{{GAME}}}:state") == {"v": "2", "s": "{}"}
 
 
 async def test_create_game_stores_state_at_version_1(redis_store: RedisStore) -> None:
@@ -185,27 +190,98 @@ async def test_first_seen_is_true_once_then_false(redis_store: RedisStore) -> No
     assert 590 <= await redis_store.client.ttl(redis_store.keys.seen("tg:update:5001")) <= 600
 
 
-async def test_seen_and_load_marks_the_update_and_reads_the_game_in_one_trip(
+async def test_an_update_is_marked_applied_by_the_save_that_applies_it(
     redis_store: RedisStore,
 ) -> None:
+    """Issue 12 defect 5a: the marker and the save are one atomic step."""
     await redis_store.create_game("g1", '{"a":1}', 600)
-    assert await redis_store.seen_and_load("tg:update:7001", 600, "g1") == (True, (1, '{"a":1}'))
-    assert await redis_store.seen_and_load("tg:update:7001", 600, "g1") == (False, (1, '{"a":1}'))
-    assert await redis_store.seen_and_load("tg:update:7002", 600, "nope") == (True, None)
-    assert await redis_store.first_seen("tg:update:7002", 600) is False
-    assert 590 <= await redis_store.client.ttl(redis_store.keys.seen("tg:update:7001")) <= 600
+    assert await redis_store.load_for_update("g1", "tg:u:7001") == (False, (1, '{"a":1}'))
+    # reading marks nothing: a failed save leaves the update free to be redelivered
+    assert await redis_store.load_for_update("g1", "tg:u:7001") == (False, (1, '{"a":1}'))
+    assert await redis_store.save_game("g1", 1, '{"a":2}', 600, "tg:u:7001", 50.0) is True
+    assert await redis_store.load_for_update("g1", "tg:u:7001") == (True, (2, '{"a":2}'))
+    # the same update cannot be applied again, even at the current version
+    assert await redis_store.save_game("g1", 2, '{"a":3}', 600, "tg:u:7001", 51.0) is False
+    assert await redis_store.load_game("g1") == (2, '{"a":2}')
+    assert await redis_store.load_for_update("nope", "tg:u:7001") == (False, None)
+    assert 590 <= await redis_store.client.ttl(redis_store.keys.applied("g1")) <= 600
 
 
-async def test_claim_due_returns_due_games_earliest_first_and_removes_them(
+async def test_a_lost_race_writes_no_marker(redis_store: RedisStore) -> None:
+    await redis_store.create_game("g1", "s1", 600)
+    assert await redis_store.save_game("g1", 5, "s2", 600, "tg:u:1", 1.0) is False
+    assert await redis_store.load_for_update("g1", "tg:u:1") == (False, (1, "s1"))
+
+
+async def test_applied_updates_are_kept_per_game_and_trimmed_to_the_newest_64(
     redis_store: RedisStore,
 ) -> None:
+    """Issue 12 defect 8: a bounded footprint per game, not a key per press."""
+    await redis_store.create_game("g1", "s", 600)
+    for i in range(100):
+        assert await redis_store.save_game("g1", i + 1, "s", 600, f"tg:1:u:{i}", float(i))
+    marks = await redis_store.client.zrange(redis_store.keys.applied("g1"), 0, -1)
+    assert marks == [f"tg:1:u:{i}" for i in range(36, 100)]
+    assert await redis_store.client.exists(redis_store.keys.seen("tg:1:u:99")) == 0
+
+
+async def test_was_seen_reads_the_marker_without_writing_it(redis_store: RedisStore) -> None:
+    assert await redis_store.was_seen("tg:u:1") is False
+    assert await redis_store.was_seen("tg:u:1") is False
+    assert await redis_store.first_seen("tg:u:1", 600) is True
+    assert await redis_store.was_seen("tg:u:1") is True
+
+
+async def test_claim_due_leases_due_games_earliest_first(redis_store: RedisStore) -> None:
+    """Issue 12 defect 1: a claim moves the deadline a lease ahead, it does not remove it."""
     await redis_store.set_deadline("late", 2000.0)
     await redis_store.set_deadline("b", 1000.5)
     await redis_store.set_deadline("a", 999.0)
     await redis_store.set_deadline("exact", 1500.0)
-    assert await redis_store.claim_due(1500.0) == ["a", "b", "exact"]
+    assert await redis_store.claim_due(1500.0, lease_s=20.0) == ["a", "b", "exact"]
     assert await redis_store.claim_due(1500.0) == []
-    assert await redis_store.client.zrange(redis_store.keys.timers(), 0, -1) == ["late"]
+    rows = await redis_store.client.zrange(redis_store.keys.timers(), 0, -1, withscores=True)
+    assert [tuple(row) for row in rows] == [
+        ("a", 1520.0), ("b", 1520.0), ("exact", 1520.0), ("late", 2000.0)]
+
+
+async def test_an_expired_lease_is_taken_over_by_the_next_claim(redis_store: RedisStore) -> None:
+    """A worker that claimed a deadline and died leaves it to the next worker."""
+    await redis_store.set_deadline(GAME, 100.0)
+    assert await redis_store.claim_due(100.0, lease_s=20.0) == [GAME]
+    assert await redis_store.claim_due(119.9) == []
+    assert await redis_store.claim_due(120.0, lease_s=20.0) == [GAME]
+    assert await redis_store.client.zscore(redis_store.keys.timers(), GAME) == 140.0
+
+
+async def test_claim_due_refuses_a_lease_that_is_not_positive(redis_store: RedisStore) -> None:
+    await redis_store.set_deadline(GAME, 100.0)
+    for bad in (0.0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match=r"^lease_s must be > 0 seconds"):
+            await redis_store.claim_due(200.0, lease_s=bad)
+    assert await redis_store.client.zscore(redis_store.keys.timers(), GAME) == 100.0
+
+
+async def test_has_deadline_and_game_ids_list_what_the_sweep_needs(
+    redis_store: RedisStore,
+) -> None:
+    for gid in ("g1", "g2", "g3"):
+        await redis_store.create_game(gid, "s", 600)
+    await redis_store.save_record("g1", "{}")
+    await redis_store.set_deadline("g2", 10.0)
+    assert sorted([g async for g in redis_store.game_ids(count=1)]) == ["g1", "g2", "g3"]
+    assert await redis_store.has_deadline(["g1", "g2", "g3"]) == [False, True, False]
+    assert await redis_store.has_deadline([]) == []
+
+
+async def test_add_results_counts_a_game_once(redis_store: RedisStore) -> None:
+    """Issue 12 defect 5b: a redone follow-up cannot count a match twice."""
+    rows = [("tg:1", "Ana", True, 3100), ("tg:2", "Bruno", False, -40)]
+    assert await redis_store.add_results(CHAT, GAME, rows) is True
+    assert await redis_store.add_results(CHAT, GAME, rows) is False
+    assert await redis_store.add_results(CHAT, "other", rows[:1]) is True
+    assert await redis_store.ranking(CHAT) == [
+        ("tg:1", "Ana", 2, 2, 6200), ("tg:2", "Bruno", 1, 0, -40)]
 
 
 async def test_claim_due_takes_at_most_limit_games(redis_store: RedisStore) -> None:
@@ -214,6 +290,7 @@ async def test_claim_due_takes_at_most_limit_games(redis_store: RedisStore) -> N
     assert await redis_store.claim_due(200.0, limit=2) == ["g0", "g1"]
     assert await redis_store.claim_due(200.0, limit=0) == []
     assert await redis_store.claim_due(200.0, limit=10) == ["g2", "g3", "g4"]
+    assert await redis_store.claim_due(200.0, limit=10) == []
 
 
 async def test_set_deadline_moves_an_existing_deadline(redis_store: RedisStore) -> None:
@@ -254,7 +331,8 @@ async def test_two_concurrent_claimers_claim_each_due_deadline_exactly_once(
     a, b = await asyncio.gather(worker(redis_store), worker(second_redis_store))
     assert sorted(a + b) == due
     assert set(a).isdisjoint(b)
-    assert await redis_store.client.zrange(redis_store.keys.timers(), 0, -1) == ["not-yet"]
+    leased = await redis_store.client.zrangebyscore(redis_store.keys.timers(), 2020, 2020)
+    assert sorted(leased) == due
 
 
 async def test_record_is_kept_without_expiry(redis_store: RedisStore) -> None:
@@ -336,3 +414,44 @@ async def test_open_store_without_url_gives_each_store_its_own_embedded_server()
 async def test_open_store_with_unreachable_url_raises_connection_error() -> None:
     with pytest.raises(redis.exceptions.ConnectionError):
         await open_store("redis://127.0.0.1:1/15")
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs a real Redis (REDIS_URL)")
+async def test_a_burst_larger_than_the_pool_waits_for_connections() -> None:
+    """Issue 12 "Load": 300 calls in flight at once on one worker all succeed (redis-py's
+    default pool raises MaxConnectionsError past 100)."""
+    store = await open_store(os.environ["REDIS_URL"], prefix=f"test-{uuid.uuid4().hex}")
+    try:
+        for i in range(300):
+            await store.create_game(f"g{i}", "s1", 60)
+        saved = await asyncio.gather(*(store.save_game(f"g{i}", 1, "s2", 60, f"u{i}", 1.0)
+                                       for i in range(300)))
+        assert saved == [True] * 300
+    finally:
+        leftover = [k async for k in store.client.scan_iter(match=store.keys.pattern())]
+        await store.client.delete(*leftover)
+        await store.close()
+
+
+async def test_save_game_sends_the_deadline_in_the_same_round_trip(
+    redis_store: RedisStore,
+) -> None:
+    await redis_store.create_game(GAME, "s1", 600)
+    assert await redis_store.save_game(GAME, 1, "s2", 600, "u1", 1.0, deadline=50.0) is True
+    assert await redis_store.client.zscore(redis_store.keys.timers(), GAME) == 50.0
+    # a losing save still sends it: the caller puts the right one back
+    assert await redis_store.save_game(GAME, 1, "s3", 600, "u2", 2.0, deadline=70.0) is False
+    assert await redis_store.client.zscore(redis_store.keys.timers(), GAME) == 70.0
+    assert await redis_store.load_game(GAME) == (2, "s2")
+    with pytest.raises(ValueError, match=r"^deadline must be a finite Unix time"):
+        await redis_store.save_game(GAME, 2, "s3", 600, deadline=float("inf"))
+
+
+async def test_save_game_with_a_deadline_loads_the_script_on_a_flushed_server(
+    redis_store: RedisStore,
+) -> None:
+    await redis_store.create_game(GAME, "s1", 600)
+    await redis_store.client.script_flush()
+    assert await redis_store.save_game(GAME, 1, "s2", 600, deadline=5.0) is True
+    assert await redis_store.load_game(GAME) == (2, "s2")
+    assert await redis_store.save_game(GAME, 2, "s3", 600, deadline=6.0) is True

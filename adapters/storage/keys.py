@@ -5,10 +5,14 @@ live in one Redis Cluster slot and a Lua script touching them stays single-slot:
 
     <prefix>:{<game_id>}:state     hash  v=<version> s=<state JSON>   (expires)
     <prefix>:{<game_id>}:record    string, the game's record JSON      (no expiry)
+    <prefix>:{<game_id>}:applied   sorted set, update keys applied to the game, score
+                                   Unix time; the last 64 are kept       (expires)
     <prefix>:chat:<chat_key>       string, the chat's active game id   (expires)
     <prefix>:timers                sorted set, member game id, score Unix time
-    <prefix>:seen:<update_key>     string "1", idempotency marker      (expires)
-    <prefix>:rank:<chat_key>       hash, per player n:/m:/w:/p:<player_key> fields
+    <prefix>:seen:<update_key>     string "1", idempotency marker of a command that
+                                   has no game yet (/novojogo, /placar)  (expires)
+    <prefix>:rank:<chat_key>       hash, per player n:/m:/w:/p:<player_key> fields,
+                                   per counted game g:<game_id>
     <prefix>:settings:<chat_key>   hash, setting name -> value
 
 The prefix defaults to ``buraco``; tests use a fresh prefix per test so they never
@@ -36,6 +40,14 @@ class StoreKeys:
         """String with the game's record JSON."""
         return f"{self.prefix}:{{{game_id}}}:record"
 
+    def applied(self, game_id: str) -> str:
+        """Sorted set of the update keys applied to the game (idempotency, bounded)."""
+        return f"{self.prefix}:{{{game_id}}}:applied"
+
+    def state_pattern(self) -> str:
+        """A SCAN ``MATCH`` pattern for the state keys of every game of this prefix."""
+        return f"{self._escaped()}:{{*}}:state"
+
     def chat(self, chat_key: str) -> str:
         """String with the chat's active game id."""
         return f"{self.prefix}:chat:{chat_key}"
@@ -61,5 +73,8 @@ class StoreKeys:
 
         Glob metacharacters in the prefix are escaped, so ``"t[1]"`` matches literally.
         """
-        escaped = "".join(f"\\{c}" if c in "*?[]\\" else c for c in self.prefix)
-        return f"{escaped}:*"
+        return f"{self._escaped()}:*"
+
+    def _escaped(self) -> str:
+        """The prefix with glob metacharacters escaped."""
+        return "".join(f"\\{c}" if c in "*?[]\\" else c for c in self.prefix)

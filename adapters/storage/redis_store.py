@@ -11,11 +11,13 @@ Lua support comes from ``lupa``, so a newcomer needs no Redis installed.
 from __future__ import annotations
 
 import math
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import fakeredis
 import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError
 
 from adapters.storage import scripts
 from adapters.storage.keys import DEFAULT_PREFIX, StoreKeys
@@ -24,6 +26,18 @@ if TYPE_CHECKING:
     from bot.ports import GameStore
 
 RankingRow = tuple[str, str, int, int, int]
+LEASE_S = 20.0
+"""Seconds a claimed deadline is held by the worker that claimed it (a ``dificil`` move
+takes about 0.1-1 s; a worker that died mid-move delays its game by at most this)."""
+MAX_CONNECTIONS = 64
+POOL_WAIT_S = 10.0
+"""A burst of more concurrent calls than ``MAX_CONNECTIONS`` waits up to ``POOL_WAIT_S``
+for a free connection (``BlockingConnectionPool``) instead of failing with
+``MaxConnectionsError`` as redis-py's default pool does past 100 (issue 12, "Load")."""
+SEEN_KEPT = 64
+"""Applied update keys kept per game (issue 12, defect 8): a platform redelivers an
+update within minutes, long before 64 later changes of that game; every press also
+carries a version or an explicit result, so an older one is refused anyway."""
 
 
 def _text(value: bytes | str | None) -> str | None:
@@ -53,6 +67,7 @@ class RedisStore:
         self._save: AsyncScript = client.register_script(scripts.SAVE_GAME)
         self._unbind: AsyncScript = client.register_script(scripts.UNBIND_CHAT)
         self._claim: AsyncScript = client.register_script(scripts.CLAIM_DUE)
+        self._results: AsyncScript = client.register_script(scripts.ADD_RESULTS)
 
     async def close(self) -> None:
         """Close the client's connections; the store is unusable afterwards."""
@@ -75,16 +90,37 @@ class RedisStore:
             return None
         return int(version), str(_text(state))
 
-    async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int) -> bool:
+    async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
+                        update: str | None = None, now_ts: float = 0.0,
+                        deadline: float | None = None) -> bool:
         """Atomic compare-and-set (Lua): write ``state`` at ``expected_version + 1`` and
         refresh the expiry only if the stored version is still ``expected_version``.
 
-        True when written; False when somebody saved first or the game is gone.
-        Raises ValueError if ``ttl_s < 1``.
+        With ``update`` (a platform update key) the update's marker is written in the same
+        step, into the game's own bounded set of the last :data:`SEEN_KEPT` applied updates
+        (score ``now_ts``), and the save is refused if that update was applied already.
+        With ``deadline`` the game's deadline is set in the same round trip (a pipeline,
+        not a transaction: the timers key lives in another Cluster slot), whether or not
+        the save wins; the caller puts it back when it loses. True when written; False
+        when somebody saved first, the update was applied, or the game is gone.
+        Raises ValueError if ``ttl_s < 1`` or ``deadline`` is not finite.
         """
         _check_ttl(ttl_s)
-        key = self.keys.state(game_id)
-        written = await self._save(keys=[key], args=[expected_version, state, ttl_s])
+        keys = [self.keys.state(game_id), self.keys.applied(game_id)]
+        args: list[str | int] = [expected_version, state, ttl_s, update or "", repr(now_ts),
+                                 SEEN_KEPT]
+        if deadline is None:
+            return int(await self._save(keys=keys, args=args)) == 1
+        if not math.isfinite(deadline):
+            raise ValueError(f"deadline must be a finite Unix time, got {deadline!r}")
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.evalsha(self._save.sha, len(keys), *keys, *args)
+            pipe.zadd(self.keys.timers(), {game_id: deadline})
+            written, _ = await pipe.execute(raise_on_error=False)
+        if isinstance(written, NoScriptError):  # a new or flushed server: load it, once
+            written = await self._save(keys=keys, args=args)
+        elif isinstance(written, Exception):
+            raise written
         return int(written) == 1
 
     async def delete_game(self, game_id: str) -> None:
@@ -110,6 +146,10 @@ class RedisStore:
         """Clear the chat's active game if it is still ``game_id`` (atomic, Lua)."""
         await self._unbind(keys=[self.keys.chat(chat_key)], args=[game_id])
 
+    async def was_seen(self, update_key: str) -> bool:
+        """True when :meth:`first_seen` recorded ``update_key`` (and it has not expired)."""
+        return bool(await self.client.exists(self.keys.seen(update_key)))
+
     async def first_seen(self, update_key: str, ttl_s: int) -> bool:
         """Idempotency: True the first time ``update_key`` is seen (SET NX EX), else False.
 
@@ -119,21 +159,18 @@ class RedisStore:
         done = await self.client.set(self.keys.seen(update_key), "1", nx=True, ex=ttl_s)
         return bool(done)
 
-    async def seen_and_load(self, update_key: str, ttl_s: int,
-                            game_id: str) -> tuple[bool, tuple[int, str] | None]:
-        """``first_seen`` and ``load_game`` in one pipeline (one round trip; the two keys
-        may live in different Cluster slots, so no transaction).
-
-        Raises ValueError if ``ttl_s < 1``.
-        """
-        _check_ttl(ttl_s)
+    async def load_for_update(self, game_id: str,
+                              update: str) -> tuple[bool, tuple[int, str] | None]:
+        """``(update already applied to this game, (version, state) or None)`` in one
+        round trip (both keys are in the game's slot). The marker itself is written only
+        by the :meth:`save_game` that applies the update."""
         async with self.client.pipeline(transaction=False) as pipe:
-            pipe.set(self.keys.seen(update_key), "1", nx=True, ex=ttl_s)
+            pipe.zscore(self.keys.applied(game_id), update)
             pipe.hmget(self.keys.state(game_id), ["v", "s"])
-            done, (version, state) = await pipe.execute()
+            applied, (version, state) = await pipe.execute()
         if version is None or state is None:
-            return bool(done), None
-        return bool(done), (int(version), str(_text(state)))
+            return applied is not None, None
+        return applied is not None, (int(version), str(_text(state)))
 
     # -- timers ---------------------------------------------------------------------
 
@@ -150,18 +187,42 @@ class RedisStore:
         """Remove the game's deadline (nothing happens if it has none)."""
         await self.client.zrem(self.keys.timers(), game_id)
 
-    async def claim_due(self, now_ts: float, limit: int = 10) -> list[str]:
-        """Atomically remove and return up to ``limit`` game ids whose deadline is <= now,
-        earliest first; each due deadline goes to exactly one caller across all workers.
+    async def claim_due(self, now_ts: float, limit: int = 10,
+                        lease_s: float = LEASE_S) -> list[str]:
+        """Lease up to ``limit`` game ids whose deadline is <= now, earliest first: each
+        one's deadline moves to ``now_ts + lease_s`` (not removed), so each due deadline
+        goes to one caller across all workers until its lease runs out; the save after
+        the move sets the real deadline, and a worker that dies mid-move leaves a
+        deadline another worker takes over (issue 12, defect 1).
 
-        ``limit < 1`` claims nothing. Raises ValueError for a NaN ``now_ts``.
+        ``limit < 1`` claims nothing. Raises ValueError for a NaN ``now_ts`` or a
+        ``lease_s`` that is not a positive finite number.
         """
         if math.isnan(now_ts):
             raise ValueError("now_ts must be a Unix time, got NaN")
+        if not (math.isfinite(lease_s) and lease_s > 0):
+            raise ValueError(f"lease_s must be > 0 seconds, got {lease_s!r}")
         if limit < 1:
             return []
-        claimed = await self._claim(keys=[self.keys.timers()], args=[repr(now_ts), limit])
+        args: list[str | int] = [repr(now_ts), limit, repr(now_ts + lease_s)]
+        claimed = await self._claim(keys=[self.keys.timers()], args=args)
         return [str(_text(game_id)) for game_id in claimed]
+
+    async def has_deadline(self, game_ids: list[str]) -> list[bool]:
+        """For each id, whether the game has a deadline in the timers set (one ZMSCORE)."""
+        if not game_ids:
+            return []
+        scores = await self.client.zmscore(self.keys.timers(), game_ids)
+        return [score is not None for score in scores]
+
+    async def game_ids(self, count: int = 500) -> AsyncIterator[str]:
+        """Every stored game id (SCAN over the state keys, ``count`` per step; a game
+        created or deleted meanwhile may or may not be listed). On Redis Cluster SCAN
+        runs per node: see docs/deploy.md."""
+        head = f"{self.keys.prefix}:{{"
+        async for key in self.client.scan_iter(match=self.keys.state_pattern(), count=count):
+            name = str(_text(key))
+            yield name[len(head):name.rindex("}:state")]
 
     # -- records --------------------------------------------------------------------
 
@@ -191,6 +252,17 @@ class RedisStore:
             pipe.hincrby(key, f"p:{player_key}", points)
             await pipe.execute()
 
+    async def add_results(self, chat_key: str, game_id: str,
+                          rows: list[tuple[str, str, bool, int]]) -> bool:
+        """Count one finished match ``game_id`` in the chat's ranking, once: ``rows`` are
+        ``(player_key, name, won, points)``. True when counted now, False when this game
+        was counted before (a redone follow-up, issue 12 defect 5b). One Lua step."""
+        args: list[str | int] = [game_id]
+        for player_key, name, won, points in rows:
+            args += [player_key, name, int(won), points]
+        done = await self._results(keys=[self.keys.ranking(chat_key)], args=args)
+        return int(done) == 1
+
     async def ranking(self, chat_key: str) -> list[RankingRow]:
         """The chat's rows ``(player_key, name, matches, wins, points)``, best first:
         more wins, then more points, then fewer matches, then player key."""
@@ -211,6 +283,8 @@ def _ranking_rows(fields: dict[str, str]) -> list[RankingRow]:
     players: dict[str, dict[str, str]] = {}
     for field, value in fields.items():
         kind, _, player_key = field.partition(":")
+        if kind == "g":  # a game already counted (add_results), not a player
+            continue
         players.setdefault(player_key, {})[kind] = value
     rows = [
         (
@@ -230,13 +304,17 @@ async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX) -> RedisStor
     """Connect to Redis at ``url`` (``redis://host:port/db``) and check it answers PING;
     with ``url=None`` use a fresh embedded fakeredis server (Lua via ``lupa``).
 
-    Raises ``redis.exceptions.ConnectionError`` when the server at ``url`` does not answer.
+    A real server is reached through a ``BlockingConnectionPool`` of
+    :data:`MAX_CONNECTIONS`. Raises ``redis.exceptions.ConnectionError`` when the server
+    at ``url`` does not answer.
     """
     client: Any
     if url is None:
         client = fakeredis.FakeAsyncRedis(decode_responses=True)
     else:
-        client = aioredis.from_url(url, decode_responses=True)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT_S)
+        client = aioredis.Redis(connection_pool=pool)
     store = RedisStore(client, prefix)
     try:
         await client.ping()

@@ -1,6 +1,7 @@
 """Lua scripts of the game store; each runs atomically inside Redis (or fakeredis + lupa).
 
-Every script touches exactly one key, so it is valid on Redis Cluster as well.
+Every script touches one key, or keys of one game that share its ``{game_id}`` hash tag,
+so each is valid on Redis Cluster as well.
 """
 
 from __future__ import annotations
@@ -14,11 +15,24 @@ return 1
 """
 
 SAVE_GAME = """
--- KEYS[1] state hash; ARGV[1] expected version; ARGV[2] state JSON; ARGV[3] ttl in seconds
--- Returns 1 when written at version expected + 1, 0 when the stored version differs.
+-- KEYS[1] state hash; KEYS[2] the game's seen-updates sorted set (same {game} slot)
+-- ARGV[1] expected version; ARGV[2] state JSON; ARGV[3] ttl in seconds;
+-- ARGV[4] update key or '' (none); ARGV[5] its score (Unix s); ARGV[6] markers kept.
+-- Returns 1 when written at version expected + 1, 0 when the stored version differs or
+-- the update was already applied. The state and the update's marker are written in
+-- this one atomic step (issue 12, defect 5a): a save that fails leaves no marker, so
+-- the platform's redelivery is applied; a save that succeeds cannot be applied twice.
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false or tonumber(current) ~= tonumber(ARGV[1]) then
   return 0
+end
+if ARGV[4] ~= '' then
+  if redis.call('ZSCORE', KEYS[2], ARGV[4]) then
+    return 0
+  end
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[4])
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -1 - tonumber(ARGV[6]))
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
 end
 redis.call('HSET', KEYS[1], 'v', string.format('%d', tonumber(current) + 1), 's', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
@@ -34,15 +48,33 @@ return 0
 """
 
 CLAIM_DUE = """
--- KEYS[1] timers sorted set; ARGV[1] now (Unix seconds); ARGV[2] limit.
--- Removes and returns up to ARGV[2] members with score <= now; what this call returns
--- is exactly what it removed, so no two callers get the same member.
+-- KEYS[1] timers sorted set; ARGV[1] now (Unix seconds); ARGV[2] limit;
+-- ARGV[3] lease end (Unix seconds, > now).
+-- Leases up to ARGV[2] members with score <= now: each one's deadline moves to the
+-- lease end instead of being removed (issue 12, defect 1), so no other caller gets it
+-- until the lease runs out, and a worker that dies mid-move leaves a deadline that
+-- another worker takes over. The save after the move sets the real deadline.
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
-local claimed = {}
 for _, id in ipairs(due) do
-  if redis.call('ZREM', KEYS[1], id) == 1 then
-    table.insert(claimed, id)
-  end
+  redis.call('ZADD', KEYS[1], 'XX', ARGV[3], id)
 end
-return claimed
+return due
+"""
+
+ADD_RESULTS = """
+-- KEYS[1] the chat's ranking hash; ARGV[1] game id; then per player five values:
+-- player key, shown name, won (0/1), points. Applied once per game: the field
+-- 'g:<game id>' marks a game already counted, so a redone follow-up (a worker that died
+-- after the match-ending save, issue 12 defect 5b) cannot count it twice.
+if redis.call('HSETNX', KEYS[1], 'g:' .. ARGV[1], '1') == 0 then
+  return 0
+end
+for i = 2, #ARGV, 4 do
+  local who = ARGV[i]
+  redis.call('HSET', KEYS[1], 'n:' .. who, ARGV[i + 1])
+  redis.call('HINCRBY', KEYS[1], 'm:' .. who, 1)
+  redis.call('HINCRBY', KEYS[1], 'w:' .. who, tonumber(ARGV[i + 2]))
+  redis.call('HINCRBY', KEYS[1], 'p:' .. who, tonumber(ARGV[i + 3]))
+end
+return 1
 """

@@ -244,15 +244,17 @@ def emulator_missing() -> str | None:
 
 @contextlib.contextmanager
 def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
+            started: list[subprocess.Popen[bytes]] | None = None,
             **env_extra: str) -> Iterator[Path]:
     """Run the real bot, ``python -m bot telegram``, against ``emulator`` for the ``with``
     block, on the store at ``redis_url`` (None: the embedded one); ``env_extra`` adds
     settings (``WEBHOOK_URL``... for webhook mode). Yields its log file once it is ready
-    (polling, or its webhook set)."""
+    (polling, or its webhook set); ``started`` receives the process (to signal it)."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(TELEGRAM_TOKEN=emulator.token, TELEGRAM_BASE_URL=emulator.bot_api_url,
                TELEGRAM_POLL_INTERVAL="0.02", AI_PACE_S="0", LOG_LEVEL="INFO",
-               PYTHONPATH=str(REPO), **env_extra)
+               PYTHONPATH=str(REPO))
+    env.update(env_extra)
     if redis_url:
         # one key prefix per emulator (the workers of one test share it): runs of other
         # work trees on the same Redis never claim this run's timers
@@ -265,8 +267,14 @@ def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
     with log.open("w") as out:
         process = subprocess.Popen([sys.executable, "-m", "bot", "telegram"], cwd=workdir,
                                    env=env, stdout=out, stderr=subprocess.STDOUT)
+    if started is not None:
+        started.append(process)
     try:
-        wait_for(lambda: sum(1 for c in emulator.calls() if c["method"] == ready) > before,
+        # the emulator records only the first getUpdates: a second bot on it is ready
+        # when python-telegram-bot says it started polling
+        wait_for(lambda: sum(1 for c in emulator.calls() if c["method"] == ready) > before
+                 or (ready == "getUpdates" and before > 0
+                     and "Application started" in log.read_text()),
                  timeout=30, what=f"the bot to be ready ({ready})")
         yield log
     finally:

@@ -1,0 +1,110 @@
+"""What the service does after a save, and how any worker redoes it (issue 12, defects 1
+and 5b).
+
+Every step here is derived from the stored game alone and is idempotent, so a worker
+that dies between the save and the end of its follow-ups leaves nothing half done: the
+next worker that touches the game (a tick on its deadline, ``/novojogo`` in its chat,
+the sweep) simply runs them again.
+
+* :func:`close_out`: a game whose state says ``over`` gets its record, its ranking
+  entries (once per game, :meth:`GameStore.add_results`), the chat's ``last_game``, the
+  chat unbound, the state deleted when the match never started, and only then its
+  deadline removed; until that last step the deadline stays, so a tick comes back.
+* :func:`sweep`: every stored game that is live but has no deadline (a lost write, a
+  Redis restart that dropped the last second of AOF) gets the deadline its state calls
+  for; run at start-up and every :data:`SWEEP_S` seconds by :meth:`Service.tick`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from bot import info, results, timers
+from bot.model import Game, decode
+from bot.ports import GameStore
+
+log = logging.getLogger(__name__)
+SWEEP_S = 600.0
+"""Seconds between two sweeps of one worker (a SCAN of every game key)."""
+
+
+async def earlier_record(store: GameStore, gid: str) -> dict[str, Any] | None:
+    """The record JSON already stored for ``gid`` (finished deals kept early), or None."""
+    raw = await store.load_record(gid)
+    return json.loads(raw) if raw else None
+
+
+async def keep_deals(store: GameStore, gid: str, deals: list[tuple[int, dict[str, Any]]]) -> None:
+    """Write finished deals into the record key before the game state drops them.
+    Idempotent by deal index, so a retried (lost-race) attempt writes the same."""
+    record = await earlier_record(store, gid) or {}
+    kept: list[Any] = list(record.get("deals", []))
+    for index, deal in deals:
+        kept += [None] * (index + 1 - len(kept))
+        kept[index] = deal
+    await store.save_record(gid, json.dumps({"deals": kept}))
+
+
+async def close_out(store: GameStore, game: Game) -> None:
+    """The follow-ups of a game that is over (cancelled, closed idle, or a finished
+    match), all idempotent, the deadline removed last. Does nothing for a live game."""
+    if game.status != "over":
+        return
+    if game.match is not None:
+        earlier = await earlier_record(store, game.id)
+        await store.save_record(game.id, json.dumps(info.record_of(game, earlier)))
+        await store.set_setting(game.chat.key, "last_game", game.id)
+        if game.winner is not None:
+            rows = [(p.key, p.name, won, points) for p, won, points in results.player_points(game)]
+            await store.add_results(game.chat.key, game.id, rows)
+    await store.unbind_chat(game.chat.key, game.id)
+    if game.match is None:  # a lobby that never started leaves nothing behind
+        await store.delete_game(game.id)
+    await store.clear_deadline(game.id)
+
+
+async def schedule(store: GameStore, game: Game, pacing: timers.Pacing) -> None:
+    """Set the deadline the game's state calls for (or run :func:`close_out` when over)."""
+    due = timers.next_due(game, pacing)
+    if due is None:
+        await close_out(store, game)
+    else:
+        await store.set_deadline(game.id, due)
+
+
+async def sweep(store: GameStore, pacing: timers.Pacing, batch: int = 200) -> int:
+    """Give every stored game without a deadline the one its state calls for; a game
+    that is over gets :func:`close_out` if its chat is still bound to it. Returns how
+    many games were repaired. A state that cannot be read is logged (its id only) and
+    left alone."""
+    repaired = 0
+    ids: list[str] = []
+    async for gid in store.game_ids(batch):
+        ids.append(gid)
+        if len(ids) >= batch:
+            repaired += await _repair(store, pacing, ids)
+            ids = []
+    return repaired + await _repair(store, pacing, ids)
+
+
+async def _repair(store: GameStore, pacing: timers.Pacing, ids: list[str]) -> int:
+    repaired = 0
+    for gid, has in zip(ids, await store.has_deadline(ids), strict=True):
+        if has:
+            continue
+        got = await store.load_game(gid)
+        if got is None:
+            continue
+        try:
+            game = decode(got[1])
+        except Exception as err:  # a corrupt state: keep it for a person to look at
+            log.error("game %s: unreadable state in the sweep (%s)", gid, type(err).__name__)
+            continue
+        if game.status == "over" and await store.chat_game(game.chat.key) != gid:
+            continue  # closed out already: nothing to do
+        log.warning("game %s: had no deadline; restored", gid)
+        await schedule(store, game, pacing)
+        repaired += 1
+    return repaired

@@ -1,0 +1,112 @@
+"""End to end: the bot process dies while a ``dificil`` robot thinks (issue 12, defect 1).
+
+The real bot (``python -m bot telegram``, polling the Bot API emulator, on the real Redis
+at ``REDIS_URL``) is stopped with SIGKILL, or with SIGTERM as every deploy does, right
+while the robot of a game is computing its move. The claim of that game's deadline is a
+lease: after the kill the deadline is still there, a lease ahead; a new bot process takes
+it over when the lease runs out and the robot moves. Before leases the claim removed the
+deadline and the game never moved again.
+
+Needs ``node``, ``npm install`` and ``REDIS_URL`` (CI sets them); this run's keys are
+deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from test_e2e_telegram import ANA, TOKEN, hand, play_turn, press_and_wait, table
+from tg_emulator import Emulator, Group, emulator_missing, run_bot, start_emulator, wait_for
+
+from adapters.storage.redis_store import LEASE_S
+
+REDIS_URL = os.environ.get("REDIS_URL") or None
+GROUP = Group(-secrets.randbelow(10**9) - 10**9, "Mesa Reinício")
+
+pytestmark = [
+    pytest.mark.skipif(emulator_missing() is not None,
+                       reason=f"e2e needs the emulator: {emulator_missing()}"),
+    pytest.mark.skipif(REDIS_URL is None, reason="the game must outlive the bot: REDIS_URL"),
+]
+
+
+@pytest.fixture
+def emu() -> Iterator[Emulator]:
+    with start_emulator(TOKEN) as emulator:
+        yield emulator
+    client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
+    try:
+        gid = client.hget(f"buraco:settings:tg:{GROUP.chat_id}", "last_game")
+        keys = set(client.scan_iter(match=f"buraco:*{GROUP.chat_id}*"))
+        keys |= set(client.scan_iter(match=f"buraco:seen:tg:{emulator.bot_id}:*"))
+        keys |= {f"buraco:tg:dm:{ANA.user_id}"}
+        if gid:
+            keys |= set(client.scan_iter(match=f"buraco:{{{gid}}}:*"))
+        for game in {gid, *client.zrange("buraco:timers", 0, -1)} - {None}:
+            if client.exists(f"buraco:{{{game}}}:state") == 0 or game == gid:
+                client.zrem("buraco:timers", game)
+        client.delete(*keys)
+    finally:
+        client.close()
+
+
+def _robot_thinking(client: redis.Redis, gid: str, killed_at: float) -> bool:
+    """The game's deadline is a lease taken less than 5 s before ``killed_at`` and still
+    held (between two robot steps the deadline is only the 0.5 s pace ahead; at Ana's
+    turn it is her 90 s timer)."""
+    score = client.zscore("buraco:timers", gid)
+    return score is not None and killed_at + LEASE_S - 5 < float(score) <= killed_at + LEASE_S
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["sigkill", "sigterm"])
+def test_a_bot_stopped_while_the_robot_thinks_leaves_the_game_to_the_next_one(
+        emu: Emulator, tmp_path: Path, how: signal.Signals) -> None:
+    client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
+    first: list[subprocess.Popen[bytes]] = []
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with run_bot(emu, tmp_path / "a", REDIS_URL, started=first, AI_PACE_S="0.5") as log:
+        emu.command_in_group(GROUP, ANA, "/novojogo")
+        lobby = table(emu, GROUP)
+        emu.command_in_group(GROUP, ANA, "/robo dificil")
+        lobby = wait_for(lambda: (lambda t: t if "Robô 2 (difícil)" in t.text else None)(
+            table(emu, GROUP)), what="the robot's seat")
+        press_and_wait(emu, ANA, lobby, "Iniciar", lambda: table(emu, GROUP))
+        gid = client.get(f"buraco:chat:tg:{GROUP.chat_id}")
+        assert gid is not None
+        for _turn in range(20):  # Ana plays; the robot is paced 0.5 s, then thinks 1 s
+            wait_for(lambda: play_turn(emu, ANA, GROUP) or None, timeout=60,
+                     what="Ana's turn")
+            time.sleep(0.5 + 0.6)
+            killed_at = time.time()
+            if _robot_thinking(client, gid, killed_at):
+                first[0].send_signal(how)
+                first[0].wait(timeout=15)
+                break
+        else:
+            raise AssertionError("never caught the robot thinking")
+        assert "bot.service" not in log.read_text()  # no timer step failed
+    # the bot is gone mid-move: the game is at the robot's turn and keeps its lease
+    state_before = client.hget(f"buraco:{{{gid}}}:state", "v")
+    assert _robot_thinking(client, gid, killed_at)
+    assert hand(emu, ANA) is not None and hand(emu, ANA).button("Comprar do monte") is None
+    with run_bot(emu, tmp_path / "b", REDIS_URL, AI_PACE_S="0.5") as log:
+        mine = wait_for(lambda: (lambda h: h if h is not None and h.button("Comprar do monte")
+                                 else None)(hand(emu, ANA)),
+                        timeout=LEASE_S + 30, what="the robot's move by the next bot")
+        assert mine.button("Comprar do monte") is not None
+        assert int(client.hget(f"buraco:{{{gid}}}:state", "v") or 0) > int(state_before or 0)
+        assert time.time() >= killed_at + 1  # moved by the new process, after the lease
+        emu.command_in_group(GROUP, ANA, "/cancelar")
+        wait_for(lambda: any("Jogo cancelado por Ana." in m.text
+                             for m in emu.messages(GROUP.chat_id)), what="the closing notice")
+        assert "bot.service" not in log.read_text()
+    client.close()
