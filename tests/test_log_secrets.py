@@ -64,6 +64,7 @@ def api_url() -> Iterator[str]:
 
 @pytest.fixture
 def debug_logs(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
+    logsafe.uninstall()  # whatever an earlier test (python -m bot) installed
     caplog.set_level(logging.DEBUG)
     for name in ("telegram", "httpx", "httpcore"):
         logging.getLogger(name).setLevel(logging.DEBUG)

@@ -1,8 +1,8 @@
 # ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Hostile options (issue 12 item 6): every option of the rules model has bounds from the
-rule books (RULES §2: targets 1,500 to 5,000, bonuses up to 1,000, RULES A21, A22), numbers
-are ASCII digits only, and every refusal is whole sentences in the chat's language,
-naming the option as typed and in the players' words."""
+rule books (RULES §2: targets 1,500 to 5,000, bounded at 20 times that; bonuses up to
+1,000, RULES A21, A22), numbers are ASCII digits only, and every refusal is whole
+sentences in the chat's language, naming the option as typed and in the players' words."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from engine.rules import MAX_BONUS, MAX_TARGET, Rules
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"target": "99999999999999999999999"}, "opção inválida (target): o máximo é 10000"),
-    ({"target": "9" * 5000}, "opção inválida (target): o máximo é 10000"),
+    ({"target": "99999999999999999999999"}, "opção inválida (target): o máximo é 100000"),
+    ({"target": "9" * 5000}, "opção inválida (target): o máximo é 100000"),
     ({"target": "50"}, "opção inválida (target): o mínimo é 100"),
     ({"target": "²"}, "opção inválida (target): use um número inteiro"),
     ({"target": "٣٠٠٠"}, "opção inválida (target): use um número inteiro"),
@@ -49,7 +49,7 @@ def test_reusing_the_pile_is_refused_where_a_black_three_blocks_it() -> None:
 
 def test_the_bounds_admit_every_preset_and_the_books_values() -> None:
     assert make_rules("altaneira").target == 5000 <= MAX_TARGET
-    assert make_rules("buraco", {"target": "10000"}).target == 10_000
+    assert make_rules("buraco", {"target": "100000"}).target == 100_000
     assert make_rules("buraco", {"target": " 0003000 "}).target == 3000
     assert make_rules("buraco", {"relancinho_bonus": "0"}).relancinho_bonus == 0
     assert max(c.bonus for r in (make_rules(p) for p in ("justificado", "altaneira"))
@@ -68,9 +68,9 @@ def test_every_number_field_of_the_rules_model_has_both_bounds() -> None:
 
 
 @pytest.mark.parametrize(("lang", "text"), [
-    ("pt", "Opção inválida (target, a meta de pontos): o máximo é 10000"),
-    ("en", "Invalid option (target, the points to win): the maximum is 10000"),
-    ("it", "Opzione non valida (target, i punti per vincere): il massimo è 10000"),
+    ("pt", "Opção inválida (target, a meta de pontos): o máximo é 100000"),
+    ("en", "Invalid option (target, the points to win): the maximum is 100000"),
+    ("it", "Opzione non valida (target, i punti per vincere): il massimo è 100000"),
 ])
 async def test_a_refused_option_is_named_in_the_players_words(svc: Service, lang: str,
                                                               text: str) -> None:

@@ -41,7 +41,7 @@ WORDS_SOMETHING_ACCEPTS = {
 non_ascii_digits = st.text(
     alphabet=st.characters(categories=["Nd", "No", "Nl"]), min_size=1, max_size=6,
 ).filter(lambda t: not t.isascii())
-too_big = st.integers(min_value=100_001, max_value=10**40).map(str)
+too_big = st.integers(min_value=100_001, max_value=10**40).map(str)  # over every bound
 negative = st.integers(max_value=-1, min_value=-10**40).map(str)
 mangled = st.sampled_from(["1_000", "3000.0", "+5", "0x10", "1e3", "7.", "½"])
 words = st.text(alphabet=st.characters(categories=["L"]), min_size=1, max_size=10).filter(
