@@ -14,9 +14,11 @@ import asyncio
 import logging
 import sys
 
+from pydantic import ValidationError
+
 from bot import SystemClock
 from bot.model import norm_level
-from bot.settings import Settings
+from bot.settings import Settings, settings_error
 
 MAX_PAUSE_S = 60.0
 
@@ -98,7 +100,7 @@ async def _play(settings: Settings, variant: str, players: int | None, pause: fl
     from adapters.storage import open_store
     from bot.service import Service
 
-    store = await open_store(settings.redis_url)
+    store = await open_store(settings.redis_url, settings.redis_prefix)
     service = Service(store, SystemClock(), turn_timer_s=3600, ai_pace_s=0.0,
                       next_deal_s=3600.0)
     game = ConsoleGame(service, Console(), pause_s=pause)
@@ -111,7 +113,15 @@ async def _play(settings: Settings, variant: str, players: int | None, pause: fl
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = _parser().parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as err:
+        print(settings_error(err), file=sys.stderr)
+        return 2
+    from adapters import logsafe
+
+    logsafe.install(logsafe.secrets_of(settings.telegram_token, settings.discord_token,
+                                       settings.webhook_secret, redis_url=settings.redis_url))
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

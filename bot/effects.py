@@ -9,11 +9,15 @@ name a card by its index in the owner's own sorted hand.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 MAX_DATA = 64
+MAX_DIGITS = 9
+"""Longest number a payload or a command argument may carry (versions, indexes, seconds)."""
+_ASCII_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
 
 
 class _Frozen(BaseModel):
@@ -171,9 +175,21 @@ def pack(game_id: str, version: int, code: str, arg: str | int = "") -> str:
     return data
 
 
+def number(text: str) -> int | None:
+    """``text`` as a non-negative int when it is 1 to :data:`MAX_DIGITS` ASCII digits
+    (``"17"`` -> 17), else None: ``"²"``, ``"٣"``, ``"-1"``, ``"1_000"``, ``" 7"`` and
+    longer numbers are refused (``str.isdigit`` accepts the first two, ``int`` would then
+    raise or accept them)."""
+    return int(text) if _ASCII_NUMBER.fullmatch(text) else None
+
+
 def unpack(data: str) -> tuple[str, int, str, str] | None:
-    """``(game_id, version, code, arg)`` of a payload, or None when it is not one of ours."""
+    """``(game_id, version, code, arg)`` of a payload, or None when it is not one of ours
+    (four ``|``-separated parts, the version ASCII digits, see :func:`number`)."""
     parts = data.split("|")
-    if len(parts) != 4 or not parts[1].isdigit() or not parts[0] or not parts[2]:
+    if len(parts) != 4 or not parts[0] or not parts[2]:
         return None
-    return parts[0], int(parts[1]), parts[2], parts[3]
+    version = number(parts[1])
+    if version is None:
+        return None
+    return parts[0], version, parts[2], parts[3]

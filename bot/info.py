@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot import play, views
-from bot.effects import ChatRef, Effect, PlayerRef, Say
+from bot.effects import ChatRef, PlayerRef
 from bot.i18n import N_, Translator
-from bot.lobby import rules_of
+from bot.lobby import come_back, rules_of
 from bot.model import Game
 from bot.outcome import Outcome, Refusal
+
+__all__ = ["come_back", "hand_outcome", "help_text", "move_chat", "record_of", "relabel",
+           "rules_summary", "scoreboard_text"]
 
 
 def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
@@ -22,26 +25,6 @@ def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
         raise Refusal(N_("A partida ainda não começou."))
     hand = views.hand_effect(game, seat)
     return Outcome([hand] if hand is not None else [], changed=False)
-
-
-def come_back(game: Game, user: PlayerRef, now: float) -> Outcome:
-    """``/voltar``: the person takes their seat back from the AI (RULES-free, issue 4)."""
-    seat = game.seat_of(user)
-    if seat is None:
-        raise Refusal(N_("Você não está nesta partida."))
-    s = game.seats[seat]
-    if not s.away:
-        raise Refusal(N_("Você já está jogando."))
-    s.away, s.misses = False, 0
-    s.ver += 1
-    game.touched = now
-    if game.status == "playing" and play.deal_of(game).turn == seat:
-        game.turn_since = now
-    _ = Translator(game.lang)
-    out: list[Effect] = [Say(chat=game.chat, text=_("{name} voltou ao jogo.", name=user.name))]
-    if game.match is not None:
-        out += views.after_move_effects(game, {seat}, ping=False)
-    return Outcome(out)
 
 
 def move_chat(game: Game, chat: ChatRef) -> Outcome:
@@ -90,7 +73,7 @@ def help_text(_: Translator) -> str:
     return "\n".join([
         _("Comandos:"),
         _("/novojogo [variante] [opções] — abre uma mesa (ex.: /novojogo tranca target=3000)"),
-        _("/entrar, /sair — entrar ou sair da mesa"),
+        _("/entrar, /sair — entrar ou sair da mesa (saindo no meio, o robô joga por você)"),
         _("/robo [facil|normal|dificil] — adiciona um robô"),
         _("/iniciar, /cancelar — começar ou cancelar"),
         _("/mao — sua mão (no privado)"),

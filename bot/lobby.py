@@ -12,8 +12,8 @@ import secrets
 from typing import Any
 
 from bot import play, views
-from bot.effects import ChatRef, PlayerRef
-from bot.i18n import N_
+from bot.effects import ChatRef, Effect, PlayerRef, Say, number
+from bot.i18n import N_, Translator
 from bot.model import Game, Seat, norm_level
 from bot.outcome import Outcome, Refusal
 from engine.errors import IllegalAction
@@ -21,7 +21,24 @@ from engine.rules import Rules, make_rules
 
 SERVICE_OPTIONS = {"timer", "shuffle", "sortear", "tempo"}
 _TRUE = {"1", "true", "sim", "yes", "on", "si"}
+_FALSE = {"0", "false", "nao", "não", "no", "off"}
 MIN_TIMER_S, MAX_TIMER_S = 15, 3600
+
+
+def button_number(arg: str) -> int:
+    """The number a lobby or table button carries (seat, deal); an old button without
+    one, or a forged one, is refused (issue 12 item 2)."""
+    value = number(arg)
+    if value is None:
+        raise Refusal(N_("Esse botão é antigo: use a mesa mais recente."))
+    return value
+
+
+def button_flag(arg: str) -> bool:
+    """The on/off value a switch button sets (``"1"`` / ``"0"``)."""
+    if arg not in ("0", "1"):
+        raise Refusal(N_("Esse botão é antigo: use a mesa mais recente."))
+    return arg == "1"
 
 
 def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int, bool]:
@@ -42,10 +59,13 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
         key, value = (p.strip() for p in token.split("=", 1))
         key = key.lower()
         if key in ("timer", "tempo"):
-            if not value.isdigit() or not MIN_TIMER_S <= int(value) <= MAX_TIMER_S:
+            seconds = number(value)
+            if seconds is None or not MIN_TIMER_S <= seconds <= MAX_TIMER_S:
                 raise Refusal(N_("Tempo de jogada inválido: use timer=15 a timer=3600 (segundos)."))
-            timer = int(value)
+            timer = seconds
         elif key in ("shuffle", "sortear"):
+            if value.lower() not in _TRUE | _FALSE:
+                raise Refusal(N_("Sortear duplas: use shuffle=sim ou shuffle=não."))
             shuffle = value.lower() in _TRUE
         else:
             options[key] = value
@@ -86,9 +106,13 @@ def max_seats(game: Game) -> int:
 
 
 def join(game: Game, user: PlayerRef, now: float) -> Outcome:
-    """Seat ``user`` in the next free seat."""
+    """Seat ``user`` in the next free seat; in a running game, a person whose seat the
+    AI keeps (they left, or timed out twice) takes it back (issue 12 item 4)."""
+    seat = game.seat_of(user)
+    if game.status in ("playing", "between") and seat is not None and game.seats[seat].away:
+        return come_back(game, user, now)
     _lobby(game)
-    if game.seat_of(user) is not None:
+    if seat is not None:
         raise Refusal(N_("Você já está na mesa."))
     if len(game.seats) >= max_seats(game):
         raise Refusal(N_("A mesa está cheia."))
@@ -99,9 +123,12 @@ def join(game: Game, user: PlayerRef, now: float) -> Outcome:
 
 def leave(game: Game, user: PlayerRef, now: float) -> Outcome:
     """Take ``user`` off the lobby; the creator's role passes to the next person, and a
-    lobby with no person left closes."""
-    _lobby(game)
+    lobby with no person left closes. In a running game the seat stays theirs and the
+    AI plays it until they send /voltar or /entrar (issue 12 item 4)."""
     seat = game.seat_of(user)
+    if game.status in ("playing", "between"):
+        return _leave_running(game, seat, now)
+    _lobby(game)
     if seat is None:
         raise Refusal(N_("Você não está na mesa."))
     del game.seats[seat]
@@ -114,13 +141,39 @@ def leave(game: Game, user: PlayerRef, now: float) -> Outcome:
     return Outcome([views.table_effect(game)])
 
 
-def add_ai(game: Game, user: PlayerRef, level_text: str, now: float) -> Outcome:
-    """The creator adds an AI seat of level ``facil`` / ``normal`` / ``dificil``."""
+def _leave_running(game: Game, seat: int | None, now: float) -> Outcome:
+    if seat is None:
+        raise Refusal(N_("Você não está nesta partida."))
+    s = game.seats[seat]
+    if s.away:
+        raise Refusal(N_("Você já saiu: o robô joga no seu lugar. Mande /voltar para retomar."))
+    s.away, s.misses = True, 0
+    s.ver += 1
+    s.clear_pick()
+    game.touched = now
+    if game.status == "playing" and play.deal_of(game).turn == seat:
+        game.step_at = now  # the AI moves at its own pace from now
+    _ = Translator(game.lang)
+    name = views.seat_name(game, seat, _)
+    out: list[Effect] = [Say(chat=game.chat, text=_(
+        "{name} saiu da mesa: o robô joga no lugar até {name} mandar /voltar ou /entrar.",
+        name=name))]
+    return Outcome(out + views.after_move_effects(game, {seat}, ping=False))
+
+
+def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
+           seat: int | None = None) -> Outcome:
+    """The creator adds an AI seat of level ``facil`` / ``normal`` / ``dificil``.
+
+    ``seat`` (the lobby button) is the 0-based seat the robot is for: when the table
+    already has someone there (a double tap, a re-sent press) nothing changes."""
     _lobby(game)
     _creator(game, user, N_("Só quem abriu a mesa pode adicionar robôs."))
     level = norm_level(level_text)
     if level is None:
         raise Refusal(N_("Nível desconhecido: use facil, normal ou dificil."))
+    if seat is not None and seat != len(game.seats):
+        raise Refusal(N_("Esse lugar já foi ocupado: veja a mesa."))
     if len(game.seats) >= max_seats(game):
         raise Refusal(N_("A mesa está cheia."))
     game.seats.append(Seat(ai=level))
@@ -128,11 +181,15 @@ def add_ai(game: Game, user: PlayerRef, level_text: str, now: float) -> Outcome:
     return Outcome([views.table_effect(game)])
 
 
-def toggle_shuffle(game: Game, user: PlayerRef, now: float) -> Outcome:
-    """The creator switches shuffling the seats (and so the teams) at the start."""
+def toggle_shuffle(game: Game, user: PlayerRef, now: float, value: bool) -> Outcome:
+    """The creator switches shuffling the seats (and so the teams) at the start to
+    ``value`` (already so: a toast, nothing changes)."""
     _lobby(game)
     _creator(game, user, N_("Só quem abriu a mesa pode mudar isso."))
-    game.shuffle = not game.shuffle
+    if game.shuffle == value:
+        raise Refusal(N_("O sorteio das duplas já está ligado.") if value
+                      else N_("O sorteio das duplas já está desligado."))
+    game.shuffle = value
     game.touched = now
     return Outcome([views.table_effect(game)])
 
@@ -167,7 +224,30 @@ def closing(game: Game, why: str, tell: bool = False, **kw: Any) -> Outcome:
 
 
 def cancel(game: Game, user: PlayerRef, is_admin: bool) -> Outcome:
-    """Close the game by its creator or a chat admin."""
+    """Close the game by its creator or a chat admin (a closed one stays closed: a
+    second delivery of the button is refused)."""
+    if game.status == "over":
+        raise Refusal(N_("Esta partida terminou."))
     if user.key != game.creator.key and not is_admin:
         raise Refusal(N_("Só quem abriu a mesa ou um admin do grupo pode cancelar."))
     return closing(game, N_("Jogo cancelado por {name}."), name=user.name)
+
+
+def come_back(game: Game, user: PlayerRef, now: float) -> Outcome:
+    """``/voltar``: the person takes their seat back from the AI (RULES-free, issue 4)."""
+    seat = game.seat_of(user)
+    if seat is None:
+        raise Refusal(N_("Você não está nesta partida."))
+    s = game.seats[seat]
+    if not s.away:
+        raise Refusal(N_("Você já está jogando."))
+    s.away, s.misses = False, 0
+    s.ver += 1
+    game.touched = now
+    if game.status == "playing" and play.deal_of(game).turn == seat:
+        game.turn_since = now
+    _ = Translator(game.lang)
+    out: list[Effect] = [Say(chat=game.chat, text=_("{name} voltou ao jogo.", name=user.name))]
+    if game.match is not None:
+        out += views.after_move_effects(game, {seat}, ping=False)
+    return Outcome(out)

@@ -15,6 +15,13 @@ from typing import Any
 from bot.effects import Effect
 
 
+class Phrase(str):
+    """A parameter of a :class:`Refusal` that is itself a pt-BR msgid, translated with
+    the message (e.g. an option's name in the players' words)."""
+
+    __slots__ = ()
+
+
 class Refusal(Exception):
     """A refused request: ``msgid`` is the pt-BR message id, ``kw`` its parameters;
     ``raw`` is an already-written text (the engine's pt-BR reason)."""
@@ -28,7 +35,8 @@ class Refusal(Exception):
     def render(self, translate: Callable[..., str]) -> str:
         """The text for the person: ``raw``, or ``msgid`` translated with ``translate``,
         with a capital first letter (engine reasons are written in lowercase)."""
-        text = self.raw or translate(self.msgid, **self.kw)
+        kw = {k: translate(v) if isinstance(v, Phrase) else v for k, v in self.kw.items()}
+        text = self.raw or translate(self.msgid, **kw)
         return text[:1].upper() + text[1:]
 
 

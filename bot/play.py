@@ -14,7 +14,7 @@ from typing import Any
 from bot.effects import Button
 from bot.i18n import N_, Translator
 from bot.model import Game
-from bot.outcome import Refusal
+from bot.outcome import Phrase, Refusal
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
@@ -32,10 +32,32 @@ def preset_key(name: str) -> str:
         raise refusal(err) from None
 
 
+OPTION_NAMES: dict[str, str] = {
+    "target": N_("target, a meta de pontos"),
+    "jokers": N_("jokers, os curingas"),
+    "first_player_second_card": N_("first_player_second_card, a segunda carta do primeiro"),
+    "morto_requires": N_("morto_requires, o que pegar o morto exige"),
+    "end_requires": N_("end_requires, o que a batida exige"),
+    "second_morto_direct_only": N_("second_morto_direct_only, o segundo morto só direto"),
+    "relancinho_bonus": N_("relancinho_bonus, o bônus do relancinho"),
+    "vulnerable_at": N_("vulnerable_at, os pontos da vulnerabilidade"),
+    "default_players": N_("default_players, os jogadores de costume"),
+    "single_card_pile_rule": N_("single_card_pile_rule, o lixo de uma carta só"),
+    "reuse_pile_once": N_("reuse_pile_once, o lixo volta ao monte uma vez"),
+}
+"""Each option a group may set (engine ``OVERRIDABLE``) as typed, then in the players'
+words: a refusal names the option so (issue 12 item 6)."""
+
+
 def refusal(err: IllegalAction) -> Refusal:
     """The engine's reason as a :class:`Refusal` the service translates into the chat's
-    language: the pt-BR template is the msgid (catalog ``engine.po``), params its values."""
-    return Refusal(err.template, None, **err.params)
+    language: the pt-BR template is the msgid (catalog ``engine.po``), params its values;
+    an option it names is shown in the players' words (:data:`OPTION_NAMES`)."""
+    params: dict[str, Any] = dict(err.params)
+    where = params.get("where")
+    if isinstance(where, str) and where in OPTION_NAMES:
+        params["where"] = Phrase(OPTION_NAMES[where])
+    return Refusal(err.template, None, **params)
 
 
 @lru_cache(maxsize=256)

@@ -80,12 +80,20 @@ def winner_text(game: Game, _: Translator) -> str:
 
 
 def next_deal(game: Game, now: float, seat: int | None,
-              deck_fn: play.DeckFn | None = None) -> Outcome:
-    """Deal the next deal (button by a seated person, or the timer with ``seat`` None)."""
-    if game.status != "between":
-        if seat is not None:
-            raise Refusal(N_("A mão ainda está em jogo."))
-        return Outcome(changed=False)
+              deck_fn: play.DeckFn | None = None, deal: int | None = None) -> Outcome:
+    """Deal the next deal (button by a seated person, or the timer with ``seat`` None).
+
+    ``deal`` is the 1-based deal number the "Próxima mão" button deals: once that deal
+    is out (a double tap, a re-sent press, the timer came first) the press is refused."""
+    if game.status == "over" and seat is not None:
+        raise Refusal(N_("Esta partida terminou."))
+    due = len(game.deals) + 1
+    if game.status != "between" or (deal is not None and deal != due):
+        if seat is None:
+            return Outcome(changed=False)
+        if deal is not None and deal <= due:
+            raise Refusal(N_("A mão {n} já foi distribuída."), n=deal)
+        raise Refusal(N_("A mão ainda está em jogo."))
     match = play.match_of(game)
     kept = match.archive_finished()  # the stored game stays small (bench/README.md)
     match.start_deal(deck_fn(match.rules) if deck_fn else None)

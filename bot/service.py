@@ -257,7 +257,8 @@ class Service:
 
     async def leave(self, chat: ChatRef, user: PlayerRef, *,
                     update: str | None = None) -> list[Effect]:
-        """``/sair``: leave the chat's lobby."""
+        """``/sair``: leave the chat's lobby; in a running game the AI keeps the seat
+        until ``/voltar`` or ``/entrar``."""
         return await self._chat_call(chat, user, update,
                                      lambda g: lobby.leave(g, user, self.clock.now()))
 
@@ -313,15 +314,16 @@ class Service:
             if code == "s":
                 return lobby.start(game, user, now, self.deck_fn)
             if code == "sh":
-                return lobby.toggle_shuffle(game, user, now)
+                return lobby.toggle_shuffle(game, user, now, lobby.button_flag(arg))
             if code == "ai":
-                return lobby.add_ai(game, user, arg, now)
+                return lobby.add_ai(game, user, "normal", now, lobby.button_number(arg))
             return lobby.join(game, user, now) if code == "j" else lobby.leave(game, user, now)
         seat = game.seat_of(user)
         if code == "n":
             if seat is None:
                 raise Refusal(N_("Você não está nesta partida."))
-            return results.next_deal(game, now, seat, self.deck_fn)
+            return results.next_deal(game, now, seat, self.deck_fn,
+                                     lobby.button_number(arg))
         return turns.press(game, turns.check_seat(game, seat, version), code, arg, now)
 
     # Information ------------------------------------------------------------------
@@ -382,7 +384,7 @@ class Service:
                         update: str | None = None) -> list[Effect]:
         """``/voltar``: take the seat back from the AI that stood in."""
         return await self._chat_call(chat, user, update,
-                                     lambda g: info.come_back(g, user, self.clock.now()))
+                                     lambda g: lobby.come_back(g, user, self.clock.now()))
 
     async def help(self, chat: ChatRef, user: PlayerRef) -> list[Effect]:
         """``/ajuda``: the commands."""

@@ -1,21 +1,34 @@
 """Settings from the environment (pydantic-settings); ``Settings()`` reads them.
 
 Names are the environment variables themselves (case-insensitive); a ``.env`` file in
-the working directory is read too. None is required for terminal play.
+the working directory is read too. None is required for terminal play. A bad value is
+refused at start-up with one line naming the variable and what it accepts
+(:func:`settings_error`); the ranges are in README "Settings".
 """
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+_UNITS = {"turn_timer_s": "segundos", "ai_pace_s": "segundos"}
 
 
 class Settings(BaseSettings):
-    """Process settings. ``redis_url`` None runs on the embedded fakeredis store."""
+    """Process settings. ``redis_url`` None runs on the embedded fakeredis store.
+
+    ``turn_timer_s`` 10 to 86,400 s (the default turn time; a group's ``timer=`` option
+    takes 15 to 3,600), ``ai_pace_s`` 0 to 60 s, ``webhook_port`` 1 to 65,535,
+    ``log_level`` one of DEBUG, INFO, WARNING, ERROR, CRITICAL."""
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
 
     redis_url: str | None = None
+    redis_prefix: str = Field(default="buraco", pattern=r"^[A-Za-z0-9_.-]{1,40}$")
+    """First part of every key (several bots, or test runs, can share one Redis)."""
     telegram_token: str | None = None
     discord_token: str | None = None
     webhook_url: str | None = None
@@ -25,4 +38,40 @@ class Settings(BaseSettings):
     telegram_base_url: str | None = None
     turn_timer_s: int = Field(default=90, ge=10, le=86_400)
     ai_pace_s: float = Field(default=1.0, ge=0, le=60)
-    log_level: str = "INFO"
+    log_level: LogLevel = "INFO"
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
+
+
+def settings_error(err: ValidationError) -> str:
+    """One line for the operator (pt-BR, like the other start-up errors): each bad
+    variable, the value given and what it accepts, e.g.
+    ``"TURN_TIMER_S inválido ('5'): use um número inteiro de 10 a 86400 (segundos)."``"""
+    return " ".join(_one(e) for e in err.errors())
+
+
+def _one(error: Any) -> str:
+    name = str(error["loc"][0]) if error["loc"] else "?"
+    field = Settings.model_fields.get(name)
+    given = error.get("input")
+    shown = f" ({given!r})" if isinstance(given, str | int | float) else ""
+    return f"{name.upper()} inválido{shown}: {_accepts(name, field)}."
+
+
+def _accepts(name: str, field: Any) -> str:
+    if name == "log_level":
+        return "use DEBUG, INFO, WARNING, ERROR ou CRITICAL"
+    if name == "redis_prefix":
+        return "use de 1 a 40 letras, algarismos, '_', '.' ou '-'"
+    if field is None:
+        return "valor não aceito"
+    bounds = {type(m).__name__: m for m in field.metadata}
+    kind = "um número inteiro" if field.annotation is int else "um número"
+    low, high = getattr(bounds.get("Ge"), "ge", None), getattr(bounds.get("Le"), "le", None)
+    unit = f" ({_UNITS[name]})" if name in _UNITS else ""
+    if low is not None and high is not None:
+        return f"use {kind} de {low:g} a {high:g}{unit}"
+    return f"use {kind}{unit}"

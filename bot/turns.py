@@ -4,6 +4,11 @@ Hand buttons carry the seat's version (``Seat.ver``); it changes whenever that s
 hand, turn or phase changes, so a repeated press or a press on an old message is
 refused and changes nothing (DESIGN example 7). Card selection is held per seat in the
 game (``Seat.sel`` / ``Seat.groups``), so button payloads stay short.
+
+Every press is idempotent (issue 12 item 2): a card button says its result (``t`` k
+selects card k, ``u`` k unselects it), so a double tap or a re-sent callback finds the
+card already so and gets a toast; "Separar", "+N" while groups are set aside and
+"Limpar" advance ``Seat.ver`` themselves, so their second delivery is an old button.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import play, results, views
-from bot.effects import Effect, Reply
+from bot.effects import Effect, Reply, number
 from bot.i18n import N_, Translator
 from bot.model import Game, Group
 from bot.outcome import Outcome, Refusal
@@ -42,9 +47,14 @@ def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
     if was_away and play.deal_of(game).turn == seat:
         game.turn_since = now  # back in the middle of their turn: a full timer again
     if code == "t":
-        _toggle(game, seat, arg)
+        _select(game, seat, arg)
+    elif code == "u":
+        _unselect(game, seat, arg)
     elif code == "z":
+        if not (s.sel or s.groups):
+            return Outcome(changed=False)  # nothing to clear (the terminal clears first)
         s.clear_pick()
+        s.ver += 1
     elif code == "g":
         _stage(game, seat, None)
     elif code == "e" and s.groups:
@@ -66,24 +76,41 @@ def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
 
 
 def _index(arg: str) -> int:
-    if not arg.isdigit():
+    """A card or meld index of a payload (ASCII digits only, :func:`bot.effects.number`)."""
+    value = number(arg)
+    if value is None:
         raise Refusal(N_("Botão desconhecido."))
-    return int(arg)
+    return value
 
 
-def _toggle(game: Game, seat: int, arg: str) -> None:
-    s = game.seats[seat]
+def _card(game: Game, seat: int, arg: str) -> int:
     i = _index(arg)
     if i >= len(play.view_of(game, seat).hand):
         raise Refusal(N_("Essa carta não está mais na sua mão."))
+    return i
+
+
+def _select(game: Game, seat: int, arg: str) -> None:
+    """``t`` k: card k joins the selection (already picked: a toast, nothing changes)."""
+    s = game.seats[seat]
+    i = _card(game, seat, arg)
+    if i in s.sel or any(i in g.cards for g in s.groups):
+        raise Refusal(N_("Essa carta já está selecionada."))
+    s.sel = sorted([*s.sel, i])
+
+
+def _unselect(game: Game, seat: int, arg: str) -> None:
+    """``u`` k: card k leaves the selection; a group it was set aside in goes back to
+    the selection without it (not picked: a toast, nothing changes)."""
+    s = game.seats[seat]
+    i = _card(game, seat, arg)
     for g in list(s.groups):
         if i in g.cards:
             s.groups.remove(g)
             s.sel = sorted({*s.sel, *g.cards})
-    if i in s.sel:
-        s.sel.remove(i)
-    else:
-        s.sel = sorted([*s.sel, i])
+    if i not in s.sel:
+        raise Refusal(N_("Essa carta já não está selecionada."))
+    s.sel.remove(i)
 
 
 def _stage(game: Game, seat: int, onto: int | None) -> None:
@@ -92,6 +119,7 @@ def _stage(game: Game, seat: int, onto: int | None) -> None:
         raise Refusal(N_("Selecione as cartas primeiro."))
     s.groups.append(Group(cards=list(s.sel), onto=onto))
     s.sel = []
+    s.ver += 1  # the message that offered this button is now old: a second press is refused
 
 
 def _cards(game: Game, seat: int, idx: list[int]) -> list[Card]:

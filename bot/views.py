@@ -88,8 +88,10 @@ def lobby_view(game: Game, _: Translator) -> View:
                    allowed=allowed, timer=game.timer_s))
     lines.append(_("Sortear duplas: sim") if game.shuffle else _("Sortear duplas: não"))
     b = _buttons(game)
+    # each press says its result (issue 12 item 2): the robot fills seat N (a second
+    # delivery finds it taken), the shuffle switch sets on or off
     buttons = [[b(N_("Entrar"), "j"), b(N_("Sair"), "lv")],
-               [b(N_("Robô"), "ai", "normal"), b(N_("Sortear duplas"), "sh")],
+               [b(N_("Robô"), "ai", n), b(N_("Sortear duplas"), "sh", int(not game.shuffle))],
                [b(N_("Iniciar"), "s"), b(N_("Cancelar"), "x")]]
     return View(title=game_title(game, _), lines=lines, buttons=buttons)
 
@@ -132,7 +134,8 @@ def table_view(game: Game, _: Translator) -> View:
     if game.status == "playing":
         buttons = [[b(N_("Minha mão"), "h")]]
     elif game.status == "between":
-        buttons = [[b(N_("Próxima mão"), "n"), b(N_("Minha mão"), "h")]]
+        # "n" names the deal it deals, so a second delivery is refused (issue 12 item 2)
+        buttons = [[b(N_("Próxima mão"), "n", len(game.deals) + 1), b(N_("Minha mão"), "h")]]
     else:
         buttons = []
     return View(title=game_title(game, _), lines=lines, buttons=buttons)
@@ -220,8 +223,9 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     b = _buttons(game, s.ver)
     rows: list[list[Button]] = []
     for start in range(0, len(faces), CARDS_PER_ROW):
-        rows.append([Button(label=_face_label(f), data=pack(game.id, s.ver, "t", f.index))
-                     for f in faces[start:start + CARDS_PER_ROW]])
+        rows.append([Button(label=_face_label(f), data=pack(
+            game.id, s.ver, "u" if f.selected or f.group else "t", f.index))
+            for f in faces[start:start + CARDS_PER_ROW]])
     lines = [_("Mesa: {title}", title=game.chat.title or game.chat.chat_id)]
     lines += _pick_lines(game, seat, view, _)
     my_turn = game.status == "playing" and view.turn == seat

@@ -12,8 +12,16 @@ from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
 
 from engine.errors import IllegalAction
+from engine.options import coerce, option_error
+
+MAX_TARGET = 100_000
+"""Highest match target: 20 times the books' largest (RULES §2 "target": 1,500 to 5,000),
+room for a marathon (the archive tests play one), never a number that overflows."""
+MAX_BONUS = 5_000
+"""Highest bonus or penalty a rule may set (the books' largest is 1,000, RULES C7)."""
 
 
 class Requirement(StrEnum):
@@ -73,7 +81,7 @@ class SpecialCanastra(BaseModel):
     label: str
     length: int = Field(ge=13, le=14)
     suits: tuple[int, ...] = (0, 1, 2, 3)
-    bonus: int
+    bonus: int = Field(ge=0, le=MAX_BONUS)
 
 
 DE_MIL = SpecialCanastra(key="de_mil", label="de mil, A–A limpa", length=14, bonus=1000)
@@ -94,8 +102,8 @@ class Rules(BaseModel):
     preset: str = "buraco"
     # §1 players, teams and target
     players_allowed: tuple[int, ...] = (2, 3, 4, 6)
-    default_players: int = 4
-    target: int | None = Field(default=1500, ge=100)  # None: one deal decides (A35)
+    default_players: int = Field(default=4, ge=2, le=6)
+    target: int | None = Field(default=1500, ge=100, le=MAX_TARGET)  # None: one deal (A35)
     # decks / deal
     jokers: bool = False  # buraco family option
     jokers_option: bool = True  # whether a group may switch jokers on (RULES §2 "decks")
@@ -103,7 +111,7 @@ class Rules(BaseModel):
     morto: bool = False  # one morto of hand_size cards per side
     # melds
     sets_allowed: bool = True
-    set_max: int = Field(default=8, ge=3)
+    set_max: int = Field(default=8, ge=3, le=9)  # RULES §2 "set size": 8, tranca 8 + 1 wild
     ace_low: bool = True
     ace_high: bool = True
     natural_two: bool = True  # RULES C5; tranca: every 2 is a wild (issue 3, seed 002)
@@ -111,7 +119,7 @@ class Rules(BaseModel):
     # 3s (RULES §2 "3s", A4-A6, A32, A33)
     red_three: RedThree = RedThree.ORDINARY
     black_three: BlackThree = BlackThree.ORDINARY
-    three_bonus: int = 100
+    three_bonus: int = Field(default=100, ge=0, le=MAX_BONUS)
     # first player's first turn (A9)
     first_player_second_card: bool = True
     # discard pile (A10, A11, A23, A38)
@@ -125,15 +133,15 @@ class Rules(BaseModel):
     second_morto_direct_only: bool = False
     # scoring (C14)
     card_points: CardPoints = CardPoints.CLASSIC
-    clean_bonus: int = 200
-    dirty_bonus: int = 100
+    clean_bonus: int = Field(default=200, ge=0, le=MAX_BONUS)
+    dirty_bonus: int = Field(default=100, ge=0, le=MAX_BONUS)
     special_canastras: tuple[SpecialCanastra, ...] = ()
-    batida_bonus: int = 50
-    morto_penalty: int = 100
-    relancinho_bonus: int = 100  # A21; 0 switches it off
-    vulnerable_at: int | None = 750  # A22; None switches it off
-    vulnerable_min: int = 75
-    vulnerable_min_after_fail: int = 90
+    batida_bonus: int = Field(default=50, ge=0, le=MAX_BONUS)
+    morto_penalty: int = Field(default=100, ge=0, le=MAX_BONUS)
+    relancinho_bonus: int = Field(default=100, ge=0, le=MAX_BONUS)  # A21; 0 switches it off
+    vulnerable_at: int | None = Field(default=750, ge=1, le=MAX_TARGET)  # A22; None: off
+    vulnerable_min: int = Field(default=75, ge=0, le=MAX_BONUS)
+    vulnerable_min_after_fail: int = Field(default=90, ge=0, le=MAX_BONUS)
     no_canastra_negative: bool = False  # seed 000 §9.5
     # stock exhaustion (A26)
     reuse_pile_once: bool = False
@@ -148,17 +156,19 @@ class Rules(BaseModel):
         if self.ace_low != (self.run_lowest == 1):
             raise ValueError("run_lowest=1 exatamente quando o ás vale baixo")
         if self.default_players not in self.players_allowed:
-            raise ValueError("default_players precisa estar em players_allowed")
+            allowed = ", ".join(str(n) for n in self.players_allowed)
+            raise PydanticCustomError("rules_players", "{allowed}", {"allowed": allowed})
         if any(n not in (2, 3, 4, 6) for n in self.players_allowed):
             raise ValueError("players_allowed aceita só 2, 3, 4 ou 6 jogadores")
         if self.justify_wild_same_suit and not self.pickup_justified:
             raise ValueError("justify_wild_same_suit exige pickup_justified")
         if self.second_morto_direct_only and not self.morto:
-            raise ValueError("second_morto_direct_only exige morto")
+            raise PydanticCustomError("rules_morto", "{option}",
+                                      {"option": "second_morto_direct_only"})
         if self.morto_requires != Requirement.NONE and not self.morto:
-            raise ValueError("morto_requires exige morto")
+            raise PydanticCustomError("rules_morto", "{option}", {"option": "morto_requires"})
         if self.reuse_pile_once and self.black_three == BlackThree.BLOCKS_PILE:
-            raise ValueError("reuse_pile_once não combina com black_three=blocks_pile")
+            raise PydanticCustomError("rules_blocked_pile", "reuse_pile_once", {})
         for n in self.players_allowed:
             sides = 2 if n in (4, 6) else n
             if self.hand_size * (n + (sides if self.morto else 0)) > 100:
@@ -348,61 +358,17 @@ def make_rules(preset: str = "buraco", options: dict[str, Any] | None = None) ->
                 options=", ".join(sorted(OVERRIDABLE)),
             )
     data = base.model_dump()
-    data.update({k: _coerce(k, v) for k, v in options.items()})
+    data.update({k: coerce(k, v) for k, v in options.items()})
     if data.get("jokers") and not base.jokers_option:
         raise IllegalAction("bad_option", "jokers só existem na família buraco")
     try:
         rules = Rules.model_validate(data)
     except ValidationError as err:
-        raise _option_error(err) from None
+        raise option_error(err, Rules) from None
     # RULES A22: vulnerability starts at half the target (750 of 1,500)
     if rules.target and base.vulnerable_at is not None and "vulnerable_at" not in options:
         rules = rules.model_copy(update={"vulnerable_at": rules.target // 2})
     return rules
-
-
-def _option_error(err: ValidationError) -> IllegalAction:
-    """A pt-BR reason for the first problem pydantic found in the options."""
-    first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "opções"
-    kind = first["type"]
-    ctx = first.get("ctx") or {}
-    if kind.startswith("int_"):
-        return IllegalAction(
-            "bad_option", "opção inválida ({where}): use um número inteiro", where=where
-        )
-    if kind.startswith("bool_"):
-        return IllegalAction(
-            "bad_option", "opção inválida ({where}): use true ou false", where=where
-        )
-    if kind in ("greater_than_equal", "greater_than"):
-        limit = str(ctx.get("ge", ctx.get("gt")))
-        return IllegalAction(
-            "bad_option", "opção inválida ({where}): o mínimo é {limit}", where=where, limit=limit
-        )
-    if kind in ("less_than_equal", "less_than"):
-        limit = str(ctx.get("le", ctx.get("lt")))
-        return IllegalAction(
-            "bad_option", "opção inválida ({where}): o máximo é {limit}", where=where, limit=limit
-        )
-    reason = str(ctx.get("error", first["msg"]))  # the validators' own reasons are pt-BR
-    return IllegalAction(
-        "bad_option", "opção inválida ({where}): {reason}", where=where, reason=reason
-    )
-
-
-def _coerce(key: str, value: Any) -> Any:
-    if key == "target" and (value in (0, None) or str(value).lower() in ("0", "none", "")):
-        return None
-    if key == "vulnerable_at" and str(value).lower() in ("0", "none", "off", "false"):
-        return None
-    if key == "players_allowed" and isinstance(value, str):
-        return tuple(int(p) for p in value.replace(",", " ").split())
-    if isinstance(value, str) and value.lower() in ("true", "sim", "on", "yes"):
-        return True
-    if isinstance(value, str) and value.lower() in ("false", "nao", "não", "off", "no"):
-        return False
-    return value
 
 
 def options_of(rules: Rules) -> dict[str, Any]:

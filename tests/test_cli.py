@@ -3,20 +3,24 @@ clear line (exit 1) for ordinary setup mistakes, Ctrl-C at the prompt (exit 130)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import redis.exceptions
 import telegram.error
 
+from adapters import logsafe
 from bot import __main__ as cli
 
 
 @pytest.fixture(autouse=True)
-def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> Iterator[None]:
     monkeypatch.chdir(tmp_path)  # no .env file
     for name in ("REDIS_URL", "TELEGRAM_TOKEN", "TELEGRAM_BASE_URL", "WEBHOOK_URL"):
         monkeypatch.delenv(name, raising=False)
+    yield
+    logsafe.uninstall()  # main() installs the log filter for the whole process
 
 
 @pytest.mark.parametrize("argv", [["play", "--variant", ""], ["play", "--variant", "  "],

@@ -127,12 +127,16 @@ async def test_next_deal_after_30_s_or_on_the_button(svc: Service, store: Any,
     effects = await svc.tick()
     assert kinds(effects) == ["table", "hand", "hand", "turn"]
     assert effects[0].view.lines[-1] == "Mão 2 distribuída."
-    # second deal: the button starts the third at once
-    await play_deal(svc, store)
+    # the first deal's button deals nothing more: deal 2 is out (the timer came first)
+    assert await svc.press(BIA, button(table, "Próxima mão")) == [
+        Reply(player=BIA, text="A mão 2 já foi distribuída.")]
+    # second deal: the button starts the third at once; a double tap deals nothing more
+    effects = await play_deal(svc, store)
+    table = [e for e in effects if e.kind == "table"][-1].view
     started = await svc.press(BIA, button(table, "Próxima mão"))
     assert started[0].view.lines[-1] == "Mão 3 distribuída."
     assert await svc.press(BIA, button(table, "Próxima mão")) == [
-        Reply(player=BIA, text="A mão ainda está em jogo.")]
+        Reply(player=BIA, text="A mão 3 já foi distribuída.")]
     board = only(await svc.scoreboard(CHAT, BIA), "reply").text.splitlines()
     _v, game = await game_of(store)
     assert board[1:3] == [f"Mão {n}: {d[0]} × {d[1]}" for n, d in enumerate(game.deals, 1)]

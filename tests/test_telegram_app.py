@@ -302,6 +302,16 @@ async def test_my_hand_opens_the_private_chat_with_the_hand(tg: Tg) -> None:
     assert tg.hand(ANA) == hand  # re-sent in place: no second hand message
 
 
+async def test_my_hand_answers_a_non_player_in_the_group_without_a_link(tg: Tg) -> None:
+    """Issue 12 item 4: no deep link to a private chat that would only refuse."""
+    await start_two_humans(tg)
+    outsider = await tg.press(CAIO, tg.table(), "Minha mão")
+    answer = tg.answer(outsider)
+    assert "url" not in answer
+    assert answer["text"] == "Você não está nesta partida."
+    assert tg.fake.current(CAIO["id"]) == []
+
+
 async def test_the_press_is_answered_before_the_table_is_edited(tg: Tg) -> None:
     await open_table(tg)
     await tg.press(BIA, tg.table(), "Entrar")

@@ -148,7 +148,7 @@ class ConsoleGame:
     def my_turn(self) -> bool:
         """True when the hand view offers actions."""
         return self.hand is not None and any(
-            b.data.split("|")[2] not in ("t",) for row in self.hand.buttons for b in row)
+            b.data.split("|")[2] not in ("t", "u") for row in self.hand.buttons for b in row)
 
     def between(self) -> bool:
         """True between two deals (the table offers "Próxima mão")."""
@@ -168,6 +168,15 @@ class ConsoleGame:
         effects = await self.service.press(ME, pack(self.game_id, version, code, arg))
         self.show(effects)
         return not any(e.kind == "reply" for e in effects)
+
+    async def next_deal(self) -> None:
+        """Press the table's "Próxima mão" button (it names the deal it deals)."""
+        data = next((b.data for row in (self.table.buttons if self.table else [])
+                     for b in row if b.data.split("|")[2] == "n"), None)
+        if data is None:
+            self.say(self._("A mão ainda está em jogo."))
+            return
+        self.show(await self.service.press(ME, data))
 
     def say(self, text: str) -> None:
         """A console-side refusal (bold yellow, like the service's replies)."""
@@ -189,7 +198,9 @@ class ConsoleGame:
             self.console.print(help_text(self._rules, self._))
         elif cmd == "p":
             self.show(await self.service.scoreboard(CHAT, ME))
-        elif cmd in ("c", "r", "n"):
+        elif cmd == "n":
+            await self.next_deal()
+        elif cmd in ("c", "r"):
             await self.press(cmd)
         elif cmd == "lj":
             await self._onto_meld(args)

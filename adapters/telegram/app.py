@@ -156,7 +156,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     from bot.service import Service
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry the token
-    store = await open_store(settings.redis_url)
+    store = await open_store(settings.redis_url, settings.redis_prefix)
     service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
                       ai_pace_s=settings.ai_pace_s)
 

@@ -32,9 +32,10 @@ GROUP_ONLY = {"novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", 
               "voltar", "exportar"}
 GROUP_ONLY_TEXT = N_("Esse comando funciona no grupo da mesa: me adicione a um grupo e use /novojogo lá.")  # noqa: E501
 WELCOME = N_("Tudo certo! Suas cartas vão chegar aqui quando a partida começar. Para abrir uma mesa, me adicione a um grupo e use /novojogo.")  # noqa: E501
-# The callback answer's url opens the private chat: "Minha mão" always (the hand is there;
-# ``/start h<game>`` re-sends it to someone the bot could not reach), "Entrar" only for
-# someone the bot cannot write to yet.
+# The callback answer's url opens the private chat: "Minha mão" unless the service refused
+# (the hand is there; ``/start h<game>`` re-sends it to someone the bot could not
+# reach; a non-player gets the refusal as a toast, no link), "Entrar" only for someone
+# the bot cannot write to yet.
 OPENS_DM = {"j": "g", "h": "h"}
 Call = Callable[..., Awaitable[list[Effect]]]
 
@@ -169,7 +170,8 @@ class Handlers:
             effects = origin.absorb(await self.call(self.service.press(
                 user, data, is_admin=admin, update=update_key(update))))
             if parts is not None and parts[2] in OPENS_DM and (
-                    parts[2] == "h" or not await self.outbox.dm_known(user.user_id)):
+                    not origin.replies if parts[2] == "h"
+                    else not await self.outbox.dm_known(user.user_id)):
                 url = render.deep_link(self.outbox.username, OPENS_DM[parts[2]] + parts[0])
         finally:
             text = "\n".join(origin.replies)[:200] or None

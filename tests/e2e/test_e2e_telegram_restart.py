@@ -24,7 +24,15 @@ from pathlib import Path
 import pytest
 import redis
 from test_e2e_telegram import ANA, TOKEN, hand, play_turn, press_and_wait, table
-from tg_emulator import Emulator, Group, emulator_missing, run_bot, start_emulator, wait_for
+from tg_emulator import (
+    Emulator,
+    Group,
+    emulator_missing,
+    run_bot,
+    start_emulator,
+    store_prefix,
+    wait_for,
+)
 
 from adapters.storage.redis_store import LEASE_S
 
@@ -43,26 +51,19 @@ def emu() -> Iterator[Emulator]:
     with start_emulator(TOKEN) as emulator:
         yield emulator
     client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
-    try:
-        gid = client.hget(f"buraco:settings:tg:{GROUP.chat_id}", "last_game")
-        keys = set(client.scan_iter(match=f"buraco:*{GROUP.chat_id}*"))
-        keys |= set(client.scan_iter(match=f"buraco:seen:tg:{emulator.bot_id}:*"))
-        keys |= {f"buraco:tg:dm:{ANA.user_id}"}
-        if gid:
-            keys |= set(client.scan_iter(match=f"buraco:{{{gid}}}:*"))
-        for game in {gid, *client.zrange("buraco:timers", 0, -1)} - {None}:
-            if client.exists(f"buraco:{{{game}}}:state") == 0 or game == gid:
-                client.zrem("buraco:timers", game)
-        client.delete(*keys)
+    try:  # this run's keys only: the bots ran with the emulator's own prefix
+        keys = list(client.scan_iter(match=f"{store_prefix(emulator)}:*"))
+        if keys:
+            client.delete(*keys)
     finally:
         client.close()
 
 
-def _robot_thinking(client: redis.Redis, gid: str, killed_at: float) -> bool:
+def _robot_thinking(client: redis.Redis, prefix: str, gid: str, killed_at: float) -> bool:
     """The game's deadline is a lease taken less than 5 s before ``killed_at`` and still
     held (between two robot steps the deadline is only the 0.5 s pace ahead; at Ana's
     turn it is her 90 s timer)."""
-    score = client.zscore("buraco:timers", gid)
+    score = client.zscore(f"{prefix}:timers", gid)
     return score is not None and killed_at + LEASE_S - 5 < float(score) <= killed_at + LEASE_S
 
 
@@ -80,14 +81,14 @@ def test_a_bot_stopped_while_the_robot_thinks_leaves_the_game_to_the_next_one(
         lobby = wait_for(lambda: (lambda t: t if "Robô 2 (difícil)" in t.text else None)(
             table(emu, GROUP)), what="the robot's seat")
         press_and_wait(emu, ANA, lobby, "Iniciar", lambda: table(emu, GROUP))
-        gid = client.get(f"buraco:chat:tg:{GROUP.chat_id}")
+        gid = client.get(f"{store_prefix(emu)}:chat:tg:{GROUP.chat_id}")
         assert gid is not None
         for _turn in range(20):  # Ana plays; the robot is paced 0.5 s, then thinks 1 s
             wait_for(lambda: play_turn(emu, ANA, GROUP) or None, timeout=60,
                      what="Ana's turn")
             time.sleep(0.5 + 0.6)
             killed_at = time.time()
-            if _robot_thinking(client, gid, killed_at):
+            if _robot_thinking(client, store_prefix(emu), gid, killed_at):
                 first[0].send_signal(how)
                 first[0].wait(timeout=15)
                 break
@@ -95,15 +96,16 @@ def test_a_bot_stopped_while_the_robot_thinks_leaves_the_game_to_the_next_one(
             raise AssertionError("never caught the robot thinking")
         assert "bot.service" not in log.read_text()  # no timer step failed
     # the bot is gone mid-move: the game is at the robot's turn and keeps its lease
-    state_before = client.hget(f"buraco:{{{gid}}}:state", "v")
-    assert _robot_thinking(client, gid, killed_at)
+    state_before = client.hget(f"{store_prefix(emu)}:{{{gid}}}:state", "v")
+    assert _robot_thinking(client, store_prefix(emu), gid, killed_at)
     assert hand(emu, ANA) is not None and hand(emu, ANA).button("Comprar do monte") is None
     with run_bot(emu, tmp_path / "b", REDIS_URL, AI_PACE_S="0.5") as log:
         mine = wait_for(lambda: (lambda h: h if h is not None and h.button("Comprar do monte")
                                  else None)(hand(emu, ANA)),
                         timeout=LEASE_S + 30, what="the robot's move by the next bot")
         assert mine.button("Comprar do monte") is not None
-        assert int(client.hget(f"buraco:{{{gid}}}:state", "v") or 0) > int(state_before or 0)
+        state_after = client.hget(f"{store_prefix(emu)}:{{{gid}}}:state", "v")
+        assert int(state_after or 0) > int(state_before or 0)
         assert time.time() >= killed_at + 1  # moved by the new process, after the lease
         emu.command_in_group(GROUP, ANA, "/cancelar")
         wait_for(lambda: any("Jogo cancelado por Ana." in m.text

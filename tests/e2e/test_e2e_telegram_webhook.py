@@ -38,6 +38,7 @@ from tg_emulator import (
     free_port,
     run_bot,
     start_emulator,
+    store_prefix,
     wait_for,
 )
 
@@ -55,19 +56,15 @@ pytestmark = [
 
 @pytest.fixture
 def emu() -> Iterator[Emulator]:
-    """The emulator, and afterwards the deletion of every Redis key this run made (they
-    all name the run's random group id, bot id or game id, or the two people)."""
+    """The emulator, and afterwards the deletion of every Redis key this run made (the
+    bots ran with the emulator's own key prefix)."""
     with start_emulator(TOKEN) as emulator:
         yield emulator
     client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
     try:
-        keys = set(client.scan_iter(match=f"buraco:*{GROUP.chat_id}*"))
-        keys |= set(client.scan_iter(match=f"buraco:seen:tg:{emulator.bot_id}:*"))
-        keys |= {f"buraco:tg:dm:{p.user_id}" for p in (ANA, BIA)}
-        last = client.hget(f"buraco:settings:tg:{GROUP.chat_id}", "last_game")
-        if last:
-            keys |= set(client.scan_iter(match=f"buraco:{{{last}}}:*"))
-        client.delete(*keys)
+        keys = list(client.scan_iter(match=f"{store_prefix(emulator)}:*"))
+        if keys:
+            client.delete(*keys)
     finally:
         client.close()
 

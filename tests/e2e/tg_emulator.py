@@ -25,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -241,6 +242,14 @@ def emulator_missing() -> str | None:
     return None
 
 
+def store_prefix(emulator: Emulator) -> str:
+    """The Redis key prefix of the bots run on ``emulator`` (``REDIS_PREFIX``): one per
+    emulator, so the workers of one test share it and other runs on the same Redis (other
+    work trees, CI jobs) never claim this run's timers."""
+    prefix: str = emulator.__dict__.setdefault("store_prefix", f"e2e-{uuid.uuid4().hex[:12]}")
+    return prefix
+
+
 @contextlib.contextmanager
 def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
             started: list[subprocess.Popen[bytes]] | None = None,
@@ -255,7 +264,10 @@ def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
                PYTHONPATH=str(REPO))
     env.update(env_extra)
     if redis_url:
+        # one key prefix per emulator (the workers of one test share it): runs of other
+        # work trees on the same Redis never claim this run's timers
         env["REDIS_URL"] = redis_url
+        env["REDIS_PREFIX"] = store_prefix(emulator)
     log = workdir / "bot.log"
     ready = "setWebhook" if "WEBHOOK_URL" in env_extra else "getUpdates"
     before = sum(1 for c in emulator.calls() if c["method"] == ready)

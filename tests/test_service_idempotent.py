@@ -1,0 +1,209 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
+"""Every press is idempotent (issue 12 item 2): a double tap or a callback re-sent with
+a new update id applies once, and the second delivery gets a polite toast and changes
+nothing. Card buttons say their result (select / unselect card k); "Separar" and
+"Limpar" advance the hand's version; the lobby's "Robô" names the seat it fills,
+"Sortear duplas" the value it sets, "Próxima mão" the deal it deals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_service_support import (  # noqa: F401  (fixtures)
+    ANA,
+    BIA,
+    CHAT,
+    EVA,
+    backend,
+    button,
+    clock,
+    game_of,
+    only,
+    store,
+    svc,
+    texts,
+)
+from test_service_turns import STALE, hand_of, idx, two_player_buraco
+
+from bot.effects import Reply, pack, unpack
+from bot.service import Service
+
+
+def code_of(data: str) -> tuple[str, str]:
+    parts = unpack(data)
+    assert parts is not None
+    return parts[2], parts[3]
+
+
+async def test_a_double_tapped_card_ends_selected(svc: Service, store: Any) -> None:
+    _gid, ana, _bia = await two_player_buraco(svc)
+    [i] = idx(ana, "Q♦")
+    data = ana.buttons[0][i].data
+    assert code_of(data) == ("t", str(i))  # "select card i", not "toggle"
+    first = hand_of(await svc.press(ANA, data, update="tg:1:u:10"), ANA)
+    assert first.cards[i].selected
+    before, _g = await game_of(store)
+    # the second tap (or the same callback re-sent with a new update id)
+    assert await svc.press(ANA, data, update="tg:1:u:11") == [
+        Reply(player=ANA, text="Essa carta já está selecionada.")]
+    after, game = await game_of(store)
+    assert after == before and game.seats[0].sel == [i]
+
+
+async def test_a_selected_card_button_unselects_once(svc: Service, store: Any) -> None:
+    gid, ana, _bia = await two_player_buraco(svc)
+    [i] = idx(ana, "A♥")
+    picked = hand_of(await svc.press(ANA, pack(gid, ana.version, "t", i)), ANA)
+    data = picked.buttons[0][i].data
+    assert code_of(data) == ("u", str(i)) and picked.buttons[0][i].label == "[A♥]"
+    dropped = hand_of(await svc.press(ANA, data), ANA)
+    assert not dropped.cards[i].selected and dropped.buttons[0][i].label == "A♥"
+    before, _g = await game_of(store)
+    assert await svc.press(ANA, data) == [
+        Reply(player=ANA, text="Essa carta já não está selecionada.")]
+    after, game = await game_of(store)
+    assert after == before and game.seats[0].sel == []
+
+
+async def test_separar_pressed_twice_sets_one_group_aside(svc: Service, store: Any) -> None:
+    gid, ana, _bia = await two_player_buraco(svc)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    for i in idx(ana, "8♥", "9♥"):
+        ana = hand_of(await svc.press(ANA, pack(gid, ana.version, "t", i)), ANA)
+    separar = button(ana, "Separar")
+    staged = hand_of(await svc.press(ANA, separar), ANA)
+    assert staged.version == ana.version + 1
+    assert "Separado 1: 8♥ 9♥ (jogo novo)" in staged.lines
+    before, _g = await game_of(store)
+    assert await svc.press(ANA, separar) == [Reply(player=ANA, text=STALE)]
+    after, game = await game_of(store)
+    assert after == before and len(game.seats[0].groups) == 1 and game.seats[0].sel == []
+
+
+async def test_limpar_pressed_twice_clears_once(svc: Service, store: Any) -> None:
+    gid, ana, _bia = await two_player_buraco(svc)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    [i] = idx(ana, "K♠")
+    ana = hand_of(await svc.press(ANA, pack(gid, ana.version, "t", i)), ANA)
+    limpar = button(ana, "Limpar")
+    cleared = hand_of(await svc.press(ANA, limpar), ANA)
+    assert not any(c.selected for c in cleared.cards)
+    before, _g = await game_of(store)
+    assert await svc.press(ANA, limpar) == [Reply(player=ANA, text=STALE)]
+    assert (await game_of(store))[0] == before
+
+
+async def test_a_double_tapped_robot_adds_one_robot(svc: Service, store: Any) -> None:
+    table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    robot = button(table, "Robô")
+    assert code_of(robot) == ("ai", "1")  # "a robot for seat 2"
+    added = only(await svc.press(ANA, robot, update="tg:1:u:20"), "table").view
+    assert "Lugar 2: Robô 2 (normal) · lado 2" in added.lines
+    assert await svc.press(ANA, robot, update="tg:1:u:21") == [
+        Reply(player=ANA, text="Esse lugar já foi ocupado: veja a mesa.")]
+    _v, game = await game_of(store)
+    assert [s.ai for s in game.seats] == [None, "normal"]
+    # the new table's button is for the next seat
+    assert code_of(button(added, "Robô")) == ("ai", "2")
+
+
+async def test_a_robot_button_of_a_seat_a_person_took_is_refused(
+        svc: Service, store: Any) -> None:
+    table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    await svc.join(CHAT, BIA)  # Bia takes seat 2 before Ana's press arrives
+    assert await svc.press(ANA, button(table, "Robô")) == [
+        Reply(player=ANA, text="Esse lugar já foi ocupado: veja a mesa.")]
+    _v, game = await game_of(store)
+    assert len(game.seats) == 2 and game.seats[1].player == BIA
+
+
+async def test_an_old_lobby_button_without_its_number_is_refused(
+        svc: Service, store: Any) -> None:
+    table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    gid = unpack(button(table, "Robô"))[0]  # type: ignore[index]
+    before, _g = await game_of(store)
+    for old in (pack(gid, 0, "ai", "normal"), pack(gid, 0, "sh"), pack(gid, 0, "sh", "²")):
+        assert await svc.press(ANA, old) == [
+            Reply(player=ANA, text="Esse botão é antigo: use a mesa mais recente.")]
+    assert (await game_of(store))[0] == before
+
+
+async def test_sortear_duplas_pressed_twice_switches_once(svc: Service, store: Any) -> None:
+    table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    switch = button(table, "Sortear duplas")
+    assert code_of(switch) == ("sh", "1")  # "switch it on"
+    on = only(await svc.press(ANA, switch), "table").view
+    assert "Sortear duplas: sim" in on.lines
+    assert await svc.press(ANA, switch) == [
+        Reply(player=ANA, text="O sorteio das duplas já está ligado.")]
+    assert (await game_of(store))[1].shuffle is True
+    off = only(await svc.press(ANA, button(on, "Sortear duplas")), "table").view
+    assert "Sortear duplas: não" in off.lines
+    assert await svc.press(ANA, button(on, "Sortear duplas")) == [
+        Reply(player=ANA, text="O sorteio das duplas já está desligado.")]
+
+
+async def test_join_start_and_cancel_pressed_twice_apply_once(
+        svc: Service, store: Any) -> None:
+    table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    await svc.press(BIA, button(table, "Entrar"))
+    assert await svc.press(BIA, button(table, "Entrar")) == [
+        Reply(player=BIA, text="Você já está na mesa.")]
+    started = await svc.press(ANA, button(table, "Iniciar"))
+    assert started[0].view.lines[-1] == "A partida começou."
+    assert await svc.press(ANA, button(table, "Iniciar")) == [
+        Reply(player=ANA, text="A partida já começou.")]
+    cancelled = await svc.press(ANA, button(table, "Cancelar"))
+    assert texts(cancelled) == ["Jogo cancelado por Ana."]
+    version, _g = await game_of(store, gid=started[0].game_id)
+    assert await svc.press(ANA, button(table, "Cancelar")) == [
+        Reply(player=ANA, text="Esta partida terminou.")]
+    assert (await game_of(store, gid=started[0].game_id))[0] == version
+
+
+async def test_every_button_payload_is_short_and_says_its_result(svc: Service) -> None:
+    """Telegram callback data <= 64 bytes, Discord custom_id <= 100 characters; the card
+    buttons carry an index, never a card."""
+    table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    await svc.join(CHAT, BIA)
+    effects = await svc.start(CHAT, ANA)
+    views = [table] + [e.view for e in effects if e.kind in ("table", "hand")]
+    for view in views:
+        for row in view.buttons:
+            for b in row:
+                assert len(b.data.encode()) <= 64 and len(b.data) <= 100, b.data
+                code, arg = code_of(b.data)
+                assert not any(suit in b.data for suit in "♣♦♥♠🃏"), b.data
+                if code in ("t", "u"):
+                    assert arg.isascii() and arg.isdigit()
+                    assert b.label.strip("[]") == view.cards[int(arg)].text
+
+
+async def test_leaving_a_running_game_hands_the_seat_to_the_ai_until_entrar(
+        svc: Service, store: Any) -> None:
+    """Issue 12 item 4: /sair during a game; the table says so; /entrar brings her back."""
+    _gid, _ana, _bia = await two_player_buraco(svc)
+    left = await svc.leave(CHAT, ANA)
+    assert texts(left)[0] == (
+        "Ana saiu da mesa: o robô joga no lugar até Ana mandar /voltar ou /entrar.")
+    assert "O robô está jogando por você. Mande /voltar para retomar." in hand_of(
+        left, ANA).lines
+    _v, game = await game_of(store)
+    assert game.seats[0].away and game.seats[0].player == ANA
+    assert await svc.leave(CHAT, ANA) == [Reply(player=ANA, text=(
+        "Você já saiu: o robô joga no seu lugar. Mande /voltar para retomar."))]
+    # it was her turn: the AI plays it at its pace
+    moved = await svc.tick()
+    assert next(e for e in moved if e.kind == "table").view.lines[-1] == "Ana comprou do monte."
+    back = await svc.join(CHAT, ANA)
+    assert texts(back)[0] == "Ana voltou ao jogo."
+    _v, game = await game_of(store)
+    assert not game.seats[0].away
+    assert await svc.join(CHAT, ANA) == [Reply(player=ANA, text="A partida já começou.")]
+
+
+async def test_leaving_a_running_game_and_voltar(svc: Service, store: Any) -> None:
+    await two_player_buraco(svc)
+    await svc.leave(CHAT, BIA)
+    assert texts(await svc.come_back(CHAT, BIA))[0] == "Bia voltou ao jogo."
+    assert await svc.leave(CHAT, EVA) == [Reply(player=EVA, text="Você não está nesta partida.")]
