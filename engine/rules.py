@@ -135,11 +135,16 @@ class Rules(BaseModel):
     vulnerable_min: int = 75
     vulnerable_min_after_fail: int = 90
     no_canastra_negative: bool = False  # seed 000 §9.5
+    # A4 option: each Dólar +100 per canastra of the side (seed 000 §5.3 read literally)
+    dollar_per_canastra: bool = False
     # stock exhaustion (A26)
     reuse_pile_once: bool = False
     # match
     tiebreak: Tiebreak = Tiebreak.TOTAL
     dealer_rotation: DealerRotation = DealerRotation.NEXT_SEAT
+    # records of buraco-record/1 only (engine/record.py): melds re-laid from their cards
+    # after every extension, as the engine did before issue 14; never a table option
+    legacy_relayout: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> Rules:
@@ -157,6 +162,8 @@ class Rules(BaseModel):
             raise ValueError("second_morto_direct_only exige morto")
         if self.morto_requires != Requirement.NONE and not self.morto:
             raise ValueError("morto_requires exige morto")
+        if self.dollar_per_canastra and self.red_three != RedThree.DOLLAR:
+            raise ValueError("dollar_per_canastra exige red_three=dollar (altaneira)")
         if self.reuse_pile_once and self.black_three == BlackThree.BLOCKS_PILE:
             raise ValueError("reuse_pile_once não combina com black_three=blocks_pile")
         for n in self.players_allowed:
@@ -310,6 +317,7 @@ OVERRIDABLE: frozenset[str] = frozenset(
         "default_players",
         "single_card_pile_rule",
         "reuse_pile_once",
+        "dollar_per_canastra",
     }
 )
 
