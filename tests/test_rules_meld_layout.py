@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalAction, Meld, extend_meld, make_meld
+from engine import IllegalAction, Match, Meld, extend_meld, make_meld
 from engine import make_rules as rules_of
 from engine.melds import meld_from_table
-from tests.rules_support import act, cards, meld_codes, refused, state_of
+from engine.record import replay
+from tests.rules_support import act, cards, meld_codes, position, refused, state_of
 
 
 def meld(text: str, preset: str = "buraco") -> Meld:
@@ -223,3 +224,33 @@ def test_a11_c5_top_two_goes_onto_a_run_only_as_its_natural_two() -> None:
     act(st, {"seat": 0, "do": "take_pile", "meld": 0})
     assert meld_codes(st, 0)[0] == ["2h", "3h", "4h", "2c"]
     assert st.melds[0][0].wild_slot == 5
+
+
+# records (docs/record-format.md, docs/rules-decisions.md D21) ---------------------------
+def _record(fmt: str) -> dict[str, object]:
+    pos = position(["7s 9c 9d", "4d 5d 8s"], melds=[["9s 10s 2d"], []], has_laid=[True, False])
+    return {"format": fmt, "variant": "buraco", "players": ["Ana", "Bia"], "position": pos,
+            "actions": [{"seat": 0, "do": "extend", "meld": 0, "cards": ["7s"]}]}
+
+
+def test_c10_new_records_refuse_the_slide_old_records_replay_as_they_were_played() -> None:
+    new = replay(_record("buraco-record/2"))
+    assert (new.ok, new.error) == (
+        False,
+        {"action": 0, "code": "meld_not_contiguous", "message": "falta o 8♠"},
+    )
+    old = replay(_record("buraco-record/1"))  # the engine then re-laid the run
+    assert (old.ok, old.error) == (True, None)
+    assert meld_codes(old.state, 0) == [["7s", "2d", "9s", "10s"]]
+
+
+def test_c10_match_stored_before_issue_14_finishes_with_the_old_re_laying() -> None:
+    match = Match.new(rules_of("buraco"), ["Ana", "Bia"])
+    data = match.to_json()
+    assert data["format"] == "buraco-record/2"
+    assert Match.from_json(data).rules.legacy_relayout is False
+    del data["format"]  # what a match stored before issue 14 looks like
+    old = Match.from_json(data)
+    assert (old.rules.legacy_relayout, old.record_format) == (True, "buraco-record/1")
+    assert old.to_json()["format"] == "buraco-record/1"
+    assert old.record()["format"] == "buraco-record/1"
