@@ -254,3 +254,26 @@ def test_c10_match_stored_before_issue_14_finishes_with_the_old_re_laying() -> N
     assert (old.rules.legacy_relayout, old.record_format) == (True, "buraco-record/1")
     assert old.to_json()["format"] == "buraco-record/1"
     assert old.record()["format"] == "buraco-record/1"
+
+
+def test_c7_a12_two_to_king_plus_ace_takes_the_low_end_altaneira_500() -> None:
+    """D20: one ace onto 2♥..K♥ (both ends open) goes low: A–K clean is the Altaneira."""
+    rules = rules_of("altaneira")
+    m = grow(meld("2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh", "altaneira"), "Ah", "altaneira")
+    assert (m.low, len(m), m.canastra) == (1, 13, "altaneira")
+    full = extend_meld(m, cards("Ah"), rules)  # the second ace: A..A, the Real (C8, A12)
+    assert (full.low, full.cards[-1].code, len(full), full.canastra) == (1, "Ah", 14, "real")
+
+
+def test_jokers_a_laid_joker_moves_only_when_replaced() -> None:
+    """RULES "Jokers" + C4: the joker is the meld's wild and follows the same rule."""
+    jr = rules_of("buraco", {"jokers": True})
+    m = make_meld(cards("5h 6h JK"), jr)
+    assert shape(m) == (["5h", "6h", "JK"], "JK", 7)
+    m = extend_meld(m, cards("4h"), jr)
+    assert shape(m) == (["4h", "5h", "6h", "JK"], "JK", 7)
+    m = extend_meld(m, cards("7h"), jr)
+    assert shape(m) == (["4h", "5h", "6h", "7h", "JK"], "JK", 8)
+    with pytest.raises(IllegalAction) as err:
+        extend_meld(m, cards("Jh"), jr)
+    assert (err.value.code, err.value.message) == ("meld_not_contiguous", "falta o 9♥")
