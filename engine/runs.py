@@ -82,9 +82,9 @@ def extend_layout(laid: Layout, suit: int, cards: Sequence[Card], rules: Rules) 
     their rank's slot (an ace: slot 1 first, else 14; a same-suit 2: natural in slot 2
     first, else a wild). A natural played into the laid wild's slot moves the wild (C4).
     A new wild (only when the run has none) bridges the one slot the new cards leave
-    open, else goes to the high end, else the low end. Cards are added next to an end
-    first, then into the wild's slot, so the result is the one of the best order of
-    single additions (docs/rules-decisions.md D20). Raises ``IllegalAction``:
+    open, else goes to the high end, else the low end. Cards next to an end are added
+    first, then one into the wild's slot, and again (docs/rules-decisions.md D20).
+    Raises ``IllegalAction``:
     ``meld_repeated_rank``, ``meld_two_wilds``, ``meld_no_room``, ``meld_not_contiguous``.
     """
     twos = [c for c in cards if own_two(c, suit, rules)]
