@@ -79,8 +79,9 @@ def extend_layout(laid: Layout, suit: int, cards: Sequence[Card], rules: Rules) 
     """``laid`` with ``cards`` (all of the run's suit, or wilds) added, by RULES C4, C5, C10.
 
     Laid cards keep their slots; a laid natural 2 stays natural. New naturals take
-    their rank's slot (an ace: slot 1 first, else 14; a same-suit 2: natural in slot 2
-    first, else a wild). A natural played into the laid wild's slot moves the wild (C4).
+    their rank's slot (an ace: the end nearer the run first, low on a tie; a same-suit
+    2: natural in slot 2 first, else a wild). A natural played into the laid wild's slot
+    moves the wild (C4).
     A new wild (only when the run has none) bridges the one slot the new cards leave
     open, else goes to the high end, else the low end. Cards next to an end are added
     first, then one into the wild's slot, and again (docs/rules-decisions.md D20).
