@@ -11,6 +11,7 @@ from bot.i18n import N_, Translator
 from bot.lobby import come_back, rules_of
 from bot.model import Game
 from bot.outcome import Outcome, Refusal
+from engine.rules import RedThree
 
 __all__ = ["come_back", "hand_outcome", "help_text", "move_chat", "record_of", "relabel",
            "rules_summary", "scoreboard_text"]
@@ -95,4 +96,9 @@ def rules_summary(preset: str, _: Translator) -> str:
     lines.append(_("Lixo aberto") if rules.pile_open else _("Lixo fechado: justificar o topo"))
     lines.append(_("Sequências e trincas") if rules.sets_allowed else _("Só sequências"))
     lines.append(_("Batida: {n} pontos", n=rules.batida_bonus))
+    if rules.red_three == RedThree.DOLLAR:  # RULES A4 and its option (docs D22)
+        lines.append(_("Dólar: +100 por canastra do lado, −100 sem canastra")
+                     if rules.dollar_per_canastra else
+                     _("Dólar: +100 cada com canastra, −100 sem "
+                       "(opção dollar_per_canastra=true: +100 por canastra)"))
     return "\n".join(lines)

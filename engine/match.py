@@ -17,7 +17,11 @@ from engine.rules import DealerRotation, Rules, Tiebreak, make_rules, options_of
 from engine.scoring import DealScore, score_deal
 from engine.state import DealState, Event, deal_cards
 
-RECORD_FORMAT = "buraco-record/1"
+RECORD_FORMAT = "buraco-record/2"
+"""Records written since issue 14: laid melds keep their layout (RULES C10)."""
+LEGACY_FORMATS = frozenset({"buraco-record/1"})
+"""Older records, replayed with ``Rules.legacy_relayout`` (melds re-laid from their cards
+after every extension, as the engine that wrote them did)."""
 
 
 @dataclass(slots=True)
@@ -185,7 +189,7 @@ class Match:
         of this match written before they were dropped. Raises
         ``IllegalAction("record_incomplete")`` when one is missing there."""
         out: dict[str, Any] = {
-            "format": RECORD_FORMAT,
+            "format": self.record_format,
             "variant": self.rules.preset,
             "options": options_of(self.rules),
             "players": list(self.players),
@@ -223,9 +227,17 @@ class Match:
                 log.deck, log.actions, log.reshuffle, log.archived = [], [], [], True
         return dropped
 
+    @property
+    def record_format(self) -> str:
+        """The record format this match is played and exported under: ``buraco-record/1``
+        for a match stored before issue 14 (it finishes with melds re-laid after every
+        extension, ``Rules.legacy_relayout``), else :data:`RECORD_FORMAT`."""
+        return min(LEGACY_FORMATS) if self.rules.legacy_relayout else RECORD_FORMAT
+
     def to_json(self) -> dict[str, Any]:
         """Complete state for storage (resumable with :meth:`from_json`)."""
         return {
+            "format": self.record_format,
             "variant": self.rules.preset,
             "options": options_of(self.rules),
             "players": self.players,
@@ -248,9 +260,13 @@ class Match:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Match:
-        """Inverse of :meth:`to_json`; raises ``IllegalAction("bad_position")`` if corrupt."""
+        """Inverse of :meth:`to_json`; raises ``IllegalAction("bad_position")`` if corrupt.
+        Data without ``format`` was stored before issue 14: that match keeps the meld
+        behaviour it started with (``legacy_relayout``), so its record replays exactly."""
         try:
             rules = make_rules(data["variant"], data.get("options") or None)
+            if data.get("format", min(LEGACY_FORMATS)) in LEGACY_FORMATS:
+                rules = rules.model_copy(update={"legacy_relayout": True})
             match = cls(
                 rules=rules,
                 players=list(data["players"]),

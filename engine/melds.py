@@ -1,18 +1,22 @@
 """Melds (jogos): runs (sequências) and sets (trincas), wilds, canastras.
 
-A meld's legality depends only on its multiset of cards, so a meld is rebuilt from
-its cards after every extension; the layout is canonical:
+A new meld is laid out from its cards (:func:`make_meld`); once on the table its layout
+is kept (RULES C10) and :func:`extend_meld` only adds to it (engine/runs.py):
 
 * RULES C9: a run is one suit, consecutive, no repeated rank, the ace only at an end
   (low before 2, high after K, as the variant allows), no wrap, 3..14 cards; every
   meld has >= 2 natural cards and at most one wild.
 * RULES C5: a 2 of the run's own suit in the 2-slot is natural (not the meld's wild).
 * RULES C8: A..A is 14 cards of one suit with the ace at both ends.
-* RULES C4: a wild fills the one gap it bridges; with no gap it sits at the high end,
-  else the low end; with no open end the meld is illegal. A same-suit 2 takes its
-  natural slot whenever that slot is contiguous (which may turn a canastra clean, C6).
+* RULES C4: in a new run a wild fills the one gap it bridges; with no gap it sits at the
+  high end, else the low end (docs/rules-decisions.md D11); with no open end the meld
+  is illegal. On the table a wild moves only when the natural card it stands for is
+  played into its slot: a same-suit 2 to its natural slot when that slot is contiguous
+  (which may turn a canastra clean, C6), else to the high end, else the low end.
+* RULES C10: laid cards keep their places and roles; an extension must be contiguous
+  with the meld as laid (``meld_not_contiguous``, "falta o 5♥").
 * Sets: one rank, 3..``set_max`` cards including the wild, >= 2 naturals; 2s are
-  always wild in a set (RULES §2 "set size").
+  always wild in a set (RULES §2 "set size"); a wild in a set never moves (C4).
 * RULES C7 / A12: a canastra (7+ cards) is ``limpa`` without a wild, ``suja`` with
   one, or the highest special kind of the variant it qualifies for.
 """
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from engine.cards import JOKER_SUIT, Card
 from engine.errors import IllegalAction
 from engine.rules import Rules
+from engine.runs import Layout, extend_layout, read_layout
 
 RUN, SET = "run", "set"
 LIMPA, SUJA = "limpa", "suja"
@@ -40,6 +45,8 @@ class Meld:
     suit (-1 for a set). ``low``: position of the run's first slot (1 = low ace .. 14 =
     high ace) or the set's rank. ``wild``: the card acting as wild, or None.
     ``canastra``: None, ``"suja"``, ``"limpa"`` or a special key (``"de_mil"``...).
+    ``wild_at``: index in ``cards`` of the card acting as wild, -1 for none (a run may
+    hold two equal 2s, one natural in slot 2 and one wild, RULES C5).
     """
 
     kind: str
@@ -48,6 +55,7 @@ class Meld:
     low: int
     wild: Card | None
     canastra: str | None
+    wild_at: int = -1
 
     @property
     def is_canastra(self) -> bool:
@@ -63,6 +71,12 @@ class Meld:
     def high(self) -> int:
         """Position of a run's last slot (for a set: its rank)."""
         return self.low + len(self.cards) - 1 if self.kind == RUN else self.low
+
+    @property
+    def wild_slot(self) -> int:
+        """Slot (1..14) of a run's wild: the rank it stands for (14 = high ace); 0 for
+        none or for a set."""
+        return self.low + self.wild_at if self.kind == RUN and self.wild_at >= 0 else 0
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -105,11 +119,18 @@ def make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
 
 
 def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
-    """The meld with ``cards`` added, re-laid by RULES C4 (wild moves, natural 2 settles).
+    """The meld with ``cards`` added; the cards already laid keep their places (RULES C10).
 
-    Melds are permanent (C10): the result keeps the meld's kind (and a run its suit).
-    Raises ``IllegalAction`` as :func:`make_meld`, or ``meld_no_cards`` /
-    ``meld_wrong_kind`` (the cards do not belong to this meld).
+    A run grows by :func:`engine.runs.extend_layout`: new cards must close up with the
+    run as laid, a natural 2 in its own slot stays natural (C5), and the wild moves only
+    when the natural card it stands for is played into its slot (C4). A set takes cards
+    of its rank, its wild stays (C4). The result keeps the meld's kind and suit (C10).
+    Raises ``IllegalAction`` with codes ``meld_no_cards``, ``meld_three``,
+    ``meld_wrong_kind`` (the cards do not belong to this meld), ``meld_set_too_big``,
+    ``meld_two_wilds``, ``meld_repeated_rank``, ``meld_no_room`` or
+    ``meld_not_contiguous`` ("falta o 5♥", naming the card next to the meld).
+    With ``rules.legacy_relayout`` (records written before issue 14) the meld is rebuilt
+    from all its cards instead, as the engine then did.
     """
     if not cards:
         raise _fail("meld_no_cards", "escolha as cartas para acrescentar ao jogo")
@@ -125,7 +146,32 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
     naturals = [c for c in union if not c.wild]
     if meld.kind == SET:
         return _make_set(union, naturals, rules)
-    return _make_run(union, naturals, rules)
+    if rules.legacy_relayout:
+        return _make_run(union, naturals, rules)
+    laid = Layout(meld.low, meld.cards, meld.wild_at)
+    return _run_meld(extend_layout(laid, meld.suit, cards, rules), meld.suit, rules)
+
+
+def meld_from_table(cards: Sequence[Card], rules: Rules) -> Meld:
+    """The meld whose cards lie on the table in this order (a stored position, RULES C10).
+
+    A run written slot by slot (docs/record-format.md) keeps exactly that layout, so a
+    wild stays in the slot it holds; any other order (older or hand-written positions)
+    is laid out as a new meld (:func:`make_meld`). Raises ``IllegalAction`` as
+    :func:`make_meld` for cards that form no meld.
+    """
+    layout = read_layout(cards, rules) if len(cards) <= 14 else None
+    if layout is None:
+        return make_meld(cards, rules)
+    for c in cards:
+        check_meldable(c, rules)
+    return _run_meld(layout, next(c.suit for c in cards if not c.wild), rules)
+
+
+def _run_meld(layout: Layout, suit: int, rules: Rules) -> Meld:
+    wild = layout.cards[layout.wild_at] if layout.wild_at >= 0 else None
+    kind = _canastra_kind(layout.cards, wild, suit, layout.low, rules)
+    return Meld(RUN, layout.cards, suit, layout.low, wild, kind, layout.wild_at)
 
 
 def _make_set(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld:
@@ -140,9 +186,8 @@ def _make_set(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld
         raise _fail("meld_two_wilds", "só pode haver um curinga por jogo")
     ordered = (*sorted(naturals), *wilds)
     wild = wilds[0] if wilds else None
-    return Meld(
-        SET, ordered, -1, naturals[0].rank, wild, _canastra_kind(ordered, wild, None, 0, rules)
-    )
+    kind = _canastra_kind(ordered, wild, None, 0, rules)
+    return Meld(SET, ordered, -1, naturals[0].rank, wild, kind, len(ordered) - 1 if wild else -1)
 
 
 def _make_run(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld:
@@ -250,7 +295,10 @@ def _place(
     if wild is not None:
         by_pos[wild_pos] = wild
     ordered = tuple(by_pos[p] for p in range(first, last + 1))
-    return Meld(RUN, ordered, suit, first, wild, _canastra_kind(ordered, wild, suit, first, rules))
+    wild_at = wild_pos - first if wild is not None else -1
+    return Meld(
+        RUN, ordered, suit, first, wild, _canastra_kind(ordered, wild, suit, first, rules), wild_at
+    )
 
 
 def _canastra_kind(

@@ -34,6 +34,11 @@ def option_error(err: ValidationError, model: type[BaseModel]) -> IllegalAction:
             "bad_option", "opção inválida ({where}): só vale em variantes com morto",
             where=str(ctx["option"]),
         )
+    if kind == "rules_dollar":
+        return IllegalAction(
+            "bad_option", "opção inválida ({where}): só vale em variantes com Dólares",
+            where="dollar_per_canastra",
+        )
     if kind == "rules_blocked_pile":
         return IllegalAction(
             "bad_option",

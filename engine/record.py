@@ -2,14 +2,16 @@
 
 A record is one JSON object::
 
-    {"format": "buraco-record/1", "variant": preset, "options": {...},
+    {"format": "buraco-record/2", "variant": preset, "options": {...},
      "players": [names in seat order],
      "deck": [...] (+ optional "first", "scores", "reshuffle") | "position": {...},
      "actions": [...]}
 
 or, for a whole match, ``"deals": [{"first", "scores", "deck", "reshuffle"?, "actions"}]``
 instead of ``deck``/``actions``. :func:`replay` never lets an exception escape: a
-malformed record or an illegal action becomes part of the result.
+malformed record or an illegal action becomes part of the result. A
+``buraco-record/1`` record (written before laid melds kept their layout, RULES C10)
+replays as the engine that wrote it played: melds re-laid after every extension.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from engine.actions import Action
 from engine.cards import Card, CardParseError
 from engine.deal import apply
 from engine.errors import IllegalAction
-from engine.match import RECORD_FORMAT, Match
+from engine.match import LEGACY_FORMATS, RECORD_FORMAT, Match
 from engine.rules import Rules, make_rules
 from engine.scoring import score_deal
 from engine.state import DealState, deal_cards
@@ -87,7 +89,8 @@ def _rules_of(record: Any) -> tuple[Rules, list[str]]:
     unknown = set(record) - TOP_LEVEL
     if unknown:
         raise MalformedRecord(f"campos desconhecidos no registro: {', '.join(sorted(unknown))}")
-    if record.get("format") != RECORD_FORMAT:
+    legacy = record.get("format") in LEGACY_FORMATS
+    if record.get("format") != RECORD_FORMAT and not legacy:
         raise MalformedRecord(
             f"formato desconhecido: {record.get('format')!r} (esperado {RECORD_FORMAT!r})"
         )
@@ -103,6 +106,8 @@ def _rules_of(record: Any) -> tuple[Rules, list[str]]:
         rules.teams(len(players))
     except IllegalAction as err:
         raise MalformedRecord(err.message) from None
+    if legacy:
+        rules = rules.model_copy(update={"legacy_relayout": True})
     return rules, players
 
 

@@ -143,11 +143,16 @@ class Rules(BaseModel):
     vulnerable_min: int = Field(default=75, ge=0, le=MAX_BONUS)
     vulnerable_min_after_fail: int = Field(default=90, ge=0, le=MAX_BONUS)
     no_canastra_negative: bool = False  # seed 000 §9.5
+    # A4 option: each Dólar +100 per canastra of the side (seed 000 §5.3 read literally)
+    dollar_per_canastra: bool = False
     # stock exhaustion (A26)
     reuse_pile_once: bool = False
     # match
     tiebreak: Tiebreak = Tiebreak.TOTAL
     dealer_rotation: DealerRotation = DealerRotation.NEXT_SEAT
+    # records of buraco-record/1 only (engine/record.py): melds re-laid from their cards
+    # after every extension, as the engine did before issue 14; never a table option
+    legacy_relayout: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> Rules:
@@ -167,6 +172,8 @@ class Rules(BaseModel):
                                       {"option": "second_morto_direct_only"})
         if self.morto_requires != Requirement.NONE and not self.morto:
             raise PydanticCustomError("rules_morto", "{option}", {"option": "morto_requires"})
+        if self.dollar_per_canastra and self.red_three != RedThree.DOLLAR:
+            raise PydanticCustomError("rules_dollar", "dollar_per_canastra", {})
         if self.reuse_pile_once and self.black_three == BlackThree.BLOCKS_PILE:
             raise PydanticCustomError("rules_blocked_pile", "reuse_pile_once", {})
         for n in self.players_allowed:
@@ -320,6 +327,7 @@ OVERRIDABLE: frozenset[str] = frozenset(
         "default_players",
         "single_card_pile_rule",
         "reuse_pile_once",
+        "dollar_per_canastra",
     }
 )
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Card
-from engine.melds import canastra_bonus, canastra_label
+from engine.melds import Meld, canastra_bonus, canastra_label
 from engine.rules import CardPoints, Rules
 from engine.state import DealState
 
@@ -57,7 +57,7 @@ def score_deal(state: DealState) -> DealScore:
         canastras: list[tuple[str, int]] = [
             (canastra_label(m, rules), canastra_bonus(m, rules)) for m in melds if m.is_canastra
         ]
-        threes = len(state.laid_threes[side]) * rules.three_bonus * (1 if has_canastra else -1)
+        threes = _threes(len(state.laid_threes[side]), melds, rules)
         row: dict[str, Any] = {
             "melded": melded,
             "canastras": [list(c) for c in canastras],
@@ -79,6 +79,17 @@ def score_deal(state: DealState) -> DealScore:
         totals.append(row["total"])
         breakdown.append(row)
     return DealScore(totals, breakdown, state.went_out)
+
+
+def _threes(laid: int, melds: list[Meld], rules: Rules) -> int:
+    """Laid red 3s / Dólares (RULES §2 "extras", A4): ``three_bonus`` (100) each when the
+    side has a canastra, minus that each when it has none. With ``dollar_per_canastra``
+    (altaneira option, seed 000 §5.3 "vale 100 para cada canastra formada" read
+    literally) each Dólar earns ``three_bonus`` per canastra of the side instead."""
+    canastras = sum(1 for m in melds if m.is_canastra)
+    if not canastras:
+        return -laid * rules.three_bonus
+    return laid * rules.three_bonus * (canastras if rules.dollar_per_canastra else 1)
 
 
 def _kept_morto(state: DealState, side: int) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cards import Card, CardParseError, codes, copies_allowed, shuffled_deck
 from engine.errors import IllegalAction
-from engine.melds import Meld, make_meld
+from engine.melds import Meld, meld_from_table
 from engine.rules import Rules
 
 DRAW, PLAY, OVER = "draw", "play", "over"
@@ -267,8 +267,9 @@ def _from_json(cls: type[DealState], rules: Rules, d: Any) -> DealState:
     teams = rules.teams(n)
     sides = len(teams)
     side_of = sides_of(teams, n)
-    melds = [
-        [make_meld(_cards(m), rules) for m in side] for side in _per(d["melds"], sides, "melds")
+    melds = [  # each meld as laid, slot by slot (RULES C10)
+        [meld_from_table(_cards(m), rules) for m in side]
+        for side in _per(d["melds"], sides, "melds")
     ]
     mortos_raw = d.get("mortos", [[] for _ in range(sides)])
     state = cls(

@@ -2,7 +2,8 @@
 
 For every preset and player count, hypothesis chooses the deck order and the random
 player's choices; after every action we check that no card appears or vanishes,
-every meld on the table is legal, and the phases follow the turn order (RULES C11);
+every meld on the table is legal and keeps the places of its laid cards (RULES C9, C10:
+only a wild moves, C4), and the phases follow the turn order (RULES C11);
 at the end the game's record replays to the same final state.
 """
 
@@ -16,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Action, DealState, Match, make_meld, make_rules
+from engine import Action, DealState, Match, Meld, make_meld, make_rules
 from engine.cards import full_deck
+from engine.melds import meld_from_table
 from engine.record import replay
 from engine.rules import PRESETS
 from engine.simulate import random_action
@@ -27,11 +29,22 @@ COMBOS = [(p, n) for p, r in PRESETS.items() for n in r.players_allowed]
 GAMES_PER_COMBO = int(os.environ.get("PROPERTY_GAMES", "130"))  # 15 combos -> 1,950 games
 
 
-def _check_melds(state: DealState) -> None:
-    for side in state.melds:
-        for meld in side:
-            rebuilt = make_meld(list(meld.cards), state.rules)
-            assert rebuilt.cards == meld.cards  # the table order is canonical (RULES C4)
+def _check_melds(state: DealState, before: list[list[Meld]]) -> None:
+    for side, melds in enumerate(state.melds):
+        for i, meld in enumerate(melds):
+            make_meld(list(meld.cards), state.rules)  # its cards form a legal meld (C9)
+            # the table order is the layout and reads back as laid (C10)
+            assert meld_from_table(list(meld.cards), state.rules) == meld
+            if i < len(before[side]) and meld.kind == "run":
+                _check_kept(before[side][i], meld)
+
+
+def _check_kept(old: Meld, new: Meld) -> None:
+    """RULES C10: every laid card but the wild keeps its slot (and a natural 2 stays)."""
+    for k, card in enumerate(old.cards):
+        if k != old.wild_at:
+            slot = old.low + k
+            assert new.cards[slot - new.low] is card and new.wild_slot != slot
 
 
 def _check_phase(before: tuple[int, str], action: Action, state: DealState) -> None:
@@ -66,9 +79,10 @@ def test_random_games_conserve_cards_keep_melds_legal_follow_turns_and_replay(
             break
         action = random_action(state, rng)
         before = (state.turn, state.phase)
+        melds_before = [list(side) for side in state.melds]
         match.act(action)
         assert state.all_cards() == everything  # no card appears or vanishes
-        _check_melds(state)
+        _check_melds(state, melds_before)
         _check_phase(before, action, state)
     assert state.over
     result = replay(match.record())

@@ -759,11 +759,16 @@ def test_record_altaneira_example_replays_with_the_cli() -> None:
 
 
 # C4, C6 with the Dólar as a natural 3 ----------------------------------------------------
-def test_c6_a_dirty_run_turns_clean_when_its_own_two_settles() -> None:
+def test_c6_a_dirty_run_turns_clean_when_its_own_two_is_replaced() -> None:
+    """RULES C4, C6, C10: the Dólar as a natural 3 (A5) leaves the 2h standing for the
+    10; the 10h then replaces it and it settles in the 2-slot, now contiguous: limpa."""
     dirty = make_meld(cards("4h 5h 6h 7h 8h 9h 2h"), A)
     assert (dirty.cards[-1], dirty.canastra) == (C("2h"), "suja")  # the 2h stands for 10
-    clean = extend_meld(dirty, cards("3h"), A)  # the Dólar kept as a natural 3 (A5)
-    assert clean.cards == tuple(cards("2h 3h 4h 5h 6h 7h 8h 9h"))
+    still = extend_meld(dirty, cards("3h"), A)
+    assert still.cards == tuple(cards("3h 4h 5h 6h 7h 8h 9h 2h"))
+    assert (still.wild, still.canastra) == (C("2h"), "suja")
+    clean = extend_meld(still, cards("10h"), A)
+    assert clean.cards == tuple(cards("2h 3h 4h 5h 6h 7h 8h 9h 10h"))
     assert (clean.wild, clean.canastra) == (None, "limpa")
 
 

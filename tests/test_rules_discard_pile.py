@@ -166,13 +166,14 @@ def test_a10_justificado_pickup_with_an_illegal_meld_is_refused() -> None:
 
 
 def test_a10_justificado_top_card_must_fit_the_meld_it_goes_onto() -> None:
-    """RULES A10: the top card itself is added to the side's meld (9♥ does not fit 4♥-6♥)."""
+    """RULES A10: the top card itself is added to the side's meld (9♥ does not fit 4♥-6♥:
+    C10, the reason names the missing card)."""
     st = justified("4c Kh", "Kc 9h", melds=[[], ["4h 5h 6h"]])
     refused(
         st,
         {"seat": 1, "do": "take_pile", "meld": 0},
-        "meld_gap",
-        "as cartas não formam sequência",
+        "meld_not_contiguous",
+        "falta o 7♥",
     )
 
 

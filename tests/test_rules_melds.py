@@ -110,14 +110,23 @@ def test_c4_no_open_end_makes_the_replacement_illegal() -> None:
     assert code_msg == ("meld_no_room", "não há lugar para o curinga nesta sequência")
 
 
-def test_c4_same_suit_two_moves_to_its_natural_slot_when_it_becomes_contiguous() -> None:
-    """RULES C4: a same-suit 2 acting as wild settles in the 2-slot once 3.. reach it."""
+def test_c4_same_suit_two_moves_to_its_natural_slot_when_replaced_and_contiguous() -> None:
+    """RULES C4 + C10: a same-suit 2 acting as wild stays in its slot while 4h, 3h are
+    added (laid cards keep their places); when the 8h is played into its slot it moves to
+    the 2-slot, now contiguous, and the run is clean."""
     m = meld("5h 6h 7h 2h")
     assert (layout(m), m.wild) == (["5h", "6h", "7h", "2h"], cards("2h")[0])
-    m = grow(m, "4h")  # the 2-slot is not contiguous yet: still the wild, high end
+    m = grow(m, "4h")
     assert (layout(m), m.wild) == (["4h", "5h", "6h", "7h", "2h"], cards("2h")[0])
     m = grow(m, "3h")
-    assert (layout(m), m.wild) == (["2h", "3h", "4h", "5h", "6h", "7h"], None)
+    assert (layout(m), m.wild, m.wild_slot) == (
+        ["3h", "4h", "5h", "6h", "7h", "2h"],
+        cards("2h")[0],
+        8,
+    )
+    m = grow(m, "8h")
+    assert (layout(m), m.wild) == (["2h", "3h", "4h", "5h", "6h", "7h", "8h"], None)
+    assert m.canastra == "limpa"
 
 
 def test_c4_wild_in_a_set_never_moves() -> None:
@@ -159,12 +168,15 @@ def test_c6_canastra_with_a_natural_two_is_clean() -> None:
 
 
 def test_c6_dirty_canastra_becomes_clean_when_same_suit_two_settles() -> None:
-    """RULES C6: 4h..9h + 2h(as 10) is suja; adding the 3h puts the 2h in its slot: limpa."""
+    """RULES C6 + C4: 4h..9h + 2h (as 10) is suja; the 3h leaves the 2h where it is
+    (C10), the 10h replaces it and the 2h settles in the now contiguous 2-slot: limpa."""
     m = meld("4h 5h 6h 7h 8h 9h 2h")
     assert (layout(m)[-1], m.canastra, canastra_bonus(m, BURACO)) == ("2h", "suja", 100)
     m = grow(m, "3h")
-    assert (layout(m)[0], m.wild, m.canastra, canastra_bonus(m, BURACO)) == (
-        "2h",
+    assert (layout(m), m.canastra) == (["3h", "4h", "5h", "6h", "7h", "8h", "9h", "2h"], "suja")
+    m = grow(m, "10h")
+    assert (layout(m), m.wild, m.canastra, canastra_bonus(m, BURACO)) == (
+        ["2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h", "10h"],
         None,
         "limpa",
         200,

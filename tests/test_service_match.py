@@ -92,7 +92,7 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
     assert await store.chat_game(CHAT.key) is None
     # the record is the engine's, with the deck the deal started from
     record = json.loads(await store.load_record(gid))
-    assert record["format"] == "buraco-record/1" and record["variant"] == "tranca"
+    assert record["format"] == "buraco-record/2" and record["variant"] == "tranca"
     assert record["players"] == ["Ana", "Robô 2"]
     assert record["deck"][:3] == [c.code for c in SeededDecks()(play.rules_of(game))[:3]]
     replayed = replay(record)  # the record replays to the same score

@@ -34,7 +34,7 @@ def fits_meld(card: Card, meld: Meld, rules: Rules) -> bool:
     if fits_run(card, meld.suit, meld.low, meld.high, rules):
         return True
     if meld.wild is not None and card.suit == meld.suit:
-        slot = meld.low + meld.cards.index(meld.wild)
+        slot = meld.wild_slot  # the laid wild moves only when replaced (RULES C4, C10)
         if card.rank == 2:
             return rules.natural_two and slot == 2
         return slot in positions(card, rules)

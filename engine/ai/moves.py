@@ -105,7 +105,7 @@ def _top_ok(view: SeatView, meld: Meld, top: Card) -> bool:
     if meld.kind != RUN or meld.suit != top.suit or not meld.low <= 2 <= meld.high:
         return False
     slot = meld.cards[2 - meld.low]
-    return slot.rank == 2 and slot.suit == top.suit and meld.wild is not slot
+    return slot.rank == 2 and slot.suit == top.suit and meld.wild_slot != 2
 
 
 def _near(card: Card, top: Card, view: SeatView) -> bool:
