@@ -363,10 +363,10 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     if rules.red_three == RedThree.DOLLAR:
         from_pile = state.pile_dollars[seat]
         replace = bool(state.stock) and state.hands[seat].count(card) > from_pile.count(card)
+        if not replace:  # checked before the pile Dólar is forgotten: a refusal changes nothing
+            check_leftover(state, seat, hand, state.melds[side])
         if not replace and card in from_pile:
             from_pile.remove(card)
-        if not replace:
-            check_leftover(state, seat, hand, state.melds[side])
         drawn = 1 if replace else 0
         if replace:
             hand.append(state.stock.pop())

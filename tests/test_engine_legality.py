@@ -86,3 +86,23 @@ def test_verify_answers_as_apply_on_a_clone_design_example_2(preset: str, player
             apply(state, random_action(state, rng))
     assert checked > 500
     assert 0 < legal < checked
+
+
+def test_refused_pile_dollar_lay_changes_nothing_rules_a4() -> None:
+    """RULES A4 (altaneira): a Dólar that came with the pile is laid without a
+    replacement; laying it would leave one card and the side may not go out (no
+    canastra), so it is refused, and the record of pile Dólares keeps it."""
+    rules = make_rules("altaneira")
+    position = {
+        "hands": [["3h", "Kc"], ["As", "Ad", "Ac"], ["9s", "9d", "9c"], ["8s", "8d", "8c"]],
+        "melds": [[], []], "pile": ["9h"], "stock": ["7c", "6c", "5c"],
+        "mortos": [[], ["Jd"]], "morto_taken": [True, False], "turn": 0, "phase": "play",
+        "scores": [0, 0], "pile_dollars": [["3h"], [], [], []],
+    }
+    state = DealState.from_json(rules, position)
+    before = state.to_json()
+    with pytest.raises(IllegalAction) as refused:
+        apply(state, Action.lay_three(0, state.hands[0][0]))
+    assert refused.value.code == "need_canastra"
+    assert state.to_json() == before
+    assert [c.code for c in state.pile_dollars[0]] == ["3h"]
