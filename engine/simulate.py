@@ -74,81 +74,84 @@ def _extensions(hand: list[Card], state: DealState, seat: int) -> Iterator[Actio
             yield Action.extend(seat, i, [c])
 
 
-def _draw_phase(state: DealState, rng: random.Random) -> Action:
+def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
     seat = state.turn
     if state.pile and rng.random() < 0.5:
         if not state.rules.pickup_justified:
-            action = Action.take_pile(seat)
-            if can(state, action):
-                return action
+            yield Action.take_pile(seat)
         else:
             top = state.pile[-1]
             hand = state.hands[seat]
             for i, meld in enumerate(state.melds[state.side_of[seat]]):
-                if not _may_fit(meld, top):
-                    continue  # cheap pre-check before the full verification
-                action = Action.take_pile(seat, meld=i)
-                if can(state, action):
-                    return action
+                if _may_fit(meld, top):  # cheap pre-check before the full verification
+                    yield Action.take_pile(seat, meld=i)
             for trio in candidate_melds([*hand, top], state):
                 if top in trio:
                     rest = list(trio)
                     rest.remove(top)
-                    action = Action.take_pile(seat, with_=rest)
-                    if can(state, action):
-                        return action
-    return Action.draw(seat)
+                    yield Action.take_pile(seat, with_=rest)
+    yield Action.draw(seat)
+
+
+def _choices(state: DealState, rng: random.Random) -> Iterator[Action]:
+    """The random player's actions for ``state.turn`` in order of preference, legal or
+    not: it plays the first legal one. ``rng`` is drawn from as the iteration goes on."""
+    seat = state.turn
+    if state.phase == DRAW:
+        yield from _draw_phase(state, rng)
+        return
+    hand = state.hands[seat]
+    if state.redraw_ok and rng.random() < 0.3:
+        yield Action.redraw(seat)
+    for c in hand:
+        red_three = c.rank == 3 and c.is_red and state.rules.red_three != "ordinary"
+        if red_three and rng.random() < 0.9:
+            yield Action.lay_three(seat, c)
+    if rng.random() < 0.85:
+        for trio in candidate_melds(hand, state):
+            yield Action.lay_down(seat, [trio])
+        yield from _extensions(hand, state, seat)
+    order = list(hand)
+    rng.shuffle(order)
+    for c in order:
+        yield Action.discard(seat, c)
+    yield from _extensions(hand, state, seat)
+    for c in hand:
+        yield Action.lay_three(seat, c)
 
 
 def random_action(state: DealState, rng: random.Random) -> Action:
     """A legal action for ``state.turn``, chosen at random with a bias to progress.
     Raises ``IllegalAction("stuck")`` if it finds none (which would be an engine bug)."""
-    seat = state.turn
-    if state.phase == DRAW:
-        return _draw_phase(state, rng)
-    hand = state.hands[seat]
-    if state.redraw_ok and rng.random() < 0.3:
-        return Action.redraw(seat)
-    for c in hand:
-        if c.rank == 3 and c.is_red and state.rules.red_three != "ordinary":
-            action = Action.lay_three(seat, c)
-            if rng.random() < 0.9 and can(state, action):
-                return action
-    if rng.random() < 0.85:
-        for trio in candidate_melds(hand, state):
-            action = Action.lay_down(seat, [trio])
-            if can(state, action):
-                return action
-        for action in _extensions(hand, state, seat):
-            if can(state, action):
-                return action
-    order = list(hand)
-    rng.shuffle(order)
-    for c in order:
-        action = Action.discard(seat, c)
+    for action in _choices(state, rng):
         if can(state, action):
             return action
-    for action in _extensions(hand, state, seat):
-        if can(state, action):
-            return action
-    for c in hand:
-        action = Action.lay_three(seat, c)
-        if can(state, action):
-            return action
-    raise IllegalAction("stuck", "nenhuma ação legal para o assento {seat}", seat=seat)
+    raise _stuck(state)
+
+
+def _stuck(state: DealState) -> IllegalAction:
+    return IllegalAction("stuck", "nenhuma ação legal para o assento {seat}", seat=state.turn)
 
 
 def play_random_deal(
     state: DealState, rng: random.Random, max_actions: int = 5000
 ) -> tuple[list[Action], list[Event]]:
-    """Play ``state`` to its end with :func:`random_action`; returns the actions and events.
-    Raises ``IllegalAction("too_long")`` past ``max_actions``."""
+    """Play ``state`` to its end with :func:`random_action`'s choices; returns the actions
+    and events. Each choice is tried by ``apply`` itself (which changes nothing when it
+    refuses), not checked first and then applied. Raises ``IllegalAction("too_long")``
+    past ``max_actions``, ``("stuck")`` when no choice is legal."""
     actions: list[Action] = []
     events: list[Event] = []
     while not state.over:
         if len(actions) >= max_actions:
             raise IllegalAction("too_long", "a mão não terminou")
-        action = random_action(state, rng)
-        events.extend(apply(state, action))
-        actions.append(action)
+        for action in _choices(state, rng):
+            try:
+                events.extend(apply(state, action))
+            except IllegalAction:
+                continue
+            actions.append(action)
+            break
+        else:
+            raise _stuck(state)
     return actions, events
