@@ -16,6 +16,7 @@ from engine.cards import Card
 from engine.deal import apply, can
 from engine.errors import IllegalAction
 from engine.melds import SET, Meld, extend_meld
+from engine.rules import Rules
 from engine.state import DRAW, DealState, Event
 
 
@@ -61,17 +62,37 @@ def _may_fit(meld: Meld, card: Card) -> bool:
     return card.rank in ends or (card.rank == 1 and 14 in ends) or meld.wild is not None
 
 
+_FITS: dict[Rules, dict[tuple[Meld, Card], bool]] = {}
+"""Per rules, whether a card extends a meld: a pure question the random player asks
+again at every turn of the same melds and hand cards."""
+
+
+def _fits(meld: Meld, card: Card, rules: Rules, memo: dict[tuple[Meld, Card], bool]) -> bool:
+    """``extend_meld(meld, [card], rules)`` succeeds (memoised in ``memo``)."""
+    fits = memo.get((meld, card))
+    if fits is None:
+        try:
+            extend_meld(meld, [card], rules)
+            fits = True
+        except IllegalAction:
+            fits = False
+        if len(memo) > 50_000:
+            memo.clear()
+        memo[(meld, card)] = fits
+    return fits
+
+
 def _extensions(hand: list[Card], state: DealState, seat: int) -> Iterator[Action]:
-    melds = state.melds[state.side_of[seat]]
-    for i, m in enumerate(melds):
+    rules = state.rules
+    memo = _FITS.get(rules)
+    if memo is None:
+        if len(_FITS) > 32:
+            _FITS.clear()
+        memo = _FITS[rules] = {}
+    for i, m in enumerate(state.melds[state.side_of[seat]]):
         for c in hand:
-            if not _may_fit(m, c):
-                continue
-            try:
-                extend_meld(m, [c], state.rules)
-            except IllegalAction:
-                continue
-            yield Action.extend(seat, i, [c])
+            if _may_fit(m, c) and _fits(m, c, rules, memo):
+                yield Action.extend(seat, i, [c])
 
 
 def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
