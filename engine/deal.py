@@ -302,10 +302,11 @@ def _check_discard(state: DealState, action: Action) -> list[Card]:
     seat, card = action.seat, action.card
     assert card is not None
     rest = _without(state.hands[seat], (card,))
-    if is_lay_alone_three(state, card):
-        raise IllegalAction("three_no_discard", "o 3 vermelho nunca é descartado: baixe-o")
-    if any(is_lay_alone_three(state, c) for c in rest):
-        raise IllegalAction("lay_three_first", "baixe o 3 vermelho antes de descartar")
+    if state.rules.red_three == RedThree.LAY_ALONE:  # RULES A32: red 3s are laid, never thrown
+        if is_lay_alone_three(state, card):
+            raise IllegalAction("three_no_discard", "o 3 vermelho nunca é descartado: baixe-o")
+        if any(is_lay_alone_three(state, c) for c in rest):
+            raise IllegalAction("lay_three_first", "baixe o 3 vermelho antes de descartar")
     if card == state.taken_top and (card not in rest or any(c != card for c in rest)):
         raise IllegalAction(
             "discard_taken_top", "a carta de cima do lixo não pode ser descartada na mesma vez"
