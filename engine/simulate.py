@@ -36,18 +36,30 @@ def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
                 yield cards[:3]
             if len(cards) >= 2 and wilds:
                 yield [cards[0], cards[1], wilds[0]]
+    wild = wilds[0] if wilds else None
     for suit, ranks in by_suit.items():
         for r in ranks:
-            for a, b in ((r + 1, r + 2), (r + 1, r + 3), (r + 2, r + 3)):
-                aa, bb = (1 if a == 14 else a), (1 if b == 14 else b)
-                if aa in ranks and bb in ranks:
-                    trio = [Card.of(r, suit), Card.of(aa, suit), Card.of(bb, suit)]
-                    if b == r + 2 and a == r + 1:
-                        yield trio
-                    elif wilds:
-                        yield [*trio, wilds[0]]
-                if aa in ranks and wilds:
-                    yield [Card.of(r, suit), Card.of(aa, suit), wilds[0]]
+            up1, up2, up3 = _up(r + 1), _up(r + 2), _up(r + 3)
+            has1, has2 = up1 in ranks, up2 in ranks
+            if not (has1 or has2):
+                continue  # nothing one or two steps up: no run starts at r
+            low = Card.of(r, suit)
+            has3 = up3 in ranks
+            if has1 and has2:
+                yield [low, Card.of(up1, suit), Card.of(up2, suit)]
+            if has1 and wild:
+                yield [low, Card.of(up1, suit), wild]
+            if has1 and has3 and wild:
+                yield [low, Card.of(up1, suit), Card.of(up3, suit), wild]
+            if has2 and has3 and wild:
+                yield [low, Card.of(up2, suit), Card.of(up3, suit), wild]
+            if has2 and wild:
+                yield [low, Card.of(up2, suit), wild]
+
+
+def _up(rank: int) -> int:
+    """A rank a few steps up, the ace (1) standing for 14 above the king."""
+    return 1 if rank == 14 else rank
 
 
 def _may_fit(meld: Meld, card: Card) -> bool:
