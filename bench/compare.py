@@ -131,10 +131,14 @@ def _report(base: str, new: str, runs: list[list[dict[str, float]]]) -> None:
             print(f"{key:<34} {a:>12.0f} {b:>12.0f} {same:>7}")
             continue
         ratio = a / b if key.endswith("µs") else b / a
-        ratios.setdefault(key.split()[-1], []).append(ratio)
+        words = key.split()
+        figure = " ".join(words[2:]) if words[1][:-1].isdigit() else key  # "<preset> 4p ..."
+        ratios.setdefault(figure, []).append(ratio)
         print(f"{key:<34} {a:>12.1f} {b:>12.1f} {ratio:>7.2f}")
-    for unit, values in ratios.items():
-        print(f"{'geometric mean ratio, ' + unit:<60} {statistics.geometric_mean(values):>7.2f}")
+    for figure, values in ratios.items():
+        if len(values) > 1:
+            mean = statistics.geometric_mean(values)
+            print(f"{'geometric mean ratio, ' + figure:<60} {mean:>7.2f}  (min {min(values):.2f})")
 
 
 # Worker ----------------------------------------------------------------------
