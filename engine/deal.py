@@ -90,21 +90,30 @@ def _phase(state: DealState, wanted: str) -> None:
 def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
     """``hand`` minus the multiset ``cards`` (the first copies of each); raises ``not_in_hand``.
 
-    Cards are interned and equal only to themselves, so they are found by identity, among
-    the ``id`` numbers of the hand: comparing cards (whose ordering is Python
-    code) costs several times more."""
+    Cards are interned and equal only to themselves, so they are found by identity (one
+    card by a scan, several among the hand's ``id`` numbers): ``==`` on cards, whose
+    ordering is Python code, costs several times more."""
     out = list(hand)
-    ids = [id(c) for c in out]
-    try:
-        for c in cards:
-            i = ids.index(id(c))
-            del out[i], ids[i]
-    except ValueError:
-        missing = Counter(cards) - Counter(hand)
-        raise IllegalAction(
-            "not_in_hand", "você não tem: {cards}", cards=show(sorted(missing.elements()))
-        ) from None
-    return out
+    if len(cards) == 1:
+        card = cards[0]
+        for i, c in enumerate(out):
+            if c is card:
+                del out[i]
+                return out
+    else:
+        ids = list(map(id, out))
+        try:
+            for c in cards:
+                i = ids.index(id(c))
+                del out[i], ids[i]
+        except ValueError:
+            pass
+        else:
+            return out
+    missing = Counter(cards) - Counter(hand)
+    raise IllegalAction(
+        "not_in_hand", "você não tem: {cards}", cards=show(sorted(missing.elements()))
+    )
 
 
 # Handlers --------------------------------------------------------------------
