@@ -76,7 +76,10 @@ def _may_fit(meld: Meld, card: Card) -> bool:
 
 _FITS: dict[Rules, dict[tuple[Meld, Card], bool]] = {}
 """Per rules, whether a card extends a meld: a pure question the random player asks
-again at every turn of the same melds and hand cards."""
+again at every turn of the same melds and hand cards. Kept small (at most
+:data:`FITS_RULES` rules of :data:`FITS_SIZE` answers; a deal asks tens to a few hundred), as
+many small objects lengthen Python's full garbage collections."""
+FITS_RULES, FITS_SIZE = 8, 10_000
 
 
 def _fits(meld: Meld, card: Card, rules: Rules, memo: dict[tuple[Meld, Card], bool]) -> bool:
@@ -88,7 +91,7 @@ def _fits(meld: Meld, card: Card, rules: Rules, memo: dict[tuple[Meld, Card], bo
             fits = True
         except IllegalAction:
             fits = False
-        if len(memo) > 50_000:
+        if len(memo) >= FITS_SIZE:
             memo.clear()
         memo[(meld, card)] = fits
     return fits
@@ -98,7 +101,7 @@ def _extensions(hand: list[Card], state: DealState, seat: int) -> Iterator[Actio
     rules = state.rules
     memo = _FITS.get(rules)
     if memo is None:
-        if len(_FITS) > 32:
+        if len(_FITS) >= FITS_RULES:
             _FITS.clear()
         memo = _FITS[rules] = {}
     for i, m in enumerate(state.melds[state.side_of[seat]]):
