@@ -8,7 +8,7 @@ Rule sources are cited at each check.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from engine.actions import Action
 from engine.cards import Card, show
@@ -33,8 +33,16 @@ new_deal = deal_cards
 
 
 def verify(state: DealState, action: Action) -> None:
-    """Raise ``IllegalAction`` if ``action`` is not legal now; never changes ``state``."""
-    apply(state.clone(), action)
+    """Raise ``IllegalAction`` if ``action`` is not legal now; never changes ``state``.
+
+    A draw or a discard is checked in place by its side-effect-free check (the same one
+    :func:`apply` runs first); any other action is applied to a copy."""
+    check = _CHECKS.get(action.do)
+    if check is None:
+        apply(state.clone(), action)
+        return
+    _check_turn(state, action)
+    check(state, action)
 
 
 def can(state: DealState, action: Action) -> bool:
@@ -52,13 +60,17 @@ def apply(state: DealState, action: Action) -> list[Event]:
     Raises ``IllegalAction`` (codes: ``deal_over``, ``bad_seat``, ``not_your_turn``,
     ``must_draw``, ``already_drew``, and those of each action) before any change.
     """
+    _check_turn(state, action)
+    return _HANDLERS[action.do](state, action)
+
+
+def _check_turn(state: DealState, action: Action) -> None:
     if not 0 <= action.seat < state.n_players:
         raise IllegalAction("bad_seat", "não existe o assento {seat}", seat=action.seat)
     if state.phase == OVER:
         raise IllegalAction("deal_over", "esta mão já terminou")
     if action.seat != state.turn:
         raise IllegalAction("not_your_turn", "não é a sua vez")
-    return _HANDLERS[action.do](state, action)
 
 
 def play(state: DealState, action: Action) -> tuple[DealState, list[Event]]:
@@ -75,26 +87,44 @@ def _phase(state: DealState, wanted: str) -> None:
         raise IllegalAction("must_draw", "primeiro compre do monte ou pegue o lixo")
 
 
-def _without(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
-    """``hand`` minus the multiset ``cards``; raises ``not_in_hand``."""
-    need = Counter(cards)
-    have = Counter(hand)
-    missing = need - have
-    if missing:
-        raise IllegalAction(
-            "not_in_hand", "você não tem: {cards}", cards=show(sorted(missing.elements()))
-        )
+def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
+    """``hand`` minus the multiset ``cards`` (the first copies of each); raises ``not_in_hand``.
+
+    Cards are interned and equal only to themselves, so they are found by identity (one
+    card by a scan, several among the hand's ``id`` numbers): ``==`` on cards, whose
+    ordering is Python code, costs several times more."""
     out = list(hand)
-    for c in need.elements():
-        out.remove(c)
-    return out
+    if len(cards) == 1:
+        card = cards[0]
+        for i, c in enumerate(out):
+            if c is card:
+                del out[i]
+                return out
+    else:
+        ids = list(map(id, out))
+        try:
+            for c in cards:
+                i = ids.index(id(c))
+                del out[i], ids[i]
+        except ValueError:
+            pass
+        else:
+            return out
+    missing = Counter(cards) - Counter(hand)
+    raise IllegalAction(
+        "not_in_hand", "você não tem: {cards}", cards=show(sorted(missing.elements()))
+    )
 
 
 # Handlers --------------------------------------------------------------------
-def _draw(state: DealState, action: Action) -> list[Event]:
+def _check_draw(state: DealState, action: Action) -> None:
     _phase(state, DRAW)
     if not state.stock:
         raise IllegalAction("stock_empty", "o monte acabou")
+
+
+def _draw(state: DealState, action: Action) -> list[Event]:
+    _check_draw(state, action)
     card = state.stock.pop()
     state.hands[action.seat].append(card)
     state.phase = PLAY
@@ -281,25 +311,32 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
     return events
 
 
-def _discard(state: DealState, action: Action) -> list[Event]:
+def _check_discard(state: DealState, action: Action) -> list[Card]:
+    """The checks of a discard; returns the hand that would be left."""
     _phase(state, PLAY)
-    rules, seat, card = state.rules, action.seat, action.card
+    seat, card = action.seat, action.card
     assert card is not None
-    hand = state.hands[seat]
-    rest = _without(hand, [card])
-    if is_lay_alone_three(state, card):
-        raise IllegalAction("three_no_discard", "o 3 vermelho nunca é descartado: baixe-o")
-    if any(is_lay_alone_three(state, c) for c in rest):
-        raise IllegalAction("lay_three_first", "baixe o 3 vermelho antes de descartar")
-    if card == state.taken_top and (card not in rest or any(c != card for c in rest)):
+    rest = _without(state.hands[seat], (card,))
+    if state.rules.red_three == RedThree.LAY_ALONE:  # RULES A32: red 3s are laid, never thrown
+        if is_lay_alone_three(state, card):
+            raise IllegalAction("three_no_discard", "o 3 vermelho nunca é descartado: baixe-o")
+        if any(is_lay_alone_three(state, c) for c in rest):
+            raise IllegalAction("lay_three_first", "baixe o 3 vermelho antes de descartar")
+    if card is state.taken_top and (card not in rest or any(c is not card for c in rest)):
         raise IllegalAction(
             "discard_taken_top", "a carta de cima do lixo não pode ser descartada na mesma vez"
         )
-    side = state.side_of[seat]
     if not rest:
-        refusal = going_out_refusal(state, seat, False, state.melds[side])
+        refusal = going_out_refusal(state, seat, False, state.melds[state.side_of[seat]])
         if refusal is not None:
             raise refusal
+    return rest
+
+
+def _discard(state: DealState, action: Action) -> list[Event]:
+    rest = _check_discard(state, action)
+    rules, seat, card = state.rules, action.seat, action.card
+    assert card is not None
     state.hands[seat] = rest
     trim_pile_dollars(state, seat)
     forget_seen(state, seat, [card])
@@ -342,10 +379,10 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     if rules.red_three == RedThree.DOLLAR:
         from_pile = state.pile_dollars[seat]
         replace = bool(state.stock) and state.hands[seat].count(card) > from_pile.count(card)
+        if not replace:  # checked before the pile Dólar is forgotten: a refusal changes nothing
+            check_leftover(state, seat, hand, state.melds[side])
         if not replace and card in from_pile:
             from_pile.remove(card)
-        if not replace:
-            check_leftover(state, seat, hand, state.melds[side])
         drawn = 1 if replace else 0
         if replace:
             hand.append(state.stock.pop())
@@ -367,6 +404,12 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
         go_out(state, seat, True, events)
     return events
 
+
+_CHECKS: dict[str, Callable[[DealState, Action], object]] = {
+    "draw": _check_draw,
+    "discard": _check_discard,
+}
+"""Side-effect-free checks, run by :func:`verify` instead of an apply on a copy."""
 
 _HANDLERS: dict[str, Callable[[DealState, Action], list[Event]]] = {
     "draw": _draw,

@@ -16,6 +16,7 @@ from engine.cards import Card
 from engine.deal import apply, can
 from engine.errors import IllegalAction
 from engine.melds import SET, Meld, extend_meld
+from engine.rules import Rules
 from engine.state import DRAW, DealState, Event
 
 
@@ -35,18 +36,30 @@ def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
                 yield cards[:3]
             if len(cards) >= 2 and wilds:
                 yield [cards[0], cards[1], wilds[0]]
+    wild = wilds[0] if wilds else None
     for suit, ranks in by_suit.items():
         for r in ranks:
-            for a, b in ((r + 1, r + 2), (r + 1, r + 3), (r + 2, r + 3)):
-                aa, bb = (1 if a == 14 else a), (1 if b == 14 else b)
-                if aa in ranks and bb in ranks:
-                    trio = [Card.of(r, suit), Card.of(aa, suit), Card.of(bb, suit)]
-                    if b == r + 2 and a == r + 1:
-                        yield trio
-                    elif wilds:
-                        yield [*trio, wilds[0]]
-                if aa in ranks and wilds:
-                    yield [Card.of(r, suit), Card.of(aa, suit), wilds[0]]
+            up1, up2, up3 = _up(r + 1), _up(r + 2), _up(r + 3)
+            has1, has2 = up1 in ranks, up2 in ranks
+            if not (has1 or has2):
+                continue  # nothing one or two steps up: no run starts at r
+            low = Card.of(r, suit)
+            has3 = up3 in ranks
+            if has1 and has2:
+                yield [low, Card.of(up1, suit), Card.of(up2, suit)]
+            if has1 and wild:
+                yield [low, Card.of(up1, suit), wild]
+            if has1 and has3 and wild:
+                yield [low, Card.of(up1, suit), Card.of(up3, suit), wild]
+            if has2 and has3 and wild:
+                yield [low, Card.of(up2, suit), Card.of(up3, suit), wild]
+            if has2 and wild:
+                yield [low, Card.of(up2, suit), wild]
+
+
+def _up(rank: int) -> int:
+    """A rank a few steps up, the ace (1) standing for 14 above the king."""
+    return 1 if rank == 14 else rank
 
 
 def _may_fit(meld: Meld, card: Card) -> bool:
@@ -61,94 +74,120 @@ def _may_fit(meld: Meld, card: Card) -> bool:
     return card.rank in ends or (card.rank == 1 and 14 in ends) or meld.wild is not None
 
 
+_FITS: dict[Rules, dict[tuple[Meld, Card], bool]] = {}
+"""Per rules, whether a card extends a meld: a pure question the random player asks
+again at every turn of the same melds and hand cards. Kept small (at most
+:data:`FITS_RULES` rules of :data:`FITS_SIZE` answers; a deal asks tens to a few hundred), as
+many small objects lengthen Python's full garbage collections."""
+FITS_RULES, FITS_SIZE = 8, 10_000
+
+
+def _fits(meld: Meld, card: Card, rules: Rules, memo: dict[tuple[Meld, Card], bool]) -> bool:
+    """``extend_meld(meld, [card], rules)`` succeeds (memoised in ``memo``)."""
+    fits = memo.get((meld, card))
+    if fits is None:
+        try:
+            extend_meld(meld, [card], rules)
+            fits = True
+        except IllegalAction:
+            fits = False
+        if len(memo) >= FITS_SIZE:
+            memo.clear()
+        memo[(meld, card)] = fits
+    return fits
+
+
 def _extensions(hand: list[Card], state: DealState, seat: int) -> Iterator[Action]:
-    melds = state.melds[state.side_of[seat]]
-    for i, m in enumerate(melds):
+    rules = state.rules
+    memo = _FITS.get(rules)
+    if memo is None:
+        if len(_FITS) >= FITS_RULES:
+            _FITS.clear()
+        memo = _FITS[rules] = {}
+    for i, m in enumerate(state.melds[state.side_of[seat]]):
         for c in hand:
-            if not _may_fit(m, c):
-                continue
-            try:
-                extend_meld(m, [c], state.rules)
-            except IllegalAction:
-                continue
-            yield Action.extend(seat, i, [c])
+            if _may_fit(m, c) and _fits(m, c, rules, memo):
+                yield Action.extend(seat, i, [c])
 
 
-def _draw_phase(state: DealState, rng: random.Random) -> Action:
+def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
     seat = state.turn
     if state.pile and rng.random() < 0.5:
         if not state.rules.pickup_justified:
-            action = Action.take_pile(seat)
-            if can(state, action):
-                return action
+            yield Action.take_pile(seat)
         else:
             top = state.pile[-1]
             hand = state.hands[seat]
             for i, meld in enumerate(state.melds[state.side_of[seat]]):
-                if not _may_fit(meld, top):
-                    continue  # cheap pre-check before the full verification
-                action = Action.take_pile(seat, meld=i)
-                if can(state, action):
-                    return action
+                if _may_fit(meld, top):  # cheap pre-check before the full verification
+                    yield Action.take_pile(seat, meld=i)
             for trio in candidate_melds([*hand, top], state):
                 if top in trio:
                     rest = list(trio)
                     rest.remove(top)
-                    action = Action.take_pile(seat, with_=rest)
-                    if can(state, action):
-                        return action
-    return Action.draw(seat)
+                    yield Action.take_pile(seat, with_=rest)
+    yield Action.draw(seat)
+
+
+def _choices(state: DealState, rng: random.Random) -> Iterator[Action]:
+    """The random player's actions for ``state.turn`` in order of preference, legal or
+    not: it plays the first legal one. ``rng`` is drawn from as the iteration goes on."""
+    seat = state.turn
+    if state.phase == DRAW:
+        yield from _draw_phase(state, rng)
+        return
+    hand = state.hands[seat]
+    if state.redraw_ok and rng.random() < 0.3:
+        yield Action.redraw(seat)
+    for c in hand:
+        red_three = c.rank == 3 and c.is_red and state.rules.red_three != "ordinary"
+        if red_three and rng.random() < 0.9:
+            yield Action.lay_three(seat, c)
+    if rng.random() < 0.85:
+        for trio in candidate_melds(hand, state):
+            yield Action.lay_down(seat, [trio])
+        yield from _extensions(hand, state, seat)
+    order = list(hand)
+    rng.shuffle(order)
+    for c in order:
+        yield Action.discard(seat, c)
+    yield from _extensions(hand, state, seat)
+    for c in hand:
+        yield Action.lay_three(seat, c)
 
 
 def random_action(state: DealState, rng: random.Random) -> Action:
     """A legal action for ``state.turn``, chosen at random with a bias to progress.
     Raises ``IllegalAction("stuck")`` if it finds none (which would be an engine bug)."""
-    seat = state.turn
-    if state.phase == DRAW:
-        return _draw_phase(state, rng)
-    hand = state.hands[seat]
-    if state.redraw_ok and rng.random() < 0.3:
-        return Action.redraw(seat)
-    for c in hand:
-        if c.rank == 3 and c.is_red and state.rules.red_three != "ordinary":
-            action = Action.lay_three(seat, c)
-            if rng.random() < 0.9 and can(state, action):
-                return action
-    if rng.random() < 0.85:
-        for trio in candidate_melds(hand, state):
-            action = Action.lay_down(seat, [trio])
-            if can(state, action):
-                return action
-        for action in _extensions(hand, state, seat):
-            if can(state, action):
-                return action
-    order = list(hand)
-    rng.shuffle(order)
-    for c in order:
-        action = Action.discard(seat, c)
+    for action in _choices(state, rng):
         if can(state, action):
             return action
-    for action in _extensions(hand, state, seat):
-        if can(state, action):
-            return action
-    for c in hand:
-        action = Action.lay_three(seat, c)
-        if can(state, action):
-            return action
-    raise IllegalAction("stuck", "nenhuma ação legal para o assento {seat}", seat=seat)
+    raise _stuck(state)
+
+
+def _stuck(state: DealState) -> IllegalAction:
+    return IllegalAction("stuck", "nenhuma ação legal para o assento {seat}", seat=state.turn)
 
 
 def play_random_deal(
     state: DealState, rng: random.Random, max_actions: int = 5000
 ) -> tuple[list[Action], list[Event]]:
-    """Play ``state`` to its end with :func:`random_action`; returns the actions and events.
-    Raises ``IllegalAction("too_long")`` past ``max_actions``."""
+    """Play ``state`` to its end with :func:`random_action`'s choices; returns the actions
+    and events. Each choice is tried by ``apply`` itself (which changes nothing when it
+    refuses), not checked first and then applied. Raises ``IllegalAction("too_long")``
+    past ``max_actions``, ``("stuck")`` when no choice is legal."""
     actions: list[Action] = []
     events: list[Event] = []
     while not state.over:
         if len(actions) >= max_actions:
             raise IllegalAction("too_long", "a mão não terminou")
-        action = random_action(state, rng)
-        events.extend(apply(state, action))
-        actions.append(action)
+        for action in _choices(state, rng):
+            try:
+                events.extend(apply(state, action))
+            except IllegalAction:
+                continue
+            actions.append(action)
+            break
+        else:
+            raise _stuck(state)
     return actions, events

@@ -10,9 +10,10 @@ import secrets
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from engine.cards import Card, CardParseError, codes, copies_allowed, shuffled_deck
+from engine.cards import Card, CardParseError, codes, copies_allowed, full_deck, shuffled_deck
 from engine.errors import IllegalAction
 from engine.melds import Meld, meld_from_table
 from engine.rules import Rules
@@ -128,42 +129,32 @@ class DealState:
         return cards
 
     def clone(self) -> DealState:
-        """A copy that shares no mutable list with ``self`` (cards and melds are immutable)."""
-        return DealState(
-            rules=self.rules,
-            n_players=self.n_players,
-            teams=self.teams,
-            side_of=self.side_of,
-            hands=[list(h) for h in self.hands],
-            melds=[list(s) for s in self.melds],
-            pile=list(self.pile),
-            stock=list(self.stock),
-            mortos=[list(m) for m in self.mortos],
-            first=self.first,
-            turn=self.turn,
-            phase=self.phase,
-            scores=list(self.scores),
-            laid_threes=[list(t) for t in self.laid_threes],
-            morto_taken=list(self.morto_taken),
-            pending_morto=[list(p) for p in self.pending_morto],
-            killed=list(self.killed),
-            pile_reused=self.pile_reused,
-            pile_blocked=self.pile_blocked,
-            reshuffle=self.reshuffle,
-            turn_count=self.turn_count,
-            has_laid=list(self.has_laid),
-            vuln_min=list(self.vuln_min),
-            relancinhos=list(self.relancinhos),
-            went_out=self.went_out,
-            taken_top=self.taken_top,
-            drawn=self.drawn,
-            redraw_ok=self.redraw_ok,
-            laid_this_turn=self.laid_this_turn,
-            from_pile=list(self.from_pile),
-            pile_dollars=[list(p) for p in self.pile_dollars],
-            seen=[list(p) for p in self.seen],
-            laid_before_turn=self.laid_before_turn,
-        )
+        """A copy that shares no mutable list with ``self`` (cards and melds are immutable).
+
+        Built field by field without ``__init__``: every field is already filled, so
+        ``__post_init__`` has nothing to do. ``teams``, ``side_of`` and ``reshuffle`` are
+        shared: nothing changes them after the deal is dealt."""
+        new = _new_state()
+        new.rules, new.n_players, new.teams, new.side_of = (
+            self.rules, self.n_players, self.teams, self.side_of)
+        new.hands = [h[:] for h in self.hands]
+        new.melds = [s[:] for s in self.melds]
+        new.pile, new.stock, new.killed = self.pile[:], self.stock[:], self.killed[:]
+        new.mortos = [m[:] for m in self.mortos]
+        new.first, new.turn, new.phase = self.first, self.turn, self.phase
+        new.scores, new.morto_taken = self.scores[:], self.morto_taken[:]
+        new.laid_threes = [t[:] for t in self.laid_threes]
+        new.pending_morto = [p[:] for p in self.pending_morto]
+        new.pile_reused, new.pile_blocked = self.pile_reused, self.pile_blocked
+        new.reshuffle, new.turn_count = self.reshuffle, self.turn_count
+        new.has_laid, new.vuln_min = self.has_laid[:], self.vuln_min[:]
+        new.relancinhos, new.went_out = self.relancinhos[:], self.went_out
+        new.taken_top, new.drawn, new.redraw_ok = self.taken_top, self.drawn, self.redraw_ok
+        new.laid_this_turn, new.from_pile = self.laid_this_turn, self.from_pile[:]
+        new.pile_dollars = [p[:] for p in self.pile_dollars]
+        new.seen = [p[:] for p in self.seen]
+        new.laid_before_turn = self.laid_before_turn
+        return new
 
     # JSON -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -217,6 +208,17 @@ class DealState:
             raise _bad("posição inválida: {reason}", reason=str(err)) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
             raise _bad("posição inválida: {reason}", reason=repr(err)) from None
+
+
+@cache
+def _deck_counts(jokers: bool) -> Counter[Card]:
+    """Copies of each card in the full deck (read only: it is shared)."""
+    return Counter(full_deck(jokers))
+
+
+def _new_state() -> DealState:
+    """An empty DealState for :meth:`DealState.clone` to fill (skips ``__init__``)."""
+    return object.__new__(DealState)
 
 
 def sides_of(teams: list[list[int]], n_players: int) -> list[int]:
@@ -373,8 +375,7 @@ def deal_cards(
     """
     teams = rules.teams(n_players)
     cards = list(deck) if deck is not None else shuffled_deck(rules.jokers)
-    expected = Counter(shuffled_deck(rules.jokers))
-    if Counter(cards) != expected:
+    if Counter(cards) != _deck_counts(rules.jokers):
         raise IllegalAction(
             "bad_deck", "o baralho precisa ter exatamente as cartas dos dois baralhos"
         )

@@ -40,7 +40,9 @@ def check_leftover(state: DealState, seat: int, hand: list[Card], side_melds: li
     card only if discarding it would be a legal going-out (C2, C13); otherwise the
     player could be left with no legal way to end the turn. Tranca red 3s still in
     the hand do not count: they are laid, never discarded (A32)."""
-    normals = [c for c in hand if not is_lay_alone_three(state, c)]
+    normals = hand
+    if state.rules.red_three == RedThree.LAY_ALONE:
+        normals = [c for c in hand if not is_lay_alone_three(state, c)]
     if len(normals) >= 2:
         return
     if normals and normals[0] == state.taken_top:
