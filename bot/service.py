@@ -329,6 +329,15 @@ class Service:
         """The hand view of ``user`` in game ``game_id`` (the "Minha mão" button)."""
         return await self._run(game_id, user, lambda g: info.hand_outcome(g, user))
 
+    async def table_of(self, game_id: str) -> list[Effect]:
+        """The table view of game ``game_id`` as stored now (``[]`` when it is gone): a
+        worker re-renders a table another worker left stale (adapters/delivery/stale.py)."""
+        got = await self._load(game_id)
+        if got is None:
+            return []
+        version, game = got
+        return [views.table_effect(game).model_copy(update={"state_version": version})]
+
     async def scoreboard(self, chat: ChatRef, user: PlayerRef, *,
                          update: str | None = None) -> list[Effect]:
         """``/placar``: the match deal by deal and the chat's all-time ranking."""

@@ -32,18 +32,19 @@ from telegram.ext import (
     filters,
 )
 
+from adapters.delivery.coalesce import EditCoalescer
+from adapters.delivery.stale import StaleTables
+from adapters.delivery.ticks import tick_loop
+from adapters.delivery.window import SharedWindow
 from adapters.telegram.calls import api
-from adapters.telegram.coalesce import EditCoalescer
 from adapters.telegram.handlers import Handlers
 from adapters.telegram.i18n import N_, Texts
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
-from adapters.telegram.window import SharedWindow
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
-TICK_S = 0.5
 COMMANDS: list[tuple[str, str]] = [
     ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
     ("entrar", N_("Sentar na mesa aberta")),
@@ -108,7 +109,9 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     application = builder.build()
     group_edits = EditCoalescer(gap_s=3.0, per_minute=20,
                                 shared=SharedWindow(refs.client, refs.prefix))
-    handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits))
+    stale = StaleTables(refs.client, refs.prefix, "tg")
+    handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits,
+                                        stale=stale))
     names = [name for name, _ in COMMANDS]
     application.add_handler(CommandHandler("start", handlers.start))
     application.add_handler(CommandHandler(names, handlers.command))
@@ -130,22 +133,6 @@ async def register_commands(application: Any) -> None:
             return bool(await application.bot.set_my_commands(commands, language_code=code))
 
         await api("setMyCommands", register)
-
-
-async def tick_loop(service: Any, outbox: Outbox, every_s: float = TICK_S) -> None:
-    """Call ``service.tick()`` forever and deliver its effects (AI, timers, next deal);
-    after a tick that did something, tick again at once (more may be due)."""
-    while True:
-        effects: list[Any] = []
-        try:
-            async with outbox.lock:  # same order rule as the handlers (Handlers.call)
-                effects = list(await service.tick())
-                rest = outbox.stage(effects)
-            if rest:
-                await outbox.deliver(rest)
-        except Exception:
-            log.exception("tick failed")
-        await asyncio.sleep(0 if effects else every_s)
 
 
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:

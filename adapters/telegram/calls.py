@@ -22,6 +22,9 @@ from typing import TypeVar
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBDeprecationWarning
 
+from adapters.delivery.platform import MessageGone
+
+__all__ = ["GONE", "IGNORED", "MessageGone", "api", "retry_seconds"]
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -29,10 +32,6 @@ T = TypeVar("T")
 IGNORED = ("message is not modified", "query is too old", "query id is invalid")
 GONE = ("message to edit not found", "message to delete not found",
         "message can't be edited", "message can't be deleted", "message_id_invalid")
-
-
-class MessageGone(Exception):
-    """The message to edit or delete no longer exists (or can no longer be edited)."""
 
 
 def retry_seconds(exc: RetryAfter) -> float:
