@@ -64,14 +64,20 @@ class Delivery:
         self.dm_edits = dm_edits or EditCoalescer(gap_s=1.0, per_minute=60)
         self.stale = stale
         self._shown: dict[str, Any] = {}
+        self.queued_hand = False
 
-    def stage(self, effects: list[Effect], origin: Any = None) -> list[Effect]:
+    def stage(self, effects: list[Effect], origin: Any = None,
+              fresh: bool = False) -> list[Effect]:
         """Queue the table, hand and closing effects on their coalescers now, without
         awaiting, so they keep the order of the service calls that made them; return the
         other effects for :meth:`deliver`. Call it right after the service call (under
         :attr:`lock`, which the handlers and the tick loop share). A hand the origin's
-        answer carries is returned too (it must be the answer, not a later edit)."""
+        answer carries is returned too (it must be the answer, not a later edit).
+        ``fresh``: the person asked for their hand (``/mao``): it is sent anew rather than
+        edited (an edit of an unchanged message shows nothing). :attr:`queued_hand` says
+        whether this call queued a private hand."""
         rest: list[Effect] = []
+        self.queued_hand = False
         for effect in effects:
             if isinstance(effect, TableView):
                 self._queue_table(effect)
@@ -79,7 +85,8 @@ class Delivery:
                 if self.platform.carries_hand(origin, effect.player):
                     rest.append(effect)
                 else:
-                    self._queue_hand(effect)
+                    self._queue_hand(effect, origin if fresh else None, fresh)
+                    self.queued_hand = True
             elif isinstance(effect, Closed):
                 self._queue_closed(effect)
             else:
@@ -177,9 +184,12 @@ class Delivery:
         self.group_edits.submit(effect.chat.chat_id, close)
 
     # ---- people --------------------------------------------------------------------
-    def _queue_hand(self, effect: HandView) -> None:
+    def _queue_hand(self, effect: HandView, origin: Any, fresh: bool) -> None:
         key = f"{effect.game_id}:{effect.player.user_id}"
-        self.dm_edits.submit(key, lambda: self._hand(effect, None))
+        if fresh:
+            self.dm_edits.submit(key, lambda: self.fresh_hand(effect, origin))
+        else:
+            self.dm_edits.submit(key, lambda: self._hand(effect, None))
 
     async def _hand(self, effect: HandView, origin: Any) -> None:
         field = f"hand:{effect.player.user_id}"
@@ -206,16 +216,16 @@ class Delivery:
         asked for it (``/mao``), and an edit of an unchanged message shows them nothing."""
         field = f"hand:{effect.player.user_id}"
         old = await self.refs.get(effect.game_id, field)
-        await self.refs.drop(effect.game_id, field)
         await self._private(effect.player, self.platform.hand(effect), effect.chat,
-                            effect.game_id, field)
-        if old is not None:
+                            effect.game_id, field, origin)
+        new = await self.refs.get(effect.game_id, field)
+        if old is not None and new is not None and new != old:
             await self.platform.delete_private(effect.player.user_id, old)
 
     async def _private(self, player: PlayerRef, message: Any, chat: ChatRef | None,
-                       game_id: str | None, field: str | None) -> None:
+                       game_id: str | None, field: str | None, origin: Any = None) -> None:
         try:
-            ref = await self.platform.send_private(player, message, None)
+            ref = await self.platform.send_private(player, message, origin)
         except PrivateRefused:
             if chat is not None and game_id is not None:
                 await self.dm_refused(chat, game_id, player)

@@ -33,33 +33,19 @@ from telegram.ext import (
 )
 
 from adapters.delivery.coalesce import EditCoalescer
+from adapters.delivery.commands import COMMANDS
 from adapters.delivery.stale import StaleTables
 from adapters.delivery.ticks import tick_loop
 from adapters.delivery.window import SharedWindow
 from adapters.telegram.calls import api
 from adapters.telegram.handlers import Handlers
-from adapters.telegram.i18n import N_, Texts
+from adapters.telegram.i18n import Texts
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
-COMMANDS: list[tuple[str, str]] = [
-    ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
-    ("entrar", N_("Sentar na mesa aberta")),
-    ("sair", N_("Sair da mesa antes do início")),
-    ("robo", N_("Pôr um robô na mesa: /robo [facil|normal|dificil]")),
-    ("iniciar", N_("Começar a partida")),
-    ("mao", N_("Receber a sua mão no privado")),
-    ("placar", N_("Placar da partida e ranking do grupo")),
-    ("regras", N_("Regras de uma variante: /regras [variante]")),
-    ("ajuda", N_("Como jogar com o bot")),
-    ("cancelar", N_("Encerrar a mesa (quem abriu ou um admin)")),
-    ("voltar", N_("Retomar o seu lugar do robô")),
-    ("exportar", N_("Registro da partida terminada")),
-    ("idioma", N_("Idioma do grupo: /idioma [pt|en|it]")),
-]
 COMMAND_LANGS = {"pt": None, "en": "en", "it": "it"}  # None: the default (pt-BR) list
 
 
