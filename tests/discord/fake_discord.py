@@ -276,7 +276,10 @@ class FakeDiscord:
                 assert not component.get("disabled"), f"{custom_id!r} is disabled"
                 if component.get("type") == 3:
                     allowed = {o["value"] for o in component.get("options", [])}
-                    assert values and set(values) <= allowed, (values, allowed)
+                    low, high = component.get("min_values", 1), component.get("max_values", 1)
+                    chosen = values or []
+                    assert set(chosen) <= allowed and low <= len(chosen) <= high, (
+                        chosen, allowed, low, high)
             kind = int((component or {}).get("type", 2))
             data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
             if kind == 3 or values is not None:
