@@ -165,15 +165,17 @@ class DiscordPlatform:
         lang = await self.lang_of(message.effect.chat.key)
         msg = message.message(lang, origin.page, " ".join(origin.notes))
         em, view, kw = embed(msg), build_view(msg), message_kwargs(msg)
-        on_hand = (interaction.message is not None
-                   and interaction.message.flags.ephemeral)
+        pressed = interaction.message
+        in_dm = interaction.guild_id is None
         response: Any = interaction.response
-        if on_hand and interaction.message is not None:
+        if pressed is not None and (pressed.flags.ephemeral or in_dm):  # a press on the hand
             if not response.is_done():
                 await response.edit_message(embed=em, view=view)
             else:
                 await interaction.edit_original_response(embed=em, view=view)
-            message_id = interaction.message.id
+            if in_dm:
+                return f"dm:{pressed.channel.id}:{pressed.id}"
+            message_id = pressed.id
         elif not response.is_done():
             answer = await response.send_message(**kw, ephemeral=True)
             message_id = getattr(answer, "message_id", None) or 0

@@ -104,8 +104,9 @@ class Handlers:
             admin = await self.is_admin(message.chat_id, int(user.user_id), context.bot)
         effects = await self.call(run_command(self.service, name, chat, user, args, admin,
                                               update_key(update)), fresh=name == "mao")
+        sent_hand = self.outbox.queued_hand  # read before any await: set by this call
         await self.outbox.deliver(effects, origin)
-        if name == "mao" and self.outbox.queued_hand:
+        if name == "mao" and sent_hand:
             _ = await self.lang(chat)  # an unchanged hand would show them nothing: say where
             await api("sendMessage", lambda: message.reply_text(_(HAND_IN_PRIVATE)))
 

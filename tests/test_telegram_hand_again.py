@@ -1,0 +1,22 @@
+"""Issue 12 (b): ``/mao`` in a Telegram group used to re-edit an unchanged hand message,
+which real Telegram answers with "message is not modified": the person got nothing. Now
+the hand is sent anew (the old one deleted) and the group is told where it is."""
+
+from __future__ import annotations
+
+from test_telegram_app import ANA, GROUP, Tg, start_two_humans, tg
+
+__all__ = ["tg"]
+
+
+async def test_mao_in_the_group_sends_the_hand_anew_and_says_where_it_is(tg: Tg) -> None:
+    await start_two_humans(tg)
+    old = tg.hand(ANA)
+    await tg.command(ANA, "/mao")
+    new = tg.hand(ANA)  # exactly one hand message: the new one
+    assert new["message_id"] != old["message_id"]
+    assert new["text"] == old["text"]
+    assert {"chat_id": ANA["id"], "message_id": old["message_id"]} in (
+        tg.fake.called("deleteMessage"))
+    said = [m["text"] for m in tg.fake.current(GROUP["id"]) if not m["text"].startswith("<b>")]
+    assert said == ["Sua mão está no privado."]
