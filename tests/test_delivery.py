@@ -280,3 +280,31 @@ async def test_two_workers_do_not_both_claim_a_stale_table(
     now[0] += 16.0
     assert await one.claim() == ["g1"]
     assert await two.claim() == []  # leased for another 15 s
+
+
+async def test_a_redone_table_that_cannot_be_posted_is_not_retried_forever(
+        store_clients: Any, store_prefix: str) -> None:
+    """A stale table whose channel is gone (the post is refused) leaves no mark behind."""
+    now = [500.0]
+    client = store_clients()
+    stale = StaleTables(client, store_prefix, "xx", clock=lambda: now[0])
+    await stale.mark("g1", 0.0)
+    now[0] += 16.0
+    platform = Recorder()
+
+    async def refused(chat: ChatRef, message: Any) -> str | None:
+        platform.calls.append(("post refused", message))
+        return None
+
+    platform.post = refused  # type: ignore[method-assign]
+    delivery = Delivery(platform, GameRefs(client, store_prefix, platform="xx"),
+                        EditCoalescer(gap_s=0, per_minute=10_000), None, stale)
+
+    async def retable(game_id: str) -> list[Any]:
+        return [table("t", 1, game_id)]
+
+    assert await delivery.redo(retable) == 1
+    await delivery.flush()
+    now[0] += 60.0
+    assert await delivery.redo(retable) == 0
+    assert platform.calls == [("post refused", "table:t")]

@@ -24,10 +24,18 @@ for _, member in ipairs(due) do
 end
 return due
 """
-# ARGV: member, the due time the finished show was marked with. Remove unless re-marked.
+# ARGV: member, due. Never move a mark earlier; return the mark's due time.
+_MARK = """
+local score = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0')
+local due = math.max(score, tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[1], due, ARGV[1])
+return tostring(due)
+"""
+# ARGV: member, the due time the finished show was marked with. Remove unless re-marked
+# (a millisecond of slack: Lua's tostring keeps 14 digits of the due time it returned).
 _CLEAR = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if score and tonumber(score) <= tonumber(ARGV[2]) then
+if score and tonumber(score) <= tonumber(ARGV[2]) + 0.001 then
   redis.call('ZREM', KEYS[1], ARGV[1])
   return 1
 end
@@ -49,16 +57,16 @@ class StaleTables:
         self.clock = clock
 
     async def mark(self, game_id: str, wait_s: float) -> float:
-        """Mark the game's table stale, due ``wait_s`` + grace from now; returns the due
-        time to pass to :meth:`clear`. Never moves an existing mark earlier."""
+        """Mark the game's table stale, due ``wait_s`` + grace from now (or later, when it
+        was marked or leased later already); returns the mark's due time, for
+        :meth:`clear`."""
         due = self.clock() + wait_s + self.grace_s
-        await self.client.zadd(self.key, {game_id: due}, gt=True)  # GT still adds new ones
-        return due
+        return float(await self.client.eval(_MARK, 1, self.key, game_id, repr(due)))
 
     async def clear(self, game_id: str, due: float) -> bool:
         """The table marked with ``due`` was shown: drop the mark unless a later view
         re-marked it. True when dropped."""
-        return bool(await self.client.eval(_CLEAR, 1, self.key, game_id, due))
+        return bool(await self.client.eval(_CLEAR, 1, self.key, game_id, repr(due)))
 
     async def claim(self, limit: int = 10) -> list[str]:
         """Game ids whose mark is due (abandoned by a dead worker), leased for grace_s."""
