@@ -124,8 +124,8 @@ class BuracoClient(discord.AutoShardedClient):
                               command: bool = False) -> None:
         """Run the service call; defer the answer if it takes over ACK_S; deliver."""
         async def call() -> list[Effect]:
-            effects = last_views(list(await pending))
-            async with self.delivery.lock:
+            async with self.delivery.lock:  # the order rule of the Telegram handlers
+                effects = last_views(list(await pending))
                 return self.delivery.stage(effects, origin, fresh=fresh)
 
         task = asyncio.ensure_future(call())
