@@ -308,3 +308,37 @@ async def test_a_redone_table_that_cannot_be_posted_is_not_retried_forever(
     now[0] += 60.0
     assert await delivery.redo(retable) == 0
     assert platform.calls == [("post refused", "table:t")]
+
+
+async def test_sigterm_finishes_the_tick_round_in_progress_and_delivers_it(
+        setup: Any) -> None:
+    """Issue 12 (c): on SIGTERM the step in flight is finished and its table shown, not
+    cut between the save and the edit."""
+    import asyncio
+
+    from adapters.delivery.ticks import tick_loop, wind_down
+
+    delivery, platform = setup
+    started = asyncio.Event()
+
+    class SlowService:
+        calls = 0
+
+        async def tick(self) -> list[Any]:
+            self.calls += 1
+            if self.calls > 1:
+                return []
+            started.set()
+            await asyncio.sleep(0.2)  # an AI thinking, then the save
+            return [table("after the move", 1)]
+
+        async def table_of(self, game_id: str) -> list[Any]:
+            return []
+
+    halt = asyncio.Event()
+    ticking = asyncio.get_running_loop().create_task(
+        tick_loop(SlowService(), delivery, every_s=0.05, stop=halt))
+    await started.wait()
+    await wind_down(ticking, halt, delivery, wait_s=5.0)
+    assert ticking.done() and not ticking.cancelled()
+    assert platform.calls == [("post", "table:after the move", "m1")]

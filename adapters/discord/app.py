@@ -10,7 +10,6 @@ go to the service as ``"dc:i:<id>"`` (idempotency).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -24,7 +23,7 @@ from adapters.delivery.i18n import N_, Texts
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import GameRefs
 from adapters.delivery.stale import StaleTables
-from adapters.delivery.ticks import tick_loop
+from adapters.delivery.ticks import tick_loop, wind_down
 from adapters.delivery.window import SharedWindow
 from adapters.discord.commands import GettextTranslator, install
 from adapters.discord.items import ITEMS
@@ -100,6 +99,7 @@ class BuracoClient(discord.AutoShardedClient):
             dm_edits=EditCoalescer(gap_s=0.5, per_minute=120),
             stale=StaleTables(redis, prefix, PLATFORM))
         self._ticking: asyncio.Task[None] | None = None
+        self._halt = asyncio.Event()
 
     async def setup_hook(self) -> None:
         """Translator, dynamic items and the tick loop (no command sync here: --sync)."""
@@ -107,15 +107,12 @@ class BuracoClient(discord.AutoShardedClient):
         self.add_dynamic_items(*ITEMS)
         if self.tick:
             self._ticking = asyncio.get_running_loop().create_task(
-                tick_loop(self.service, self.delivery))
+                tick_loop(self.service, self.delivery, stop=self._halt))
 
     async def shutdown(self) -> None:
-        """Stop ticking, deliver what is waiting, close the connection (SIGTERM)."""
-        if self._ticking is not None:
-            self._ticking.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticking
-        await self.delivery.flush()
+        """SIGTERM: finish the tick round and the service calls in progress, deliver what
+        is waiting (:func:`adapters.delivery.ticks.wind_down`), close the connection."""
+        await wind_down(self._ticking, self._halt, self.delivery)
         await self.close()
 
     # ---- interactions --------------------------------------------------------------

@@ -35,7 +35,7 @@ from telegram.ext import (
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.commands import COMMANDS
 from adapters.delivery.stale import StaleTables
-from adapters.delivery.ticks import tick_loop
+from adapters.delivery.ticks import tick_loop, wind_down
 from adapters.delivery.window import SharedWindow
 from adapters.telegram.calls import api
 from adapters.telegram.handlers import Handlers
@@ -155,14 +155,12 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     poll_interval=TelegramTuning().telegram_poll_interval,
                     allowed_updates=updates)
             log.info("Telegram bot @%s running", application.bot.username)
+            halt = asyncio.Event()
             ticking = asyncio.get_running_loop().create_task(
-                tick_loop(service, handlers.outbox))
+                tick_loop(service, handlers.outbox, stop=halt))
             await stop.wait()
-            ticking.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await ticking
-            await application.updater.stop()
-            await handlers.outbox.flush()
+            await application.updater.stop()  # no new updates; then finish what runs
+            await wind_down(ticking, halt, handlers.outbox)
             await application.stop()
     finally:
         await store.close()
