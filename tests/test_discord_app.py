@@ -164,3 +164,24 @@ def test_no_token_ends_with_one_line(command: str, capsys: pytest.CaptureFixture
         cli.main([command])
     assert "DISCORD_TOKEN" in str(stop.value.code)
     assert "\n" not in str(stop.value.code)
+
+
+async def test_the_synced_payload_carries_the_english_and_italian_descriptions() -> None:
+    class Bot:
+        async def command(self, interaction: Any, name: str, args: str = "",
+                          dm: bool = False) -> None:
+            return None
+
+    client = discord.Client(intents=discord.Intents.default())
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
+    install(tree, Bot())
+    robo = tree.get_command("robo")
+    assert isinstance(robo, app_commands.Command)
+    payload = await robo.get_translated_payload(tree, GettextTranslator())
+    assert payload["description"] == "Pôr um robô na mesa: /robo [facil|normal|dificil]"
+    assert payload["description_localizations"] == {
+        "en-US": "Add a bot player: /robo [facil|normal|dificil]",
+        "en-GB": "Add a bot player: /robo [facil|normal|dificil]",
+        "it": "Aggiungi un robot: /robo [facil|normal|dificil]"}
+    assert payload["options"][0]["description_localizations"]["it"] == "Livello del robot"
+    await client.close()
