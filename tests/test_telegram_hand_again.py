@@ -20,3 +20,14 @@ async def test_mao_in_the_group_sends_the_hand_anew_and_says_where_it_is(tg: Tg)
         tg.fake.called("deleteMessage"))
     said = [m["text"] for m in tg.fake.current(GROUP["id"]) if not m["text"].startswith("<b>")]
     assert said == ["Sua mão está no privado."]
+
+
+async def test_mao_of_someone_the_bot_cannot_write_to_claims_no_private_hand(tg: Tg) -> None:
+    from test_telegram_app import BIA
+
+    tg.fake.fail("sendMessage", "Forbidden: bot was blocked by the user", code=403,
+                 chat_id=BIA["id"], times=100)
+    await start_two_humans(tg)
+    await tg.command(BIA, "/mao")
+    said = [m["text"] for m in tg.fake.current(GROUP["id"]) if not m["text"].startswith("<b>")]
+    assert "Sua mão está no privado." not in said

@@ -106,7 +106,7 @@ class Handlers:
                                               update_key(update)), fresh=name == "mao")
         sent_hand = self.outbox.queued_hand  # read before any await: set by this call
         await self.outbox.deliver(effects, origin)
-        if name == "mao" and sent_hand:
+        if name == "mao" and sent_hand and await self.outbox.dm_known(user.user_id):
             _ = await self.lang(chat)  # an unchanged hand would show them nothing: say where
             await api("sendMessage", lambda: message.reply_text(_(HAND_IN_PRIVATE)))
 
@@ -128,7 +128,7 @@ class Handlers:
             effects = await self.call(self.service.join_game(game_id, user,
                                                              update=update_key(update)))
         elif kind == "h" and game_id:
-            effects = await self.call(self.service.show_hand_of(game_id, user))
+            effects = await self.call(self.service.show_hand_of(game_id, user), fresh=True)
         if effects:
             await self.outbox.deliver(effects, origin)
             return
