@@ -252,7 +252,7 @@ async def test_a_table_edit_lost_with_its_worker_is_redone_by_another(
         return [table("from the store", 7, game_id)]
 
     assert await alive.redo(retable) == 0  # not due yet: the owner may still show it
-    now[0] += 3.0 + 15.0 + 0.1
+    now[0] += 3.0 + 70.0 + 0.1
     assert await alive.redo(retable) == 1
     await alive.flush()
     assert platform.calls == [("post", "table:from the store", "m1")]
@@ -277,9 +277,9 @@ async def test_two_workers_do_not_both_claim_a_stale_table(
     one = StaleTables(store_clients(), store_prefix, "xx", clock=lambda: now[0])
     two = StaleTables(store_clients(), store_prefix, "xx", clock=lambda: now[0])
     await one.mark("g1", 0.0)
-    now[0] += 16.0
+    now[0] += 71.0
     assert await one.claim() == ["g1"]
-    assert await two.claim() == []  # leased for another 15 s
+    assert await two.claim() == []  # leased for another 70 s
 
 
 async def test_a_redone_table_that_cannot_be_posted_is_not_retried_forever(
@@ -289,7 +289,7 @@ async def test_a_redone_table_that_cannot_be_posted_is_not_retried_forever(
     client = store_clients()
     stale = StaleTables(client, store_prefix, "xx", clock=lambda: now[0])
     await stale.mark("g1", 0.0)
-    now[0] += 16.0
+    now[0] += 71.0
     platform = Recorder()
 
     async def refused(chat: ChatRef, message: Any) -> str | None:
@@ -305,7 +305,7 @@ async def test_a_redone_table_that_cannot_be_posted_is_not_retried_forever(
 
     assert await delivery.redo(retable) == 1
     await delivery.flush()
-    now[0] += 60.0
+    now[0] += 200.0
     assert await delivery.redo(retable) == 0
     assert platform.calls == [("post refused", "table:t")]
 

@@ -15,7 +15,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-GRACE_S = 15.0
+GRACE_S = 70.0
+"""Longer than the longest wait a live worker's coalescer may impose (the 20-a-minute
+window is 61 s), so a live worker's pending edit is never redone by another."""
 # ARGV: now, lease seconds, limit. Claim the due members: push them ahead, return them.
 _CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
