@@ -31,3 +31,14 @@ async def test_mao_of_someone_the_bot_cannot_write_to_claims_no_private_hand(tg:
     await tg.command(BIA, "/mao")
     said = [m["text"] for m in tg.fake.current(GROUP["id"]) if not m["text"].startswith("<b>")]
     assert "Sua mão está no privado." not in said
+
+
+async def test_a_reply_without_result_is_logged_not_raised() -> None:
+    """The one gate for Bot API calls (adapters/telegram/calls.py) also absorbs a reply
+    python-telegram-bot cannot read, so one odd answer never stops a delivery."""
+    from adapters.telegram.calls import api
+
+    async def unreadable() -> bool:
+        raise KeyError("result")
+
+    assert await api("deleteMessage", unreadable) is None

@@ -7,7 +7,9 @@
 - ``Forbidden`` (the person never started the bot or blocked it) and ``ChatMigrated``
   (a group became a supergroup) propagate: the caller knows what to do.
 - Any other ``TelegramError`` (including a method the server does not implement, as the
-  test emulator answers for ``setMyCommands``) is logged and the bot carries on (None).
+  test emulator answers for ``setMyCommands``) is logged and the bot carries on (None);
+  so is a reply python-telegram-bot cannot read (``ok`` without ``result``: a
+  ``KeyError`` inside PTB, seen from the emulator when a message is deleted twice).
 """
 
 from __future__ import annotations
@@ -71,4 +73,7 @@ async def api(what: str, call: Callable[[], Awaitable[T]], retries: int = 3,
             return None
         except TelegramError as exc:
             log.warning("%s failed: %s", what, exc)
+            return None
+        except KeyError as exc:  # PTB reading a reply without "result"
+            log.warning("%s: unreadable reply (missing %s)", what, exc)
             return None
