@@ -124,8 +124,9 @@ async def test_someone_else_s_interaction_never_carries_the_hand() -> None:
     assert not platform().carries_hand(None, ANA)
 
 
-async def test_a_hand_nobody_asked_for_is_not_sent_as_a_dm() -> None:
+async def test_nothing_is_sent_as_a_dm_unless_asked_for() -> None:
     assert await platform().send_private(ANA, Hand(hand_effect()), None) is None
+    assert await platform().send_private(ANA, "Jogo cancelado.", None) is None
 
 
 class Forbidden50007(discord.Forbidden):
@@ -152,7 +153,7 @@ async def test_closed_dms_fall_back_to_the_ephemeral_hand_with_a_notice() -> Non
         "*Suas DMs estão fechadas: a mão fica aqui, só para você.*\n7♥\ufe0f")
     assert ref is not None and ref.startswith("wh:")
     with pytest.raises(PrivateRefused):  # a notice (not a hand) to closed DMs
-        await platform(Client()).send_private(ANA, "Fim.", origin)
+        await platform(Client()).send_private(ANA, "Fim.", Origin(interaction(), dm=True))
 
 
 async def test_an_expired_interaction_token_edits_nothing() -> None:

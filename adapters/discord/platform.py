@@ -188,11 +188,13 @@ class DiscordPlatform:
 
     async def send_private(self, player: PlayerRef, message: Any,
                            origin: Any = None) -> str | None:
-        """A DM: the hand of ``/mao dm`` (only when asked: ``origin`` with ``dm``) or a
-        notice. Closed DMs (50007): the hand goes back to the ephemeral answer with a
+        """A DM, only when the person asked for one (``/mao dm``: ``origin`` with ``dm``),
+        else None. Closed DMs (50007): the hand goes back to the ephemeral answer with a
         notice; anything else is :class:`PrivateRefused`."""
-        if isinstance(message, Hand) and not (isinstance(origin, Origin) and origin.dm):
-            return None  # no private place for a hand nobody asked for: "Minha mão" shows it
+        if not (isinstance(origin, Origin) and origin.dm):
+            # no unasked-for DMs on Discord: "Minha mão" shows the hand, and a notice for
+            # one person (``Tell``: a game closed) is in the channel too (``Say``)
+            return None
         try:
             channel = await self.client.create_dm(discord.Object(id=int(player.user_id)))
             if isinstance(message, Hand):
