@@ -130,7 +130,7 @@ def play_deal(fake: FakeDiscord, people: list[Person], limit_s: float = 150,
     deadline = time.monotonic() + limit_s
     turns, idle = 0, time.monotonic()
     while (result := deal_result(fake)) is None:
-        assert time.monotonic() < deadline, "the deal did not end in time"
+        assert time.monotonic() < deadline, f"the deal did not end in time\n{scene(fake, people)}"
         if max_turns is not None and turns >= max_turns:
             return None
         played = False
@@ -142,6 +142,17 @@ def play_deal(fake: FakeDiscord, people: list[Person], limit_s: float = 150,
             idle = refresh_if_stuck(fake, people, idle)
             time.sleep(0.05)
     return result
+
+
+def scene(fake: FakeDiscord, people: list[Person]) -> str:
+    """The table and each person's hand as they stand (for failure messages)."""
+    lines = [f"table: {table(fake).text()} {table(fake).labels()}"]
+    for person in people:
+        current = hand(fake, person)
+        lines.append(f"{person.name}: " + (f"{current.text()} {current.labels()}"
+                                           if current else "no hand"))
+    lines += [f"{c.time:.2f} {c.route} {c.path} {c.status}" for c in fake.calls()[-15:]]
+    return "\n".join(lines)
 
 
 # ---- measures ---------------------------------------------------------------------------
