@@ -100,3 +100,10 @@ def test_the_table_keeps_the_service_buttons_and_reddens_hearts() -> None:
     assert msg.description == "Lixo: 7♥\ufe0f"
     assert msg.rows == [[Btn("Entrar", "bb:g1|0|j|", "success"),
                          Btn("Cancelar", "bb:g1|0|x|", "danger")]]
+
+
+def test_a_hand_view_without_card_buttons_shows_the_cards_as_text() -> None:
+    faces = [CardFace(index=0, code="7h", text="7♥", red=True)]
+    msg = hand_message(View(title="Sua mão (1 carta)", cards=faces), "g1", Translator())
+    assert msg.rows == []
+    assert msg.description.startswith("7♥\ufe0f")

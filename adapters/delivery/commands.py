@@ -27,6 +27,8 @@ COMMANDS: list[tuple[str, str]] = [
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 Call = Callable[..., Awaitable[list[Effect]]]
+SIMPLE = {"entrar": "join", "sair": "leave", "iniciar": "start", "mao": "show_hand",
+          "placar": "scoreboard", "voltar": "come_back", "exportar": "export"}
 
 
 async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, args: str,
@@ -35,11 +37,9 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
     the help) with its ``args`` text; ``admin``: the person may close any table; ``key``:
     the platform update's idempotency key."""
     s = service
-    simple: dict[str, Call] = {
-        "entrar": s.join, "sair": s.leave, "iniciar": s.start, "mao": s.show_hand,
-        "placar": s.scoreboard, "voltar": s.come_back, "exportar": s.export}
-    if name in simple:
-        return list(await simple[name](chat, user, update=key))
+    if name in SIMPLE:
+        call: Call = getattr(s, SIMPLE[name])
+        return list(await call(chat, user, update=key))
     if name == "novojogo":
         return list(await s.new_game(chat, user, args, update=key))
     if name == "robo":

@@ -123,8 +123,10 @@ def hand_message(view: View, game_id: str, _: Translator, page: int = 0) -> Mess
 
     ``page`` (0-based) picks which 75 cards the selects offer when there are more.
     Every card and every action of ``view`` is reachable: nothing is dropped."""
-    faces = view.cards
     flat = [b for row in view.buttons for b in row]
+    # the card buttons come first (bot.views.hand_view); a view without them shows the
+    # cards as text only
+    faces = view.cards if len(flat) >= len(view.cards) else []
     cards, actions = flat[:len(faces)], flat[len(faces):]
     ver = view.version
     card_rows = min(math.ceil(len(faces) / PER_SELECT), MAX_ROWS - 2)
@@ -146,7 +148,7 @@ def hand_message(view: View, game_id: str, _: Translator, page: int = 0) -> Mess
                          max_values=len(chunk)))
     rows += _action_rows(extra + [button(b) for b in actions], MAX_ROWS - len(rows), ver,
                          game_id, _)
-    description = " ".join(_face(f) for f in faces)
+    description = " ".join(_face(f) for f in view.cards)
     description = "\n".join([description, "", *(redden(line) for line in view.lines)])
     return Message(clip(redden(view.title), 256), clip(description, MAX_DESCRIPTION), rows)
 
