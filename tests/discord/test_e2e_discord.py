@@ -9,6 +9,8 @@ local ``redis://127.0.0.1:6379/15``; this run's keys are deleted afterwards.
 from __future__ import annotations
 
 import re
+import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -132,13 +134,16 @@ def assert_answers_in_time(fake: FakeDiscord) -> None:
     assert late == [] and fake.late == [], late
 
 
-def measure(fake: FakeDiscord, table_id: int) -> dict[str, float]:
-    """REST calls per interaction and the most table edits in any minute."""
+def measure(fake: FakeDiscord, table_id: int) -> dict[str, Any]:
+    """REST calls per interaction (all, and per route) and the most table edits in any
+    minute, start-up and command sync left out."""
     calls = action_calls(fake)
     actions = len(fake.all_interactions())
     edits = table_edit_times(fake, table_id)
+    routes = Counter(c.route for c in calls)
     return {"interactions": actions, "rest_calls": len(calls),
             "calls_per_action": round(len(calls) / actions, 2),
+            "per_route": {r: round(n / actions, 2) for r, n in routes.most_common()},
             "table_edits": len(edits), "most_table_edits_in_a_minute": most_in_a_minute(edits)}
 
 
@@ -230,3 +235,59 @@ def test_two_people_and_a_robot_play_a_deal_through_interactions(
     for log in (log1, log2):
         text = log.read_text()
         assert "Traceback" not in text and TOKEN not in text
+
+
+def pile(fake: FakeDiscord) -> list[str]:
+    """The discard pile as the table shows it (``Lixo: ...``; the table may lag 3 s)."""
+    found = re.search(r"Lixo: (.+?) · Monte", table(fake).text())
+    return found.group(1).split() if found else []
+
+
+def test_a_hand_of_more_than_25_cards_is_fully_operable(
+        fake: FakeDiscord, people: list[Person], tmp_path: Path) -> None:
+    # Discord: 25 options a select, 5 rows a message; RULES row "discard pile" (buraco
+    # takes the whole pile) and C3 (the taken top card is not discarded this turn)
+    ana, bia, _caio = people
+    assert REDIS is not None
+    with run_bot(fake, tmp_path, REDIS):
+        lobby(fake, ana, bia, robots=0)
+        my_hand(fake, bia)
+        if hand(fake, ana) is None:
+            my_hand(fake, ana)
+        taker: Person | None = None
+        deadline = time.monotonic() + 90
+        while taker is None:
+            assert time.monotonic() < deadline, "the pile never reached 15 cards"
+            for person in (ana, bia):
+                current = hand(fake, person)
+                if current is not None and current.button("Pegar o lixo") and len(
+                        pile(fake)) >= 15:
+                    taker = person
+                    break
+                play_turn(fake, person)
+        before = hand(fake, taker)
+        assert before is not None
+        top = pile(fake)[-1]
+        press(fake, taker, before, "Pegar o lixo")
+        big = until_changed(fake, taker, before)
+        options = card_options(big)
+        title_count = re.search(r"Sua mão \((\d+) cartas\)", big.text())
+        assert title_count is not None
+        count = int(title_count.group(1))
+        assert count > 25 and len(options) == count
+        selects = {s["custom_id"] for s, _o in options}
+        assert len(selects) == -(-count // 25)
+        assert all(len(s["options"]) <= 25 for s, _o in options)
+        last = max(i for i, (_s, o) in enumerate(options) if o["label"] != top)
+        chosen = str(options[last][1]["label"])
+        assert last >= 25
+        pick(fake, taker, big, last)
+        selected = until_changed(fake, taker, big)
+        assert f"Selecionadas: {chosen.replace(chr(0xFE0F), '')}" in selected.text().replace(
+            chr(0xFE0F), "")
+        press(fake, taker, selected, "Descartar")
+        after = until_changed(fake, taker, selected)
+        assert f"Sua mão ({count - 1} cartas)" in after.text()
+        wait_for(lambda: pile(fake) == [chosen], timeout=10, what="the discarded card on top")
+    assert_answers_in_time(fake)
+    assert_hands_private(fake, people)
