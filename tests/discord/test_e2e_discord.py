@@ -216,6 +216,11 @@ def test_two_people_and_a_robot_play_a_deal_through_interactions(
         current = hand(fake, ana)
         assert current is not None
         toggle_twice(fake, ana, current)
+        # the gateway drops the socket (4000): the bot RESUMEs its session and goes on;
+        # the next table edit meets a 429 and is retried after retry_after
+        assert fake.drop_gateway(4000)
+        fake.fail("PATCH /channels/{c}/messages/{m}", 429, 0, "You are being rate limited.",
+                  retry_after=0.5)
         result = play_deal(fake, [ana, bia])
         assert result is not None
         totals = side_totals(result)
@@ -224,6 +229,13 @@ def test_two_people_and_a_robot_play_a_deal_through_interactions(
             table(fake)), what="the table between deals")
         for name, total in zip(("Ana", "Bia", "Robô 3"), totals, strict=True):
             assert f"{name}: {total} pts" in final.text()
+    sessions = sorted(fake.gateway.sessions.values(), key=lambda s: s.identified_at)
+    assert fake.gateway.identifies == 2 and [s.resumes for s in sessions] == [0, 1]
+    limited = [c for c in fake.calls() if c.status == 429]
+    assert len(limited) == 1 and limited[0].ids.get("m") == str(table_id)
+    retried = next(c for c in fake.calls() if c.time > limited[0].time
+                   and c.route == limited[0].route and c.ids == limited[0].ids)
+    assert retried.status == 200 and retried.time - limited[0].time >= 0.5
     assert [t.id for t in tables(fake)] == [table_id]
     assert len(fake.message(table_id).edits) >= 5
     assert_answers_in_time(fake)
