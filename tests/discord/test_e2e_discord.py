@@ -99,12 +99,14 @@ def assert_hands_private(fake: FakeDiscord, people: list[Person]) -> None:
     never a card; no person's hand (its cards in order) is in any public text."""
     hands = [m for p in people for m in fake.ephemerals(p) if m.text().startswith(HAND_TITLE)]
     assert hands, "no hand was ever shown"
-    everything = list(fake.messages.values())
-    for message in everything:
-        if HAND_TITLE in message.text():
+    dms = {str(channel) for channel in fake.dms.values()}
+    for message in list(fake.messages.values()):
+        if HAND_TITLE in message.text() and str(message.channel_id) not in dms:
             assert message.flags & 64 and message.ephemeral_for is not None, message.text()
     public_texts: list[str] = []
     for call in fake.calls():
+        if call.ids.get("c") in dms:
+            continue  # a DM is as private as an ephemeral message
         ids = custom_ids(call.body)
         for cid in ids:
             assert len(cid) <= 100
@@ -301,5 +303,32 @@ def test_a_hand_of_more_than_25_cards_is_fully_operable(
         after = until_changed(fake, taker, selected)
         assert f"Sua mão ({count - 1} cartas)" in after.text()
         wait_for(lambda: pile(fake) == [chosen], timeout=10, what="the discarded card on top")
+    assert_answers_in_time(fake)
+    assert_hands_private(fake, people)
+
+
+def test_hand_by_dm_and_closed_dms_fall_back_to_ephemeral(
+        fake: FakeDiscord, people: list[Person], tmp_path: Path) -> None:
+    # docs/discord.md "/mao dm": the hand in a DM; 50007 (DMs closed) keeps it ephemeral
+    ana, bia, _caio = people
+    assert REDIS is not None
+    fake.refuse_dms(bia)
+    with run_bot(fake, tmp_path, REDIS):
+        lobby(fake, ana, bia)
+        answered(fake, fake.slash(ana, "mao", modo="dm"))
+        dm = wait_for(lambda: [m for m in fake.dm_messages(ana)
+                               if m.text().startswith(HAND_TITLE)], what="Ana's DM hand")
+        assert len(dm) == 1 and "Sua vez: compre do monte" in dm[0].text()
+        press(fake, ana, dm[0], "Comprar do monte")
+        drawn = wait_for(lambda: (lambda m: m if "Sua mão (12 cartas)" in m.text() else None)(
+            fake.message(dm[0].id)), what="the DM hand after the draw")
+        assert drawn.id == dm[0].id
+        answered(fake, fake.slash(bia, "mao", modo="dm"))
+        fallback = wait_for(lambda: hand(fake, bia), what="Bia's hand, ephemeral")
+        assert fallback.flags == 64
+        assert "Suas DMs estão fechadas: a mão fica aqui, só para você." in fallback.text()
+        assert fake.dm_messages(bia) == []
+        refused = [c for c in fake.calls() if c.status == 403]
+        assert [c.route for c in refused] == ["POST /channels/{c}/messages"]
     assert_answers_in_time(fake)
     assert_hands_private(fake, people)
