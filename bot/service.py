@@ -31,6 +31,8 @@ _UNLOADED = object()  # "not read yet" (None means the store has no such game)
 CACHED_GAMES = 512
 _FORCE = object()
 RETRY_S = 60.0
+HANDOFF_S = 1.0
+"""Seconds until a game claimed by a process of another platform is due again."""
 CHAT_BIND_TTL_S = 30 * 86_400
 """A chat's binding outlives any game (it is removed when the game closes, and a binding
 to a game that no longer exists is dropped on sight), so long matches keep their chat."""
@@ -414,16 +416,40 @@ class Service:
         await self.store.bind_chat(new.key, gid, CHAT_BIND_TTL_S)
         return effects
 
+    async def _platform_of(self, gid: str) -> tuple[str | None, object]:
+        """The chat platform of stored game ``gid`` (None when gone) and what was read,
+        for ``_run``; the parsed game is kept in the cache so it is not parsed twice."""
+        got = await self.store.load_game(gid)
+        if got is None:
+            return None, None
+        hit = self._cache.get(gid)
+        if hit is None or hit[0] != got[0]:
+            hit = (got[0], decode(got[1]))
+            self._remember(gid, *hit)
+        return hit[1].chat.platform, got
+
     # Timers -------------------------------------------------------------------------
-    async def tick(self, now: float | None = None, limit: int = 20) -> list[Effect]:
-        """Claim due deadlines and do what is due (AI move, timeout, next deal, idle)."""
+    async def tick(self, now: float | None = None, limit: int = 20,
+                   platforms: frozenset[str] | None = None) -> list[Effect]:
+        """Claim due deadlines and do what is due (AI move, timeout, next deal, idle).
+
+        ``platforms``: the chat platforms this process delivers to (``{"dc"}``); a claimed
+        game of another platform is handed back, due again in ``HANDOFF_S``, for that
+        platform's workers (one Redis serves both: a Discord process must not play a
+        Telegram game it cannot show). None: every game."""
         now = self.clock.now() if now is None else now
         out: list[Effect] = []
         for gid in await self.store.claim_due(now, limit):
             try:
+                loaded: object = _UNLOADED
+                if platforms is not None:
+                    platform, loaded = await self._platform_of(gid)
+                    if platform is not None and platform not in platforms:
+                        await self.store.set_deadline(gid, now + HANDOFF_S)
+                        continue
                 out += await self._run(gid, None, lambda g: timers.step(
                     g, now, self.pacing, self.chooser, self.deck_fn), reschedule=True,
-                    threaded=self.threaded)
+                    threaded=self.threaded, loaded=loaded)
             except (IllegalAction, ValueError, KeyError, IndexError) as err:
                 # an engine refusal of every fallback move, or a corrupt state: keep the
                 # game (nothing was saved) and try again later instead of dropping it

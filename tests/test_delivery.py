@@ -324,7 +324,8 @@ async def test_sigterm_finishes_the_tick_round_in_progress_and_delivers_it(
     class SlowService:
         calls = 0
 
-        async def tick(self) -> list[Any]:
+        async def tick(self, platforms: frozenset[str] | None = None) -> list[Any]:
+            assert platforms == frozenset({"xx"})
             self.calls += 1
             if self.calls > 1:
                 return []

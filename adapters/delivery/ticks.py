@@ -24,11 +24,12 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
     (more may be due). Each round also re-renders the tables a dead worker left stale
     (:meth:`Delivery.redo`). A round in progress when ``stop`` is set is finished."""
     stop = stop or asyncio.Event()
+    mine = frozenset({outbox.platform.name})  # games of other platforms are handed back
     while not stop.is_set():
         effects: list[Any] = []
         try:
             async with outbox.lock:  # same order rule as the handlers (Handlers.call)
-                effects = list(await service.tick())
+                effects = list(await service.tick(platforms=mine))
                 rest = outbox.stage(effects)
             if rest:
                 await outbox.deliver(rest)
