@@ -124,7 +124,7 @@ async def _play(settings: Settings, variant: str, players: int | None, pause: fl
     from adapters.storage import open_store
     from bot.service import Service
 
-    store = await open_store(settings.redis_url)
+    store = await open_store(settings.redis_url, settings.redis_prefix)
     service = Service(store, SystemClock(), turn_timer_s=3600, ai_pace_s=0.0,
                       next_deal_s=3600.0)
     game = ConsoleGame(service, Console(), pause_s=pause)

@@ -16,6 +16,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
 
     redis_url: str | None = None
+    redis_prefix: str = Field(default="buraco", min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    """First part of every Redis key (several bots or test runs can share one database)."""
     telegram_token: str | None = None
     discord_token: str | None = None
     webhook_url: str | None = None

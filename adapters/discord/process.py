@@ -65,8 +65,8 @@ async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
 
-    return BuracoClient(service, store.client, lang_of, shard_ids=ids, shard_count=count,
-                        tick=tick)
+    return BuracoClient(service, store.client, lang_of, prefix=settings.redis_prefix,
+                        shard_ids=ids, shard_count=count, tick=tick)
 
 
 async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
@@ -78,7 +78,7 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
     if not settings.discord_token:
         raise SystemExit("DISCORD_TOKEN is not set: create a bot at "
                          "https://discord.com/developers/applications (README)")
-    store = await open_store(settings.redis_url)
+    store = await open_store(settings.redis_url, settings.redis_prefix)
     try:
         client = await _client(settings, store)
         stop = stop or _stop_on_signals()
@@ -105,7 +105,7 @@ async def sync(settings: Any, guild: int | None) -> list[str]:
 
     if not settings.discord_token:
         raise SystemExit("DISCORD_TOKEN is not set")
-    store = await open_store(settings.redis_url)
+    store = await open_store(settings.redis_url, settings.redis_prefix)
     try:
         client = await _client(settings, store, tick=False)
         async with client:

@@ -129,15 +129,15 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     from bot.service import Service
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry the token
-    store = await open_store(settings.redis_url)
+    store = await open_store(settings.redis_url, settings.redis_prefix)
     service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
                       ai_pace_s=settings.ai_pace_s)
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
 
-    application, handlers = build_application(settings, service, MessageRefs(store.client),
-                                              lang_of)
+    refs = MessageRefs(store.client, settings.redis_prefix)
+    application, handlers = build_application(settings, service, refs, lang_of)
     stop = stop or _stop_on_signals()
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY]
     try:
