@@ -53,21 +53,21 @@ pytestmark = [
 ]
 
 
+PREFIX = f"e2e-{secrets.token_hex(6)}"  # this run's own keys (REDIS_PREFIX): no other
+# test's games in the shared database reach these workers' timers
+
+
 @pytest.fixture
 def emu() -> Iterator[Emulator]:
-    """The emulator, and afterwards the deletion of every Redis key this run made (they
-    all name the run's random group id, bot id or game id, or the two people)."""
+    """The emulator, and afterwards the deletion of every Redis key this run made (all
+    under the run's own REDIS_PREFIX)."""
     with start_emulator(TOKEN) as emulator:
         yield emulator
     client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
     try:
-        keys = set(client.scan_iter(match=f"buraco:*{GROUP.chat_id}*"))
-        keys |= set(client.scan_iter(match=f"buraco:seen:tg:{emulator.bot_id}:*"))
-        keys |= {f"buraco:tg:dm:{p.user_id}" for p in (ANA, BIA)}
-        last = client.hget(f"buraco:settings:tg:{GROUP.chat_id}", "last_game")
-        if last:
-            keys |= set(client.scan_iter(match=f"buraco:{{{last}}}:*"))
-        client.delete(*keys)
+        keys = list(client.scan_iter(match=f"{PREFIX}:*"))
+        if keys:
+            client.delete(*keys)
     finally:
         client.close()
 
@@ -80,7 +80,7 @@ def test_two_webhook_workers_behind_one_url_play_a_deal(emu: Emulator, tmp_path:
     for path in workers:
         path.mkdir()
     settings = {"WEBHOOK_URL": f"{proxy.url}/hook", "WEBHOOK_LISTEN": "127.0.0.1",
-                "WEBHOOK_SECRET": SECRET}
+                "WEBHOOK_SECRET": SECRET, "REDIS_PREFIX": PREFIX}
     try:
         with (run_bot(emu, workers[0], REDIS_URL, WEBHOOK_PORT=str(ports[0]), **settings) as log1,
               run_bot(emu, workers[1], REDIS_URL, WEBHOOK_PORT=str(ports[1]), **settings) as log2):
