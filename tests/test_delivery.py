@@ -343,3 +343,14 @@ async def test_sigterm_finishes_the_tick_round_in_progress_and_delivers_it(
     await wind_down(ticking, halt, delivery, wait_s=5.0)
     assert ticking.done() and not ticking.cancelled()
     assert platform.calls == [("post", "table:after the move", "m1")]
+
+
+async def test_a_ping_for_the_next_person_deletes_the_previous_person_s(setup: Any) -> None:
+    """At most one turn ping per game: when the turn moves to Bia, Ana's is stale."""
+    delivery, platform = setup
+    bia = PlayerRef(platform="xx", user_id="2", name="Bia")
+    await delivery.deliver([TurnPing(player=ANA, chat=CHAT, game_id="g1", text="vez Ana")])
+    await delivery.deliver([TurnPing(player=bia, chat=CHAT, game_id="g1", text="vez Bia")])
+    assert platform.calls == [("ping", "vez Ana", "m1"), ("ping", "vez Bia", "m2"),
+                              ("delete_private", "m1")]
+    assert await delivery.refs.all("g1") == {"ping:2": "m2"}

@@ -11,7 +11,8 @@
   message, latest wins), unless the platform shows it as the answer to the person's own
   press (:meth:`Platform.carries_hand`). A refused private message tells the group once
   per game and person.
-- ``TurnPing``: a new notification; the previous one is deleted.
+- ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
+  game: the turn moved on).
 - ``Say`` / ``Tell`` / ``Document``: new messages; ``Reply``: the platform answers the origin.
 - ``Closed``: the table and hand messages lose their buttons; references are forgotten.
 """
@@ -234,8 +235,11 @@ class Delivery:
             await self.refs.put(game_id, field, ref)
 
     async def _ping(self, effect: TurnPing) -> None:
+        """A new turn ping; then every earlier ping of the game is deleted (the person's
+        own and whoever's turn it was before), so a game has at most one."""
         field = f"ping:{effect.player.user_id}"
-        previous = await self.refs.get(effect.game_id, field)
+        earlier = {name: ref for name, ref in (await self.refs.all(effect.game_id)).items()
+                   if name.startswith("ping:")}
         try:
             sent = await self.platform.ping(effect)
         except PrivateRefused:
@@ -243,8 +247,10 @@ class Delivery:
             sent = None
         if sent is not None:
             await self.refs.put(effect.game_id, field, sent)
-        if previous is not None:
-            await self.platform.delete_private(effect.player.user_id, previous)
+        for name, ref in earlier.items():
+            if name != field:
+                await self.refs.drop(effect.game_id, name)
+            await self.platform.delete_private(name[5:], ref)
 
     async def dm_refused(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
         """The bot cannot write to the person privately: tell the group once per game."""
