@@ -5,10 +5,9 @@ The bot reaches the fake through its documented settings (docs/discord.md):
 ``DISCORD_TOKEN``, ``DISCORD_API_BASE`` (REST root; the gateway URL comes from the fake's
 ``GET /gateway/bot``), ``REDIS_URL``, ``AI_PACE_S``, ``TURN_TIMER_S``, ``LOG_LEVEL``.
 A restart mid-deal needs the game to outlive the process, so these tests use a real Redis:
-the server of ``REDIS_URL`` (else ``redis://127.0.0.1:6379``), in a database that holds no
-keys when the test starts. Not the shared test database 15 itself: the bot process has no
-key prefix setting, and its tick loop takes every due game it finds there, other helpers'
-Telegram games included (tests/discord/NEEDS.md items 5 and 6).
+``REDIS_URL``, else the machine's ``redis://127.0.0.1:6379/15``, with this run's own key
+prefix (``REDIS_PREFIX``, :func:`prefix_of`): the games of other tests in that shared
+database are not this bot's, and :func:`forget` deletes exactly this run's keys.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import redis
 from fake_discord import FakeDiscord
@@ -45,21 +43,22 @@ def wait_for(probe: Callable[[], T | None], timeout: float = 20.0, what: str = "
 
 
 def redis_url() -> str | None:
-    """A URL on the server of ``REDIS_URL`` (else the local one) whose database is empty
-    now, trying 14 down to 1; None when the server does not answer or none is empty."""
-    parts = urlsplit(os.environ.get("REDIS_URL") or FALLBACK_REDIS)
-    for db in range(14, 0, -1):
-        url = urlunsplit((parts.scheme, parts.netloc, f"/{db}", "", ""))
+    """``REDIS_URL`` (else the local test database) when it answers PING, else None."""
+    url = os.environ.get("REDIS_URL") or FALLBACK_REDIS
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=1)
         try:
-            client = redis.Redis.from_url(url, socket_connect_timeout=1)
-            try:
-                if client.dbsize() == 0:
-                    return url
-            finally:
-                client.close()
-        except redis.RedisError:
-            return None
-    return None
+            client.ping()
+        finally:
+            client.close()
+    except redis.RedisError:
+        return None
+    return url
+
+
+def prefix_of(fake: FakeDiscord) -> str:
+    """The run's key prefix: named after the fake's application id (new every run)."""
+    return f"e2e-dc-{fake.app_id}"
 
 
 def bot_env(fake: FakeDiscord, url: str, **extra: str) -> dict[str, str]:
@@ -67,8 +66,8 @@ def bot_env(fake: FakeDiscord, url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("DISCORD_", "TELEGRAM_", "WEBHOOK_"))}
     env.update(DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base, REDIS_URL=url,
-               AI_PACE_S="0", TURN_TIMER_S="900", LOG_LEVEL="INFO", PYTHONPATH=str(REPO),
-               **extra)
+               REDIS_PREFIX=prefix_of(fake), AI_PACE_S="0", TURN_TIMER_S="900",
+               LOG_LEVEL="INFO", PYTHONPATH=str(REPO), **extra)
     return env
 
 
@@ -111,22 +110,11 @@ def run_bot(fake: FakeDiscord, workdir: Path, url: str, log_name: str = "bot.log
             process.wait()
 
 
-def forget(url: str, fake: FakeDiscord, game_ids: set[str]) -> None:
-    """Delete every key this run made: the keys naming the fake's channel, guild, people
-    or interactions, and the games' own keys (and their timer entries)."""
+def forget(url: str, fake: FakeDiscord) -> None:
+    """Delete every key of this run (its prefix); no other key is touched."""
     client = redis.Redis.from_url(url, decode_responses=True)
     try:
-        ids = [fake.channel_id, fake.guild_id, *fake.people]
-        keys: set[str] = set()
-        for some in ids:
-            keys |= set(client.scan_iter(match=f"*{some}*"))
-        interactions = {str(i) for i in fake.interactions}
-        keys |= {k for k in client.scan_iter(match="*seen*")
-                 if set(k.split(":")) & interactions}
-        for game in game_ids:
-            keys |= set(client.scan_iter(match=f"*{{{game}}}*"))
-            for zset in client.scan_iter(match="*timers*", _type="zset"):
-                client.zrem(zset, game)
+        keys = list(client.scan_iter(match=f"{prefix_of(fake)}:*"))
         if keys:
             client.delete(*keys)
     finally:
