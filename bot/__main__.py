@@ -2,17 +2,25 @@
 
     python -m bot play [--variant V] [--players N] [--pause S]
     python -m bot telegram
+    python -m bot discord [--sync [--guild ID]]
+    python -m bot serve
 
 ``play`` runs a match in the terminal against AI seats on the store of ``REDIS_URL``
-(the embedded fakeredis store when unset); ``telegram`` runs the Telegram bot.
+(the embedded fakeredis store when unset); ``telegram`` runs the Telegram bot,
+``discord`` the Discord bot (``--sync`` registers its slash commands and exits), ``serve``
+every platform whose token is set, in one process, on the one Redis of ``REDIS_URL``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import importlib
 import logging
+import signal
 import sys
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -64,6 +72,18 @@ def _setup_error(err: BaseException) -> str | None:
         return f"Redis recusou a conexão (REDIS_URL): {err}"
     if isinstance(err, ValueError) and "redis" in str(err).lower():
         return f"REDIS_URL inválida: {err}"
+    if "discord" in sys.modules:
+        import aiohttp
+        import discord
+
+        if isinstance(err, discord.LoginFailure):
+            return f"DISCORD_TOKEN recusado pelo Discord: {err}"
+        if isinstance(err, discord.PrivilegedIntentsRequired):
+            return f"O Discord recusou as intents pedidas: {err}"
+        if isinstance(err, discord.GatewayNotFound | aiohttp.ClientError | discord.HTTPException):
+            return f"Sem conexão com o Discord: {err}"
+    if isinstance(err, ValueError) and "DISCORD_SHARD" in str(err):
+        return f"Configuração de shards inválida: {err}"
     if "telegram" in sys.modules:
         import telegram.error
 
@@ -89,6 +109,12 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--pause", type=_pause, default=0.6,
                       help="segundos entre jogadas dos robôs (0 a 60)")
     sub.add_parser("telegram", help="rodar o bot do Telegram")
+    dc = sub.add_parser("discord", help="rodar o bot do Discord")
+    dc.add_argument("--sync", action="store_true",
+                    help="registrar os comandos de barra e sair (só quando mudarem)")
+    dc.add_argument("--guild", type=int, default=None,
+                    help="com --sync: registrar só neste servidor (ID), na hora")
+    sub.add_parser("serve", help="rodar todas as plataformas com token definido")
     return parser
 
 
@@ -127,19 +153,41 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "play":
             return _run_play(settings, args)
-        import importlib
-
-        telegram = importlib.import_module("adapters.telegram")
-        run = getattr(telegram, "run", None) or importlib.import_module(
-            "adapters.telegram.app").run
-        run(settings)
+        if args.command == "discord":
+            importlib.import_module("adapters.discord").run(settings, args.sync, args.guild)
+        elif args.command == "serve":
+            asyncio.run(_serve_all(settings))
+        else:
+            importlib.import_module("adapters.telegram").run(settings)
     except Exception as err:
+        while isinstance(err, ExceptionGroup) and err.exceptions:  # from _serve_all
+            err = err.exceptions[0]
         line = _setup_error(err)
         if line is None:
             raise
         print(line, file=sys.stderr)
         return 1
     return 0
+
+
+async def _serve_all(settings: Settings) -> None:
+    """Every platform whose token is set, in one process, until SIGINT/SIGTERM; one
+    failing at start-up stops the others."""
+    servers: list[Any] = []
+    if settings.telegram_token:
+        servers.append(importlib.import_module("adapters.telegram.app").serve)
+    if settings.discord_token:
+        servers.append(importlib.import_module("adapters.discord.process").serve)
+    if not servers:
+        raise SystemExit("Nenhum token definido: TELEGRAM_TOKEN e/ou DISCORD_TOKEN")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    async with asyncio.TaskGroup() as group:
+        for serve in servers:
+            group.create_task(serve(settings, stop))
 
 
 def _run_play(settings: Settings, args: argparse.Namespace) -> int:

@@ -31,6 +31,8 @@ CACHED_GAMES = 512
 _FORCE = object()
 _APPLIED = object()  # "this update was applied to the game already"
 RETRY_S = 60.0
+HANDOFF_S = 1.0
+"""Seconds until a game claimed by a process of another platform is due again."""
 CHAT_BIND_TTL_S = 30 * 86_400
 """A chat's binding outlives any game (it is removed when the game closes, and a binding
 to a game that no longer exists is dropped on sight), so long matches keep their chat."""
@@ -337,6 +339,15 @@ class Service:
         """The hand view of ``user`` in game ``game_id`` (the "Minha mão" button)."""
         return await self._run(game_id, user, lambda g: info.hand_outcome(g, user))
 
+    async def table_of(self, game_id: str) -> list[Effect]:
+        """The table view of game ``game_id`` as stored now (``[]`` when it is gone): a
+        worker re-renders a table another worker left stale (adapters/delivery/stale.py)."""
+        got = await self._load(game_id)
+        if got is None:
+            return []
+        version, game = got
+        return [views.table_effect(game).model_copy(update={"state_version": version})]
+
     async def scoreboard(self, chat: ChatRef, user: PlayerRef, *,
                          update: str | None = None) -> list[Effect]:
         """``/placar``: the match deal by deal and the chat's all-time ranking."""
@@ -413,15 +424,29 @@ class Service:
         await self.store.bind_chat(new.key, gid, CHAT_BIND_TTL_S)
         return effects
 
+    def _platform_of(self, gid: str, got: tuple[int, str]) -> str:
+        """The chat platform of the stored game ``got`` (``(version, text)``); the parsed
+        game is kept in the cache so :meth:`_run` does not parse it again."""
+        hit = self._cache.get(gid)
+        if hit is None or (hit[0], hit[1]) != got:
+            hit = (got[0], got[1], decode(got[1]))
+            self._remember(gid, *hit)
+        return hit[2].chat.platform
+
     # Timers -------------------------------------------------------------------------
-    async def tick(self, now: float | None = None, limit: int = 20) -> list[Effect]:
+    async def tick(self, now: float | None = None, limit: int = 20,
+                   platforms: frozenset[str] | None = None) -> list[Effect]:
         """Claim (lease) due deadlines and do what is due (AI move, timeout, next deal,
         idle close, the follow-ups of a game that is over); sweep for games without a
         deadline at the first tick and every :data:`bot.upkeep.SWEEP_S` seconds.
 
         One game's failure (a corrupt state, an engine refusal of every fallback move, a
         dropped connection) neither drops the others of the batch nor loses its own
-        deadline: the lease stands, and a retry is set when the store still answers."""
+        deadline: the lease stands, and a retry is set when the store still answers.
+        ``platforms``: the chat platforms this process delivers to (``{"dc"}``); a claimed
+        game of another platform is handed back, due again in ``HANDOFF_S``, for that
+        platform's workers (one Redis serves both: a Discord process must not play a
+        Telegram game it cannot show). None: every game."""
         now = self.clock.now() if now is None else now
         if now - self._swept_at >= upkeep.SWEEP_S:
             self._swept_at = now
@@ -429,7 +454,7 @@ class Service:
         out: list[Effect] = []
         for gid in await self.store.claim_due(now, limit):
             try:
-                out += await self._tick_one(gid, now)
+                out += await self._tick_one(gid, now, platforms)
             except Exception as err:
                 # the code only: an engine message may name a card of someone's hand
                 log.error("game %s: timer step failed (%s)", gid,
@@ -438,10 +463,14 @@ class Service:
                     await self.store.set_deadline(gid, now + RETRY_S)
         return out
 
-    async def _tick_one(self, gid: str, now: float) -> list[Effect]:
+    async def _tick_one(self, gid: str, now: float,
+                        platforms: frozenset[str] | None) -> list[Effect]:
         got = await self.store.load_game(gid)
         if got is None:  # the game is gone: so is its deadline
             await self.store.clear_deadline(gid)
+            return []
+        if platforms is not None and self._platform_of(gid, got) not in platforms:
+            await self.store.set_deadline(gid, now + HANDOFF_S)
             return []
         return await self._run(gid, None, lambda g: timers.step(
             g, now, self.pacing, self.chooser, self.deck_fn), reschedule=True,

@@ -116,7 +116,9 @@ async def test_states_are_stored_compressed(svc: Service, store: Any) -> None:
     assert text.startswith(PACKED)
     game = decode(text)
     plain = encode(game, compress=False)
-    assert decode(plain) == game and len(text) * 2 < len(plain)
+    # a fresh deal is mostly a shuffled deck, the least compressible state (about 2x;
+    # a mid-deal state about 4x, bench/README.md): at least 5/3 here
+    assert decode(plain) == game and len(text) * 5 < len(plain) * 3
 
 
 async def test_a_failing_timer_step_is_retried_and_logs_no_card(

@@ -136,7 +136,7 @@ class ConsoleGame:
         self.narrate = True
         try:
             for _i in range(10_000):
-                effects = await self.service.tick()
+                effects = await self.service.tick(platforms=frozenset({CHAT.platform}))
                 if not effects:
                     return
                 self.show(effects)

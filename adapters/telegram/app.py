@@ -32,33 +32,20 @@ from telegram.ext import (
     filters,
 )
 
+from adapters.delivery.coalesce import EditCoalescer
+from adapters.delivery.commands import COMMANDS
+from adapters.delivery.stale import StaleTables
+from adapters.delivery.ticks import tick_loop, wind_down
+from adapters.delivery.window import SharedWindow
 from adapters.telegram.calls import api
-from adapters.telegram.coalesce import EditCoalescer
 from adapters.telegram.handlers import Handlers
-from adapters.telegram.i18n import N_, Texts
+from adapters.telegram.i18n import Texts
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
-from adapters.telegram.window import SharedWindow
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
-TICK_S = 0.5
-COMMANDS: list[tuple[str, str]] = [
-    ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
-    ("entrar", N_("Sentar na mesa aberta")),
-    ("sair", N_("Sair da mesa antes do início")),
-    ("robo", N_("Pôr um robô na mesa: /robo [facil|normal|dificil]")),
-    ("iniciar", N_("Começar a partida")),
-    ("mao", N_("Receber a sua mão no privado")),
-    ("placar", N_("Placar da partida e ranking do grupo")),
-    ("regras", N_("Regras de uma variante: /regras [variante]")),
-    ("ajuda", N_("Como jogar com o bot")),
-    ("cancelar", N_("Encerrar a mesa (quem abriu ou um admin)")),
-    ("voltar", N_("Retomar o seu lugar do robô")),
-    ("exportar", N_("Registro da partida terminada")),
-    ("idioma", N_("Idioma do grupo: /idioma [pt|en|it]")),
-]
 COMMAND_LANGS = {"pt": None, "en": "en", "it": "it"}  # None: the default (pt-BR) list
 
 
@@ -108,7 +95,9 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     application = builder.build()
     group_edits = EditCoalescer(gap_s=3.0, per_minute=20,
                                 shared=SharedWindow(refs.client, refs.prefix))
-    handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits))
+    stale = StaleTables(refs.client, refs.prefix, "tg")
+    handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits,
+                                        stale=stale))
     names = [name for name, _ in COMMANDS]
     application.add_handler(CommandHandler("start", handlers.start))
     application.add_handler(CommandHandler(names, handlers.command))
@@ -132,22 +121,6 @@ async def register_commands(application: Any) -> None:
         await api("setMyCommands", register)
 
 
-async def tick_loop(service: Any, outbox: Outbox, every_s: float = TICK_S) -> None:
-    """Call ``service.tick()`` forever and deliver its effects (AI, timers, next deal);
-    after a tick that did something, tick again at once (more may be due)."""
-    while True:
-        effects: list[Any] = []
-        try:
-            async with outbox.lock:  # same order rule as the handlers (Handlers.call)
-                effects = list(await service.tick())
-                rest = outbox.stage(effects)
-            if rest:
-                await outbox.deliver(rest)
-        except Exception:
-            log.exception("tick failed")
-        await asyncio.sleep(0 if effects else every_s)
-
-
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): open the store, build the
     service and the application, register the commands, receive updates, tick."""
@@ -163,8 +136,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
 
-    application, handlers = build_application(settings, service, MessageRefs(store.client),
-                                              lang_of)
+    refs = MessageRefs(store.client, settings.redis_prefix)
+    application, handlers = build_application(settings, service, refs, lang_of)
     stop = stop or _stop_on_signals()
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY]
     try:
@@ -182,14 +155,12 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     poll_interval=TelegramTuning().telegram_poll_interval,
                     allowed_updates=updates)
             log.info("Telegram bot @%s running", application.bot.username)
+            halt = asyncio.Event()
             ticking = asyncio.get_running_loop().create_task(
-                tick_loop(service, handlers.outbox))
+                tick_loop(service, handlers.outbox, stop=halt))
             await stop.wait()
-            ticking.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await ticking
-            await application.updater.stop()
-            await handlers.outbox.flush()
+            await application.updater.stop()  # no new updates; then finish what runs
+            await wind_down(ticking, halt, handlers.outbox)
             await application.stop()
     finally:
         await store.close()

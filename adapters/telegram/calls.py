@@ -7,7 +7,9 @@
 - ``Forbidden`` (the person never started the bot or blocked it) and ``ChatMigrated``
   (a group became a supergroup) propagate: the caller knows what to do.
 - Any other ``TelegramError`` (including a method the server does not implement, as the
-  test emulator answers for ``setMyCommands``) is logged and the bot carries on (None).
+  test emulator answers for ``setMyCommands``) is logged and the bot carries on (None);
+  so is a reply python-telegram-bot cannot read (``ok`` without ``result``: a
+  ``KeyError`` inside PTB, seen from the emulator when a message is deleted twice).
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from typing import TypeVar
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBDeprecationWarning
 
+from adapters.delivery.platform import MessageGone
+
+__all__ = ["GONE", "IGNORED", "MessageGone", "api", "retry_seconds"]
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -29,10 +34,6 @@ T = TypeVar("T")
 IGNORED = ("message is not modified", "query is too old", "query id is invalid")
 GONE = ("message to edit not found", "message to delete not found",
         "message can't be edited", "message can't be deleted", "message_id_invalid")
-
-
-class MessageGone(Exception):
-    """The message to edit or delete no longer exists (or can no longer be edited)."""
 
 
 def retry_seconds(exc: RetryAfter) -> float:
@@ -72,4 +73,7 @@ async def api(what: str, call: Callable[[], Awaitable[T]], retries: int = 3,
             return None
         except TelegramError as exc:
             log.warning("%s failed: %s", what, exc)
+            return None
+        except KeyError as exc:  # PTB reading a reply without "result"
+            log.warning("%s: unreadable reply (missing %s)", what, exc)
             return None

@@ -11,7 +11,7 @@ only opens the private chat. Update ids go to the service as
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from telegram import Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
+from adapters.delivery.commands import HAND_IN_PRIVATE, run_command
 from adapters.telegram import render
 from adapters.telegram.calls import api
 from adapters.telegram.i18n import N_, Texts
@@ -37,7 +38,6 @@ WELCOME = N_("Tudo certo! Suas cartas vão chegar aqui quando a partida começar
 # reach; a non-player gets the refusal as a toast, no link), "Entrar" only for someone
 # the bot cannot write to yet.
 OPENS_DM = {"j": "g", "h": "h"}
-Call = Callable[..., Awaitable[list[Effect]]]
 
 
 def player_of(user: User) -> PlayerRef:
@@ -70,11 +70,12 @@ class Handlers:
         original = await self.outbox.refs.original(chat.id)
         return chat_of(chat, original)
 
-    async def call(self, pending: Awaitable[list[Effect]]) -> list[Effect]:
+    async def call(self, pending: Awaitable[list[Effect]], fresh: bool = False) -> list[Effect]:
         """Run one service call under the outbox lock and stage its table and hand views at
-        once, so views reach the coalescers in the order the service made them."""
+        once, so views reach the coalescers in the order the service made them
+        (``fresh``: the person asked for their hand, send it anew)."""
         async with self.outbox.lock:
-            return self.outbox.stage(list(await pending))
+            return self.outbox.stage(list(await pending), fresh=fresh)
 
     async def lang(self, chat: ChatRef) -> Texts:
         """The adapter's texts in the chat's language."""
@@ -102,28 +103,13 @@ class Handlers:
         admin = False
         if name == "cancelar":
             admin = await self.is_admin(message.chat_id, int(user.user_id), context.bot)
-        effects = await self.call(self._call(name, chat, user, args, admin, update_key(update)))
+        effects = await self.call(run_command(self.service, name, chat, user, args, admin,
+                                              update_key(update)), fresh=name == "mao")
+        sent_hand = self.outbox.queued_hand  # read before any await: set by this call
         await self.outbox.deliver(effects, origin)
-
-    async def _call(self, name: str, chat: ChatRef, user: PlayerRef, args: str, admin: bool,
-                    key: str) -> list[Effect]:
-        s = self.service
-        simple: dict[str, Call] = {
-            "entrar": s.join, "sair": s.leave, "iniciar": s.start, "mao": s.show_hand,
-            "placar": s.scoreboard, "voltar": s.come_back, "exportar": s.export}
-        if name in simple:
-            return list(await simple[name](chat, user, update=key))
-        if name == "novojogo":
-            return list(await s.new_game(chat, user, args, update=key))
-        if name == "robo":
-            return list(await s.add_ai(chat, user, args, update=key))
-        if name == "idioma":
-            return list(await s.set_language(chat, user, args, update=key))
-        if name == "regras":
-            return list(await s.rules_text(chat, user, args))
-        if name == "cancelar":
-            return list(await s.cancel(chat, user, is_admin=admin, update=key))
-        return list(await s.help(chat, user))
+        if name == "mao" and sent_hand and await self.outbox.dm_known(user.user_id):
+            _ = await self.lang(chat)  # an unchanged hand would show them nothing: say where
+            await api("sendMessage", lambda: message.reply_text(_(HAND_IN_PRIVATE)))
 
     async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/start [payload]`` in the private chat (deep links) or in a group (help)."""
@@ -143,7 +129,7 @@ class Handlers:
             effects = await self.call(self.service.join_game(game_id, user,
                                                              update=update_key(update)))
         elif kind == "h" and game_id:
-            effects = await self.call(self.service.show_hand_of(game_id, user))
+            effects = await self.call(self.service.show_hand_of(game_id, user), fresh=True)
         if effects:
             await self.outbox.deliver(effects, origin)
             return

@@ -1,21 +1,17 @@
-"""Deliver the service's effects through the Bot API (docs/service-api.md "Effects").
+"""Telegram's side of the shared delivery (:mod:`adapters.delivery.outbox`): rendering and
+Bot API calls only (docs/telegram.md).
 
-- ``TableView``: the chat's one table message, posted once and then edited in place,
-  through the group :class:`EditCoalescer` (one edit per 3 s per chat, 20 a minute).
-  A lobby gets an extra URL button that seats a person and opens the private chat.
-- ``HandView``: the person's one hand message per game, edited in place (coalesced per
-  message, 1 s apart, latest wins). A refused DM (``Forbidden``) tells the group once per
-  game and person, with a deep-link button that opens the private chat.
-- ``TurnPing``: a short new DM (edits do not ring the phone); the previous one is deleted.
-- ``Say`` / ``Tell`` / ``Document``: new messages; ``Reply``: returned to the caller, who
-  answers the callback query or replies to the command.
-- ``Closed``: the table and hand messages lose their buttons; message ids are forgotten.
-``ChatMigrated`` on a group call moves the game to the new chat id and retries there.
+- Table: HTML message; a lobby gets an extra URL button that seats a person and opens the
+  private chat. ``ChatMigrated`` on a group call moves the game to the new chat id and
+  the call is retried there.
+- Hand, turn ping, ``Tell``: DMs; ``Forbidden`` is a refused DM, told to the group once
+  with a deep-link button that opens the private chat.
+- ``Reply``: a reply to the command, or a toast collected in :class:`Origin` for the
+  callback answer.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -26,24 +22,15 @@ from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParamet
 from telegram.constants import ParseMode
 from telegram.error import ChatMigrated, Forbidden
 
+from adapters.delivery.coalesce import EditCoalescer
+from adapters.delivery.outbox import Delivery
+from adapters.delivery.platform import MessageGone, PrivateRefused
+from adapters.delivery.stale import StaleTables
 from adapters.telegram import render
-from adapters.telegram.calls import MessageGone, api
-from adapters.telegram.coalesce import EditCoalescer
+from adapters.telegram.calls import api
 from adapters.telegram.i18n import N_, Texts
 from adapters.telegram.refs import MessageRefs
-from bot.effects import (
-    ChatRef,
-    Closed,
-    Document,
-    Effect,
-    HandView,
-    PlayerRef,
-    Reply,
-    Say,
-    TableView,
-    Tell,
-    TurnPing,
-)
+from bot.effects import ChatRef, Effect, HandView, PlayerRef, Reply, TableView, TurnPing
 
 log = logging.getLogger(__name__)
 
@@ -72,148 +59,92 @@ class Origin:
         return rest
 
 
-class Outbox:
-    """Renders effects for one bot. ``lang_of(chat_key)`` gives a chat's language."""
+@dataclass
+class Rendered:
+    """A Telegram message to send: HTML ``text`` and an inline keyboard."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+
+
+class TelegramPlatform:
+    """The :class:`adapters.delivery.platform.Platform` of one Telegram bot."""
+
+    name = "tg"
 
     def __init__(self, bot: Bot, refs: MessageRefs,
-                 lang_of: Callable[[str], Awaitable[str]],
-                 group_edits: EditCoalescer | None = None,
-                 dm_edits: EditCoalescer | None = None) -> None:
+                 lang_of: Callable[[str], Awaitable[str]]) -> None:
         self.bot = bot
         self.refs = refs
         self.lang_of = lang_of
-        self.lock = asyncio.Lock()
-        self.group_edits = group_edits or EditCoalescer(gap_s=3.0, per_minute=20)
-        self.dm_edits = dm_edits or EditCoalescer(gap_s=1.0, per_minute=60)
-        self._tables: dict[str, tuple[int, str]] = {}
-        self._dm_ok: set[str] = set()
+        self.dm_ok: set[str] = set()
 
     @property
     def username(self) -> str:
         """The bot's @username (known once the bot is initialized)."""
         return str(self.bot.username)
 
-    def stage(self, effects: list[Effect]) -> list[Effect]:
-        """Queue the table, hand and closing effects on their coalescers now, without
-        awaiting, so they keep the order of the service calls that made them; return the
-        other effects for :meth:`deliver`. Call it right after the service call (under
-        :attr:`lock`, which the handlers and the tick loop share)."""
-        rest: list[Effect] = []
-        for effect in effects:
-            if isinstance(effect, TableView):
-                self._queue_table(effect)
-            elif isinstance(effect, HandView):
-                self._queue_hand(effect)
-            elif isinstance(effect, Closed):
-                self._queue_closed(effect)
-            else:
-                rest.append(effect)
-        return rest
+    # ---- rendering -----------------------------------------------------------------
+    async def table(self, effect: TableView) -> Rendered:
+        """HTML table; a lobby adds the "join and open the private chat" link button."""
+        extra = None
+        if "j" in render.codes(effect.view):
+            _ = Texts(await self.lang_of(effect.chat.key))
+            extra = [[render.link_button(_("Entrar e abrir o privado"), self.username,
+                                         f"j{effect.game_id}")]]
+        return Rendered(render.view_html(effect.view),
+                        render.keyboard(effect.view.buttons, extra))
 
-    async def deliver(self, effects: list[Effect], origin: Origin | None = None) -> None:
-        """Render every effect, in order; faults are handled here (see module doc)."""
-        for effect in self.stage(effects):
-            try:
-                await self._one(effect, origin)
-            except Exception:  # one failed effect must not drop the others
-                log.exception("delivering %s failed", effect.kind)
+    def hand(self, effect: HandView) -> Rendered:
+        """HTML hand with its card and action buttons."""
+        return Rendered(render.view_html(effect.view), render.keyboard(effect.view.buttons))
 
-    async def _one(self, effect: Effect, origin: Origin | None) -> None:
-        if isinstance(effect, Reply):
-            await self._reply(effect, origin)
-        elif isinstance(effect, Say):
-            await self._group_send(effect.chat, render.plain_html(effect.text))
-        elif isinstance(effect, Tell):
-            await self._dm(effect.player, render.plain_html(effect.text))
-        elif isinstance(effect, TurnPing):
-            await self._ping(effect)
-        elif isinstance(effect, Document):
-            await self._document(effect)
+    def text(self, text: str) -> Rendered:
+        """A plain service text."""
+        return Rendered(render.plain_html(text))
 
-    # ---- group -------------------------------------------------------------------------
-    def _queue_table(self, effect: TableView) -> None:
-        text = render.view_html(effect.view)
-        lobby = "j" in render.codes(effect.view)
-        self._tables[effect.game_id] = (int(effect.chat.chat_id), text)
-
-        async def show() -> None:
-            extra = None
-            if lobby:
-                _ = Texts(await self.lang_of(effect.chat.key))
-                extra = [[render.link_button(_("Entrar e abrir o privado"), self.username,
-                                             f"j{effect.game_id}")]]
-            markup = render.keyboard(effect.view.buttons, extra)
-            if effect.state_version and not await self.refs.newest_table(
-                    effect.game_id, effect.state_version):
-                return  # another worker already showed a newer table
-            await self._post_or_edit_table(effect.chat, effect.game_id, text, markup)
-
-        self.group_edits.submit(effect.chat.chat_id, show)
-
-    def _queue_hand(self, effect: HandView) -> None:
-        key = f"{effect.game_id}:{effect.player.user_id}"
-        self.dm_edits.submit(key, lambda: self._hand(effect))
-
-    async def _post_or_edit_table(self, chat: ChatRef, game_id: str, text: str,
-                                  markup: InlineKeyboardMarkup | None) -> None:
-        ref = await self.refs.table(game_id)
-        if ref is not None and ref[0] == await self.target(chat):
-            try:
-                await api("editMessageText", lambda: self.bot.edit_message_text(
-                    text, chat_id=ref[0], message_id=ref[1], parse_mode=ParseMode.HTML,
-                    reply_markup=markup))
-                return
-            except MessageGone:
-                pass
-            except ChatMigrated as exc:
-                await self.chat_migrated(ref[0], int(exc.new_chat_id))
-        sent = await self._group_send(chat, text, markup)
-        if sent is not None:
-            await self.refs.set_table(game_id, sent.chat_id, sent.message_id)
-
-    async def _group_send(self, chat: ChatRef, text: str,
-                          markup: InlineKeyboardMarkup | None = None) -> Message | None:
-        """Send to a group; on ``ChatMigrated`` remember the new id and send there."""
-        chat_id = await self.target(chat)
-        try:
-            return await api("sendMessage", lambda: self.bot.send_message(
-                chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup))
-        except ChatMigrated as exc:
-            new_id = int(exc.new_chat_id)
-            await self.chat_migrated(chat_id, new_id)
-            return await api("sendMessage", lambda: self.bot.send_message(
-                new_id, text, parse_mode=ParseMode.HTML, reply_markup=markup))
-        except Forbidden as exc:  # the bot was removed from the group
-            log.warning("group %s refused a message: %s", chat_id, exc.message)
-            return None
-
+    # ---- group ---------------------------------------------------------------------
     async def target(self, chat: ChatRef) -> int:
         """The Telegram chat id to write to for the service's ``chat`` (a group that became
         a supergroup is written to under its new id)."""
         chat_id = int(chat.chat_id)
         return await self.refs.successor(chat_id) or chat_id
 
-    async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
-        """A group became a supergroup: its game stays under the old id in the service,
-        and the adapter writes to (and reads from) the new one."""
-        await self.refs.set_migration(old_chat_id, new_chat_id)
+    async def _send(self, chat_id: int, message: Rendered) -> Message | None:
+        return await api("sendMessage", lambda: self.bot.send_message(
+            chat_id, message.text, parse_mode=ParseMode.HTML, reply_markup=message.markup))
 
-    def _queue_closed(self, effect: Closed) -> None:
-        known = self._tables.pop(effect.game_id, None)
-        game_id = effect.game_id
+    async def post(self, chat: ChatRef, message: Rendered) -> str | None:
+        """Send to a group; on ``ChatMigrated`` remember the new id and send there."""
+        chat_id = await self.target(chat)
+        try:
+            sent = await self._send(chat_id, message)
+        except ChatMigrated as exc:
+            new_id = int(exc.new_chat_id)
+            await self.refs.set_migration(chat_id, new_id)
+            sent = await self._send(new_id, message)
+        except Forbidden as exc:  # the bot was removed from the group
+            log.warning("group %s refused a message: %s", chat_id, exc.message)
+            return None
+        return None if sent is None else f"{sent.chat_id}:{sent.message_id}"
 
-        async def close() -> None:
-            ref = await self.refs.table(game_id)
-            if ref is not None:
-                await self._drop_buttons(ref[0], ref[1], known[1] if known else None)
-            for name, value in (await self.refs.all(game_id)).items():
-                if name.startswith("hand:"):
-                    await self._drop_buttons(int(name[5:]), int(value), None)
-                elif name.startswith("ping:"):
-                    await self._delete(int(name[5:]), int(value))
-            await self.refs.forget_game(game_id)
+    async def edit(self, chat: ChatRef, ref: str, message: Rendered) -> None:
+        """Edit the table in place (a migrated group's table is posted anew there)."""
+        chat_id, message_id = (int(part) for part in ref.split(":"))
+        if chat_id != await self.target(chat):
+            raise MessageGone("the group moved")
+        try:
+            await api("editMessageText", lambda: self.bot.edit_message_text(
+                message.text, chat_id=chat_id, message_id=message_id,
+                parse_mode=ParseMode.HTML, reply_markup=message.markup))
+        except ChatMigrated as exc:
+            await self.refs.set_migration(chat_id, int(exc.new_chat_id))
+            raise MessageGone("the group moved") from exc
 
-        self.group_edits.submit(effect.chat.chat_id, close)
+    async def strip(self, ref: str, message: Rendered | None) -> None:
+        """Drop the table's buttons (re-sending its last text when known)."""
+        chat_id, message_id = (int(part) for part in ref.split(":"))
+        await self._drop_buttons(chat_id, message_id, message.text if message else None)
 
     async def _drop_buttons(self, chat_id: int, message_id: int, text: str | None) -> None:
         try:
@@ -226,18 +157,77 @@ class Outbox:
         except (MessageGone, ChatMigrated, Forbidden):
             pass
 
-    async def _document(self, effect: Document) -> None:
-        payload = InputFile(effect.content.encode(), filename=effect.filename)
-        chat_id = await self.target(effect.chat)
+    async def send_file(self, chat: ChatRef, filename: str, content: str) -> None:
+        """``sendDocument`` of the record."""
+        payload = InputFile(content.encode(), filename=filename)
+        chat_id = await self.target(chat)
         try:
             await api("sendDocument", lambda: self.bot.send_document(chat_id, payload))
         except (ChatMigrated, Forbidden) as exc:
-            log.warning("sendDocument to %s refused: %s", effect.chat.chat_id, exc)
+            log.warning("sendDocument to %s refused: %s", chat.chat_id, exc)
 
-    # ---- people ------------------------------------------------------------------------
-    async def _reply(self, effect: Reply, origin: Origin | None) -> None:
+    async def refused_notice(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
+        """The group message with a button that opens the private chat and sends the hand."""
+        self.dm_ok.discard(player.user_id)
+        await self.refs.set_dm_state(player.user_id, False)
+        _ = Texts(await self.lang_of(chat.key))
+        text = render.plain_html(_(DM_REFUSED, name=player.name))
+        button = render.link_button(_("Abrir o privado"), self.username, f"h{game_id}")
+        await self.post(chat, Rendered(text, InlineKeyboardMarkup([[button]])))
+
+    # ---- people --------------------------------------------------------------------
+    def carries_hand(self, origin: Any, player: PlayerRef) -> bool:
+        """Never: the hand is always the person's DM message."""
+        return False
+
+    async def answer_hand(self, origin: Any, player: PlayerRef, message: Any) -> str | None:
+        """Not used on Telegram (see :meth:`carries_hand`)."""
+        return None
+
+    async def send_private(self, player: PlayerRef, message: Rendered,
+                           origin: Any = None) -> str | None:
+        """A new DM; ``Forbidden`` (never started, blocked) is :class:`PrivateRefused`."""
+        try:
+            sent = await self._send(int(player.user_id), message)
+        except (Forbidden, ChatMigrated) as exc:
+            await self.refs.set_dm_state(player.user_id, False)
+            raise PrivateRefused(str(exc)) from exc
+        if sent is None:
+            return None
+        if player.user_id not in self.dm_ok:
+            self.dm_ok.add(player.user_id)
+            await self.refs.set_dm_state(player.user_id, True)
+        return str(sent.message_id)
+
+    async def edit_private(self, player: PlayerRef, ref: str, message: Rendered) -> None:
+        """Edit the hand DM in place."""
+        try:
+            await api("editMessageText", lambda: self.bot.edit_message_text(
+                message.text, chat_id=int(player.user_id), message_id=int(ref),
+                parse_mode=ParseMode.HTML, reply_markup=message.markup))
+        except Forbidden as exc:
+            self.dm_ok.discard(player.user_id)
+            await self.refs.set_dm_state(player.user_id, False)
+            raise PrivateRefused(str(exc)) from exc
+
+    async def strip_private(self, user_id: str, ref: str) -> None:
+        """Drop the hand DM's buttons."""
+        await self._drop_buttons(int(user_id), int(ref), None)
+
+    async def ping(self, effect: TurnPing) -> str | None:
+        """A short new DM: edits do not ring the phone."""
+        return await self.send_private(effect.player, self.text(effect.text))
+
+    async def delete_private(self, user_id: str, ref: str) -> None:
+        """``deleteMessage`` in the person's DM."""
+        with contextlib.suppress(MessageGone, ChatMigrated, Forbidden):
+            await api("deleteMessage", lambda: self.bot.delete_message(int(user_id), int(ref)))
+
+    async def answer(self, effect: Reply, origin: Origin | None) -> None:
+        """A toast for a press (collected in ``origin``), a reply to a command, or a DM."""
         if origin is None:
-            await self._dm(effect.player, render.plain_html(effect.text))
+            with contextlib.suppress(PrivateRefused):
+                await self.send_private(effect.player, self.text(effect.text))
             return
         chat_id, quoted = origin.chat_id, origin.message_id
         if chat_id is None:
@@ -252,84 +242,49 @@ class Outbox:
         except (ChatMigrated, Forbidden) as exc:
             log.warning("reply in %s refused: %s", chat_id, exc)
 
-    async def _hand(self, effect: HandView) -> None:
-        user_id = effect.player.user_id
-        text = render.view_html(effect.view)
-        markup = render.keyboard(effect.view.buttons)
-        message_id = await self.refs.message(effect.game_id, "hand", user_id)
-        if message_id is not None:
-            try:
-                await api("editMessageText", lambda: self.bot.edit_message_text(
-                    text, chat_id=int(user_id), message_id=message_id,
-                    parse_mode=ParseMode.HTML, reply_markup=markup))
-                return
-            except MessageGone:
-                pass
-            except Forbidden:
-                await self.dm_refused(effect.chat, effect.game_id, effect.player)
-                return
-        sent = await self._dm(effect.player, text, markup, effect.chat, effect.game_id)
-        if sent is not None:
-            await self.refs.set_message(effect.game_id, "hand", user_id, sent.message_id)
 
-    async def _ping(self, effect: TurnPing) -> None:
-        user_id = effect.player.user_id
-        previous = await self.refs.message(effect.game_id, "ping", user_id)
-        sent = await self._dm(effect.player, render.plain_html(effect.text), None,
-                              effect.chat, effect.game_id)
-        if sent is not None:
-            await self.refs.set_message(effect.game_id, "ping", user_id, sent.message_id)
-        if previous is not None:
-            await self._delete(int(user_id), previous)
+class Outbox(Delivery):
+    """The shared delivery over a :class:`TelegramPlatform`, plus what the Telegram
+    handlers ask of it (deep links, "can the bot write to this person", migrations).
+    ``lang_of(chat_key)`` gives a chat's language."""
 
-    async def _delete(self, chat_id: int, message_id: int) -> None:
-        with contextlib.suppress(MessageGone, ChatMigrated, Forbidden):
-            await api("deleteMessage", lambda: self.bot.delete_message(chat_id, message_id))
+    platform: TelegramPlatform
+    refs: MessageRefs
 
-    async def _dm(self, player: PlayerRef, text: str, markup: Any = None,
-                  chat: ChatRef | None = None, game_id: str | None = None) -> Message | None:
-        """A new private message; a refusal is recorded (and told to ``chat`` if given)."""
-        try:
-            sent = await api("sendMessage", lambda: self.bot.send_message(
-                int(player.user_id), text, parse_mode=ParseMode.HTML, reply_markup=markup))
-        except (Forbidden, ChatMigrated):
-            if chat is not None and game_id is not None:
-                await self.dm_refused(chat, game_id, player)
-            else:
-                await self.refs.set_dm_state(player.user_id, False)
-            return None
-        if sent is not None and player.user_id not in self._dm_ok:
-            self._dm_ok.add(player.user_id)
-            await self.refs.set_dm_state(player.user_id, True)
-        return sent
+    def __init__(self, bot: Bot, refs: MessageRefs,
+                 lang_of: Callable[[str], Awaitable[str]],
+                 group_edits: EditCoalescer | None = None,
+                 dm_edits: EditCoalescer | None = None,
+                 stale: StaleTables | None = None) -> None:
+        super().__init__(TelegramPlatform(bot, refs, lang_of), refs, group_edits, dm_edits,
+                         stale)
+        self.bot = bot
+        self.lang_of = lang_of
 
-    async def dm_refused(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
-        """The person never started the bot (or blocked it): say so in the group, once per
-        game, with a button that opens the private chat and shows their hand."""
-        self._dm_ok.discard(player.user_id)
-        await self.refs.set_dm_state(player.user_id, False)
-        if not await self.refs.flag(game_id, f"dm:{player.user_id}"):
-            return
-        _ = Texts(await self.lang_of(chat.key))
-        text = _(DM_REFUSED, name=player.name)
-        button = render.link_button(_("Abrir o privado"), self.username, f"h{game_id}")
-        await self._group_send(chat, render.plain_html(text), InlineKeyboardMarkup([[button]]))
+    @property
+    def username(self) -> str:
+        """The bot's @username (known once the bot is initialized)."""
+        return self.platform.username
+
+    async def target(self, chat: ChatRef) -> int:
+        """See :meth:`TelegramPlatform.target`."""
+        return await self.platform.target(chat)
+
+    async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup: its game stays under the old id in the service,
+        and the adapter writes to (and reads from) the new one."""
+        await self.refs.set_migration(old_chat_id, new_chat_id)
 
     async def dm_known(self, user_id: str) -> bool:
         """True when the bot is known to be able to write to the person."""
-        if user_id in self._dm_ok:
+        if user_id in self.platform.dm_ok:
             return True
         ok = await self.refs.dm_state(user_id) is True
         if ok:
-            self._dm_ok.add(user_id)
+            self.platform.dm_ok.add(user_id)
         return ok
 
     async def mark_dm_ok(self, user_id: str) -> None:
         """The person opened the private chat (``/start``)."""
-        self._dm_ok.add(user_id)
+        self.platform.dm_ok.add(user_id)
         await self.refs.set_dm_state(user_id, True)
-
-    async def flush(self) -> None:
-        """Wait for every coalesced edit (tests, shutdown)."""
-        await self.dm_edits.flush()
-        await self.group_edits.flush()

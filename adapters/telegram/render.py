@@ -15,18 +15,12 @@ import html
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from adapters.delivery.text import RED_SUITS, VS16, redden
 from bot.effects import Button, View, unpack
 
+__all__ = ["MAX_TEXT", "RED_SUITS", "VS16", "codes", "deep_link", "keyboard", "link_button",
+           "plain_html", "redden", "view_html"]
 MAX_TEXT = 4096
-VS16 = "\ufe0f"
-RED_SUITS = ("♥", "♦")
-
-
-def redden(text: str) -> str:
-    """``"7♥ 10♦ 3♠"`` -> ``"7♥️ 10♦️ 3♠"`` (idempotent)."""
-    for suit in RED_SUITS:
-        text = text.replace(suit + VS16, suit).replace(suit, suit + VS16)
-    return text
 
 
 def view_html(view: View) -> str:

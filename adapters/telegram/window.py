@@ -1,49 +1,6 @@
-"""A rate window shared by every worker through Redis, so the group edit limits (one edit
-every 3 s per chat, 20 a minute) hold for the bot as a whole, not per process.
+"""The shared edit window now lives in :mod:`adapters.delivery.window` (shared with
+Discord); this name stays for the Telegram adapter's callers and tests."""
 
-One sorted set per chat, ``<prefix>:tg:edits:{<chat>}``, holds the times of the recent
-edits; a Lua script reads Redis's own clock (``TIME``, so workers need no synchronised
-clocks), drops entries older than the window and either reserves a slot (returns 0) or
-says how many seconds to wait. One key per script call: fine for Redis Cluster.
-"""
+from adapters.delivery.window import RESERVE, SharedWindow
 
-from __future__ import annotations
-
-from typing import Any
-
-RESERVE = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local gap, cap, window = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local last = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-if last[2] and now < tonumber(last[2]) + gap then
-  return tostring(tonumber(last[2]) + gap - now)
-end
-if redis.call('ZCARD', KEYS[1]) >= cap then
-  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return tostring(tonumber(first[2]) + window - now)
-end
-redis.call('ZADD', KEYS[1], now, tostring(now))
-redis.call('EXPIRE', KEYS[1], math.ceil(window) + 1)
-return '0'
-"""
-
-
-class SharedWindow:
-    """Reserve edit slots per chat across workers (redis-py asyncio client).
-
-    ``gap_s`` between two slots of one chat, at most ``per_minute`` slots in ``window_s``.
-    """
-
-    def __init__(self, client: Any, prefix: str = "buraco", gap_s: float = 3.0,
-                 per_minute: int = 20, window_s: float = 61.0) -> None:
-        self.client = client
-        self.prefix = prefix
-        self.args = (gap_s, per_minute, window_s)
-        self._reserve = client.register_script(RESERVE)
-
-    async def reserve(self, key: str) -> float:
-        """0.0 when a slot for ``key`` was taken now; else the seconds to wait first."""
-        wait = await self._reserve(keys=[f"{self.prefix}:tg:edits:{{{key}}}"], args=self.args)
-        return max(0.0, float(wait))
+__all__ = ["RESERVE", "SharedWindow"]

@@ -56,8 +56,8 @@ pytestmark = [
 
 @pytest.fixture
 def emu() -> Iterator[Emulator]:
-    """The emulator, and afterwards the deletion of every Redis key this run made (the
-    bots ran with the emulator's own key prefix)."""
+    """The emulator, and afterwards the deletion of every Redis key this run made (all
+    under the emulator's own REDIS_PREFIX, ``store_prefix``)."""
     with start_emulator(TOKEN) as emulator:
         yield emulator
     client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)

@@ -1,0 +1,98 @@
+"""Coalescing of group edits, shared by the chat adapters (issue 6: at most one edit
+every 3 s per chat, never more than 20 a minute).
+
+Each chat has at most one pending operation; a newer one replaces it (the latest table
+state wins, nothing in between is sent). An idle chat's first operation runs at once;
+later ones wait until both limits allow. With a shared window in Redis
+(:mod:`adapters.delivery.window`) the limits hold across worker processes; the "latest
+wins" choice stays per process (docs/telegram.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+Operation = Callable[[], Awaitable[None]]
+
+
+class EditCoalescer:
+    """Run per-key operations, latest wins, within a minimum gap and a per-minute cap.
+
+    ``gap_s`` seconds at least between two operations of one key; at most ``per_minute``
+    operations of one key in any ``window_s`` window (61 s: a minute plus a second of
+    margin, so network jitter cannot make the server see one more in its minute).
+    ``shared`` (a :class:`adapters.delivery.window.SharedWindow`) makes the limits hold
+    across worker processes: after the local check, a slot is reserved in Redis.
+    ``clock`` returns monotonic seconds and ``sleep`` waits (both injectable for tests).
+    """
+
+    def __init__(self, gap_s: float = 3.0, per_minute: int = 20, window_s: float = 61.0,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 shared: Any = None) -> None:
+        self.gap_s = gap_s
+        self.per_minute = per_minute
+        self.window_s = window_s
+        self._clock = clock
+        self._sleep = sleep
+        self.shared = shared
+        self._pending: dict[str, Operation] = {}
+        self._recent: dict[str, deque[float]] = {}
+        self._workers: dict[str, asyncio.Task[None]] = {}
+
+    def submit(self, key: str, operation: Operation) -> None:
+        """Schedule ``operation`` for ``key``, replacing any not yet started one."""
+        self._pending[key] = operation
+        worker = self._workers.get(key)
+        if worker is None or worker.done():
+            self._workers[key] = asyncio.get_running_loop().create_task(self._drain(key))
+
+    def delay_for(self, key: str) -> float:
+        """Seconds ``key`` must still wait before its next operation may run (0 = now)."""
+        recent = self._recent.get(key)
+        if not recent:
+            return 0.0
+        now = self._clock()
+        wait = recent[-1] + self.gap_s - now
+        if len(recent) >= self.per_minute:
+            wait = max(wait, recent[-self.per_minute] + self.window_s - now)
+        return max(0.0, wait)
+
+    async def _drain(self, key: str) -> None:
+        while key in self._pending:
+            wait = self.delay_for(key)
+            if wait <= 0 and self.shared is not None:
+                wait = await self._shared_wait(key)
+            if wait > 0:
+                await self._sleep(wait)
+                continue
+            operation = self._pending.pop(key)
+            recent = self._recent.setdefault(key, deque(maxlen=max(self.per_minute, 1)))
+            recent.append(self._clock())
+            try:
+                await operation()
+            except Exception:  # one failed edit must not stop later ones
+                log.exception("coalesced operation for %s failed", key)
+
+    async def _shared_wait(self, key: str) -> float:
+        """Reserve the shared slot; if Redis fails, go on with the local limits only."""
+        try:
+            return float(await self.shared.reserve(key))
+        except Exception:
+            log.exception("shared edit window unavailable for %s", key)
+            return 0.0
+
+    async def flush(self) -> None:
+        """Wait until every pending operation has run (tests, shutdown)."""
+        while True:
+            workers = [w for w in self._workers.values() if not w.done()]
+            if not workers:
+                return
+            await asyncio.gather(*workers)

@@ -1,0 +1,53 @@
+"""The bot's commands, the same names and meanings on every platform (Telegram
+``setMyCommands``, Discord slash commands), with their pt-BR descriptions (translated in
+the ``chat`` domain, :mod:`adapters.delivery.i18n`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from adapters.delivery.i18n import N_
+from bot.effects import ChatRef, Effect, PlayerRef
+
+COMMANDS: list[tuple[str, str]] = [
+    ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
+    ("entrar", N_("Sentar na mesa aberta")),
+    ("sair", N_("Sair da mesa antes do início")),
+    ("robo", N_("Pôr um robô na mesa: /robo [facil|normal|dificil]")),
+    ("iniciar", N_("Começar a partida")),
+    ("mao", N_("Receber a sua mão no privado")),
+    ("placar", N_("Placar da partida e ranking do grupo")),
+    ("regras", N_("Regras de uma variante: /regras [variante]")),
+    ("ajuda", N_("Como jogar com o bot")),
+    ("cancelar", N_("Encerrar a mesa (quem abriu ou um admin)")),
+    ("voltar", N_("Retomar o seu lugar do robô")),
+    ("exportar", N_("Registro da partida terminada")),
+    ("idioma", N_("Idioma do grupo: /idioma [pt|en|it]")),
+]
+HAND_IN_PRIVATE = N_("Sua mão está no privado.")
+Call = Callable[..., Awaitable[list[Effect]]]
+SIMPLE = {"entrar": "join", "sair": "leave", "iniciar": "start", "mao": "show_hand",
+          "placar": "scoreboard", "voltar": "come_back", "exportar": "export"}
+
+
+async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, args: str,
+                      admin: bool, key: str) -> list[Effect]:
+    """Call the service for command ``name`` (any of :data:`COMMANDS`; unknown names get
+    the help) with its ``args`` text; ``admin``: the person may close any table; ``key``:
+    the platform update's idempotency key."""
+    s = service
+    if name in SIMPLE:
+        call: Call = getattr(s, SIMPLE[name])
+        return list(await call(chat, user, update=key))
+    if name == "novojogo":
+        return list(await s.new_game(chat, user, args, update=key))
+    if name == "robo":
+        return list(await s.add_ai(chat, user, args, update=key))
+    if name == "idioma":
+        return list(await s.set_language(chat, user, args, update=key))
+    if name == "regras":
+        return list(await s.rules_text(chat, user, args))
+    if name == "cancelar":
+        return list(await s.cancel(chat, user, is_admin=admin, update=key))
+    return list(await s.help(chat, user))

@@ -1,0 +1,263 @@
+"""The delivery policy both chat adapters share (docs/service-api.md "Effects"), over a
+:class:`adapters.delivery.platform.Platform` that only renders and calls its API.
+
+- ``TableView``: the chat's one table message, posted once and then edited in place,
+  through the group :class:`EditCoalescer` (one edit per 3 s per chat, 20 a minute, the
+  window shared by the workers in Redis). A view older than the last one any worker showed
+  is dropped; an edit of a message that is gone posts a fresh table. While the edit waits
+  the game is in the Redis set of stale tables (:mod:`adapters.delivery.stale`), so a
+  worker that dies before it leaves the table to another worker's :meth:`Delivery.redo`.
+- ``HandView``: the person's one hand message per game, edited in place (coalesced per
+  message, latest wins), unless the platform shows it as the answer to the person's own
+  press (:meth:`Platform.carries_hand`). A refused private message tells the group once
+  per game and person.
+- ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
+  game: the turn moved on).
+- ``Say`` / ``Tell`` / ``Document``: new messages; ``Reply``: the platform answers the origin.
+- ``Closed``: the table and hand messages lose their buttons; references are forgotten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from adapters.delivery.coalesce import EditCoalescer
+from adapters.delivery.platform import MessageGone, Platform, PrivateRefused
+from adapters.delivery.refs import GameRefs
+from adapters.delivery.stale import StaleTables
+from bot.effects import (
+    ChatRef,
+    Closed,
+    Document,
+    Effect,
+    HandView,
+    PlayerRef,
+    Reply,
+    Say,
+    TableView,
+    Tell,
+    TurnPing,
+)
+
+log = logging.getLogger(__name__)
+Retable = Callable[[str], Awaitable[list[Effect]]]
+
+
+class Delivery:
+    """Delivers effects through ``platform``; references in ``refs`` (Redis).
+
+    ``group_edits`` / ``dm_edits``: the coalescers of table and hand edits (defaults: 3 s
+    and 20 a minute per chat; 1 s and 60 a minute per hand message). ``stale``: the Redis
+    set of tables owed an edit (None: not kept, e.g. in unit tests).
+    """
+
+    def __init__(self, platform: Platform, refs: GameRefs,
+                 group_edits: EditCoalescer | None = None,
+                 dm_edits: EditCoalescer | None = None,
+                 stale: StaleTables | None = None) -> None:
+        self.platform = platform
+        self.refs = refs
+        self.lock = asyncio.Lock()
+        self.group_edits = group_edits or EditCoalescer(gap_s=3.0, per_minute=20)
+        self.dm_edits = dm_edits or EditCoalescer(gap_s=1.0, per_minute=60)
+        self.stale = stale
+        self._shown: dict[str, Any] = {}
+        self.queued_hand = False
+
+    def stage(self, effects: list[Effect], origin: Any = None,
+              fresh: bool = False) -> list[Effect]:
+        """Queue the table, hand and closing effects on their coalescers now, without
+        awaiting, so they keep the order of the service calls that made them; return the
+        other effects for :meth:`deliver`. Call it right after the service call (under
+        :attr:`lock`, which the handlers and the tick loop share). A hand the origin's
+        answer carries is returned too (it must be the answer, not a later edit).
+        ``fresh``: the person asked for their hand (``/mao``): it is sent anew rather than
+        edited (an edit of an unchanged message shows nothing). :attr:`queued_hand` says
+        whether this call queued a private hand."""
+        rest: list[Effect] = []
+        self.queued_hand = False
+        for effect in effects:
+            if isinstance(effect, TableView):
+                self._queue_table(effect)
+            elif isinstance(effect, HandView):
+                if self.platform.carries_hand(origin, effect.player):
+                    rest.append(effect)
+                else:
+                    self._queue_hand(effect, origin if fresh else None, fresh)
+                    self.queued_hand = True
+            elif isinstance(effect, Closed):
+                self._queue_closed(effect)
+            else:
+                rest.append(effect)
+        return rest
+
+    async def deliver(self, effects: list[Effect], origin: Any = None) -> None:
+        """Render every effect, in order; faults are handled here (see module doc)."""
+        for effect in self.stage(effects, origin):
+            try:
+                await self._one(effect, origin)
+            except Exception:  # one failed effect must not drop the others
+                log.exception("delivering %s failed", effect.kind)
+
+    async def _one(self, effect: Effect, origin: Any) -> None:
+        p = self.platform
+        if isinstance(effect, Reply):
+            await p.answer(effect, origin)
+        elif isinstance(effect, Say):
+            await p.post(effect.chat, p.text(effect.text))
+        elif isinstance(effect, Tell):
+            await self._private(effect.player, p.text(effect.text), None, None, None)
+        elif isinstance(effect, TurnPing):
+            await self._ping(effect)
+        elif isinstance(effect, Document):
+            await p.send_file(effect.chat, effect.filename, effect.content)
+        elif isinstance(effect, HandView):
+            await self._hand(effect, origin)
+
+    # ---- group ---------------------------------------------------------------------
+    def _queue_table(self, effect: TableView) -> None:
+        chat_key = effect.chat.chat_id
+        marked = self._mark(effect.game_id, self.group_edits.delay_for(chat_key))
+
+        async def show() -> None:
+            due = await marked if marked is not None else None
+            if effect.state_version and not await self.refs.newest_table(
+                    effect.game_id, effect.state_version):
+                return  # another worker already showed a newer table
+            message = await self.platform.table(effect)
+            self._shown[effect.game_id] = message
+            await self._post_or_edit(effect.chat, effect.game_id, message)
+            if due is not None and self.stale is not None:
+                await self.stale.clear(effect.game_id, due)
+
+        self.group_edits.submit(chat_key, show)
+
+    def _mark(self, game_id: str, wait_s: float) -> asyncio.Task[float] | None:
+        if self.stale is None:
+            return None
+        return asyncio.get_running_loop().create_task(self.stale.mark(game_id, wait_s))
+
+    async def _post_or_edit(self, chat: ChatRef, game_id: str, message: Any) -> None:
+        ref = await self.refs.get(game_id, "table")
+        if ref is not None:
+            try:
+                await self.platform.edit(chat, ref, message)
+                return
+            except MessageGone:
+                pass
+        new = await self.platform.post(chat, message)
+        if new is not None:
+            await self.refs.put(game_id, "table", new)
+
+    async def redo(self, retable: Retable, limit: int = 10) -> int:
+        """Bring up to date the tables a dead worker left stale: claim them and queue the
+        table ``retable(game_id)`` renders from the stored game. Returns how many."""
+        if self.stale is None:
+            return 0
+        games = await self.stale.claim(limit)
+        for game_id in games:
+            effects = await retable(game_id)
+            if not effects:
+                await self.stale.forget(game_id)
+            async with self.lock:
+                self.stage(effects)
+        return len(games)
+
+    def _queue_closed(self, effect: Closed) -> None:
+        game_id = effect.game_id
+        known = self._shown.pop(game_id, None)
+
+        async def close() -> None:
+            for name, value in (await self.refs.all(game_id)).items():
+                if name == "table":
+                    await self.platform.strip(value, known)
+                elif name.startswith("hand:"):
+                    await self.platform.strip_private(name[5:], value)
+                elif name.startswith("ping:"):
+                    await self.platform.delete_private(name[5:], value)
+            await self.refs.forget_game(game_id)
+            if self.stale is not None:
+                await self.stale.forget(game_id)
+
+        self.group_edits.submit(effect.chat.chat_id, close)
+
+    # ---- people --------------------------------------------------------------------
+    def _queue_hand(self, effect: HandView, origin: Any, fresh: bool) -> None:
+        key = f"{effect.game_id}:{effect.player.user_id}"
+        if fresh:
+            self.dm_edits.submit(key, lambda: self.fresh_hand(effect, origin))
+        else:
+            self.dm_edits.submit(key, lambda: self._hand(effect, None))
+
+    async def _hand(self, effect: HandView, origin: Any) -> None:
+        field = f"hand:{effect.player.user_id}"
+        message = self.platform.hand(effect)
+        if self.platform.carries_hand(origin, effect.player):
+            ref = await self.platform.answer_hand(origin, effect.player, message)
+            if ref is not None:
+                await self.refs.put(effect.game_id, field, ref)
+            return
+        ref = await self.refs.get(effect.game_id, field)
+        if ref is not None:
+            try:
+                await self.platform.edit_private(effect.player, ref, message)
+                return
+            except MessageGone:
+                await self.refs.drop(effect.game_id, field)
+            except PrivateRefused:
+                await self.dm_refused(effect.chat, effect.game_id, effect.player)
+                return
+        await self._private(effect.player, message, effect.chat, effect.game_id, field)
+
+    async def fresh_hand(self, effect: HandView, origin: Any = None) -> None:
+        """Send the hand as a new private message and delete the old one: the person
+        asked for it (``/mao``), and an edit of an unchanged message shows them nothing."""
+        field = f"hand:{effect.player.user_id}"
+        old = await self.refs.get(effect.game_id, field)
+        await self._private(effect.player, self.platform.hand(effect), effect.chat,
+                            effect.game_id, field, origin)
+        new = await self.refs.get(effect.game_id, field)
+        if old is not None and new is not None and new != old:
+            await self.platform.delete_private(effect.player.user_id, old)
+
+    async def _private(self, player: PlayerRef, message: Any, chat: ChatRef | None,
+                       game_id: str | None, field: str | None, origin: Any = None) -> None:
+        try:
+            ref = await self.platform.send_private(player, message, origin)
+        except PrivateRefused:
+            if chat is not None and game_id is not None:
+                await self.dm_refused(chat, game_id, player)
+            return
+        if ref is not None and game_id is not None and field is not None:
+            await self.refs.put(game_id, field, ref)
+
+    async def _ping(self, effect: TurnPing) -> None:
+        """A new turn ping; then every earlier ping of the game is deleted (the person's
+        own and whoever's turn it was before), so a game has at most one."""
+        field = f"ping:{effect.player.user_id}"
+        earlier = {name: ref for name, ref in (await self.refs.all(effect.game_id)).items()
+                   if name.startswith("ping:")}
+        try:
+            sent = await self.platform.ping(effect)
+        except PrivateRefused:
+            await self.dm_refused(effect.chat, effect.game_id, effect.player)
+            sent = None
+        if sent is not None:
+            await self.refs.put(effect.game_id, field, sent)
+        for name, ref in earlier.items():
+            if name != field:
+                await self.refs.drop(effect.game_id, name)
+            await self.platform.delete_private(name[5:], ref)
+
+    async def dm_refused(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
+        """The bot cannot write to the person privately: tell the group once per game."""
+        if await self.refs.flag(game_id, f"dm:{player.user_id}"):
+            await self.platform.refused_notice(chat, game_id, player)
+
+    async def flush(self) -> None:
+        """Wait for every coalesced edit (tests, shutdown)."""
+        await self.dm_edits.flush()
+        await self.group_edits.flush()

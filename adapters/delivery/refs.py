@@ -1,0 +1,79 @@
+"""Where a chat adapter remembers its message references, in Redis so any worker can edit
+them (shared by Telegram and Discord; each platform has its own key space).
+
+Per game, one hash ``<prefix>:{<game_id>}:<platform>`` (the ``{game_id}`` hash tag keeps
+it in the game's Redis Cluster slot) with fields ``table`` (the table message),
+``table_v`` (the newest game version shown), ``hand:<user_id>`` and ``ping:<user_id>``
+(the person's hand message and last turn ping) and ``flag:<name>`` (once-per-game
+notices). Values are opaque strings the platform makes (Telegram ``"<chat>:<message>"``,
+Discord ``"<channel>:<message>"``). The hash expires ``ttl_s`` after its last write and is
+deleted when the game closes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TWO_DAYS = 2 * 86_400
+# Keep the highest table version shown; answer 1 when ARGV[1] is not older than it.
+_NEWEST = """
+local shown = tonumber(redis.call('HGET', KEYS[1], 'table_v') or '0')
+local mine = tonumber(ARGV[1])
+if mine < shown then return 0 end
+redis.call('HSET', KEYS[1], 'table_v', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
+
+class GameRefs:
+    """Message references of one platform's bot, on a redis-py asyncio client
+    (``decode_responses=True``); ``platform`` is ``"tg"`` or ``"dc"``."""
+
+    def __init__(self, client: Any, prefix: str = "buraco", ttl_s: int = TWO_DAYS,
+                 platform: str = "tg") -> None:
+        self.client = client
+        self.prefix = prefix
+        self.ttl_s = ttl_s
+        self.platform = platform
+
+    def _game(self, game_id: str) -> str:
+        return f"{self.prefix}:{{{game_id}}}:{self.platform}"
+
+    async def get(self, game_id: str, field: str) -> str | None:
+        """The stored reference ``field`` of the game (``"table"``, ``"hand:42"``), or None."""
+        value = await self.client.hget(self._game(game_id), field)
+        return str(value) if value else None
+
+    async def put(self, game_id: str, field: str, value: str) -> None:
+        """Store reference ``field`` of the game (refreshes the hash's expiry)."""
+        key = self._game(game_id)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.hset(key, field, value)
+            pipe.expire(key, self.ttl_s)
+            await pipe.execute()
+
+    async def drop(self, game_id: str, field: str) -> None:
+        """Forget reference ``field`` (the next view of it is posted anew)."""
+        await self.client.hdel(self._game(game_id), field)
+
+    async def newest_table(self, game_id: str, version: int) -> bool:
+        """True when a table view of game state ``version`` is not older than the last
+        one shown (any worker): an older view must not overwrite a newer one."""
+        shown = await self.client.eval(_NEWEST, 1, self._game(game_id), version, self.ttl_s)
+        return bool(shown)
+
+    async def flag(self, game_id: str, name: str) -> bool:
+        """Set a once-per-game flag; True the first time (e.g. "told the group about X")."""
+        key = self._game(game_id)
+        added = await self.client.hsetnx(key, f"flag:{name}", "1")
+        await self.client.expire(key, self.ttl_s)
+        return bool(added)
+
+    async def all(self, game_id: str) -> dict[str, str]:
+        """Every stored field of the game (``table``, ``hand:<id>``, ``ping:<id>``...)."""
+        return dict(await self.client.hgetall(self._game(game_id)))
+
+    async def forget_game(self, game_id: str) -> None:
+        """Drop every message reference of the game (it closed)."""
+        await self.client.delete(self._game(game_id))

@@ -1,0 +1,80 @@
+"""Tables waiting for an edit, kept in Redis so a table edit never dies with a worker
+(issue 12, "a lost table edit").
+
+When a table view enters the group coalescer, its game goes into the sorted set
+``<prefix>:<platform>:stale`` with a due time (the coalescer's wait plus ``grace_s``).
+Showing the table removes it again, unless a newer view marked it after that show began.
+A worker killed while the edit waited leaves the mark; once due, the tick loop of any
+live worker claims it (a lease: the due time moves ``grace_s`` ahead, so two workers do not
+both take it) and re-renders the table from the stored game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+GRACE_S = 70.0
+"""Longer than the longest wait a live worker's coalescer may impose (the 20-a-minute
+window is 61 s), so a live worker's pending edit is never redone by another."""
+# ARGV: now, lease seconds, limit. Claim the due members: push them ahead, return them.
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
+for _, member in ipairs(due) do
+  redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), member)
+end
+return due
+"""
+# ARGV: member, due. Never move a mark earlier; return the mark's due time.
+_MARK = """
+local score = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0')
+local due = math.max(score, tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[1], due, ARGV[1])
+return tostring(due)
+"""
+# ARGV: member, the due time the finished show was marked with. Remove unless re-marked
+# (a millisecond of slack: Lua's tostring keeps 14 digits of the due time it returned).
+_CLEAR = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) <= tonumber(ARGV[2]) + 0.001 then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return 1
+end
+return 0
+"""
+
+
+class StaleTables:
+    """The Redis set of tables that still owe their chat an edit (redis-py asyncio client).
+
+    ``clock`` gives wall-clock seconds (every worker's clock should be roughly right; the
+    lease only decides when a mark counts as abandoned)."""
+
+    def __init__(self, client: Any, prefix: str = "buraco", platform: str = "tg",
+                 grace_s: float = GRACE_S, clock: Callable[[], float] = time.time) -> None:
+        self.client = client
+        self.key = f"{prefix}:{platform}:stale"
+        self.grace_s = grace_s
+        self.clock = clock
+
+    async def mark(self, game_id: str, wait_s: float) -> float:
+        """Mark the game's table stale, due ``wait_s`` + grace from now (or later, when it
+        was marked or leased later already); returns the mark's due time, for
+        :meth:`clear`."""
+        due = self.clock() + wait_s + self.grace_s
+        return float(await self.client.eval(_MARK, 1, self.key, game_id, repr(due)))
+
+    async def clear(self, game_id: str, due: float) -> bool:
+        """The table marked with ``due`` was shown: drop the mark unless a later view
+        re-marked it. True when dropped."""
+        return bool(await self.client.eval(_CLEAR, 1, self.key, game_id, repr(due)))
+
+    async def claim(self, limit: int = 10) -> list[str]:
+        """Game ids whose mark is due (abandoned by a dead worker), leased for grace_s."""
+        got = await self.client.eval(_CLAIM, 1, self.key, self.clock(), self.grace_s, limit)
+        return [str(g) for g in got]
+
+    async def forget(self, game_id: str) -> None:
+        """The game closed: no table edit is owed any more."""
+        await self.client.zrem(self.key, game_id)

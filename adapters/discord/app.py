@@ -1,0 +1,191 @@
+"""The Discord bot process: a discord.py 2.7 ``AutoShardedClient`` over the service.
+
+Handlers stay a few lines (DESIGN "Examples to follow" 8): decode the interaction, call
+the service, deliver its effects through the shared delivery with the interaction as the
+origin. Every interaction is answered within Discord's 3 s: when the service has not
+finished after :data:`ACK_S`, the answer is deferred and completed later. Interaction ids
+go to the service as ``"dc:i:<id>"`` (idempotency).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from adapters.delivery.coalesce import EditCoalescer
+from adapters.delivery.commands import run_command
+from adapters.delivery.i18n import N_, Texts
+from adapters.delivery.outbox import Delivery
+from adapters.delivery.refs import GameRefs
+from adapters.delivery.stale import StaleTables
+from adapters.delivery.ticks import tick_loop, wind_down
+from adapters.delivery.window import SharedWindow
+from adapters.discord.commands import GettextTranslator, install
+from adapters.discord.items import ITEMS
+from adapters.discord.platform import DiscordPlatform, Origin
+from bot.effects import ChatRef, Effect, HandView, PlayerRef, TableView
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "dc"
+ACK_S = 2.0
+DONE = N_("Feito.")
+DEFERRED = discord.InteractionResponseType.deferred_channel_message
+
+
+def player_of(user: discord.abc.User) -> PlayerRef:
+    """The service's identity of a Discord user."""
+    return PlayerRef(platform=PLATFORM, user_id=str(user.id), name=user.display_name)
+
+
+def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
+    """The service's identity of the interaction's channel (one table per channel)."""
+    channel = interaction.channel
+    title = str(getattr(channel, "name", "") or "")
+    if interaction.guild is not None:
+        title = f"{interaction.guild.name} #{title}" if title else interaction.guild.name
+    return ChatRef(platform=PLATFORM, chat_id=str(interaction.channel_id), title=title)
+
+
+def last_views(effects: list[Effect]) -> list[Effect]:
+    """``effects`` with only the last table and hand view of each game and person (several
+    presses made from one select show their final state once)."""
+    keep: list[Effect] = []
+    seen: set[tuple[str, ...]] = set()
+    for effect in reversed(effects):
+        key: tuple[str, ...] | None = None
+        if isinstance(effect, TableView):
+            key = ("table", effect.game_id)
+        elif isinstance(effect, HandView):
+            key = ("hand", effect.game_id, effect.player.user_id)
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        keep.append(effect)
+    return keep[::-1]
+
+
+class BuracoClient(discord.AutoShardedClient):
+    """The bot: slash commands, stateless components, the tick loop.
+
+    ``service`` (docs/service-api.md); ``redis`` the redis-py asyncio client of the store
+    (message references, edit windows, stale tables); ``lang_of(chat_key)`` a chat's
+    language; ``tick`` runs the service's tick loop (off in unit tests)."""
+
+    def __init__(self, service: Any, redis: Any, lang_of: Callable[[str], Awaitable[str]],
+                 *, prefix: str = "buraco", shard_ids: list[int] | None = None,
+                 shard_count: int | None = None, tick: bool = True) -> None:
+        shards: dict[str, Any] = {}
+        if shard_count is not None:
+            shards["shard_count"] = shard_count
+        if shard_ids is not None:
+            shards["shard_ids"] = shard_ids
+        super().__init__(intents=discord.Intents.default(), **shards)
+        self.service = service
+        self.tick = tick
+        self.tree: app_commands.CommandTree[BuracoClient] = app_commands.CommandTree(self)
+        install(self.tree, self)
+        self.lang_of = lang_of
+        window = SharedWindow(redis, prefix, platform=PLATFORM)
+        self.delivery = Delivery(
+            DiscordPlatform(self, lang_of), GameRefs(redis, prefix, platform=PLATFORM),
+            group_edits=EditCoalescer(gap_s=3.0, per_minute=20, shared=window),
+            dm_edits=EditCoalescer(gap_s=0.5, per_minute=120),
+            stale=StaleTables(redis, prefix, PLATFORM))
+        self._ticking: asyncio.Task[None] | None = None
+        self._halt = asyncio.Event()
+
+    async def setup_hook(self) -> None:
+        """Translator, dynamic items and the tick loop (no command sync here: --sync)."""
+        await self.tree.set_translator(GettextTranslator())
+        self.add_dynamic_items(*ITEMS)
+        if self.tick:
+            self._ticking = asyncio.get_running_loop().create_task(
+                tick_loop(self.service, self.delivery, stop=self._halt))
+
+    async def shutdown(self) -> None:
+        """SIGTERM: finish the tick round and the service calls in progress, deliver what
+        is waiting (:func:`adapters.delivery.ticks.wind_down`), close the connection."""
+        await wind_down(self._ticking, self._halt, self.delivery)
+        await self.close()
+
+    # ---- interactions --------------------------------------------------------------
+    async def _answer_in_time(self, interaction: discord.Interaction[Any], origin: Origin,
+                              pending: Awaitable[list[Effect]], fresh: bool = False,
+                              command: bool = False) -> None:
+        """Run the service call; defer the answer if it takes over ACK_S; deliver."""
+        async def call() -> list[Effect]:
+            async with self.delivery.lock:  # the order rule of the Telegram handlers
+                effects = last_views(list(await pending))
+                return self.delivery.stage(effects, origin, fresh=fresh)
+
+        task = asyncio.ensure_future(call())
+        done, _pending = await asyncio.wait({task}, timeout=ACK_S)
+        if not done and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=command)
+        try:
+            effects = await task
+            await self.delivery.deliver(effects, origin)
+        finally:
+            await self._finish(interaction, origin, command)
+
+    async def _finish(self, interaction: discord.Interaction[Any], origin: Origin,
+                      command: bool) -> None:
+        """Make sure the interaction got an answer (never "This interaction failed")."""
+        response: Any = interaction.response
+        try:
+            if not response.is_done():
+                if command:
+                    _ = Texts(await self.lang_of(chat_of(interaction).key))
+                    await response.send_message(_(DONE), ephemeral=True)
+                else:
+                    await response.defer()
+            elif command and response.type == DEFERRED and not origin.spoke:
+                _ = Texts(await self.lang_of(chat_of(interaction).key))
+                await interaction.edit_original_response(content=_(DONE))
+        except discord.HTTPException as exc:
+            log.info("could not finish interaction %s: %s", interaction.id, exc.status)
+
+    async def command(self, interaction: discord.Interaction[Any], name: str,
+                      args: str = "", dm: bool = False) -> None:
+        """A slash command: the same service call as the Telegram command ``name``."""
+        chat, user = chat_of(interaction), player_of(interaction.user)
+        admin = name == "cancelar" and interaction.permissions.manage_messages
+        pending = run_command(self.service, name, chat, user, args, admin,
+                              f"{PLATFORM}:i:{interaction.id}")
+        await self._answer_in_time(interaction, Origin(interaction, dm=dm), pending,
+                                   fresh=name == "mao", command=True)
+
+    async def press(self, interaction: discord.Interaction[Any], data: list[str],
+                    page: int | None = None) -> None:
+        """A component: press each service payload in order (one for a button, the
+        changed cards for a select); ``page`` shows that page of a big hand."""
+        user = player_of(interaction.user)
+        admin = interaction.permissions.manage_messages
+
+        async def presses() -> list[Effect]:
+            out: list[Effect] = []
+            for k, payload in enumerate(data):
+                key = f"{PLATFORM}:i:{interaction.id}:{k}"
+                out += await self.service.press(user, payload, is_admin=admin, update=key)
+            return out
+
+        origin = Origin(interaction, page=page or 0)
+        await self._answer_in_time(interaction, origin, presses())
+
+
+def shard_settings(count: int | None, ids: str | None) -> tuple[int | None, list[int] | None]:
+    """``DISCORD_SHARD_COUNT`` and ``DISCORD_SHARD_IDS`` (``"0,1"``) as client arguments;
+    ValueError when the ids are not numbers below the count."""
+    if not ids:
+        return count, None
+    shard_ids = [int(part) for part in ids.split(",") if part.strip()]
+    if count is None or any(not 0 <= i < count for i in shard_ids):
+        raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT and ids below it")
+    return count, shard_ids

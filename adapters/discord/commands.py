@@ -1,0 +1,117 @@
+"""Slash commands: the same names and meanings as on Telegram
+(:data:`adapters.delivery.commands.COMMANDS`), descriptions localized through an
+``app_commands.Translator`` fed from the gettext catalogs (pt-BR is the source text, so
+``pt-BR`` needs no catalog; ``en-US``/``en-GB`` read the English one, ``it`` the Italian).
+Variant and level are ``choices``, so Discord shows a list.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+
+from adapters.delivery.commands import COMMANDS
+from adapters.delivery.i18n import N_, Texts
+from engine.rules import PRESETS
+
+DESCRIPTIONS = dict(COMMANDS)
+LOCALES = {discord.Locale.american_english: "en", discord.Locale.british_english: "en",
+           discord.Locale.italian: "it"}
+VARIANTS = [app_commands.Choice(name=name, value=name) for name in PRESETS]
+LEVELS = [app_commands.Choice(name=name, value=name) for name in ("facil", "normal", "dificil")]
+LANGUAGES = [app_commands.Choice(name=name, value=code) for code, name in
+             (("pt", "Português (Brasil)"), ("en", "English"), ("it", "Italiano"))]
+MODES = [app_commands.Choice(name="dm", value="dm")]
+OPTIONS_HELP = N_("Opções, ex.: target=3000 jokers=true")
+VARIANT_HELP = N_("Variante do jogo")
+LEVEL_HELP = N_("Nível do robô")
+MODE_HELP = N_("dm: receber a mão por mensagem direta")
+LANG_HELP = N_("Idioma do grupo")
+
+
+class GettextTranslator(app_commands.Translator):
+    """discord.py's translator over the project's gettext catalogs (``chat`` domain)."""
+
+    async def translate(self, string: locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        """The translation of ``string`` for ``locale``, or None (Discord shows pt-BR)."""
+        lang = LOCALES.get(locale)
+        if lang is None:
+            return None
+        text = Texts(lang)(string.message)
+        return text if text != string.message else None
+
+
+class Commands(Protocol):
+    """What the commands call on the client (:class:`adapters.discord.app.BuracoClient`)."""
+
+    async def command(self, interaction: discord.Interaction[Any], name: str,
+                      args: str = "", dm: bool = False) -> None:
+        """Run command ``name`` with ``args`` for the interaction."""
+        ...
+
+
+def _d(name: str) -> locale_str:
+    return locale_str(DESCRIPTIONS[name])
+
+
+def install(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
+    """Add every command to ``tree`` (guild-only: games live in channels)."""
+    for simple in ("entrar", "sair", "iniciar", "placar", "ajuda", "cancelar", "voltar",
+                   "exportar"):
+        tree.add_command(_simple(simple, bot))
+
+    @tree.command(name="novojogo", description=_d("novojogo"))
+    @app_commands.guild_only()
+    @app_commands.describe(variante=locale_str(VARIANT_HELP), opcoes=locale_str(OPTIONS_HELP))
+    @app_commands.choices(variante=VARIANTS)
+    async def novojogo(interaction: discord.Interaction[Any],
+                       variante: app_commands.Choice[str] | None = None,
+                       opcoes: str = "") -> None:
+        args = " ".join(part for part in (variante.value if variante else "", opcoes) if part)
+        await bot.command(interaction, "novojogo", args)
+
+    @tree.command(name="robo", description=_d("robo"))
+    @app_commands.guild_only()
+    @app_commands.describe(nivel=locale_str(LEVEL_HELP))
+    @app_commands.choices(nivel=LEVELS)
+    async def robo(interaction: discord.Interaction[Any],
+                   nivel: app_commands.Choice[str] | None = None) -> None:
+        await bot.command(interaction, "robo", nivel.value if nivel else "")
+
+    @tree.command(name="mao", description=_d("mao"))
+    @app_commands.guild_only()
+    @app_commands.describe(modo=locale_str(MODE_HELP))
+    @app_commands.choices(modo=MODES)
+    async def mao(interaction: discord.Interaction[Any],
+                  modo: app_commands.Choice[str] | None = None) -> None:
+        await bot.command(interaction, "mao", dm=modo is not None)
+
+    @tree.command(name="regras", description=_d("regras"))
+    @app_commands.describe(variante=locale_str(VARIANT_HELP))
+    @app_commands.choices(variante=VARIANTS)
+    async def regras(interaction: discord.Interaction[Any],
+                     variante: app_commands.Choice[str] | None = None) -> None:
+        await bot.command(interaction, "regras", variante.value if variante else "")
+
+    @tree.command(name="idioma", description=_d("idioma"))
+    @app_commands.guild_only()
+    @app_commands.describe(idioma=locale_str(LANG_HELP))
+    @app_commands.choices(idioma=LANGUAGES)
+    async def idioma(interaction: discord.Interaction[Any],
+                     idioma: app_commands.Choice[str] | None = None) -> None:
+        await bot.command(interaction, "idioma", idioma.value if idioma else "")
+
+
+def _simple(name: str, bot: Commands) -> app_commands.Command[Any, Any, None]:
+    async def run(interaction: discord.Interaction[Any]) -> None:
+        await bot.command(interaction, name)
+
+    command: app_commands.Command[Any, Any, None] = app_commands.Command(
+        name=name, description=_d(name), callback=run)
+    if name != "ajuda":
+        command.guild_only = True
+    return command

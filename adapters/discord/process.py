@@ -1,0 +1,129 @@
+"""Running the Discord bot: ``run(settings)`` until SIGINT/SIGTERM, ``sync`` of the slash
+commands (only when asked: ``python -m bot discord --sync [--guild ID]``), and the
+adapter's settings (docs/discord.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from typing import Any
+
+import discord
+import discord.http
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from adapters.discord.app import BuracoClient, shard_settings
+
+log = logging.getLogger(__name__)
+
+
+def _no_voice(record: logging.LogRecord) -> bool:
+    return "voice will NOT be supported" not in record.getMessage()  # the bot has no voice
+
+
+logging.getLogger("discord.client").addFilter(_no_voice)
+
+
+class DiscordTuning(BaseSettings):
+    """Adapter-only settings read from the environment."""
+
+    model_config = SettingsConfigDict(extra="ignore", case_sensitive=False)
+
+    discord_api_base: str | None = None
+    discord_shard_count: int | None = None
+    discord_shard_ids: str | None = None
+
+
+def point_at(api_base: str | None) -> None:
+    """Send REST calls to ``api_base`` (e.g. ``http://127.0.0.1:9000/api/v10``, the test
+    fake); None keeps Discord's. The gateway URL comes from ``GET /gateway/bot``."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+
+
+def _stop_on_signals() -> asyncio.Event:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    return stop
+
+
+async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
+    from bot import SystemClock
+    from bot.service import Service
+
+    tuning = DiscordTuning()
+    point_at(tuning.discord_api_base)
+    count, ids = shard_settings(tuning.discord_shard_count, tuning.discord_shard_ids)
+    service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
+                      ai_pace_s=settings.ai_pace_s)
+
+    async def lang_of(chat_key: str) -> str:
+        return (await store.get_setting(chat_key, "lang")) or "pt"
+
+    return BuracoClient(service, store.client, lang_of, prefix=settings.redis_prefix,
+                        shard_ids=ids, shard_count=count, tick=tick)
+
+
+async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
+    """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): log in (a bad token raises
+    ``discord.LoginFailure``), connect every shard, tick; on stop, finish the deliveries
+    in flight and close. Raises what ends the connection (e.g. no gateway)."""
+    from adapters.storage.redis_store import open_store
+
+    if not settings.discord_token:
+        raise SystemExit("DISCORD_TOKEN is not set: create a bot at "
+                         "https://discord.com/developers/applications (README)")
+    store = await open_store(settings.redis_url, settings.redis_prefix)
+    try:
+        client = await _client(settings, store)
+        stop = stop or _stop_on_signals()
+        async with client:
+            await client.login(settings.discord_token)
+            running = asyncio.ensure_future(client.connect(reconnect=True))
+            stopping = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if running.done():
+                running.result()  # the connection ended: raise its error
+            log.info("stopping: delivering what is pending")
+            await client.shutdown()
+            with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
+                await running
+    finally:
+        await store.close()
+
+
+async def sync(settings: Any, guild: int | None) -> list[str]:
+    """Register the slash commands (globally, or in ``guild`` at once) and return their
+    names. Only on request: registration is rate-limited by Discord."""
+    from adapters.storage.redis_store import open_store
+
+    if not settings.discord_token:
+        raise SystemExit("DISCORD_TOKEN is not set")
+    store = await open_store(settings.redis_url, settings.redis_prefix)
+    try:
+        client = await _client(settings, store, tick=False)
+        async with client:
+            await client.login(settings.discord_token)
+            target = discord.Object(id=guild) if guild else None
+            if target is not None:
+                client.tree.copy_global_to(guild=target)
+            synced = await client.tree.sync(guild=target)
+            return [command.name for command in synced]
+    finally:
+        await store.close()
+
+
+def run(settings: Any, sync_commands: bool = False, guild: int | None = None) -> None:
+    """``python -m bot discord [--sync [--guild ID]]``."""
+    if sync_commands:
+        names = asyncio.run(sync(settings, guild))
+        where = f"guild {guild}" if guild else "global"
+        print(f"{len(names)} slash commands synced ({where}): {', '.join(names)}")
+        return
+    asyncio.run(serve(settings))

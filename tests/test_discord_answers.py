@@ -1,0 +1,121 @@
+"""The Discord client's handlers with recorded interactions: a service call slower than
+the acknowledgement budget (a ``dificil`` robot thinking, a slow Redis) is deferred first
+and answered after, so Discord never shows "This interaction failed"; a press with nothing
+to say is acknowledged silently; a command with nothing to say answers "Feito."."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import fakeredis
+import pytest
+
+from adapters.discord import app as dc_app
+from adapters.discord.app import BuracoClient
+from bot.effects import CardFace, ChatRef, HandView, PlayerRef, Reply, View
+
+CHAT = ChatRef(platform="dc", chat_id="77", title="#mesa")
+
+
+class Response:
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.type: Any = None
+
+    def is_done(self) -> bool:
+        return bool(self.calls)
+
+    async def defer(self, ephemeral: bool = False, thinking: bool = False) -> None:
+        self.calls.append(f"defer(thinking={thinking})")
+        self.type = dc_app.DEFERRED if thinking else None
+
+    async def send_message(self, content: str | None = None, **kw: Any) -> Any:
+        self.calls.append(f"send_message({content!r})")
+        return SimpleNamespace(message_id=9)
+
+
+def interaction() -> Any:
+    followups: list[str] = []
+
+    async def send(**kw: Any) -> Any:
+        followups.append(kw.get("content") or kw["embed"].title)
+        return SimpleNamespace(id=10)
+
+    return SimpleNamespace(
+        id=1234, user=SimpleNamespace(id=1, display_name="Ana"), message=None, guild_id=5,
+        guild=SimpleNamespace(name="Clube"), channel=SimpleNamespace(name="mesa"),
+        channel_id=77, permissions=SimpleNamespace(manage_messages=False),
+        response=Response(), followup=SimpleNamespace(send=send, sent=followups),
+        token="t")
+
+
+class SlowService:
+    """Answers a press after ``delay_s`` with ``effects``."""
+
+    def __init__(self, delay_s: float, effects: list[Any]) -> None:
+        self.delay_s = delay_s
+        self.effects = effects
+        self.presses: list[tuple[str, str]] = []
+
+    async def press(self, user: PlayerRef, data: str, is_admin: bool = False,
+                    update: str | None = None) -> list[Any]:
+        self.presses.append((data, update or ""))
+        await asyncio.sleep(self.delay_s)
+        return self.effects
+
+    async def help(self, chat: ChatRef, user: PlayerRef) -> list[Any]:
+        return []
+
+
+async def lang_of(chat_key: str) -> str:
+    return "pt"
+
+
+@pytest.fixture
+def fast_ack(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dc_app, "ACK_S", 0.05)
+
+
+def client(service: Any) -> BuracoClient:
+    return BuracoClient(service, fakeredis.FakeAsyncRedis(decode_responses=True), lang_of,
+                        tick=False)
+
+
+@pytest.mark.usefixtures("fast_ack")
+async def test_a_slow_hand_is_deferred_then_sent_as_an_ephemeral_follow_up() -> None:
+    ana = PlayerRef(platform="dc", user_id="1", name="Ana")
+    hand = HandView(chat=CHAT, game_id="g1", player=ana, seat=0, view=View(
+        title="Sua mão (1 carta)", cards=[CardFace(index=0, code="7h", text="7♥", red=True)]))
+    bot = client(SlowService(0.3, [hand]))
+    inter = interaction()
+    await bot.press(inter, ["g1|0|h|"])
+    assert inter.response.calls == ["defer(thinking=False)"]
+    assert inter.followup.sent == ["Sua mão (1 carta)"]
+
+
+@pytest.mark.usefixtures("fast_ack")
+async def test_a_slow_refusal_is_deferred_then_told() -> None:
+    ana = PlayerRef(platform="dc", user_id="1", name="Ana")
+    bot = client(SlowService(0.3, [Reply(player=ana, text="Não é a sua vez.")]))
+    inter = interaction()
+    await bot.press(inter, ["g1|3|c|"])
+    assert inter.response.calls == ["defer(thinking=False)"]
+    assert inter.followup.sent == ["Não é a sua vez."]
+
+
+async def test_a_press_with_nothing_to_say_is_acknowledged_silently() -> None:
+    service = SlowService(0.0, [])
+    bot = client(service)
+    inter = interaction()
+    await bot.press(inter, ["g1|3|t|0", "g1|3|t|4"])
+    assert inter.response.calls == ["defer(thinking=False)"]  # type 6: nothing changes
+    assert service.presses == [("g1|3|t|0", "dc:i:1234:0"), ("g1|3|t|4", "dc:i:1234:1")]
+
+
+async def test_a_command_with_nothing_to_say_answers_done() -> None:
+    bot = client(SlowService(0.0, []))
+    inter = interaction()
+    await bot.command(inter, "ajuda")
+    assert inter.response.calls == ["send_message('Feito.')"]

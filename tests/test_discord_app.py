@@ -1,0 +1,187 @@
+"""Discord adapter parts on their own: the gettext Translator of the slash commands, card
+selects pressing only what changed, one final view per press, shard settings, and the
+one-line start-up errors (no token, bad token, no Discord, no Redis)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+import pytest
+from aiohttp import web
+from discord import app_commands
+
+from adapters.discord.app import last_views, shard_settings
+from adapters.discord.commands import GettextTranslator, install
+from adapters.discord.items import CardSelect
+from bot import __main__ as cli
+from bot.effects import ChatRef, HandView, PlayerRef, Reply, TableView, View
+
+CHAT = ChatRef(platform="dc", chat_id="5", title="#mesa")
+ANA = PlayerRef(platform="dc", user_id="1", name="Ana")
+CONTEXT = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
+
+
+@pytest.mark.parametrize(("locale", "text"), [
+    (discord.Locale.american_english, "Open a table: /novojogo [variant] [options]"),
+    (discord.Locale.british_english, "Open a table: /novojogo [variant] [options]"),
+    (discord.Locale.italian, "Apri un tavolo: /novojogo [variante] [opzioni]"),
+    (discord.Locale.brazil_portuguese, None),  # the source text itself
+    (discord.Locale.japanese, None),
+])
+async def test_command_descriptions_come_from_the_gettext_catalogs(
+        locale: discord.Locale, text: str | None) -> None:
+    translator = GettextTranslator()
+    got = await translator.translate(
+        app_commands.locale_str("Abrir uma mesa: /novojogo [variante] [opções]"), locale,
+        CONTEXT)
+    assert got == text
+
+
+async def test_the_commands_have_the_telegram_names_and_choices() -> None:
+    class Bot:
+        async def command(self, interaction: Any, name: str, args: str = "",
+                          dm: bool = False) -> None:
+            return None
+
+    client = discord.Client(intents=discord.Intents.default())
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
+    install(tree, Bot())
+    names = sorted(c.name for c in tree.get_commands())
+    assert names == ["ajuda", "cancelar", "entrar", "exportar", "idioma", "iniciar", "mao",
+                     "novojogo", "placar", "regras", "robo", "sair", "voltar"]
+    robo = tree.get_command("robo")
+    assert isinstance(robo, app_commands.Command)
+    assert [c.value for c in robo.parameters[0].choices] == ["facil", "normal", "dificil"]
+    novo = tree.get_command("novojogo")
+    assert isinstance(novo, app_commands.Command)
+    assert "tranca" in [c.value for c in novo.parameters[0].choices]
+    await client.close()
+
+
+async def test_a_card_select_presses_only_the_cards_whose_state_changed() -> None:
+    select: discord.ui.Select[Any] = discord.ui.Select(custom_id="bbc:g1|3|0", options=[
+        discord.SelectOption(label="A♣", value="g1|3|t|0", default=True),
+        discord.SelectOption(label="2♣", value="g1|3|t|1"),
+        discord.SelectOption(label="3♣", value="g1|3|t|2", default=True),
+        discord.SelectOption(label="4♣", value="g1|3|t|3")])
+    item = CardSelect("bbc:g1|3|0", base=select)
+    # A♣ stays, 3♣ is unpicked, 2♣ is picked, 4♣ stays out
+    assert item.changed(["g1|3|t|0", "g1|3|t|1"]) == ["g1|3|t|1", "g1|3|t|2"]
+    assert item.changed(["g1|3|t|0", "g1|3|t|2"]) == []
+
+
+def test_several_presses_show_each_table_and_hand_once_in_their_last_state() -> None:
+    def hand(title: str) -> HandView:
+        return HandView(chat=CHAT, game_id="g1", player=ANA, seat=0, view=View(title=title))
+
+    def table(title: str) -> TableView:
+        return TableView(chat=CHAT, game_id="g1", view=View(title=title))
+
+    reply = Reply(player=ANA, text="ok")
+    effects = [hand("h1"), table("t1"), reply, hand("h2"), table("t2")]
+    assert last_views(effects) == [reply, hand("h2"), table("t2")]
+
+
+def test_shard_settings() -> None:
+    assert shard_settings(None, None) == (None, None)
+    assert shard_settings(4, "2,3") == (4, [2, 3])
+    with pytest.raises(ValueError, match="DISCORD_SHARD_IDS"):
+        shard_settings(2, "2")
+    with pytest.raises(ValueError, match="DISCORD_SHARD_IDS"):
+        shard_settings(None, "0")
+
+
+@pytest.fixture
+def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env file
+    for name in ("REDIS_URL", "TELEGRAM_TOKEN", "DISCORD_TOKEN", "DISCORD_API_BASE",
+                 "DISCORD_SHARD_COUNT", "DISCORD_SHARD_IDS"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def refusing_discord() -> Iterator[str]:
+    """A REST root answering 401 to the login, as Discord does for a bad token."""
+    loop = asyncio.new_event_loop()
+    runner: list[web.AppRunner] = []
+
+    async def login(request: web.Request) -> web.Response:
+        return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+
+    async def start() -> int:
+        app = web.Application()
+        app.router.add_get("/api/v10/users/@me", login)
+        runner.append(web.AppRunner(app))
+        await runner[0].setup()
+        site = web.TCPSite(runner[0], "127.0.0.1", 0)
+        await site.start()
+        return int(runner[0].addresses[0][1])
+
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    port = asyncio.run_coroutine_threadsafe(start(), loop).result(10)
+    yield f"http://127.0.0.1:{port}/api/v10"
+    asyncio.run_coroutine_threadsafe(runner[0].cleanup(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)
+
+
+@pytest.mark.usefixtures("_no_env")
+def test_a_bad_token_ends_with_one_line(refusing_discord: str, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    monkeypatch.setenv("DISCORD_API_BASE", refusing_discord)
+    assert cli.main(["discord"]) == 1
+    err = capsys.readouterr().err
+    assert err == "DISCORD_TOKEN recusado pelo Discord: Improper token has been passed.\n"
+
+
+@pytest.mark.usefixtures("_no_env")
+@pytest.mark.parametrize(("env", "line"), [
+    ({"DISCORD_API_BASE": "http://127.0.0.1:1/api/v10"}, "Sem conexão com o Discord: "),
+    ({"REDIS_URL": "redis://127.0.0.1:1/0"}, "Redis não responde (REDIS_URL): "),
+    ({"DISCORD_SHARD_IDS": "0"}, "Configuração de shards inválida: "),
+])
+def test_setup_mistakes_end_with_one_line(env: dict[str, str], line: str,
+                                          monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert cli.main(["discord"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(line) and err.count("\n") == 1, err
+
+
+@pytest.mark.usefixtures("_no_env")
+@pytest.mark.parametrize("command", ["discord", "serve"])
+def test_no_token_ends_with_one_line(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        cli.main([command])
+    assert "DISCORD_TOKEN" in str(stop.value.code)
+    assert "\n" not in str(stop.value.code)
+
+
+async def test_the_synced_payload_carries_the_english_and_italian_descriptions() -> None:
+    class Bot:
+        async def command(self, interaction: Any, name: str, args: str = "",
+                          dm: bool = False) -> None:
+            return None
+
+    client = discord.Client(intents=discord.Intents.default())
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
+    install(tree, Bot())
+    robo = tree.get_command("robo")
+    assert isinstance(robo, app_commands.Command)
+    payload = await robo.get_translated_payload(tree, GettextTranslator())
+    assert payload["description"] == "Pôr um robô na mesa: /robo [facil|normal|dificil]"
+    assert payload["description_localizations"] == {
+        "en-US": "Add a bot player: /robo [facil|normal|dificil]",
+        "en-GB": "Add a bot player: /robo [facil|normal|dificil]",
+        "it": "Aggiungi un robot: /robo [facil|normal|dificil]"}
+    assert payload["options"][0]["description_localizations"]["it"] == "Livello del robot"
+    await client.close()
