@@ -162,18 +162,19 @@ def _leave_running(game: Game, seat: int | None, now: float) -> Outcome:
 
 
 def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
-           seat: int | None = None) -> Outcome:
+           robots: int | None = None) -> Outcome:
     """The creator adds an AI seat of level ``facil`` / ``normal`` / ``dificil``.
 
-    ``seat`` (the lobby button) is the 0-based seat the robot is for: when the table
-    already has someone there (a double tap, a re-sent press) nothing changes."""
+    ``robots`` (the lobby button) is how many AI seats the table has once this one is
+    added: when it has that many already (a double tap, a re-sent press) nothing changes.
+    People joining or leaving meanwhile do not make the press stale."""
     _lobby(game)
     _creator(game, user, N_("Só quem abriu a mesa pode adicionar robôs."))
     level = norm_level(level_text)
     if level is None:
         raise Refusal(N_("Nível desconhecido: use facil, normal ou dificil."))
-    if seat is not None and seat != len(game.seats):
-        raise Refusal(N_("Esse lugar já foi ocupado: veja a mesa."))
+    if robots is not None and robots != sum(1 for s in game.seats if s.is_ai) + 1:
+        raise Refusal(N_("Esse robô já entrou: veja a mesa."))
     if len(game.seats) >= max_seats(game):
         raise Refusal(N_("A mesa está cheia."))
     game.seats.append(Seat(ai=level))

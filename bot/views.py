@@ -88,10 +88,13 @@ def lobby_view(game: Game, _: Translator) -> View:
                    allowed=allowed, timer=game.timer_s))
     lines.append(_("Sortear duplas: sim") if game.shuffle else _("Sortear duplas: não"))
     b = _buttons(game)
-    # each press says its result (issue 12 item 2): the robot fills seat N (a second
-    # delivery finds it taken), the shuffle switch sets on or off
+    # each press says its result (issue 12 item 2): "Robô" makes it k robots at the table
+    # (a second delivery finds k already; a table made stale by someone joining since is
+    # still right), the shuffle switch sets on or off
+    robots = sum(1 for s in game.seats if s.is_ai) + 1
     buttons = [[b(N_("Entrar"), "j"), b(N_("Sair"), "lv")],
-               [b(N_("Robô"), "ai", n), b(N_("Sortear duplas"), "sh", int(not game.shuffle))],
+               [b(N_("Robô"), "ai", robots),
+                b(N_("Sortear duplas"), "sh", int(not game.shuffle))],
                [b(N_("Iniciar"), "s"), b(N_("Cancelar"), "x")]]
     return View(title=game_title(game, _), lines=lines, buttons=buttons)
 

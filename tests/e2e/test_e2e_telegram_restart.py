@@ -67,14 +67,13 @@ def _robot_thinking(client: redis.Redis, prefix: str, gid: str, killed_at: float
     return score is not None and killed_at + LEASE_S - 5 < float(score) <= killed_at + LEASE_S
 
 
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["sigkill", "sigterm"])
-def test_a_bot_stopped_while_the_robot_thinks_leaves_the_game_to_the_next_one(
-        emu: Emulator, tmp_path: Path, how: signal.Signals) -> None:
-    client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
+def _stop_while_the_robot_thinks(emu: Emulator, client: redis.Redis, workdir: Path,
+                                  how: signal.Signals) -> tuple[str, str, float, int]:
+    """Open a table with a ``dificil`` robot, play Ana's turns until the robot is caught
+    thinking (its deadline a fresh lease), then send ``how`` to the bot. Returns the game
+    id, the state version just before the signal, its time and the bot's exit code."""
     first: list[subprocess.Popen[bytes]] = []
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    with run_bot(emu, tmp_path / "a", REDIS_URL, started=first, AI_PACE_S="0.5") as log:
+    with run_bot(emu, workdir, REDIS_URL, started=first, AI_PACE_S="0.5") as log:
         emu.command_in_group(GROUP, ANA, "/novojogo")
         lobby = table(emu, GROUP)
         emu.command_in_group(GROUP, ANA, "/robo dificil")
@@ -87,28 +86,63 @@ def test_a_bot_stopped_while_the_robot_thinks_leaves_the_game_to_the_next_one(
             wait_for(lambda: play_turn(emu, ANA, GROUP) or None, timeout=60,
                      what="Ana's turn")
             time.sleep(0.5 + 0.6)
-            killed_at = time.time()
-            if _robot_thinking(client, store_prefix(emu), gid, killed_at):
+            version = client.hget(f"{store_prefix(emu)}:{{{gid}}}:state", "v")
+            stopped_at = time.time()
+            if _robot_thinking(client, store_prefix(emu), gid, stopped_at):
                 first[0].send_signal(how)
-                first[0].wait(timeout=15)
+                code = first[0].wait(timeout=15)
                 break
         else:
             raise AssertionError("never caught the robot thinking")
         assert "bot.service" not in log.read_text()  # no timer step failed
-    # the bot is gone mid-move: the game is at the robot's turn and keeps its lease
-    state_before = client.hget(f"{store_prefix(emu)}:{{{gid}}}:state", "v")
-    assert _robot_thinking(client, store_prefix(emu), gid, killed_at)
-    assert hand(emu, ANA) is not None and hand(emu, ANA).button("Comprar do monte") is None
-    with run_bot(emu, tmp_path / "b", REDIS_URL, AI_PACE_S="0.5") as log:
-        mine = wait_for(lambda: (lambda h: h if h is not None and h.button("Comprar do monte")
-                                 else None)(hand(emu, ANA)),
-                        timeout=LEASE_S + 30, what="the robot's move by the next bot")
-        assert mine.button("Comprar do monte") is not None
-        state_after = client.hget(f"{store_prefix(emu)}:{{{gid}}}:state", "v")
-        assert int(state_after or 0) > int(state_before or 0)
-        assert time.time() >= killed_at + 1  # moved by the new process, after the lease
+    return gid, str(version), stopped_at, code
+
+
+def _next_bot_plays_on(emu: Emulator, client: redis.Redis, workdir: Path, gid: str,
+                       version: str) -> None:
+    """A new bot process brings the robot's turn to its end (Ana may draw), and the game
+    goes on under it: Ana plays a turn and the robot answers."""
+    key = f"{store_prefix(emu)}:{{{gid}}}:state"
+    with run_bot(emu, workdir, REDIS_URL, AI_PACE_S="0.5") as log:
+        wait_for(lambda: (lambda h: h if h is not None and h.button("Comprar do monte")
+                          else None)(hand(emu, ANA)),
+                 timeout=LEASE_S + 30, what="the robot's move")
+        assert int(client.hget(key, "v") or 0) > int(version)
+        wait_for(lambda: play_turn(emu, ANA, GROUP) or None, timeout=60, what="Ana's turn")
+        after_ana = int(client.hget(key, "v") or 0)
+        wait_for(lambda: int(client.hget(key, "v") or 0) > after_ana or None, timeout=30,
+                 what="the robot's answer")
         emu.command_in_group(GROUP, ANA, "/cancelar")
         wait_for(lambda: any("Jogo cancelado por Ana." in m.text
                              for m in emu.messages(GROUP.chat_id)), what="the closing notice")
         assert "bot.service" not in log.read_text()
+
+
+def test_a_bot_killed_while_the_robot_thinks_leaves_its_lease_to_the_next_bot(
+        emu: Emulator, tmp_path: Path) -> None:
+    """SIGKILL: nothing of the robot's move is saved; the claim stays a lease, which the
+    next process takes over once it runs out."""
+    client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
+    gid, version, killed_at, code = _stop_while_the_robot_thinks(
+        emu, client, tmp_path, signal.SIGKILL)
+    assert code == -signal.SIGKILL
+    assert client.hget(f"{store_prefix(emu)}:{{{gid}}}:state", "v") == version
+    assert _robot_thinking(client, store_prefix(emu), gid, killed_at)
+    assert hand(emu, ANA) is not None and hand(emu, ANA).button("Comprar do monte") is None
+    _next_bot_plays_on(emu, client, tmp_path, gid, version)
+    client.close()
+
+
+def test_a_bot_sigtermed_while_the_robot_thinks_finishes_the_move_and_exits_cleanly(
+        emu: Emulator, tmp_path: Path) -> None:
+    """SIGTERM (every deploy): the step in flight is finished and saved, its deadline set,
+    then the process exits with 0; the next process plays on."""
+    client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
+    gid, version, stopped_at, code = _stop_while_the_robot_thinks(
+        emu, client, tmp_path, signal.SIGTERM)
+    assert code == 0
+    assert int(client.hget(f"{store_prefix(emu)}:{{{gid}}}:state", "v") or 0) > int(version)
+    assert client.zscore(f"{store_prefix(emu)}:timers", gid) is not None
+    assert not _robot_thinking(client, store_prefix(emu), gid, stopped_at)
+    _next_bot_plays_on(emu, client, tmp_path, gid, version)
     client.close()
