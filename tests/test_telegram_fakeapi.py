@@ -217,6 +217,33 @@ async def test_retry_after_gives_up_after_the_retries(fake_bot: Any) -> None:
     assert waited == [1.0, 1.0, 1.0]
 
 
+async def test_a_server_error_is_retried_so_the_message_still_arrives(fake_bot: Any) -> None:
+    """Issue 12 "Faults": a 5xx answer loses nothing (0.5, 1, 2 s between the tries)."""
+    bot, fake = fake_bot
+    fake.fail("sendMessage", "Internal Server Error", code=500, times=2)
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waited.append(seconds)
+
+    sent = await api("sendMessage", lambda: bot.send_message(-5, "oi"), sleep=sleep)
+    assert waited == [0.5, 1.0]
+    assert sent is not None and sent.text == "oi"
+    assert [name for name, _ in fake.calls].count("sendMessage") == 3
+
+
+async def test_server_errors_give_up_after_three_retries(fake_bot: Any) -> None:
+    bot, fake = fake_bot
+    fake.fail("sendMessage", "Bad Gateway", code=502, times=9)
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waited.append(seconds)
+
+    assert await api("sendMessage", lambda: bot.send_message(-5, "oi"), sleep=sleep) is None
+    assert waited == [0.5, 1.0, 2.0]
+
+
 async def test_message_not_modified_is_not_an_error(fake_bot: Any) -> None:
     bot, fake = fake_bot
     sent = await bot.send_message(-5, "mesa")

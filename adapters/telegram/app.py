@@ -118,7 +118,7 @@ async def register_commands(application: Any) -> None:
                            code: str | None = code) -> bool:
             return bool(await application.bot.set_my_commands(commands, language_code=code))
 
-        await api("setMyCommands", register)
+        await api("setMyCommands", register, transient=0)  # best effort, once
 
 
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:

@@ -1,6 +1,9 @@
 """One gate for Bot API calls: which platform faults are retried, ignored or passed on.
 
 - ``RetryAfter``: wait the time Telegram asks for, then retry (a few times).
+- ``NetworkError`` other than ``TimedOut`` (a 5xx answer, a dropped connection before an
+  answer): retried after 0.5, 1 and 2 s, so a server hiccup loses no message (issue 12,
+  "Faults"). A ``TimedOut`` is not retried: the request may have been carried out.
 - ``BadRequest`` "message is not modified", "query is too old": not errors (None).
 - "message to edit/delete not found", "message can't be edited": :class:`MessageGone`,
   so the caller posts a fresh message.
@@ -21,7 +24,15 @@ import warnings
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 from telegram.warnings import PTBDeprecationWarning
 
 from adapters.delivery.platform import MessageGone
@@ -45,13 +56,16 @@ def retry_seconds(exc: RetryAfter) -> float:
 
 
 async def api(what: str, call: Callable[[], Awaitable[T]], retries: int = 3,
-              sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> T | None:
-    """Run ``call`` (a Bot API request named ``what`` for the log) under the rules above.
+              sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+              transient: int = 3) -> T | None:
+    """Run ``call`` (a Bot API request named ``what`` for the log) under the rules above:
+    up to ``retries`` waits for a flood limit and ``transient`` retries of a server error.
 
     Returns its result, or None when the call was ignored or failed and was logged.
     Raises ``Forbidden``, ``ChatMigrated`` and :class:`MessageGone`.
     """
     attempt = 0
+    failures = 0
     while True:
         try:
             return await call()
@@ -71,6 +85,12 @@ async def api(what: str, call: Callable[[], Awaitable[T]], retries: int = 3,
                 raise MessageGone(exc.message) from exc
             log.warning("%s: %s", what, exc.message)
             return None
+        except NetworkError as exc:
+            if isinstance(exc, TimedOut) or failures >= transient:
+                log.warning("%s failed: %s", what, exc)
+                return None
+            await sleep(0.5 * 2 ** failures)
+            failures += 1
         except TelegramError as exc:
             log.warning("%s failed: %s", what, exc)
             return None
