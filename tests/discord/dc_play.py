@@ -151,7 +151,7 @@ def scene(fake: FakeDiscord, people: list[Person]) -> str:
         current = hand(fake, person)
         lines.append(f"{person.name}: " + (f"{current.text()} {current.labels()}"
                                            if current else "no hand"))
-    lines += [f"{c.time:.2f} {c.route} {c.path} {c.status}" for c in fake.calls()[-15:]]
+    lines += [f"{c.time:.2f} {c.route} {c.path} {c.status}" for c in fake.calls()[-25:]]
     return "\n".join(lines)
 
 

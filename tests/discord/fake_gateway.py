@@ -23,6 +23,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 HEARTBEAT_MS = 41_250
+ACK_DELAY_S = 0.05
 
 
 @dataclass
@@ -54,6 +55,7 @@ class Gateway:
         self.identifies = 0
         self.heartbeats = 0
         self.changed = asyncio.Condition()
+        self._acks: set[asyncio.Future[None]] = set()
 
     def active(self) -> Session | None:
         """The newest session whose socket is open (where interactions go)."""
@@ -104,7 +106,9 @@ class Gateway:
         op, data = frame.get("op"), frame.get("d")
         if op == 1:
             self.heartbeats += 1
-            await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+            ack = asyncio.ensure_future(self._ack(ws))
+            self._acks.add(ack)  # kept until done (the loop holds tasks weakly)
+            ack.add_done_callback(self._acks.discard)
         elif op == 2:
             return await self._identify(ws, data or {})
         elif op == 6:
@@ -115,6 +119,14 @@ class Gateway:
                     "guild_id": guild_id, "members": self._members(guild_id),
                     "chunk_index": 0, "chunk_count": 1, "nonce": data.get("nonce")})
         return None
+
+    async def _ack(self, ws: web.WebSocketResponse) -> None:
+        """HEARTBEAT_ACK after a network-like 50 ms: discord.py notes a heartbeat's send
+        time only after the send returns, so an instant ACK reads as a whole interval of
+        latency ("Can't keep up, ... websocket is 41.3s behind")."""
+        await asyncio.sleep(ACK_DELAY_S)
+        if not ws.closed:
+            await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
         if data.get("token") != self.token:

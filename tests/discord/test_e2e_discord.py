@@ -32,6 +32,7 @@ from dc_play import (
     play_deal,
     play_turn,
     press,
+    scene,
     table,
     table_edit_times,
     tables,
@@ -227,10 +228,16 @@ def test_two_people_and_a_robot_play_a_deal_through_interactions(
         assert result is not None
         totals = side_totals(result)
         assert len(totals) == 3 and f"Placar: {' × '.join(map(str, totals))}" in result
-        final = wait_for(lambda: (lambda t: t if "Próxima mão" in t.labels() else None)(
-            table(fake)), timeout=70, what="the table between deals")
-        for name, total in zip(("Ana", "Bia", "Robô 3"), totals, strict=True):
-            assert f"{name}: {total} pts" in final.text()
+        shown = [f"{name}: {total} pts" for name, total in
+                 zip(("Ana", "Bia", "Robô 3"), totals, strict=True)]
+        try:
+            final = wait_for(lambda: (lambda t: t if all(line in t.text() for line in shown)
+                                      else None)(table(fake)), timeout=70,
+                             what="the table with the deal's score")
+        except AssertionError as error:
+            raise AssertionError(f"{error}\n{scene(fake, [ana, bia])}") from None
+        # the match goes on to a next deal, unless this deal took a side to the target
+        assert final.labels() == ([] if max(totals) >= 1500 else ["Próxima mão", "Minha mão"])
     sessions = sorted(fake.gateway.sessions.values(), key=lambda s: s.identified_at)
     assert fake.gateway.identifies == 2 and [s.resumes for s in sessions] == [0, 1]
     limited = [c for c in fake.calls() if c.status == 429]
@@ -239,7 +246,7 @@ def test_two_people_and_a_robot_play_a_deal_through_interactions(
                    and c.route == limited[0].route and c.ids == limited[0].ids)
     assert retried.status == 200 and retried.time - limited[0].time >= 0.5
     assert [t.id for t in tables(fake)] == [table_id]
-    assert len(fake.message(table_id).edits) >= 5
+    assert len(fake.message(table_id).edits) >= 2  # lobby -> game -> between deals, at least
     assert_answers_in_time(fake)
     assert_hands_private(fake, people)
     assert fake.unknown_routes() == []
