@@ -1,0 +1,233 @@
+"""The plumbing under every service call (docs/service-api.md): load a game, run a use
+case on it, save it with compare-and-set (on a lost race: reload and run again, so the use
+case re-verifies), follow up, and the timers (leases, sweep, platform hand-back).
+
+A refused request returns a :class:`Reply` with the reason and saves nothing. The use
+cases themselves are in :mod:`bot.service`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from bot import robot, timers, upkeep
+from bot.effects import ChatRef, Effect, PlayerRef, Reply, TableView
+from bot.i18n import DEFAULT_LANG, N_, Translator
+from bot.model import Game, decode, encode
+from bot.outcome import Outcome, Refusal
+from bot.ports import Clock, GameStore
+
+log = logging.getLogger(__name__)
+UPDATE_TTL_S = 86_400
+CAS_ATTEMPTS = 8
+_UNLOADED = object()  # "not read yet" (None means the store has no such game)
+CACHED_GAMES = 512
+_FORCE = object()
+_APPLIED = object()  # "this update was applied to the game already"
+RETRY_S = 60.0
+HANDOFF_S = 1.0
+"""Seconds until a game claimed by a process of another platform is due again."""
+UseCase = Callable[[Game], Outcome]
+
+
+class GameRunner:
+    """Loads, runs, saves and ticks games over a :class:`GameStore` and a :class:`Clock`
+    (the base of :class:`bot.service.Service`; parameters are documented there)."""
+
+    def __init__(self, store: GameStore, clock: Clock, *, pacing: timers.Pacing,
+                 chooser: robot.Chooser | None, deck_fn: Any, threaded: bool,
+                 compress: bool) -> None:
+        self.store = store
+        self.clock = clock
+        self.pacing = pacing
+        self.chooser = chooser
+        self.ttl_s = int(pacing.idle_s + 86_400)
+        self.deck_fn = deck_fn
+        self.threaded = threaded
+        self.compress = compress
+        self._cache: OrderedDict[str, tuple[int, str, Game]] = OrderedDict()
+        self._swept_at = float("-inf")
+
+    # Plumbing ---------------------------------------------------------------------
+    async def _fresh(self, update: str | None) -> bool:
+        return update is None or await self.store.first_seen(update, UPDATE_TTL_S)
+
+    async def _lang(self, chat: ChatRef) -> str:
+        return await self.store.get_setting(chat.key, "lang") or DEFAULT_LANG
+
+    async def _load(self, gid: str) -> tuple[int, Game] | None:
+        got = await self.store.load_game(gid)
+        if got is None:
+            return None
+        return got[0], decode(got[1])
+
+    async def _reply(self, chat: ChatRef | None, user: PlayerRef, msgid: str,
+                     lang: str | None = None, **kw: Any) -> list[Effect]:
+        lang = lang or (await self._lang(chat) if chat is not None else DEFAULT_LANG)
+        return [Reply(player=user, text=Translator(lang)(msgid, **kw))]
+
+    async def _active(self, chat: ChatRef) -> str | None:
+        """The chat's live game id. A binding to a game that is gone is dropped; one to a
+        game that is over (its worker died before the follow-ups) is closed out here."""
+        gid = await self.store.chat_game(chat.key)
+        if gid is None:
+            return None
+        got = await self._load(gid)
+        if got is None:
+            await self.store.unbind_chat(chat.key, gid)
+            return None
+        if got[1].status == "over":
+            await upkeep.close_out(self.store, got[1])
+            return None
+        return gid
+
+    async def _run(self, gid: str, user: PlayerRef | None, fn: UseCase,
+                   reschedule: bool = False, threaded: bool = False,
+                   loaded: object = _UNLOADED, update: str | None = None) -> list[Effect]:
+        """Load, run ``fn``, compare-and-set, follow up; retried on a lost race.
+        ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while);
+        ``loaded`` is the stored ``(version, text)`` already read for the first attempt;
+        ``update`` (the platform update key) is recorded as applied in the save itself, so
+        a redelivery after a failed save is applied and one after a save is not.
+
+        A save that moves the deadline sends the new one in the same round trip
+        (``save_game(..., deadline=)``); when that save loses, the deadline it sent is put
+        back from the stored state before this call returns (:meth:`_settle`)."""
+        blind = False
+        for _attempt in range(CAS_ATTEMPTS):
+            got = await self._take(gid, loaded, update)
+            loaded = _UNLOADED
+            if not isinstance(got, tuple):
+                await self._settle(gid, blind, None)
+                if got is None and user is not None:
+                    return await self._reply(None, user, N_("Este jogo não existe mais."))
+                return []
+            version, game = got
+            due_before = _FORCE if reschedule else timers.next_due(game, self.pacing)
+            try:
+                out = await asyncio.to_thread(fn, game) if threaded else fn(game)
+            except Refusal as err:
+                await self._settle(gid, blind, got)
+                if user is None:
+                    return []
+                return [Reply(player=user, text=err.render(Translator(game.lang)))]
+            if not out.changed:
+                await self._settle(gid, blind or reschedule, got)
+                return out.effects
+            if out.keep_deals:
+                await upkeep.keep_deals(self.store, gid, out.keep_deals)
+            text = encode(game, self.compress)
+            due = timers.next_due(game, self.pacing)
+            send = due if game.status != "over" and due != due_before else None
+            blind = blind or send is not None
+            if await self.store.save_game(gid, version, text, self.ttl_s, update,
+                                          self.clock.now(), deadline=send):
+                self._remember(gid, version + 1, text, game)
+                if game.status == "over":
+                    await upkeep.close_out(self.store, game)
+                return [e.model_copy(update={"state_version": version + 1})
+                        if isinstance(e, TableView) else e for e in out.effects]
+        log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
+        await self._settle(gid, blind, None)
+        return [] if user is None else await self._reply(
+            None, user, N_("Muita gente jogando ao mesmo tempo: tente de novo."))
+
+    async def _settle(self, gid: str, needed: bool, got: tuple[int, Game] | None) -> None:
+        """When ``needed``, set the deadline the stored game calls for (``got`` is the game
+        as just loaded, None to load it): after a lost save that sent its own deadline,
+        or a timer step that changed nothing."""
+        if not needed:
+            return
+        if got is None:
+            loaded = await self._load(gid)
+            if loaded is None:
+                return
+            got = loaded
+        await upkeep.schedule(self.store, got[1], self.pacing)
+
+    async def _take(self, gid: str, loaded: object = _UNLOADED,
+                    update: str | None = None) -> object:
+        """Load a game to change it: ``(version, game)``, None when it is gone, or
+        :data:`_APPLIED` when ``update`` was applied to it already. The game this worker
+        saved last is reused only when the store holds that version *and* that very text
+        (a Redis failover that lost writes can bring an older version back and a newer
+        one with the same number after it, issue 12 defect 5d); whatever is taken leaves
+        the cache, so a refused or lost attempt never leaves a half-changed game there."""
+        if loaded is _UNLOADED:
+            if update is None:
+                loaded = await self.store.load_game(gid)
+            else:
+                applied, loaded = await self.store.load_for_update(gid, update)
+                if applied:
+                    return _APPLIED
+        got = loaded
+        assert got is None or isinstance(got, tuple)
+        hit = self._cache.pop(gid, None)
+        if got is None:
+            return None
+        if hit is not None and hit[0] == got[0] and hit[1] == got[1]:
+            return hit[0], hit[2]
+        return got[0], decode(got[1])
+
+    def _remember(self, gid: str, version: int, text: str, game: Game) -> None:
+        self._cache[gid] = (version, text, game)
+        if len(self._cache) > CACHED_GAMES:
+            self._cache.popitem(last=False)
+
+    def _platform_of(self, gid: str, got: tuple[int, str]) -> str:
+        """The chat platform of the stored game ``got`` (``(version, text)``); the parsed
+        game is kept in the cache so :meth:`_run` does not parse it again."""
+        hit = self._cache.get(gid)
+        if hit is None or (hit[0], hit[1]) != got:
+            hit = (got[0], got[1], decode(got[1]))
+            self._remember(gid, *hit)
+        return hit[2].chat.platform
+
+    # Timers -------------------------------------------------------------------------
+    async def tick(self, now: float | None = None, limit: int = 20,
+                   platforms: frozenset[str] | None = None) -> list[Effect]:
+        """Claim (lease) due deadlines and do what is due (AI move, timeout, next deal,
+        idle close, the follow-ups of a game that is over); sweep for games without a
+        deadline at the first tick and every :data:`bot.upkeep.SWEEP_S` seconds.
+
+        One game's failure (a corrupt state, an engine refusal of every fallback move, a
+        dropped connection) neither drops the others of the batch nor loses its own
+        deadline: the lease stands, and a retry is set when the store still answers.
+        ``platforms``: the chat platforms this process delivers to (``{"dc"}``); a claimed
+        game of another platform is handed back, due again in ``HANDOFF_S``, for that
+        platform's workers (one Redis serves both: a Discord process must not play a
+        Telegram game it cannot show). None: every game."""
+        now = self.clock.now() if now is None else now
+        if now - self._swept_at >= upkeep.SWEEP_S:
+            self._swept_at = now
+            await upkeep.sweep(self.store, self.pacing)
+        out: list[Effect] = []
+        for gid in await self.store.claim_due(now, limit):
+            try:
+                out += await self._tick_one(gid, now, platforms)
+            except Exception as err:
+                # the code only: an engine message may name a card of someone's hand
+                log.error("game %s: timer step failed (%s)", gid,
+                          getattr(err, "code", type(err).__name__))
+                with contextlib.suppress(Exception):  # else the lease brings it back
+                    await self.store.set_deadline(gid, now + RETRY_S)
+        return out
+
+    async def _tick_one(self, gid: str, now: float,
+                        platforms: frozenset[str] | None) -> list[Effect]:
+        got = await self.store.load_game(gid)
+        if got is None:  # the game is gone: so is its deadline
+            await self.store.clear_deadline(gid)
+            return []
+        if platforms is not None and self._platform_of(gid, got) not in platforms:
+            await self.store.set_deadline(gid, now + HANDOFF_S)
+            return []
+        return await self._run(gid, None, lambda g: timers.step(
+            g, now, self.pacing, self.chooser, self.deck_fn), reschedule=True,
+            threaded=self.threaded, loaded=got)
+
