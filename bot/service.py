@@ -134,6 +134,7 @@ class Service:
             if out.keep_deals:
                 await upkeep.keep_deals(self.store, gid, out.keep_deals)
             text = encode(game, self.compress)
+            await self._bring_forward(gid, game, due_before)
             if await self.store.save_game(gid, version, text, self.ttl_s, update,
                                           self.clock.now()):
                 self._remember(gid, version + 1, text, game)
@@ -172,6 +173,18 @@ class Service:
         self._cache[gid] = (version, text, game)
         if len(self._cache) > CACHED_GAMES:
             self._cache.popitem(last=False)
+
+    async def _bring_forward(self, gid: str, game: Game, due_before: object) -> None:
+        """Before a save whose state calls for an *earlier* deadline, move the deadline
+        now: a deadline may come early (the step then finds nothing due and sets the right
+        one), never late. A worker that died between such a save and its follow-up left a
+        later deadline standing, up to the 24 h idle close, so a person back from away at a
+        robot's turn froze the game (found by tests/reliability/test_rel_faults.py)."""
+        if not isinstance(due_before, int | float):
+            return
+        due = timers.next_due(game, self.pacing)
+        if due is not None and due < due_before:
+            await self.store.set_deadline(gid, due)
 
     async def _follow_up(self, game: Game, due_before: object) -> None:
         """After a save: move the deadline if the state calls for another one, or close
