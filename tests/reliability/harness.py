@@ -271,8 +271,9 @@ class Table:
 
     updates = itertools.count(1)
 
-    def __init__(self, cluster: Cluster, k: int, rng: random.Random, chaos: bool = True) -> None:
-        self.c, self.k, self.rng, self.chaos = cluster, k, rng, chaos
+    def __init__(self, cluster: Cluster, k: int, rng: random.Random, chaos: bool = True,
+                 variant: str = VARIANT) -> None:
+        self.c, self.k, self.rng, self.chaos, self.variant = cluster, k, rng, chaos, variant
         self.chat = {"platform": "tg", "chat_id": str(-10_000 - k), "title": f"Mesa {k}"}
         self.user = {"platform": "tg", "user_id": str(50_000 + k), "name": f"P{k}"}
         self.gid = ""
@@ -310,7 +311,7 @@ class Table:
 
     async def open(self) -> None:
         """``/novojogo``, ``/robo facil``, ``/iniciar``."""
-        reply = await self.c.deliver(self.request("new_game", chat=self.chat, extra=[VARIANT]))
+        reply = await self.c.deliver(self.request("new_game", chat=self.chat, extra=[self.variant]))
         tables = [e["game_id"] for e in reply["effects"] if e["kind"] == "table"]
         # [] when a redelivery found the first delivery done (its answer was late)
         self.gid = tables[0] if tables else await self.c.client.get(
