@@ -82,8 +82,9 @@ class Cluster:
     """Worker processes sharing one Redis URL and key prefix (see module docstring)."""
 
     def __init__(self, url: str, tmp: Path, speed: float = 10.0, log_level: str = "INFO",
-                 prefix: str | None = None) -> None:
+                 prefix: str | None = None, history: bool = False) -> None:
         self.url, self.tmp, self.speed, self.log_level = url, tmp, speed, log_level
+        self.history = history
         self.prefix = prefix or f"rel-{uuid.uuid4().hex[:12]}"
         self.real0 = time.time()
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -95,6 +96,8 @@ class Cluster:
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.on_event: Callable[[dict[str, Any]], None] = lambda effect: None
         self.events: list[dict[str, Any]] = []
+        self.answers: list[list[dict[str, Any]]] = []
+        self.batches: list[list[dict[str, Any]]] = []
         self.stats = Stats()
         self._ids = itertools.count()
         self._readers: list[asyncio.Task[None]] = []
@@ -117,7 +120,8 @@ class Cluster:
         self.procs[name] = subprocess.Popen(
             [sys.executable, str(WORKER), "--url", self.url, "--prefix", self.prefix,
              "--name", name, "--t0", repr(T0), "--real0", repr(self.real0),
-             "--speed", repr(self.speed), "--crash", crash, "--log-level", self.log_level],
+             "--speed", repr(self.speed), "--crash", crash, "--log-level", self.log_level,
+             *(["--history"] if self.history else [])],
             stdout=logfile, stderr=logfile, env=env, cwd=ROOT)
 
     async def start(self, names: list[str], crash: dict[str, str] | None = None) -> None:
@@ -200,6 +204,8 @@ class Cluster:
         finally:
             self.waiting.pop(rid, None)
         self.stats.latency_ms.append((time.perf_counter() - began) * 1000)
+        if self.history:
+            self.answers.append(reply["effects"])
         self.stats.service_ms.append(reply["ms"])
         if reply["error"] and not self.tolerate(reply["error"]):
             self.stats.errors.append(reply["error"])
@@ -226,6 +232,8 @@ class Cluster:
             fut.set_result(data)
 
     def _event(self, data: dict[str, Any]) -> None:
+        if self.history:
+            self.batches.append(data["effects"])
         for effect in data["effects"]:
             self.events.append(effect)
             self.on_event(effect)

@@ -18,7 +18,8 @@ so a 15 s turn timer or the 20 s claim lease pass in a fraction of the real time
 
 ``--crash point:n`` makes the process SIGKILL itself at the n-th occurrence of
 ``before_save`` (a save about to be sent), ``after_save`` (a save acknowledged, nothing
-after it done), ``after_save_over`` (the save that ended a match acknowledged, its
+after it done), ``--history`` also pushes every stored state to ``<P>:history`` as
+``[game id, version, text]``. ``after_save_over`` (the save that ended a match acknowledged, its
 record, ranking and chat follow-ups not done) or ``robot`` (an AI thinking).
 SIGTERM stops taking requests, lets the ones in flight finish (up to 10 s) and exits 0.
 """
@@ -80,8 +81,9 @@ class LoggedStore:
     """The real store, with every acknowledged save logged and the crash points."""
 
     def __init__(self, inner: Any, control: aioredis.Redis, prefix: str,
-                 crashes: Crashes) -> None:
+                 crashes: Crashes, history: bool = False) -> None:
         self.inner, self.control, self.prefix, self.crashes = inner, control, prefix, crashes
+        self.history = history
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -93,6 +95,9 @@ class LoggedStore:
                                                 update, now_ts)
         if done:
             await self.control.rpush(f"{self.prefix}:saves", f"{game_id} {expected_version + 1}")
+            if self.history:  # every stored state, for the secrecy checks
+                await self.control.rpush(f"{self.prefix}:history", json.dumps(
+                    [game_id, expected_version + 1, state]))
             self.crashes.hit("after_save")
             if decode(state).status == "over":
                 self.crashes.hit("after_save_over")
@@ -137,7 +142,7 @@ class Worker:
         store = await open_store(o.url, prefix=o.prefix)
         crashes = Crashes(o.crash)
         clock = SpeedClock(o.t0, o.real0, o.speed)
-        self.svc = Service(LoggedStore(store, self.control, o.prefix, crashes), clock,
+        self.svc = Service(LoggedStore(store, self.control, o.prefix, crashes, o.history), clock,
                            turn_timer_s=15, ai_pace_s=0.0, next_deal_s=30.0,
                            chooser=_chooser(crashes))
         loop = asyncio.get_running_loop()
@@ -212,6 +217,7 @@ def main() -> None:
     p.add_argument("--speed", type=float, default=10.0)
     p.add_argument("--crash", default="")
     p.add_argument("--log-level", default="INFO")
+    p.add_argument("--history", action="store_true")
     opts = p.parse_args()
     logging.basicConfig(level=opts.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
