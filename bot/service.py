@@ -130,6 +130,7 @@ class Service:
             if not out.changed:
                 if reschedule:
                     await upkeep.schedule(self.store, game, self.pacing)
+                    await self._settle(gid, version)
                 return out.effects
             if out.keep_deals:
                 await upkeep.keep_deals(self.store, gid, out.keep_deals)
@@ -138,7 +139,7 @@ class Service:
             if await self.store.save_game(gid, version, text, self.ttl_s, update,
                                           self.clock.now()):
                 self._remember(gid, version + 1, text, game)
-                await self._follow_up(game, due_before)
+                await self._follow_up(game, due_before, version + 1)
                 return [e.model_copy(update={"state_version": version + 1})
                         if isinstance(e, TableView) else e for e in out.effects]
         log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
@@ -186,10 +187,25 @@ class Service:
         if due is not None and due < due_before:
             await self.store.set_deadline(gid, due)
 
-    async def _follow_up(self, game: Game, due_before: object) -> None:
-        """After a save: move the deadline if the state calls for another one, or close
-        the game out when it is over (:mod:`bot.upkeep`, redone by any worker)."""
+    async def _follow_up(self, game: Game, due_before: object, version: int) -> None:
+        """After the save of ``version``: move the deadline if the state calls for another
+        one, or close the game out when it is over (:mod:`bot.upkeep`, redone by any
+        worker)."""
         if game.status == "over" or timers.next_due(game, self.pacing) != due_before:
+            await upkeep.schedule(self.store, game, self.pacing)
+            await self._settle(game.id, version)
+
+    async def _settle(self, gid: str, version: int) -> None:
+        """The deadline just written came from ``version``; if another worker saved since
+        (and did its follow-ups first), that write was stale: a slow tick's "nobody is
+        present, wait 24 h" landed after a press that brought the person back froze the
+        game (found by tests/reliability/test_rel_faults.py). Rewrite the deadline from
+        the stored state until the version read is the one it was computed from."""
+        for _attempt in range(CAS_ATTEMPTS):
+            got = await self.store.load_game(gid)
+            if got is None or got[0] == version:
+                return
+            version, game = got[0], decode(got[1])
             await upkeep.schedule(self.store, game, self.pacing)
 
     # Lobby ------------------------------------------------------------------------

@@ -1,12 +1,16 @@
 # ruff: noqa: F811  (pytest fixtures imported from test_service_support)
-"""A deadline may come early, never late: a worker that dies right after a save whose
+"""A deadline may come early, never late. A worker that dies right after a save whose
 state calls for an *earlier* deadline must not leave the later one standing (found by
 the reliability suite, tests/reliability/test_rel_faults.py: a person back from away
 at a robot's turn, the worker SIGKILLed after the save, the game frozen until the idle
-close 24 h later). Issue 12, "No game ... left frozen"; docs/service-api.md "Timers".
+close 24 h later); and a slow worker's deadline, computed from a state another worker
+has replaced since, must not overwrite the newer one. Issue 12, "No game ... left frozen"; docs/service-api.md "Timers".
 """
 
 from __future__ import annotations
+
+import asyncio
+from typing import Any
 
 import pytest
 from test_service_faults import Faulty, Killed, deadline, robot_to_play
@@ -52,3 +56,48 @@ async def test_a_worker_killed_after_a_person_came_back_leaves_the_robot_its_dea
     assert await deadline(store, gid) <= clock.now()  # the robot's step is due now
     table = only(await heir.tick(), "table").view
     assert table.lines[-1].startswith("Robô 2 ")
+
+
+class Paused:
+    """Wraps a store: its next ``set_deadline`` waits until ``go`` is set."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.go, self.waiting = inner, asyncio.Event(), asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def set_deadline(self, gid: str, due: float) -> None:
+        if not self.go.is_set():
+            self.waiting.set()
+            await self.go.wait()
+        await self.inner.set_deadline(gid, due)
+
+
+async def test_a_slow_workers_stale_deadline_does_not_outlive_a_newer_save(
+        backend: Backend, clock: FakeClock) -> None:
+    """Worker A's tick saves "nobody present: wait 24 h" and is slow to write that
+    deadline; meanwhile worker B saves Ana's return and writes the robot's deadline.
+    A's late write must not stand (it did, and froze the game for 24 h)."""
+    svc = make_service(backend.make(), clock)
+    gid = await robot_to_play(svc)
+    clock.advance(1)
+    for timeout_by in (svc, None):  # Ana lets her timer run out twice; A the second time
+        while play.deal_of((await game_of(svc.store))[1]).turn != 0:
+            await svc.tick()
+        clock.advance(90)
+        if timeout_by is not None:
+            await svc.tick()
+    paused = Paused(backend.make())
+    a = make_service(paused, clock)
+    a._swept_at = clock.now()  # no sweep in this tick
+    ticking = asyncio.create_task(a.tick())  # Ana's second timeout: away, nobody present
+    await asyncio.wait_for(paused.waiting.wait(), 10)
+    _v, game = await game_of(svc.store)
+    assert game.seats[0].away and play.deal_of(game).turn == 1
+    b = make_service(backend.make(), clock)
+    await b.come_back(CHAT, ANA)
+    assert await deadline(svc.store, gid) <= clock.now()
+    paused.go.set()
+    await asyncio.wait_for(ticking, 10)
+    assert await deadline(svc.store, gid) <= clock.now()  # the robot is due, not in 24 h
