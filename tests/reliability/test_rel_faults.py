@@ -90,10 +90,10 @@ async def test_workers_killed_or_stopped_at_random_points_of_a_burst_lose_no_gam
     rng = random.Random(12)
     await cluster.start(["w1", "w2", "w3"], crash={"w3": CRASH_POINTS[0]})
     tables = await open_tables(cluster, GAMES, 0)
-    playing = asyncio.gather(*(t.play(time.monotonic() + 40.0) for t in tables))
+    playing = asyncio.gather(*(t.play(time.monotonic() + 30.0) for t in tables))
     crashes = iter(CRASH_POINTS[1:])
     kills = 0
-    for _round in range(6):
+    for _round in range(5):
         await asyncio.sleep(rng.uniform(1.5, 3.5))
         victim, sig = rng.choice([("w1", signal.SIGKILL), ("w2", signal.SIGTERM)])
         cluster.kill(victim, sig)

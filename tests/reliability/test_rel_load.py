@@ -22,8 +22,8 @@ from invariants import check_all
 GAMES = 200
 BURSTS = 4
 FREE_PLAY_S = 20.0
-FINISHERS = 12
-FINISH_S = 100.0
+FINISHERS = 10
+FINISH_S = 80.0
 
 
 def report(name: str, cluster: Cluster, rep: object, extra: dict[str, object]) -> None:
