@@ -4,7 +4,8 @@ state calls for an *earlier* deadline must not leave the later one standing (fou
 the reliability suite, tests/reliability/test_rel_faults.py: a person back from away
 at a robot's turn, the worker SIGKILLed after the save, the game frozen until the idle
 close 24 h later); and a slow worker's deadline, computed from a state another worker
-has replaced since, must not overwrite the newer one. Issue 12, "No game ... left frozen"; docs/service-api.md "Timers".
+has replaced since, must not overwrite the newer one. Issue 12, "No game ... left
+frozen"; docs/service-api.md "Timers".
 """
 
 from __future__ import annotations
