@@ -30,14 +30,23 @@ CARD = re.compile(r"(?<![0-9])(10|[2-9AJQK])([♥♦♠♣])|🃏")
 SENDS = ("sendMessage", "editMessageText", "sendDocument")
 
 
-def flaky(tg: Tg, seed: int, rate_429: float = 0.10, rate_5xx: float = 0.02) -> dict[str, int]:
-    """Make the fake Bot API answer 429 (``retry_after`` 1 s) and 5xx at those rates."""
+def flaky(tg: Tg, seed: int, rate_429: float = 0.10, rate_5xx: float = 0.02,
+          notice_5xx: bool = False) -> dict[str, int]:
+    """Make the fake Bot API answer 429 (``retry_after`` 1 s) and 5xx at those rates;
+    ``notice_5xx`` also answers 502 to the first group notice sent (so the run is sure
+    to hit one, whatever the random draws)."""
     rng, inner, count = random.Random(seed), tg.fake.do_request, {"429": 0, "5xx": 0}
+    forced = [notice_5xx]
 
     async def do_request(url: str, method: str, request_data: Any = None,
                          **kw: Any) -> tuple[int, bytes]:
         name = url.rsplit("/", 1)[-1]
         roll = rng.random()
+        params = dict(request_data.parameters) if request_data else {}
+        if forced[0] and name == "sendMessage" and str(params.get("chat_id")) == str(
+                GROUP["id"]) and not str(params.get("text", "")).startswith("<b>"):
+            forced[0] = False
+            roll = rate_429  # the 5xx branch
         if name != "getMe" and roll < rate_429:
             count["429"] += 1
             tg.fake.calls.append((f"429:{name}", {}))
@@ -59,9 +68,11 @@ async def stored(tg: Tg) -> tuple[int, Any]:
     return got[0], decode(got[1])
 
 
-async def play_moves(tg: Tg, moves: int) -> list[str]:
-    """Ana and Bia draw and discard their first card when it is their turn, the robots
-    play on the timers; returns every group notice the service asked for, in order."""
+async def play_moves(tg: Tg, moves: int, timeouts: bool = False) -> list[str]:
+    """Ana and Bia draw and discard their first card when it is their turn (with
+    ``timeouts``, every third time they let the 90 s timer run out instead: a group
+    notice), the robots play on the timers; returns every group notice the service
+    asked for, in order."""
     says: list[str] = []
     deliver = tg.handlers.outbox.deliver
 
@@ -70,10 +81,14 @@ async def play_moves(tg: Tg, moves: int) -> list[str]:
         await deliver(effects, *a, **kw)
 
     tg.handlers.outbox.deliver = watching
-    for _ in range(moves):
+    for n in range(moves):
         _v, game = await stored(tg)
         turn = play.deal_of(game).turn
-        if turn >= 2:
+        if turn >= 2 or game.seats[turn].away:
+            await tg.tick()
+            continue
+        if timeouts and n % 3 == 0:
+            tg.clock.t += 91
             await tg.tick()
             continue
         person = (ANA, BIA)[turn]
@@ -92,15 +107,18 @@ def group_texts(tg: Tg, chat_id: int) -> list[str]:
             if name == "sendMessage" and str(p.get("chat_id")) == str(chat_id)]
 
 
-async def test_429_on_a_tenth_and_5xx_on_a_fiftieth_of_calls_lose_no_message(tg: Tg) -> None:
+async def flaky_game(tg: Tg, rate_5xx: float) -> None:
+    """Eight moves on a Bot API with 429 on 10% of calls (and 5xx at ``rate_5xx``, one
+    of them on a group notice): every notice arrives in order, the table and the hands
+    show the stored state."""
     tg.service.chooser = None  # the fallback robot: no thinking time
     await start_two_humans(tg)
-    count = flaky(tg, seed=7)
-    says = await play_moves(tg, 8)
-    assert count["429"] > 0 and count["5xx"] > 0
+    count = flaky(tg, seed=7, rate_5xx=rate_5xx, notice_5xx=rate_5xx > 0)
+    says = await play_moves(tg, 12, timeouts=True)
+    assert count["429"] > 0 and (count["5xx"] > 0) == (rate_5xx > 0)
     sent = group_texts(tg, GROUP["id"])
     notices = [t for t in sent if not t.startswith("<b>")]
-    assert [t for t in notices if t in says] == says  # every notice, in order
+    assert says and [t for t in notices if t in says] == says  # every notice, in order
     _v, game = await stored(tg)
     deal = play.deal_of(game)
     table = tg.table()["text"]
@@ -108,6 +126,19 @@ async def test_429_on_a_tenth_and_5xx_on_a_fiftieth_of_calls_lose_no_message(tg:
     for i, person in enumerate((ANA, BIA)):
         hand = tg.hand(person)
         assert hand["text"].startswith(f"<b>Sua mão ({len(deal.hands[i])} cartas)</b>")
+
+
+async def test_429_with_retry_after_on_a_tenth_of_calls_loses_no_message(tg: Tg) -> None:
+    await flaky_game(tg, rate_5xx=0.0)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "defect: adapters/telegram/calls.api logs a 5xx (NetworkError) and drops the message "
+    "instead of retrying it, so a group notice answered 502 never arrives; the shared "
+    "delivery layer (another branch) has to retry. Strict: the fix turns this red until "
+    "the mark is removed"))
+async def test_5xx_on_a_fiftieth_of_calls_loses_no_message(tg: Tg) -> None:
+    await flaky_game(tg, rate_5xx=0.02)
 
 
 async def test_a_dm_refused_mid_game_tells_the_group_and_the_game_goes_on(tg: Tg) -> None:
