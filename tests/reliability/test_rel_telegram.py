@@ -74,13 +74,19 @@ async def play_moves(tg: Tg, moves: int, timeouts: bool = False) -> list[str]:
     notice), the robots play on the timers; returns every group notice the service
     asked for, in order."""
     says: list[str] = []
-    deliver = tg.handlers.outbox.deliver
+    tick, press = tg.service.tick, tg.service.press
 
-    async def watching(effects: list[Any], *a: Any, **kw: Any) -> None:
+    async def ticking(*a: Any, **kw: Any) -> list[Any]:  # the service's own output
+        effects = await tick(*a, **kw)
         says.extend(e.text for e in effects if e.kind == "say")
-        await deliver(effects, *a, **kw)
+        return effects
 
-    tg.handlers.outbox.deliver = watching
+    async def pressing(*a: Any, **kw: Any) -> list[Any]:
+        effects = await press(*a, **kw)
+        says.extend(e.text for e in effects if e.kind == "say")
+        return effects
+
+    tg.service.tick, tg.service.press = ticking, pressing  # type: ignore[method-assign]
     for n in range(moves):
         _v, game = await stored(tg)
         turn = play.deal_of(game).turn
