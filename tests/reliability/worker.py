@@ -89,10 +89,12 @@ class LoggedStore:
         return getattr(self.inner, name)
 
     async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
-                        update: str | None = None, now_ts: float = 0.0) -> bool:
+                        update: str | None = None, now_ts: float = 0.0, **kw: Any) -> bool:
+        """The store's save (any further keyword, e.g. a deadline sent with the save, is
+        passed on), logged once acknowledged, with the save crash points around it."""
         self.crashes.hit("before_save")
         done: bool = await self.inner.save_game(game_id, expected_version, state, ttl_s,
-                                                update, now_ts)
+                                                update, now_ts, **kw)
         if done:
             await self.control.rpush(f"{self.prefix}:saves", f"{game_id} {expected_version + 1}")
             if self.history:  # every stored state, for the secrecy checks
