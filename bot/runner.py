@@ -140,15 +140,23 @@ class GameRunner:
     async def _settle(self, gid: str, needed: bool, got: tuple[int, Game] | None) -> None:
         """When ``needed``, set the deadline the stored game calls for (``got`` is the game
         as just loaded, None to load it): after a lost save that sent its own deadline,
-        or a timer step that changed nothing."""
+        or a timer step that changed nothing. If another worker saved meanwhile, the
+        deadline just written may be stale (a slow tick's "nobody is present, wait 24 h"
+        landing after the press that brought the person back, found by
+        tests/reliability): it is written again from the stored state until the version
+        read back is the one it came from."""
         if not needed:
             return
-        if got is None:
-            loaded = await self._load(gid)
-            if loaded is None:
+        for _attempt in range(CAS_ATTEMPTS):
+            if got is None:
+                got = await self._load(gid)
+                if got is None:
+                    return
+            await upkeep.schedule(self.store, got[1], self.pacing)
+            stored = await self.store.load_game(gid)
+            if stored is None or stored[0] == got[0]:
                 return
-            got = loaded
-        await upkeep.schedule(self.store, got[1], self.pacing)
+            got = None
 
     async def _take(self, gid: str, loaded: object = _UNLOADED,
                     update: str | None = None) -> object:

@@ -1,0 +1,230 @@
+"""One game worker of the reliability suite, run as its own process.
+
+    python tests/reliability/worker.py --url REDIS_URL --prefix P --name w1 \
+        --t0 GAME_T0 --real0 REAL_T0 --speed 10 [--crash point:n,...] [--log-level DEBUG]
+
+It is what a webhook worker behind a load balancer is, with a Redis list standing in
+for the balancer: a :class:`bot.service.Service` over
+``adapters.storage.redis_store.open_store(url, prefix)`` takes requests from the list
+``<P>:q`` (shared by every worker) and ``<P>:q:<name>`` (this worker only), serves each
+one in its own task (so a burst puts many calls in flight at once, as a webhook server
+does) and pushes ``{"id", "worker", "effects", "error", "ms"}`` to ``<P>:replies``; a
+tick loop every 0.1 s pushes its effects to ``<P>:events``. Every successful save is
+logged to ``<P>:saves`` as ``"<game id> <version>"`` (so the suite can check versions
+have no gaps or doubles).
+
+The clock is game time ``t0 + (time.time() - real0) * speed``, the same in every worker,
+so a 15 s turn timer or the 20 s claim lease pass in a fraction of the real time.
+
+``--crash point:n`` makes the process SIGKILL itself at the n-th occurrence of
+``before_save`` (a save about to be sent), ``after_save`` (a save acknowledged, nothing
+after it done), ``--history`` also pushes every stored state to ``<P>:history`` as
+``[game id, version, text]``. ``after_save_over`` (the save that ended a match acknowledged, its
+record, ranking and chat follow-ups not done) or ``robot`` (an AI thinking).
+SIGTERM stops taking requests, lets the ones in flight finish (up to 10 s) and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import redis.asyncio as aioredis
+
+from adapters.storage.redis_store import open_store
+from bot import robot
+from bot.effects import ChatRef, PlayerRef
+from bot.model import decode
+from bot.service import Service
+
+log = logging.getLogger("reliability.worker")
+
+
+class SpeedClock:
+    """Game time running ``speed`` times faster than the wall clock (shared by workers)."""
+
+    def __init__(self, t0: float, real0: float, speed: float) -> None:
+        self.t0, self.real0, self.speed = t0, real0, speed
+
+    def now(self) -> float:
+        return self.t0 + (time.time() - self.real0) * self.speed
+
+
+class Crashes:
+    """Counts the crash points and kills this process at the n-th one asked for."""
+
+    def __init__(self, spec: str) -> None:
+        self.left: dict[str, int] = {}
+        for part in filter(None, spec.split(",")):
+            point, _, n = part.partition(":")
+            self.left[point] = int(n or 1)
+
+    def hit(self, point: str) -> None:
+        if point not in self.left:
+            return
+        self.left[point] -= 1
+        if self.left[point] <= 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+class LoggedStore:
+    """The real store, with every acknowledged save logged and the crash points."""
+
+    def __init__(self, inner: Any, control: aioredis.Redis, prefix: str,
+                 crashes: Crashes, history: bool = False) -> None:
+        self.inner, self.control, self.prefix, self.crashes = inner, control, prefix, crashes
+        self.history = history
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
+                        update: str | None = None, now_ts: float = 0.0, **kw: Any) -> bool:
+        """The store's save (any further keyword, e.g. a deadline sent with the save, is
+        passed on), logged once acknowledged, with the save crash points around it."""
+        self.crashes.hit("before_save")
+        done: bool = await self.inner.save_game(game_id, expected_version, state, ttl_s,
+                                                update, now_ts, **kw)
+        if done:
+            await self.control.rpush(f"{self.prefix}:saves", f"{game_id} {expected_version + 1}")
+            if self.history:  # every stored state, for the secrecy checks
+                await self.control.rpush(f"{self.prefix}:history", json.dumps(
+                    [game_id, expected_version + 1, state]))
+            self.crashes.hit("after_save")
+            if decode(state).status == "over":
+                self.crashes.hit("after_save_over")
+        return done
+
+
+def _chooser(crashes: Crashes) -> robot.Chooser | None:
+    inner = robot.engine_chooser()
+    if inner is None:
+        return None
+
+    def choose(view: Any, level: str, **kw: Any) -> Any:
+        crashes.hit("robot")
+        return inner(view, level, **kw)
+
+    return choose
+
+
+async def serve_one(svc: Service, req: dict[str, Any]) -> list[Any]:
+    """Call ``svc.<req["call"]>(*pre, [chat], user, *extra, **kw, update=...)``."""
+    args: list[Any] = list(req.get("pre", []))
+    if req.get("chat") is not None:
+        args.append(ChatRef(**req["chat"]))
+    args.append(PlayerRef(**req["user"]))
+    args += req.get("extra", [])
+    kw = dict(req.get("kw", {}))
+    if req.get("update") is not None:
+        kw["update"] = req["update"]
+    return list(await getattr(svc, req["call"])(*args, **kw))
+
+
+class Worker:
+    def __init__(self, opts: argparse.Namespace) -> None:
+        self.opts = opts
+        self.stop = asyncio.Event()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self) -> None:
+        o = self.opts
+        self.control = aioredis.from_url(o.url, decode_responses=True)
+        self.reader = aioredis.from_url(o.url, decode_responses=True)
+        store = await open_store(o.url, prefix=o.prefix)
+        crashes = Crashes(o.crash)
+        clock = SpeedClock(o.t0, o.real0, o.speed)
+        self.svc = Service(LoggedStore(store, self.control, o.prefix, crashes, o.history), clock,
+                           turn_timer_s=15, ai_pace_s=0.0, next_deal_s=30.0,
+                           chooser=_chooser(crashes))
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, self.stop.set)
+        await self.control.set(f"{o.prefix}:ready:{o.name}", os.getpid())
+        ticker = asyncio.create_task(self.tick_loop())
+        await self.read_loop()
+        if self.tasks:
+            await asyncio.wait(self.tasks, timeout=10)
+        await ticker
+        log.info("worker %s: stopped", o.name)
+
+    async def read_loop(self) -> None:
+        queues = [f"{self.opts.prefix}:q:{self.opts.name}", f"{self.opts.prefix}:q"]
+        while not self.stop.is_set():
+            try:
+                got = await self.reader.blpop(queues, timeout=0.2)
+            except Exception as err:  # Redis restarting: try again
+                log.warning("worker %s: queue read failed (%s)", self.opts.name,
+                            type(err).__name__)
+                await asyncio.sleep(0.2)
+                continue
+            if got is None:
+                continue
+            task = asyncio.create_task(self.handle(json.loads(got[1])))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def handle(self, req: dict[str, Any]) -> None:
+        began = time.perf_counter()
+        error = None
+        effects: list[Any] = []
+        try:
+            effects = await serve_one(self.svc, req)
+        except Exception as err:
+            error = f"{type(err).__name__}: {err}"
+            log.error("request %s failed: %s", req.get("id"), type(err).__name__)
+        out = {"id": req["id"], "worker": self.opts.name, "error": error,
+               "ms": (time.perf_counter() - began) * 1000,
+               "effects": [e.model_dump(mode="json") for e in effects]}
+        await self._push(f"{self.opts.prefix}:replies", json.dumps(out))
+
+    async def tick_loop(self) -> None:
+        while not self.stop.is_set():
+            try:
+                effects = await self.svc.tick()
+            except Exception as err:
+                log.warning("worker %s: tick failed (%s)", self.opts.name, type(err).__name__)
+                effects = []
+            if effects:
+                out = {"worker": self.opts.name,
+                       "effects": [e.model_dump(mode="json") for e in effects]}
+                await self._push(f"{self.opts.prefix}:events", json.dumps(out))
+            await asyncio.sleep(0.1)
+
+    async def _push(self, key: str, text: str) -> None:
+        for _ in range(50):  # the Redis server may be restarting
+            try:
+                await self.control.rpush(key, text)
+                return
+            except Exception:
+                await asyncio.sleep(0.2)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--url", required=True)
+    p.add_argument("--prefix", required=True)
+    p.add_argument("--name", required=True)
+    p.add_argument("--t0", type=float, required=True)
+    p.add_argument("--real0", type=float, required=True)
+    p.add_argument("--speed", type=float, default=10.0)
+    p.add_argument("--crash", default="")
+    p.add_argument("--log-level", default="INFO")
+    p.add_argument("--history", action="store_true")
+    opts = p.parse_args()
+    logging.basicConfig(level=opts.log_level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    asyncio.run(Worker(opts).run())
+
+
+if __name__ == "__main__":
+    main()
