@@ -116,6 +116,19 @@ class BuracoClient(discord.AutoShardedClient):
         await self.close()
 
     # ---- interactions --------------------------------------------------------------
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A component whose custom_id none of the items matches (forged, cut short, or
+        from another bot) is pressed through the service like any payload, which answers
+        "Botão desconhecido.": never "This interaction failed" (issue 12, "Bad input")."""
+        if interaction.type != discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if _on_message(interaction.message, custom_id) and any(
+                item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ITEMS):
+            return  # discord.py's view store calls the item
+        await self.press(interaction, [custom_id])
+
     async def _answer_in_time(self, interaction: discord.Interaction[Any], origin: Origin,
                               pending: Awaitable[list[Effect]], fresh: bool = False,
                               command: bool = False) -> None:
@@ -178,6 +191,18 @@ class BuracoClient(discord.AutoShardedClient):
 
         origin = Origin(interaction, page=page or 0)
         await self._answer_in_time(interaction, origin, presses())
+
+
+def _on_message(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether ``message`` has a component ``custom_id`` (discord.py calls a dynamic item
+    only then, and answers nothing otherwise)."""
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False
 
 
 def shard_settings(count: int | None, ids: str | None) -> tuple[int | None, list[int] | None]:

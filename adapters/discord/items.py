@@ -36,7 +36,7 @@ def _presser(interaction: discord.Interaction[Any]) -> Presser:
 
 
 class PressButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"bb:(?P<data>[^|]+\|\d+\|[^|]+\|[^|]*)"):
+                  template=r"bb:(?P<data>[^|]+\|[0-9]{1,9}\|[^|]+\|[^|]*)"):
     """A service button."""
 
     def __init__(self, data: str, label: str = "?", style: str = "secondary") -> None:
@@ -55,7 +55,7 @@ class PressButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"bbp:(?P<game>[^|]+)\|(?P<ver>\d+)\|(?P<page>\d+)"):
+                 template=r"bbp:(?P<game>[^|]+)\|(?P<ver>[0-9]{1,9})\|(?P<page>[0-9]{1,9})"):
     """Another page of the cards of a big hand."""
 
     def __init__(self, game: str, ver: int, page: int, label: str = "…") -> None:
@@ -74,7 +74,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=r"bbc:(?P<game>[^|]+)\|(?P<ver>\d+)\|(?P<n>\d+)"):
+                 template=r"bbc:(?P<game>[^|]+)\|(?P<ver>[0-9]{1,9})\|(?P<n>[0-9]{1,9})"):
     """Cards to select: pressing the payload of every option whose state changed."""
 
     def __init__(self, custom_id: str, menu: Menu | None = None,
@@ -105,7 +105,7 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"bba:(?P<game>[^|]+)\|(?P<ver>\d+)"):
+                   template=r"bba:(?P<game>[^|]+)\|(?P<ver>[0-9]{1,9})"):
     """One action out of many (the ones that did not fit as buttons)."""
 
     def __init__(self, custom_id: str, menu: Menu | None = None,
