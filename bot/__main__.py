@@ -82,8 +82,8 @@ def _setup_error(err: BaseException) -> str | None:
             return f"O Discord recusou as intents pedidas: {err}"
         if isinstance(err, discord.GatewayNotFound | aiohttp.ClientError | discord.HTTPException):
             return f"Sem conexão com o Discord: {err}"
-    if isinstance(err, ValueError) and "DISCORD_SHARD" in str(err):
-        return f"Configuração de shards inválida: {err}"
+    if isinstance(err, ValueError) and str(err).startswith("DISCORD_SHARD"):
+        return str(err)
     if "telegram" in sys.modules:
         import telegram.error
 

@@ -93,6 +93,10 @@ def test_shard_settings() -> None:
         shard_settings(2, "2")
     with pytest.raises(ValueError, match="DISCORD_SHARD_IDS"):
         shard_settings(None, "0")
+    assert shard_settings("2", "1") == (2, [1])
+    for count, ids in (("0", None), ("²", None), ("2", "٣"), ("2", "1;0")):
+        with pytest.raises(ValueError, match=r"^DISCORD_SHARD_(COUNT|IDS) inválido"):
+            shard_settings(count, ids)
 
 
 @pytest.fixture
@@ -144,7 +148,11 @@ def test_a_bad_token_ends_with_one_line(refusing_discord: str, monkeypatch: pyte
 @pytest.mark.parametrize(("env", "line"), [
     ({"DISCORD_API_BASE": "http://127.0.0.1:1/api/v10"}, "Sem conexão com o Discord: "),
     ({"REDIS_URL": "redis://127.0.0.1:1/0"}, "Redis não responde (REDIS_URL): "),
-    ({"DISCORD_SHARD_IDS": "0"}, "Configuração de shards inválida: "),
+    ({"DISCORD_SHARD_IDS": "0"}, "DISCORD_SHARD_IDS precisa de DISCORD_SHARD_COUNT"),
+    ({"DISCORD_SHARD_IDS": "x", "DISCORD_SHARD_COUNT": "2"},
+     "DISCORD_SHARD_IDS inválido ('x'): use números separados por vírgula, ex.: 0,1"),
+    ({"DISCORD_SHARD_COUNT": "abc"},
+     "DISCORD_SHARD_COUNT inválido ('abc'): use um número inteiro a partir de 1"),
 ])
 def test_setup_mistakes_end_with_one_line(env: dict[str, str], line: str,
                                           monkeypatch: pytest.MonkeyPatch,

@@ -205,12 +205,26 @@ def _on_message(message: discord.Message | None, custom_id: str) -> bool:
     return False
 
 
-def shard_settings(count: int | None, ids: str | None) -> tuple[int | None, list[int] | None]:
-    """``DISCORD_SHARD_COUNT`` and ``DISCORD_SHARD_IDS`` (``"0,1"``) as client arguments;
-    ValueError when the ids are not numbers below the count."""
-    if not ids:
+def shard_settings(count_text: str | int | None,
+                   ids: str | None) -> tuple[int | None, list[int] | None]:
+    """``DISCORD_SHARD_COUNT`` (a whole number >= 1) and ``DISCORD_SHARD_IDS`` (``"0,1"``,
+    each below the count) as client arguments. Raises ValueError with one pt-BR line
+    naming the variable when either is not so (start-up prints it, no traceback)."""
+    count: int | None = None
+    if count_text is not None and str(count_text).strip():
+        text = str(count_text).strip()
+        if not (text.isascii() and text.isdigit() and 1 <= len(text) <= 5 and int(text) >= 1):
+            raise ValueError(f"DISCORD_SHARD_COUNT inválido ({text!r}): use um número "
+                             "inteiro a partir de 1")
+        count = int(text)
+    if not ids or not ids.strip():
         return count, None
-    shard_ids = [int(part) for part in ids.split(",") if part.strip()]
+    parts = [part.strip() for part in ids.split(",") if part.strip()]
+    if not all(p.isascii() and p.isdigit() and len(p) <= 5 for p in parts):
+        raise ValueError(f"DISCORD_SHARD_IDS inválido ({ids!r}): use números separados por "
+                         "vírgula, ex.: 0,1")
+    shard_ids = [int(part) for part in parts]
     if count is None or any(not 0 <= i < count for i in shard_ids):
-        raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT and ids below it")
+        raise ValueError("DISCORD_SHARD_IDS precisa de DISCORD_SHARD_COUNT e de números "
+                         "menores que ele")
     return count, shard_ids

@@ -32,7 +32,7 @@ class DiscordTuning(BaseSettings):
     model_config = SettingsConfigDict(extra="ignore", case_sensitive=False)
 
     discord_api_base: str | None = None
-    discord_shard_count: int | None = None
+    discord_shard_count: str | None = None
     discord_shard_ids: str | None = None
 
 
