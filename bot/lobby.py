@@ -157,7 +157,7 @@ def _leave_running(game: Game, seat: int | None, now: float) -> Outcome:
     name = views.seat_name(game, seat, _)
     out: list[Effect] = [Say(chat=game.chat, text=_(
         "{name} saiu da mesa: o robô joga no lugar até {name} mandar /voltar ou /entrar.",
-        name=name))]
+        name=name)), *views.paused_notice(game, _)]
     return Outcome(out + views.after_move_effects(game, {seat}, ping=False))
 
 

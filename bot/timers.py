@@ -89,7 +89,7 @@ def timeout(game: Game, seat: int, now: float, chooser: robot.Chooser | None = N
     else:
         notice = _("{name} não jogou a tempo: jogada automática (comprar e descartar).",
                    name=name)
-    effects: list[Effect] = [Say(chat=game.chat, text=notice)]
+    effects: list[Effect] = [Say(chat=game.chat, text=notice), *views.paused_notice(game, _)]
     last: Outcome | None = None
     while play.deal_of(game).turn == seat and game.status == "playing":
         action = robot.timeout_move(play.deal_of(game), seat, chooser)

@@ -320,3 +320,16 @@ def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:
         out.append(TurnPing(player=player, chat=game.chat, game_id=game.id,
                             text=_("Sua vez em {title}.", title=game.chat.title or game.id)))
     return out
+
+
+PAUSED = N_("Ninguém está jogando agora: a partida espera até alguém mandar /voltar "
+            "(sem ninguém, fecha em 24 h).")
+"""Said when the last person at the table is away: the robots stop with them (a game
+nobody watches does not play itself out, bot/timers.py), so the group knows why."""
+
+
+def paused_notice(game: Game, _: Translator) -> list[Effect]:
+    """The :data:`PAUSED` notice when nobody at the table is present, else nothing."""
+    if all(s.away for s in game.seats if s.player is not None):
+        return [Say(chat=game.chat, text=_(PAUSED))]
+    return []

@@ -32,6 +32,8 @@ from bot.service import Service
 
 MISS_1 = "Ana não jogou a tempo: jogada automática (comprar e descartar)."
 MISS_2 = "Ana não jogou a tempo de novo: o robô joga por Ana até /voltar."
+PAUSED = ("Ninguém está jogando agora: a partida espera até alguém mandar /voltar "
+          "(sem ninguém, fecha em 24 h).")
 
 
 async def test_timeout_plays_the_safe_move(svc: Service, store: Any, clock: FakeClock) -> None:
@@ -113,12 +115,17 @@ async def test_nobody_present_the_game_waits_then_closes_idle(
     await svc.new_game(CHAT, ANA, "buraco")
     await svc.add_ai(CHAT, ANA, "")
     await svc.start(CHAT, ANA)
+    said: list[str] = []
     for _ in range(2):  # two misses; the AI answers in between
         clock.advance(90)
         effects = await svc.tick()
+        said += texts(effects)
         assert texts(effects)[0] in (MISS_1, MISS_2)
         while effects := await svc.tick():
             pass
+    # the group is told why the robots stop: the last person is away
+    assert said[said.index(MISS_2) + 1] == PAUSED
+    assert said.count(PAUSED) == 1
     version, game = await game_of(store)
     assert game.seats[0].away and play.deal_of(game).turn == 1  # the AI's turn...
     clock.advance(3600)
