@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 from typing import Any
 
 from adapters.delivery.outbox import Delivery
@@ -61,3 +62,14 @@ async def wind_down(ticking: asyncio.Task[None] | None, stop: asyncio.Event,
             pass
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(outbox.flush(), wait_s)
+
+
+def stop_on_signals() -> asyncio.Event:
+    """An event set on SIGINT or SIGTERM (where the loop supports signal handlers): the
+    bot processes stop on it and wind down (:func:`wind_down`)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    return stop

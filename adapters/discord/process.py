@@ -7,13 +7,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 from typing import Any
 
 import discord
 import discord.http
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from adapters.delivery.ticks import stop_on_signals
 from adapters.discord.app import BuracoClient, shard_settings
 
 log = logging.getLogger(__name__)
@@ -41,15 +41,6 @@ def point_at(api_base: str | None) -> None:
     fake); None keeps Discord's. The gateway URL comes from ``GET /gateway/bot``."""
     if api_base:
         discord.http.Route.BASE = api_base.rstrip("/")
-
-
-def _stop_on_signals() -> asyncio.Event:
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    return stop
 
 
 async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
@@ -81,7 +72,7 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
     store = await open_store(settings.redis_url, settings.redis_prefix)
     try:
         client = await _client(settings, store)
-        stop = stop or _stop_on_signals()
+        stop = stop or stop_on_signals()
         async with client:
             await client.login(settings.discord_token)
             running = asyncio.ensure_future(client.connect(reconnect=True))

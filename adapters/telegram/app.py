@@ -13,10 +13,8 @@ timers, next deal) and delivers its effects.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
-import signal
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlparse
@@ -35,7 +33,7 @@ from telegram.ext import (
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.commands import COMMANDS
 from adapters.delivery.stale import StaleTables
-from adapters.delivery.ticks import tick_loop, wind_down
+from adapters.delivery.ticks import stop_on_signals, tick_loop, wind_down
 from adapters.delivery.window import SharedWindow
 from adapters.telegram.calls import api
 from adapters.telegram.handlers import Handlers
@@ -138,7 +136,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
 
     refs = MessageRefs(store.client, settings.redis_prefix)
     application, handlers = build_application(settings, service, refs, lang_of)
-    stop = stop or _stop_on_signals()
+    stop = stop or stop_on_signals()
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY]
     try:
         async with application:
@@ -164,15 +162,6 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
             await application.stop()
     finally:
         await store.close()
-
-
-def _stop_on_signals() -> asyncio.Event:
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    return stop
 
 
 def run(settings: Settings) -> None:
