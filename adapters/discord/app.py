@@ -28,7 +28,7 @@ from adapters.delivery.window import SharedWindow
 from adapters.discord.commands import GettextTranslator, install
 from adapters.discord.items import ITEMS
 from adapters.discord.platform import DiscordPlatform, Origin
-from bot.effects import ChatRef, Effect, HandView, PlayerRef, TableView
+from bot.effects import ChatRef, Effect, HandView, PlayerRef, TableView, number
 
 log = logging.getLogger(__name__)
 
@@ -213,17 +213,17 @@ def shard_settings(count_text: str | int | None,
     count: int | None = None
     if count_text is not None and str(count_text).strip():
         text = str(count_text).strip()
-        if not (text.isascii() and text.isdigit() and 1 <= len(text) <= 5 and int(text) >= 1):
+        count = number(text)
+        if not count:
             raise ValueError(f"DISCORD_SHARD_COUNT inválido ({text!r}): use um número "
                              "inteiro a partir de 1")
-        count = int(text)
     if not ids or not ids.strip():
         return count, None
-    parts = [part.strip() for part in ids.split(",") if part.strip()]
-    if not all(p.isascii() and p.isdigit() and len(p) <= 5 for p in parts):
+    found = [number(part.strip()) for part in ids.split(",") if part.strip()]
+    shard_ids = [n for n in found if n is not None]
+    if len(shard_ids) != len(found):
         raise ValueError(f"DISCORD_SHARD_IDS inválido ({ids!r}): use números separados por "
                          "vírgula, ex.: 0,1")
-    shard_ids = [int(part) for part in parts]
     if count is None or any(not 0 <= i < count for i in shard_ids):
         raise ValueError("DISCORD_SHARD_IDS precisa de DISCORD_SHARD_COUNT e de números "
                          "menores que ele")
