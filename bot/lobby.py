@@ -173,7 +173,7 @@ def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
     level = norm_level(level_text)
     if level is None:
         raise Refusal(N_("Nível desconhecido: use facil, normal ou dificil."))
-    if robots is not None and robots != sum(1 for s in game.seats if s.is_ai) + 1:
+    if robots is not None and robots != game.robots() + 1:
         raise Refusal(N_("Esse robô já entrou: veja a mesa."))
     if len(game.seats) >= max_seats(game):
         raise Refusal(N_("A mesa está cheia."))

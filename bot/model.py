@@ -101,6 +101,10 @@ class Game(BaseModel):
     deals: list[list[int]] = Field(default_factory=list)
     winner: int | None = None
 
+    def robots(self) -> int:
+        """How many AI seats the table has (seats taken over while away not counted)."""
+        return sum(1 for s in self.seats if s.is_ai)
+
     def seat_of(self, player: PlayerRef) -> int | None:
         """The seat index of ``player`` (by platform key), or None."""
         for i, seat in enumerate(self.seats):

@@ -91,7 +91,7 @@ def lobby_view(game: Game, _: Translator) -> View:
     # each press says its result (issue 12 item 2): "Robô" makes it k robots at the table
     # (a second delivery finds k already; a table made stale by someone joining since is
     # still right), the shuffle switch sets on or off
-    robots = sum(1 for s in game.seats if s.is_ai) + 1
+    robots = game.robots() + 1
     buttons = [[b(N_("Entrar"), "j"), b(N_("Sair"), "lv")],
                [b(N_("Robô"), "ai", robots),
                 b(N_("Sortear duplas"), "sh", int(not game.shuffle))],
