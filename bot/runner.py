@@ -77,12 +77,13 @@ class GameRunner:
         gid = await self.store.chat_game(chat.key)
         if gid is None:
             return None
-        got = await self._load(gid)
+        got = await self.store.load_game(gid)
         if got is None:
             await self.store.unbind_chat(chat.key, gid)
             return None
-        if got[1].status == "over":
-            await upkeep.close_out(self.store, got[1])
+        game = self._parsed(gid, got)
+        if game.status == "over":
+            await upkeep.close_out(self.store, game)
             return None
         return gid
 
@@ -187,14 +188,15 @@ class GameRunner:
         if len(self._cache) > CACHED_GAMES:
             self._cache.popitem(last=False)
 
-    def _platform_of(self, gid: str, got: tuple[int, str]) -> str:
-        """The chat platform of the stored game ``got`` (``(version, text)``); the parsed
-        game is kept in the cache so :meth:`_run` does not parse it again."""
+    def _parsed(self, gid: str, got: tuple[int, str]) -> Game:
+        """The stored game ``got`` (``(version, text)``) parsed, for a look that changes
+        nothing; it is kept in the cache so the :meth:`_run` that follows (which takes it
+        out before changing it) does not parse it again."""
         hit = self._cache.get(gid)
         if hit is None or (hit[0], hit[1]) != got:
             hit = (got[0], got[1], decode(got[1]))
             self._remember(gid, *hit)
-        return hit[2].chat.platform
+        return hit[2]
 
     # Timers -------------------------------------------------------------------------
     async def tick(self, now: float | None = None, limit: int = 20,
@@ -232,7 +234,7 @@ class GameRunner:
         if got is None:  # the game is gone: so is its deadline
             await self.store.clear_deadline(gid)
             return []
-        if platforms is not None and self._platform_of(gid, got) not in platforms:
+        if platforms is not None and self._parsed(gid, got).chat.platform not in platforms:
             await self.store.set_deadline(gid, now + HANDOFF_S)
             return []
         return await self._run(gid, None, lambda g: timers.step(
