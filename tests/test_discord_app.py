@@ -41,7 +41,8 @@ async def test_command_descriptions_come_from_the_gettext_catalogs(
     assert got == text
 
 
-async def test_the_commands_have_the_telegram_names_and_choices() -> None:
+def installed_tree() -> app_commands.CommandTree[Any]:
+    """A command tree with the bot's slash commands installed over a do-nothing bot."""
     class Bot:
         async def command(self, interaction: Any, name: str, args: str = "",
                           dm: bool = False) -> None:
@@ -50,6 +51,11 @@ async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     client = discord.Client(intents=discord.Intents.default())
     tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
     install(tree, Bot())
+    return tree
+
+
+async def test_the_commands_have_the_telegram_names_and_choices() -> None:
+    tree = installed_tree()
     names = sorted(c.name for c in tree.get_commands())
     assert names == ["ajuda", "cancelar", "entrar", "exportar", "idioma", "iniciar", "mao",
                      "novojogo", "placar", "regras", "robo", "sair", "voltar"]
@@ -59,7 +65,7 @@ async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     novo = tree.get_command("novojogo")
     assert isinstance(novo, app_commands.Command)
     assert "tranca" in [c.value for c in novo.parameters[0].choices]
-    await client.close()
+    await tree.client.close()
 
 
 async def test_a_card_select_presses_only_the_cards_whose_state_changed() -> None:
@@ -175,14 +181,7 @@ def test_no_token_ends_with_one_line(command: str, capsys: pytest.CaptureFixture
 
 
 async def test_the_synced_payload_carries_the_english_and_italian_descriptions() -> None:
-    class Bot:
-        async def command(self, interaction: Any, name: str, args: str = "",
-                          dm: bool = False) -> None:
-            return None
-
-    client = discord.Client(intents=discord.Intents.default())
-    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
-    install(tree, Bot())
+    tree = installed_tree()
     robo = tree.get_command("robo")
     assert isinstance(robo, app_commands.Command)
     payload = await robo.get_translated_payload(tree, GettextTranslator())
@@ -192,4 +191,4 @@ async def test_the_synced_payload_carries_the_english_and_italian_descriptions()
         "en-GB": "Add a bot player: /robo [facil|normal|dificil]",
         "it": "Aggiungi un robot: /robo [facil|normal|dificil]"}
     assert payload["options"][0]["description_localizations"]["it"] == "Livello del robot"
-    await client.close()
+    await tree.client.close()
