@@ -15,17 +15,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from adapters.storage.scripts import CLAIM_DUE
+
 GRACE_S = 70.0
 """Longer than the longest wait a live worker's coalescer may impose (the 20-a-minute
 window is 61 s), so a live worker's pending edit is never redone by another."""
-# ARGV: now, lease seconds, limit. Claim the due members: push them ahead, return them.
-_CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
-for _, member in ipairs(due) do
-  redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), member)
-end
-return due
-"""
 # ARGV: member, due. Never move a mark earlier; return the mark's due time.
 _MARK = """
 local score = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0')
@@ -57,6 +51,7 @@ class StaleTables:
         self.key = f"{prefix}:{platform}:stale"
         self.grace_s = grace_s
         self.clock = clock
+        self._claim = client.register_script(CLAIM_DUE)  # the timers' lease, same rule
 
     async def mark(self, game_id: str, wait_s: float) -> float:
         """Mark the game's table stale, due ``wait_s`` + grace from now (or later, when it
@@ -72,7 +67,8 @@ class StaleTables:
 
     async def claim(self, limit: int = 10) -> list[str]:
         """Game ids whose mark is due (abandoned by a dead worker), leased for grace_s."""
-        got = await self.client.eval(_CLAIM, 1, self.key, self.clock(), self.grace_s, limit)
+        now = self.clock()
+        got = await self._claim(keys=[self.key], args=[repr(now), limit, repr(now + self.grace_s)])
         return [str(g) for g in got]
 
     async def forget(self, game_id: str) -> None:
