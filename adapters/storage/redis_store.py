@@ -92,9 +92,14 @@ class RedisStore:
 
     async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
                         update: str | None = None, now_ts: float = 0.0,
-                        deadline: float | None = None) -> bool:
+                        deadline: float | None = None, base: str | None = None) -> bool:
         """Atomic compare-and-set (Lua): write ``state`` at ``expected_version + 1`` and
         refresh the expiry only if the stored version is still ``expected_version``.
+
+        With ``base`` (the stored text ``state`` was made from) the stored text must also
+        still be ``base`` (compared inside the script): a worker that made
+        its change on its cached copy without reading the game first saves in one round
+        trip, and only onto that very text (issue 13; issue 12 defect 5d).
 
         With ``update`` (a platform update key) the update's marker is written in the same
         step, into the game's own bounded set of the last :data:`SEEN_KEPT` applied updates
@@ -108,7 +113,7 @@ class RedisStore:
         _check_ttl(ttl_s)
         keys = [self.keys.state(game_id), self.keys.applied(game_id)]
         args: list[str | int] = [expected_version, state, ttl_s, update or "", repr(now_ts),
-                                 SEEN_KEPT]
+                                 SEEN_KEPT, base or ""]
         if deadline is None:
             return int(await self._save(keys=keys, args=args)) == 1
         if not math.isfinite(deadline):

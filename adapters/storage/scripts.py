@@ -17,13 +17,19 @@ return 1
 SAVE_GAME = """
 -- KEYS[1] state hash; KEYS[2] the game's seen-updates sorted set (same {game} slot)
 -- ARGV[1] expected version; ARGV[2] state JSON; ARGV[3] ttl in seconds;
--- ARGV[4] update key or '' (none); ARGV[5] its score (Unix s); ARGV[6] markers kept.
--- Returns 1 when written at version expected + 1, 0 when the stored version differs or
--- the update was already applied. The state and the update's marker are written in
+-- ARGV[4] update key or '' (none); ARGV[5] its score (Unix s); ARGV[6] markers kept;
+-- ARGV[7] (optional) the state text the new one was made from, or '' (no such check).
+-- Returns 1 when written at version expected + 1, 0 when the stored version differs, the
+-- stored text is not the one of ARGV[7] (a worker that skipped the load made its change
+-- on its cached copy, issue 13: it saves only onto that very text, issue 12 defect 5d),
+-- or the update was already applied. The state and the update's marker are written in
 -- this one atomic step (issue 12, defect 5a): a save that fails leaves no marker, so
 -- the platform's redelivery is applied; a save that succeeds cannot be applied twice.
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false or tonumber(current) ~= tonumber(ARGV[1]) then
+  return 0
+end
+if ARGV[7] and ARGV[7] ~= '' and redis.call('HGET', KEYS[1], 's') ~= ARGV[7] then
   return 0
 end
 if ARGV[4] ~= '' then
