@@ -12,7 +12,6 @@ from typing import Any
 from bot import play
 from bot.effects import (
     Button,
-    CardFace,
     Closed,
     Effect,
     HandView,
@@ -217,17 +216,21 @@ def hand_effect(game: Game, seat: int) -> HandView | None:
 
 
 def hand_view(game: Game, seat: int, _: Translator) -> View:
-    """Cards as toggles, what is picked, and the buttons valid now (docs/service-api.md)."""
+    """Cards as toggles, what is picked, and the buttons valid now (docs/service-api.md).
+
+    The cards and their buttons go to pydantic as plain dicts and are validated in one
+    call with the view (issue 13: a third of the time of building each model apart)."""
     s = game.seats[seat]
     view = play.view_of(game, seat)
     grouped = {i: g + 1 for g, grp in enumerate(s.groups) for i in grp.cards}
-    faces = [CardFace(index=i, code=c.code, text=str(c), red=c.is_red, selected=i in s.sel,
-                      group=grouped.get(i, 0)) for i, c in enumerate(view.hand)]
+    faces: list[dict[str, Any]] = [
+        {"index": i, "code": c.code, "text": play.text_of(c), "red": c.is_red,
+         "selected": i in s.sel, "group": grouped.get(i, 0)} for i, c in enumerate(view.hand)]
     b = _buttons(game, s.ver)
-    rows: list[list[Button]] = []
+    rows: list[list[Any]] = []
     for start in range(0, len(faces), CARDS_PER_ROW):
-        rows.append([Button(label=_face_label(f), data=pack(
-            game.id, s.ver, "u" if f.selected or f.group else "t", f.index))
+        rows.append([{"label": _face_label(f), "data": pack(
+            game.id, s.ver, "u" if f["selected"] or f["group"] else "t", f["index"])}
             for f in faces[start:start + CARDS_PER_ROW]])
     lines = [_("Mesa: {title}", title=game.chat.title or game.chat.chat_id)]
     lines += _pick_lines(game, seat, view, _)
@@ -244,8 +247,8 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     if s.away:
         lines.append(_("O robô está jogando por você. Mande /voltar para retomar."))
     title = _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", len(view.hand))
-    return View(title=title, lines=lines, buttons=rows,
-                cards=faces, version=s.ver)
+    return View.model_validate({"title": title, "lines": lines, "buttons": rows,
+                                "cards": faces, "version": s.ver})
 
 
 def _fitting(rows: list[list[Button]], view: Any) -> list[list[Button]]:
@@ -267,10 +270,11 @@ def _fitting(rows: list[list[Button]], view: Any) -> list[list[Button]]:
     return [row for row in kept if row]
 
 
-def _face_label(face: CardFace) -> str:
-    if face.group:
-        return f"{face.group}:{face.text}"
-    return f"[{face.text}]" if face.selected else face.text
+def _face_label(face: dict[str, Any]) -> str:
+    """A card button's label: ``"2:7♥"`` set aside in group 2, ``"[7♥]"`` selected."""
+    if face["group"]:
+        return f"{face['group']}:{face['text']}"
+    return f"[{face['text']}]" if face["selected"] else str(face["text"])
 
 
 def _pick_lines(game: Game, seat: int, view: Any, _: Translator) -> list[str]:
