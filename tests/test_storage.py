@@ -7,6 +7,7 @@ Fixtures are in conftest.py: ``redis_store`` and ``second_redis_store`` are two 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import uuid
 
@@ -55,7 +56,8 @@ async def test_every_method_writes_only_the_documented_keys(redis_store: RedisSt
         f"{p}:rank:{CHAT}",
         f"{p}:settings:{CHAT}",
     }
-    assert await redis_store.client.hgetall(f"{p}:{{{GAME}}}:state") == {"v": "2", "s": "{}"}
+    assert await redis_store.client.hgetall(f"{p}:{{{GAME}}}:state") == {
+        "v": "2", "s": "{}", "t": hashlib.blake2b(b"{}", digest_size=8).hexdigest()}
 
 
 async def test_create_game_stores_state_at_version_1(redis_store: RedisStore) -> None:

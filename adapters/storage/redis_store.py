@@ -10,6 +10,7 @@ Lua support comes from ``lupa``, so a newcomer needs no Redis installed.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,12 @@ def _text(value: bytes | str | None) -> str | None:
     return value
 
 
+def _tag(state: str) -> str:
+    """The tag stored beside a state text (field ``t``): 16 hex digits of its BLAKE2b
+    digest, so ``save_game(base=)`` checks the stored text without sending it."""
+    return hashlib.blake2b(state.encode(), digest_size=8).hexdigest()
+
+
 def _check_ttl(ttl_s: int) -> None:
     """Refuse an expiry that Redis would treat as "delete now" or reject."""
     if ttl_s < 1:
@@ -81,7 +88,7 @@ class RedisStore:
         An existing state under the same id is replaced. Raises ValueError if ``ttl_s < 1``.
         """
         _check_ttl(ttl_s)
-        await self._create(keys=[self.keys.state(game_id)], args=[state, ttl_s])
+        await self._create(keys=[self.keys.state(game_id)], args=[state, ttl_s, _tag(state)])
 
     async def load_game(self, game_id: str) -> tuple[int, str] | None:
         """``(version, state)`` of the game, or None when it does not exist (or expired)."""
@@ -97,7 +104,8 @@ class RedisStore:
         refresh the expiry only if the stored version is still ``expected_version``.
 
         With ``base`` (the stored text ``state`` was made from) the stored text must also
-        still be ``base`` (compared inside the script): a worker that made
+        still be ``base`` (its tag, a digest kept beside it, is compared inside the
+        script, so the text itself is not sent again): a worker that made
         its change on its cached copy without reading the game first saves in one round
         trip, and only onto that very text (issue 13; issue 12 defect 5d).
 
@@ -113,7 +121,7 @@ class RedisStore:
         _check_ttl(ttl_s)
         keys = [self.keys.state(game_id), self.keys.applied(game_id)]
         args: list[str | int] = [expected_version, state, ttl_s, update or "", repr(now_ts),
-                                 SEEN_KEPT, base or ""]
+                                 SEEN_KEPT, "" if base is None else _tag(base), _tag(state)]
         if deadline is None:
             return int(await self._save(keys=keys, args=args)) == 1
         if not math.isfinite(deadline):
