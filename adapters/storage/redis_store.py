@@ -72,6 +72,7 @@ class RedisStore:
         self.keys = StoreKeys(prefix)
         self._create: AsyncScript = client.register_script(scripts.CREATE_GAME)
         self._save: AsyncScript = client.register_script(scripts.SAVE_GAME)
+        self._load: AsyncScript = client.register_script(scripts.LOAD_FOR_UPDATE)
         self._unbind: AsyncScript = client.register_script(scripts.UNBIND_CHAT)
         self._claim: AsyncScript = client.register_script(scripts.CLAIM_DUE)
         self._results: AsyncScript = client.register_script(scripts.ADD_RESULTS)
@@ -175,15 +176,13 @@ class RedisStore:
     async def load_for_update(self, game_id: str,
                               update: str) -> tuple[bool, tuple[int, str] | None]:
         """``(update already applied to this game, (version, state) or None)`` in one
-        round trip (both keys are in the game's slot). The marker itself is written only
-        by the :meth:`save_game` that applies the update."""
-        async with self.client.pipeline(transaction=False) as pipe:
-            pipe.zscore(self.keys.applied(game_id), update)
-            pipe.hmget(self.keys.state(game_id), ["v", "s"])
-            applied, (version, state) = await pipe.execute()
+        round trip (one script: both keys are in the game's slot). The marker itself is
+        written only by the :meth:`save_game` that applies the update."""
+        keys = [self.keys.state(game_id), self.keys.applied(game_id)]
+        applied, version, state = await self._load(keys=keys, args=[update])
         if version is None or state is None:
-            return applied is not None, None
-        return applied is not None, (int(version), str(_text(state)))
+            return applied == 1, None
+        return applied == 1, (int(version), str(_text(state)))
 
     # -- timers ---------------------------------------------------------------------
 
