@@ -31,6 +31,10 @@ _FORCE = object()
 _APPLIED = object()  # "this update was applied to the game already"
 _GONE = object()  # "the store has no such game" (as the next attempt's ``loaded``)
 RETRY_S = 60.0
+WARM_MIN_SHARE = 0.75
+"""Share of cached copies found current above which presses skip the read
+(:meth:`GameRunner._warm`): a current copy saves one round trip, a stale one costs about
+two round trips' worth."""
 HANDOFF_S = 1.0
 """Seconds until a game claimed by a process of another platform is due again."""
 UseCase = Callable[[Game], Outcome]
@@ -53,6 +57,7 @@ class GameRunner:
         self.compress = compress
         self._cache: OrderedDict[str, tuple[int, str, Game]] = OrderedDict()
         self._swept_at = float("-inf")
+        self._fresh_share = 1.0
 
     # Plumbing ---------------------------------------------------------------------
     async def _fresh(self, update: str | None) -> bool:
@@ -108,7 +113,7 @@ class GameRunner:
         (``save_game(..., deadline=)``); when that save loses, the deadline it sent is put
         back from the stored state before this call returns (:meth:`_settle`)."""
         blind = False
-        hit = self._cache.pop(gid, None) if loaded is _UNLOADED else None
+        hit = self._cache.pop(gid, None) if loaded is _UNLOADED and self._warm() else None
         for _attempt in range(CAS_ATTEMPTS):
             base: str | None = None
             if hit is not None:  # this worker's last save of the game, run on unread
@@ -147,8 +152,11 @@ class GameRunner:
             due = timers.next_due(game, self.pacing)
             send = due if game.status != "over" and due != due_before else None
             blind = blind or send is not None
-            if await self.store.save_game(gid, version, text, self.ttl_s, update,
-                                          self.clock.now(), deadline=send, base=base):
+            saved = await self.store.save_game(gid, version, text, self.ttl_s, update,
+                                               self.clock.now(), deadline=send, base=base)
+            if base is not None:
+                self._note(saved)
+            if saved:
                 return await self._saved(gid, version + 1, text, game, out.effects,
                                          blind and send is None)
         log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
@@ -184,6 +192,7 @@ class GameRunner:
                 return _APPLIED
         if stored is None:
             return _GONE
+        self._note(stored == (got[0], base))
         return None if stored == (got[0], base) else stored
 
     async def _settle(self, gid: str, needed: bool, got: tuple[int, Game] | None) -> None:
@@ -229,9 +238,24 @@ class GameRunner:
         hit = self._cache.pop(gid, None)
         if got is None:
             return None
-        if hit is not None and hit[0] == got[0] and hit[1] == got[1]:
-            return hit[0], hit[2]
+        if hit is not None:
+            self._note(hit[0] == got[0] and hit[1] == got[1])
+            if hit[0] == got[0] and hit[1] == got[1]:
+                return hit[0], hit[2]
         return got[0], decode(got[1])
+
+    def _warm(self) -> bool:
+        """Whether a press may run on a cached copy without reading the game first: when
+        most cached copies lately were still current (one worker, or a load balancer that
+        keeps a chat on one worker). With presses spread over N workers only about 1 in N
+        is, and a stale copy costs the run, the encode and a refused save on top of the
+        read (issue 13)."""
+        return self._fresh_share >= WARM_MIN_SHARE
+
+    def _note(self, fresh: bool) -> None:
+        """Count one cached copy found current (``fresh``) or stale, in the moving
+        share :meth:`_warm` reads (the last 20 or so count)."""
+        self._fresh_share += (float(fresh) - self._fresh_share) * 0.05
 
     def _remember(self, gid: str, version: int, text: str, game: Game) -> None:
         self._cache[gid] = (version, text, game)

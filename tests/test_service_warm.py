@@ -128,3 +128,22 @@ async def test_a_cached_copy_of_a_lost_save_is_refused_at_the_same_version(
     await w1.press(ANA, pack(gid, ana.version, "t", 3), update="u:3")
     version, game = await game_of(store)
     assert version == old_version + 2 and game.seats[0].sel == [2, 3]
+
+
+async def test_a_worker_whose_cached_copies_go_stale_reads_first(
+        backend: Backend, clock: FakeClock) -> None:
+    """Presses spread over two workers in turn (a load balancer without affinity): each
+    worker's cached copy is always one press old, so after a few refused saves both read
+    the game first (two calls a press) instead of three."""
+    stores = [Counting(backend.make()), Counting(backend.make())]
+    workers = [make_service(s, clock) for s in stores]
+    gid, ana, _bia = await two_player_buraco(workers[0])
+    for k in range(40):  # select cards 0-9, unselect them, ...: alternating workers
+        code = "t" if k // 10 % 2 == 0 else "u"
+        await workers[k % 2].press(ANA, pack(gid, ana.version, code, k % 10), update=f"u:{k}")
+    for store in stores:
+        store.calls.clear()
+    await workers[0].press(ANA, pack(gid, ana.version, "t", 5), update="u:40")
+    assert stores[0].calls == ["load_for_update", "save_game"]
+    _version, game = await game_of(backend.make())
+    assert game.seats[0].sel == [5]
