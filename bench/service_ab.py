@@ -1,7 +1,8 @@
 """Same-run service speed ratios of two commits (issue 13): bench/service.py on each.
 
 Usage: ``python bench/service_ab.py BASE NEW [--rounds N] [--actions N] [--cold]
-[--procs 2]`` (commits, branches or ``WORKTREE`` for the files as they are now).
+[--procs 2 | --procs 1,2]`` (commits, branches or ``WORKTREE`` for the files as they are
+now).
 
 ``engine/``, ``bot/`` and ``adapters/`` of each commit are exported with ``git archive``
 into a temporary directory beside a copy of *this* work tree's ``bench/`` (so both
@@ -9,8 +10,10 @@ commits serve the very same presses, seeded alike), and ``bench/service.py --jso
 on each in turn, alternating which goes first, for ``--rounds`` rounds: the machine is
 shared, so each figure of one commit is measured within seconds of the other's. With
 ``--procs 2`` each run is that many processes at once (one table set each, their own
-key prefixes) and ``actions/s`` is their sum. Prints the median over the rounds of each
-figure and the ratio (BASE / NEW for times, NEW / BASE for actions/s: above 1 is faster).
+key prefixes) and ``actions/s`` is their sum; ``--procs 1,2`` gives BASE one process and
+NEW two, so ``HEAD HEAD --procs 1,2`` measures how one commit scales to two processes.
+Prints the median over the rounds of each figure and the ratio (BASE / NEW for times,
+NEW / BASE for actions/s: above 1 is faster).
 Needs the Redis at ``REDIS_URL`` (default database 15) as bench/service.py does.
 """
 
@@ -44,13 +47,13 @@ def export(commit: str, into: Path) -> Path:
     return into
 
 
-def run(tree: Path, args: argparse.Namespace, tag: str) -> dict[str, float]:
-    """One run of ``--procs`` bench processes on ``tree``; their figures (summed
+def run(tree: Path, args: argparse.Namespace, tag: str, procs: int) -> dict[str, float]:
+    """One run of ``procs`` bench processes on ``tree``; their figures (summed
     actions/s, the other figures of the first process)."""
     cmd = [sys.executable, str(tree / "bench" / "service.py"), "--actions", str(args.actions),
            "--games", str(args.games), "--seed", str(args.seed)]
     cmd += ["--cold"] if args.cold else []
-    outs = [tree / f"{tag}-{k}.json" for k in range(args.procs)]
+    outs = [tree / f"{tag}-{k}.json" for k in range(procs)]
     procs = [subprocess.Popen([*cmd, "--json", str(out)], stdout=subprocess.DEVNULL)
              for out in outs]
     if any(p.wait() != 0 for p in procs):
@@ -84,15 +87,16 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=500)
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--procs", type=int, default=1)
+    parser.add_argument("--procs", default="1", help="processes per run: N, or BASE,NEW")
     parser.add_argument("--cold", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="service-ab-") as tmp:
         trees = [export(c, Path(tmp) / str(i)) for i, c in enumerate((args.base, args.new))]
+        procs = [int(n) for n in args.procs.split(",")] * 2
         runs: list[list[dict[str, float]]] = [[], []]
         for r in range(args.rounds):
             for side in (r % 2, 1 - r % 2):
-                runs[side].append(run(trees[side], args, f"r{r}"))
+                runs[side].append(run(trees[side], args, f"r{r}", procs[side]))
             print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     report((args.base, args.new), runs)
 
