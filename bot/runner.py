@@ -102,12 +102,13 @@ class GameRunner:
         ``update`` (the platform update key) is recorded as applied in the save itself, so
         a redelivery after a failed save is applied and one after a save is not.
 
-        Warm path (issue 13): when this worker saved the game last, the first attempt
-        runs ``fn`` on that cached copy without reading the store, and the save carries
-        the text it was made from (``save_game(base=)``): it wins only if that very text
-        is still stored, in one round trip. A refusal, a use case that changes nothing,
-        or finished deals to keep are first checked against the store (one read); any
-        mismatch runs ``fn`` again on the stored game, as a lost race does.
+        Warm path (issue 13): when this worker holds the game's stored text in its cache
+        (it saved or read it last) and its cached copies have mostly been current lately
+        (:meth:`_warm`), the first attempt runs ``fn`` on that copy without reading, and
+        the save carries the text it was made from (``save_game(base=)``): it wins only
+        if that very text is still stored, in one round trip. A refusal, a use case that
+        changes nothing, or finished deals to keep are first checked against the store
+        (one read); any mismatch runs ``fn`` again on the stored game, as a lost race does.
 
         A save that moves the deadline sends the new one in the same round trip
         (``save_game(..., deadline=)``); when that save loses, the deadline it sent is put
