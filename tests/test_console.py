@@ -54,9 +54,12 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
     assert "Separado 1" not in text  # a refused meld leaves no selection behind
     # the AI answered, the person's discard went to the pile
     assert "Robô 2 comprou do monte." in text and "Robô 2 descartou A♣." in text
-    assert "1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:5♥  7:8♥  8:9♥  9:6♠  10:K♠" in text
+    # "d 6" was typed from the screen where the drawn 8♦ stood at the end: 5♥ went
+    assert "1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:A♥  7:8♥  8:9♥  9:6♠  10:K♠" in text
     assert "Partida: Você × Robô 2" in text
-    assert text.rstrip().endswith("<q>\nAté a próxima!")
+    assert text.rstrip().endswith(
+        "<q>\nPartida: Você × Robô 2\nTotal: 0 × 0\nRanking do grupo:\n"
+        "(nenhuma partida terminada ainda)\n\nAté a próxima!")  # q shows the score first
 
 
 async def test_unknown_variant_is_refused() -> None:
@@ -106,7 +109,7 @@ async def test_between_deals_any_move_starts_the_next_deal() -> None:
     text = await play_seeded_duel()
     assert "Fim da mão 1." in text and "Fim da mão 2." in text
     assert "A mão terminou: espere a próxima." not in text
-    assert "Fim da partida! Vencedor: Robô 2 com 1700 pontos." in text
+    assert "Fim da partida! Vencedor: Robô 2 com 2100 pontos." in text
 
 
 async def test_robot_levels_are_chosen_seat_by_seat() -> None:
@@ -143,4 +146,4 @@ async def test_quitting_closes_the_game_and_a_new_run_starts_afresh() -> None:
     again = ConsoleGame(game.service, Console(file=io.StringIO()), read=game.read)
     assert await again.setup("tranca", 2)
     assert again.game_id != crashed.game_id
-    assert again._rules.preset == "tranca"
+    assert again.rules.preset == "tranca"
