@@ -113,9 +113,9 @@ async def test_between_deals_any_move_starts_the_next_deal() -> None:
 
 
 async def test_robot_levels_are_chosen_seat_by_seat() -> None:
-    # `python -m bot play --robos facil,dificil`: the levels repeat round the AI seats.
+    # `python -m bot play --robos facil,dificil,facil`: one level per AI seat.
     game, _out = scripted(["q"])
-    assert await game.setup("buraco", 4, ["facil", "dificil"])
+    assert await game.setup("buraco", 4, ["facil", "dificil", "facil"])
     store = game.service.store
     gid = await store.chat_game(CHAT.key)
     assert gid is not None

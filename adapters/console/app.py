@@ -124,6 +124,11 @@ class ConsoleGame:
             self.say(self._("Esta variante joga com {allowed} jogadores; a mesa tem {n}.",
                             allowed=allowed, n=players))
             return False
+        robots = (players or (self.rules.default_players if self.rules else 2)) - 1
+        if len(levels) not in (1, robots):
+            self.say(self._("--robos deu {k} níveis para {n} robôs: dê um nível para todos "
+                            "ou um por robô.", k=len(levels), n=robots))
+            return False
         await self.close()  # a game an earlier run left open (quit by Ctrl-C) is dropped
         await self.service.set_language(CHAT, ME, self._.lang)  # its reply is not needed
         self.show(await self.service.new_game(CHAT, ME, variant))

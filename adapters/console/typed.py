@@ -14,6 +14,7 @@ their places and puts new ones (a draw, the pile) at the end, marked.
 
 from __future__ import annotations
 
+from bot.i18n import N_
 from engine.cards import Card, CardParseError
 
 MAX_DIGITS = 3  # no hand or table reaches 1000 cards or melds
@@ -66,20 +67,20 @@ def positions(words: list[str], codes: list[str], taken: set[int]) -> list[int]:
     for word in words:
         if is_number(word):
             if len(word) > MAX_DIGITS or not 1 <= int(word) <= len(codes):
-                raise Typo("Não há carta {n} na sua mão (1 a {max}).", n=echo(word),
+                raise Typo(N_("Não há carta {n} na sua mão (1 a {max})."), n=echo(word),
                            max=len(codes))
             pos = int(word) - 1
             if pos in taken:
-                raise Typo("Carta {n} repetida.", n=int(word))
+                raise Typo(N_("Carta {n} repetida."), n=int(word))
         else:
             card = card_of(word)
             if card is None:
                 raise Typo("bad_word", word=echo(word))
             free = [i for i, code in enumerate(codes) if code == card.code and i not in taken]
             if not free:
-                copies = codes.count(card.code)
-                raise Typo("Não há outro {card} na sua mão." if copies else
-                           "Não há {card} na sua mão.", card=str(card))
+                other = N_("Não há outro {card} na sua mão.")
+                raise Typo(other if card.code in codes else N_("Não há {card} na sua mão."),
+                           card=str(card))
             pos = free[0]
         taken.add(pos)
         out.append(pos)
