@@ -90,16 +90,24 @@ def test_cli_parses_play_options() -> None:
     assert (args.command, args.variant, args.players) == ("play", "tranca", 4)
 
 
-async def play_seeded_duel() -> str:
+async def play_seeded_duel(after: list[str] | None = None) -> str:
     """A seeded 2-player buraco match in the terminal, the person drawing and discarding
-    their first card every turn; returns everything the console printed."""
+    their first card every turn, then typing ``after`` at the last prompt (the one that
+    offers ``exportar``); returns everything the console printed."""
     commands = iter(["c", "d 1"] * 2000)
+    last = iter(after or [])
+
+    def read(prompt: str) -> str:
+        line = next(last, None) if "exportar" in prompt else next(commands)
+        if line is None:
+            raise EOFError
+        return line
+
     clock = FakeClock()
     svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), chooser=seeded_ai,
                        next_deal_s=3600)
     out = io.StringIO()
-    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None),
-                       read=lambda _p: next(commands))
+    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None), read=read)
     assert await game.setup("buraco", 2)
     await game.play()
     return out.getvalue()

@@ -131,12 +131,13 @@ class ConsoleGame:
             return False
         await self.close()  # a game an earlier run left open (quit by Ctrl-C) is dropped
         await self.service.set_language(CHAT, ME, self._.lang)  # its reply is not needed
-        self.show(await self.service.new_game(CHAT, ME, variant))
+        me = ME.model_copy(update={"name": self._("Você")})  # the seat's name, in the language
+        self.show(await self.service.new_game(CHAT, me, variant))
         if self.table is None or self.rules is None:
             return False
-        for i in range((players or self.rules.default_players) - 1):
-            self.show(await self.service.add_ai(CHAT, ME, levels[i % len(levels)]))
-        self.show(await self.service.start(CHAT, ME))
+        for i in range(robots):
+            self.show(await self.service.add_ai(CHAT, me, levels[i % len(levels)]))
+        self.show(await self.service.start(CHAT, me))
         return self.hand is not None
 
     async def run_ai(self) -> None:

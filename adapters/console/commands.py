@@ -132,6 +132,7 @@ async def _language(game: ConsoleGame, args: list[str]) -> None:
         return
     game._ = Translator(code)
     game.show(await game.service.set_language(CHAT, ME, code))
+    game.show(await game.service.show_hand(CHAT, ME))  # the hand panel in the new language
 
 
 async def _export(game: ConsoleGame, _args: list[str]) -> None:
