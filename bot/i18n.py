@@ -16,10 +16,8 @@ placeholders) have their own domain, ``engine.po`` next to ``messages.po``, cons
 
 from __future__ import annotations
 
-import argparse
 import gettext
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
@@ -27,6 +25,11 @@ from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+
+from engine.cli_i18n import argparse_language, env_lang
+
+__all__ = ["DEFAULT_LANG", "LANGS", "N_", "Translator", "argparse_language", "catalog",
+           "env_lang", "load_domain", "norm_lang"]
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT_LANG = "pt"
@@ -93,30 +96,3 @@ class Translator:
         """Plural form for ``count`` (``count`` is also available as ``{n}``)."""
         return self._cat.ngettext(singular, plural, count).format(n=count, **kw)
 
-
-def env_lang(environ: Mapping[str, str]) -> str:
-    """The language of the process's locale, the way gettext reads it: the first set of
-    ``LANGUAGE`` (its first entry), ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, e.g.
-    ``en_US.UTF-8`` -> ``en``; pt-BR when none names pt, en or it (``C``, ``POSIX``)."""
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(name, "").split(":")[0]
-        if value:
-            code = norm_lang(value.split(".")[0].split("@")[0].split("_")[0])
-            return code or DEFAULT_LANG
-    return DEFAULT_LANG
-
-
-@contextmanager
-def argparse_language(lang: str) -> Iterator[None]:
-    """Inside the block, argparse's own words ("usage:", "error:", "invalid choice")
-    are in ``lang``: its messages (English msgids, read through the module's
-    ``_``/``ngettext``) come from the ``argparse`` domain of ``bot/locale``."""
-    po = LOCALE_DIR / lang / "LC_MESSAGES" / "argparse.po"
-    cat: gettext.NullTranslations = (load_domain(LOCALE_DIR, lang, "argparse") if po.exists()
-                                     else gettext.NullTranslations())
-    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
-    argparse._, argparse.ngettext = cat.gettext, cat.ngettext  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
