@@ -65,7 +65,7 @@ class ConsoleGame:
         self.hand: View | None = None
         self.order: list[int] = []  # view index of each card, in the order shown
         self.new_cards = 0  # how many cards at the end of ``order`` came this turn
-        self.fresh = True  # something changed since the last render
+        self._shown: object = None  # what the last render showed (see snapshot)
         self.game_id = ""
         self.closed = False
         self.narrate = False
@@ -77,7 +77,7 @@ class ConsoleGame:
         for eff in effects:
             if eff.kind == "table":
                 before = self.table.lines[-1:] if self.table is not None else []
-                self.table, self.game_id, self.fresh = eff.view, eff.game_id, True
+                self.table, self.game_id = eff.view, eff.game_id
                 if self.narrate and eff.view.lines[-1:] != before and eff.view.lines:
                     self.console.print(eff.view.lines[-1], style="dim")
             elif eff.kind == "hand" and eff.player.key == ME.key:
@@ -101,7 +101,7 @@ class ConsoleGame:
         else:
             shown = [self.hand.cards[i].code for i in self.order]
             self.order, self.new_cards = typed.keep_order(shown, codes, self.new_cards)
-        self.hand, self.fresh = view, True
+        self.hand = view
 
     def shown_codes(self) -> list[str]:
         """The record codes of the hand's cards, in the order shown."""
@@ -170,7 +170,17 @@ class ConsoleGame:
             render.show_table(self.console, self.table)
         if self.hand is not None:
             render.show_hand(self.console, self.hand, self._, self.order, self.new_cards)
-        self.fresh = False
+        self._shown = self.snapshot()
+
+    def snapshot(self) -> object:
+        """What a render would show (texts, cards, numbering), without the versions the
+        buttons carry: equal snapshots need no new render."""
+        def seen(view: View | None) -> object:
+            if view is None:
+                return None
+            return (view.title, view.lines, [(f.code, f.selected) for f in view.cards],
+                    [[b.label for b in row] for row in view.buttons])
+        return seen(self.table), seen(self.hand), self.order, self.new_cards, self._.lang
 
     async def press(self, code: str, arg: str | int = "") -> bool:
         """Press a hand button of the current hand view; False when it was refused."""
@@ -211,8 +221,8 @@ class ConsoleGame:
             if self.table is not None and not self.table.buttons:
                 await self.finish()
                 return
-            if self.fresh:  # an empty line or a typing slip does not redraw the table
-                self.render()
+            if self.snapshot() != self._shown:  # an empty line, a slip or a refused move
+                self.render()  # leave the table as it is on screen
             prompt = self._("(Enter para a próxima mão) > ") if self.between() else "> "
             line = self.ask(prompt)
             if line is None:

@@ -66,8 +66,7 @@ def show_hand(console: Console, view: View, _: Translator, order: list[int] | No
     status lines, and the actions valid now."""
     parts: list[Text | str] = [hand_text(view, order, new)]
     if new:
-        parts.append(_("* = nova nesta vez: fica no fim e as outras não mudam de número "
-                       "(a mão se ordena na sua próxima vez)."))
+        parts.append(_("* = nova nesta vez (no fim: as outras mantêm o número)"))
     parts += [line for line in view.lines[1:]]
     actions = actions_text(view, _)
     if actions:
