@@ -131,7 +131,9 @@ async def _language(game: ConsoleGame, args: list[str]) -> None:
         game.say(game._("Idiomas: {choices}. Use: idioma en", choices=choices))
         return
     game._ = Translator(code)
-    game.show(await game.service.set_language(CHAT, ME, code))
+    said = await game.service.set_language(CHAT, ME, code)  # its reply speaks of a group
+    game.show([eff for eff in said if eff.kind != "reply"])
+    game.console.print(game._("Idioma: {name}.", name=LANGS[code]))
     game.show(await game.service.show_hand(CHAT, ME))  # the hand panel in the new language
 
 
