@@ -85,6 +85,8 @@ def _setup_error(err: BaseException) -> str | None:
     bad or unverifiable ``TELEGRAM_TOKEN``), None for anything else."""
     import redis.exceptions
 
+    if isinstance(err, ValidationError):  # an adapter's own setting, read at start-up
+        return settings_error(err, _Words._)
     if isinstance(err, redis.exceptions.ConnectionError):
         return _Words._("Redis não responde (REDIS_URL): {err}", err=err)
     if isinstance(err, redis.exceptions.ResponseError):  # e.g. a database number it lacks

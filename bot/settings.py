@@ -62,7 +62,18 @@ def _one(error: Any, _: Translator) -> str:
     given = error.get("input")
     shown = f" ({given!r})" if isinstance(given, str | int | float) else ""
     return _("{name} inválido{shown}: {accepts}.", name=name.upper(), shown=shown,
-             accepts=_accepts(name, field, _))
+             accepts=_accepts(name, field, _) if field is not None else _kind(error, _))
+
+
+def _kind(error: Any, _: Translator) -> str:
+    """What a setting of another model (an adapter's, e.g. ``TELEGRAM_POLL_INTERVAL``)
+    accepts, from the kind of error."""
+    kind = str(error.get("type", ""))
+    if kind.startswith("int_"):
+        return _("use um número inteiro")
+    if kind.startswith("float_"):
+        return _("use um número")
+    return _("valor não aceito")
 
 
 def _accepts(name: str, field: Any, _: Translator) -> str:
@@ -70,8 +81,6 @@ def _accepts(name: str, field: Any, _: Translator) -> str:
         return _("use DEBUG, INFO, WARNING, ERROR ou CRITICAL")
     if name == "redis_prefix":
         return _("use de 1 a 40 letras, algarismos, '_', '.' ou '-'")
-    if field is None:
-        return _("valor não aceito")
     bounds = {type(m).__name__: m for m in field.metadata}
     low, high = getattr(bounds.get("Ge"), "ge", None), getattr(bounds.get("Le"), "le", None)
     whole = field.annotation is int

@@ -208,3 +208,15 @@ def test_a_robot_level_count_that_fits_no_seat_count_is_refused(
     assert cli.main(["play", "--players", "2", "--robos", "facil,dificil"]) == 2
     assert capsys.readouterr().out == (
         "--robos deu 2 níveis para 1 robôs: dê um nível para todos ou um por robô.\n")
+
+
+def test_a_bad_adapter_setting_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic import ValidationError
+
+    from adapters.telegram.app import TelegramTuning
+
+    monkeypatch.setenv("TELEGRAM_POLL_INTERVAL", "x")
+    with pytest.raises(ValidationError) as bad:
+        TelegramTuning()
+    assert cli._setup_error(bad.value) == (
+        "TELEGRAM_POLL_INTERVAL inválido ('x'): use um número.")
