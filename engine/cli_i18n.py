@@ -6,7 +6,8 @@ Used only by the command lines (it reads catalog files): the engine's own messag
 pt-BR msgids translated by the ``cli`` domain of ``engine/locale``; argparse's words
 ("usage:", "error:", "invalid choice") by its ``argparse`` domain. Update::
 
-    pybabel extract --no-wrap -o engine/locale/cli.pot engine/__main__.py engine/ai/selfplay.py
+    pybabel extract --no-wrap -k IllegalAction:2 -o engine/locale/cli.pot \
+        engine/__main__.py engine/ai/selfplay.py
     pybabel update --no-wrap -D cli -i engine/locale/cli.pot -d engine/locale
 """
 
@@ -24,7 +25,12 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from engine.errors import IllegalAction
+
 LOCALE_DIR = Path(__file__).parent / "locale"
+# The translations of the engine's refusal reasons (domain ``engine``) live with the
+# bot's catalogs, which show them in chats; the command lines read the same files.
+REASONS_DIR = Path(__file__).resolve().parents[1] / "bot" / "locale"
 LANGS = ("pt", "en", "it")
 
 
@@ -41,10 +47,10 @@ def env_lang(environ: Mapping[str, str]) -> str:
 
 
 @lru_cache(maxsize=16)
-def catalog(lang: str, domain: str) -> gettext.NullTranslations:
-    """``engine/locale/<lang>/LC_MESSAGES/<domain>.po`` compiled in memory; no
-    translation (the msgids) when the file is missing."""
-    po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+def catalog(lang: str, domain: str, where: Path = LOCALE_DIR) -> gettext.NullTranslations:
+    """``<where>/<lang>/LC_MESSAGES/<domain>.po`` (``engine/locale`` by default) compiled
+    in memory; no translation (the msgids) when the file is missing."""
+    po = where / lang / "LC_MESSAGES" / f"{domain}.po"
     if not po.exists():
         return gettext.NullTranslations()
     with po.open("rb") as fh:
@@ -65,6 +71,14 @@ class Words:
     def __call__(self, msgid: str, **kw: Any) -> str:
         text = self._cat.gettext(msgid)
         return text.format(**kw) if kw else text
+
+    def reason(self, err: IllegalAction) -> str:
+        """The engine's refusal ``err`` in this language (its pt-BR ``message`` for pt or
+        a template without translation)."""
+        text = catalog(self.lang, "engine", REASONS_DIR).gettext(err.template)
+        if text == err.template:  # one of the command line's own (selfplay's options)
+            text = self._cat.gettext(err.template)
+        return text.format(**err.params) if err.params else text
 
 
 @contextmanager

@@ -64,3 +64,21 @@ def test_locale_names_give_one_of_the_three_languages() -> None:
         {}, {"LANG": "C.UTF-8"}, {"LANG": "en_GB.UTF-8"}, {"LANG": "it_IT@euro"},
         {"LANGUAGE": "it:en", "LANG": "en_US"}, {"LC_ALL": "pt_BR.UTF-8", "LANG": "en_US"},
         {"LANG": "de_DE.UTF-8"})] == ["pt", "pt", "en", "it", "it", "pt", "pt"]
+
+
+def test_selfplay_speaks_one_language_refusals_included(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.ai.selfplay import main as selfplay_main
+
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert selfplay_main(["--players", "0"]) == 2
+    assert selfplay_main(["--variant", "buraco target"]) == 2
+    assert selfplay_main(["--jobs", "0"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "buraco takes 2, 3, 4, 6 players, not 0",
+        "option without a value: 'target' (use key=value)",
+        "--jobs must be at least 1"]
+    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+    with pytest.raises(SystemExit):
+        selfplay_main(["--help"])
+    assert "mostra questo aiuto ed esce" in capsys.readouterr().out

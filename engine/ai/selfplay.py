@@ -307,7 +307,7 @@ def main(argv: Sequence[str]) -> int:
         summary = run(rules, players, seats, args.games, args.budget, args.mirror,
                       args.jobs, _progress)
     except IllegalAction as err:
-        print(err.message, file=sys.stderr)
+        print(_.reason(err), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\n" + _("interrompido"), file=sys.stderr)
