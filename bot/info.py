@@ -53,6 +53,8 @@ def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]
             lines.append(_("Mão {n}: {scores}", n=n, scores=" × ".join(map(str, totals))))
         totals = [sum(d[k] for d in game.deals) for k in range(len(sides))]
         lines.append(_("Total: {scores}", scores=" × ".join(map(str, totals))))
+        if game.status == "over":
+            lines += _standings(sides, totals, _)
     lines.append(_("Ranking do grupo:"))
     if not rows:
         lines.append(_("(nenhuma partida terminada ainda)"))
@@ -60,6 +62,16 @@ def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]
         lines.append(_("{k}. {name}: partidas {matches}, vitórias {wins}, pontos {points}",
                        k=k, name=name, wins=wins, matches=matches, points=points))
     return "\n".join(lines)
+
+
+def _standings(sides: list[str], totals: list[int], _: Translator) -> list[str]:
+    """Every side of a finished match, best total first (ties share a place)."""
+    lines = [_("Classificação da partida:")]
+    ranked = sorted(zip(totals, sides, strict=True), key=lambda ts: -ts[0])
+    for total, side in ranked:
+        place = 1 + sum(1 for t in totals if t > total)
+        lines.append(_("{k}. {side}: {n} pontos", k=place, side=side, n=total))
+    return lines
 
 
 def record_of(game: Game, earlier: dict[str, Any] | None = None) -> dict[str, Any]:

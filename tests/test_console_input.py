@@ -21,6 +21,10 @@ from engine.rules import make_rules
 
 LONG = "1" * 52
 PT = Translator("pt")
+MORE = ("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, d ou o = "
+        "♦ ouros, h = ♥ copas, s ou e = ♠ espadas; coringa jk.\nMais: regras = regras da "
+        "variante · idioma en = trocar o idioma (pt, en, it) · exportar = salvar o registro "
+        "(no fim da partida)")
 
 
 async def play(variant: str, lines: list[str]) -> str:
@@ -41,43 +45,45 @@ async def test_huge_and_out_of_range_card_numbers_are_refused_and_the_game_goes_
                                  f"e {'5' * 60} 1", "b 13 14 15", "d 0", "d x", "d ²", "d 1",
                                  "q"])
     assert answers(text)[:8] == [
-        "Não há carta 1111… na sua mão (1 a 12).",
-        "Não há carta 9999… na sua mão (1 a 12).",
-        "Não há carta 7777… na sua mão (1 a 12).",
+        "Não há carta 111111111111… na sua mão (1 a 12).",
+        "Não há carta 999999999999… na sua mão (1 a 12).",
+        "Não há carta 777777777777… na sua mão (1 a 12).",
         "Seu lado ainda não tem jogos.",
         "Não há carta 13 na sua mão (1 a 12).",
         "Não há carta 0 na sua mão (1 a 12).",
-        "Use números de cartas: ex. d 7.",
-        "Use números de cartas: ex. d 7.",
+        "x não é carta: use o número ou o nome, ex.: d 7 ou d js.",
+        "² não é carta: use o número ou o nome, ex.: d 7 ou d js.",
     ]
-    assert answers(text)[8:] == ["Robô 2 comprou do monte.", "Robô 2 descartou A♣.",
-                                 "Até a próxima!"]  # the game went on
+    assert answers(text)[8:10] == ["Robô 2 comprou do monte.", "Robô 2 descartou A♣."]
+    assert answers(text)[-1] == "Até a próxima!"  # the game went on
     assert "│ Lixo: 5♣ A♣ · Monte: 80" in text
     assert text.rstrip().endswith("Até a próxima!")
 
 
 async def test_console_worded_messages() -> None:
-    text = await play("buraco", ["b 1", "lj", "lj x", f"lj {LONG}", "lj 0", "c 999", "\x1b[A",
-                                 "c", "b 1 1 1", "e 1 1 1", "d", "t", "e", "e 0 1", "r 2",
-                                 "q"])
+    text = await play("buraco", ["b 1", "c 999", "\x1b[A", "c", "b 1 1 1", "e 1 1 1", "d",
+                                 "e", "e 0 1", "r 2", "q", "s"])
     assert answers(text) == [
         "Primeiro compre do monte ou pegue o lixo",  # the engine's reason
-        "Diga em qual jogo: lj 2",
-        "Use números de jogos: ex. lj 2.",
-        "Não há jogo 1111….",
-        "Não há jogo 0.",
         "c não leva números.",
         "Comando desconhecido: [a. Digite ? para ajuda.",
         "Carta 1 repetida.",
         "Seu lado ainda não tem jogos.",
-        "Diga qual carta: d 7",
-        "Diga qual carta: t 4",
-        "Use: e JOGO CARTAS (ex.: e 2 4 5).",
+        "Diga quais cartas: d 7",
+        "Use: e JOGO CARTAS (ex.: e 2 4 5 ou e 1 9c).",
         "Seu lado ainda não tem jogos.",
         "r não leva números.",
+        "Partida: Você × Robô 2", "Total: 0 × 0", "Ranking do grupo:",
+        "(nenhuma partida terminada ainda)", "Sair da partida? (s/n) <s>",
         "Até a próxima!",
     ]
     assert not any("\x1b" in line for line in answers(text))
+
+
+async def test_pile_onto_meld_messages_in_a_closed_pile_variant() -> None:
+    text = await play("tranca", ["lj", "lj x", f"lj {LONG}", "lj 0", "q", "s"])
+    assert answers(text)[:4] == ["Diga em qual jogo: lj 2", "Use números de jogos: ex. lj 2.",
+                                 "Não há jogo 111111111111….", "Não há jogo 0."]
 
 
 async def test_help_lists_only_the_commands_of_the_variant() -> None:
@@ -85,13 +91,13 @@ async def test_help_lists_only_the_commands_of_the_variant() -> None:
         "Comandos: c = comprar do monte · l = pegar o lixo · b 1 2 3 = baixar as cartas "
         "1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = juntar as cartas 4 5 ao jogo 2 · "
         "d 7 = descartar a carta 7 · r = abrir o lixo com a carta comprada e comprar outra · "
-        "p = placar · ? = ajuda · q = sair")
+        "p = placar · ? = ajuda · q = sair\n" + MORE)
     assert help_text(make_rules("tranca", {}), PT) == (
         "Comandos: c = comprar do monte · l = pegar o lixo · l 4 5 = pegar o lixo "
         "justificando com as cartas 4 5 · lj 2 = pôr o topo do lixo no seu jogo 2 · "
         "b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = "
         "juntar as cartas 4 5 ao jogo 2 · d 7 = descartar a carta 7 · t 4 = baixar o 3 "
-        "vermelho (carta 4) · p = placar · ? = ajuda · q = sair")
+        "vermelho (carta 4) · p = placar · ? = ajuda · q = sair\n" + MORE)
     assert help_text(make_rules("justificado", {}), Translator("en")).startswith(
         "Commands: c = draw from the stock · l = take the discard pile · l 4 5 = take the "
         "discard pile justifying it with cards 4 5 · lj 2 = put the top")
@@ -121,7 +127,7 @@ async def test_the_table_with_the_last_move_comes_before_the_deal_result() -> No
     end = lines.index("Fim da mão 1.")
     assert lines[end - 1].endswith("bateu!"), lines[end - 3:end + 1]
     won = next(i for i, ln in enumerate(lines) if ln.startswith("Fim da partida!"))
-    assert lines[won] == "Fim da partida! Vencedor: Robô 2 com 1700 pontos."
+    assert lines[won] == "Fim da partida! Vencedor: Robô 2 com 2100 pontos."
     assert lines[won - 1].startswith("Placar: ")
 
 

@@ -13,15 +13,21 @@ from bot.i18n import Translator
 COMMANDS = {"c": "c", "p": "l", "m": "b", "e": "e", "d": "d", "r": "r", "3": "t"}
 
 
-def hand_text(view: View) -> Text:
-    """``1:7♥  2:8♥ ...`` with red suits in red and selected cards underlined."""
+def hand_text(view: View, order: list[int] | None = None, new: int = 0) -> Text:
+    """``1:7♥  2:8♥ ...`` with red suits in red and selected cards underlined; ``order``
+    lists the view's card indexes in the order shown (default: the view's), the last
+    ``new`` of them marked ``*`` (cards that came this turn)."""
     text = Text()
-    for face in view.cards:
-        if face.index:
+    shown = order if order is not None else list(range(len(view.cards)))
+    for pos, i in enumerate(shown):
+        face = view.cards[i]
+        if pos:
             text.append("  ")
-        text.append(f"{face.index + 1}:", style="dim")
+        text.append(f"{pos + 1}:", style="dim")
         style = "bold red" if face.red else "bold"
         text.append(face.text, style=style + (" underline" if face.selected else ""))
+        if pos >= len(shown) - new:
+            text.append("*", style="bold green")
     return text
 
 
@@ -54,9 +60,13 @@ def show_table(console: Console, view: View) -> None:
     console.print(Panel("\n".join(view.lines), title=view.title, expand=False))
 
 
-def show_hand(console: Console, view: View, _: Translator) -> None:
-    """The hand panel: numbered cards, status lines, and the actions valid now."""
-    parts: list[Text | str] = [hand_text(view)]
+def show_hand(console: Console, view: View, _: Translator, order: list[int] | None = None,
+              new: int = 0) -> None:
+    """The hand panel: numbered cards (see :func:`hand_text`), a note on the new cards,
+    status lines, and the actions valid now."""
+    parts: list[Text | str] = [hand_text(view, order, new)]
+    if new:
+        parts.append(_("* = nova nesta vez (no fim: as outras mantêm o número)"))
     parts += [line for line in view.lines[1:]]
     actions = actions_text(view, _)
     if actions:
