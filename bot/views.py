@@ -224,11 +224,10 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
             game.id, s.ver, "u" if f.selected or f.group else "t", f.index))
             for f in faces[start:start + CARDS_PER_ROW]])
     lines = [_("Mesa: {title}", title=game.chat.title or game.chat.chat_id)]
-    own = narration.own_line(game, seat, _, view.drawn,
-                             view.turn_count)
+    lines += _pick_lines(game, seat, view, _)
+    own = narration.own_line(game, seat, _, view.drawn, view.turn_count)
     if own:
         lines.append(own)
-    lines += _pick_lines(game, seat, view, _)
     my_turn = game.status == "playing" and view.turn == seat
     if my_turn:
         rows += _fitting(play.action_buttons(game, seat, view, b), view)

@@ -19,6 +19,7 @@ Typed numbers are checked here (digits, range, repeats) before any button is bui
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,6 +34,7 @@ from bot.service import Service
 
 ME = PlayerRef(platform="cli", user_id="me", name="Você")
 CHAT = ChatRef(platform="cli", chat_id="local", title="Terminal")
+SENTENCE_END = re.compile(r"(?<=[.!])\s+")
 MAX_DIGITS = 3  # no hand or table reaches 1000 cards or melds
 HELP_PARTS: list[tuple[str, str]] = [
     ("", N_("c = comprar do monte")),
@@ -93,10 +95,10 @@ class ConsoleGame:
         """Keep the latest table and hand; print the messages."""
         for eff in effects:
             if eff.kind == "table":
-                before = self.table.lines[-1:] if self.table is not None else []
+                before = self.table.lines[-1] if self.table is not None else ""
                 self.table, self.game_id = eff.view, eff.game_id
-                if self.narrate and eff.view.lines[-1:] != before and eff.view.lines:
-                    self.console.print(eff.view.lines[-1], style="dim")
+                if self.narrate and eff.view.lines and eff.view.lines[-1] != before:
+                    self._narrate(before, eff.view.lines[-1])
             elif eff.kind == "hand" and eff.player.key == ME.key:
                 self.hand = eff.view
             elif eff.kind in ("reply", "say", "tell"):
@@ -104,6 +106,15 @@ class ConsoleGame:
                 self.console.print(eff.text, style=style)
             elif eff.kind == "closed":
                 self.closed = True
+
+    def _narrate(self, before: str, now: str) -> None:
+        """Print the sentences of the table's narration (bot/narration.py: the last
+        turn, then the turn in play) that the previous table did not have: each move
+        once, as the sentence of its turn so far."""
+        seen = set(SENTENCE_END.split(before))
+        new = [part for part in SENTENCE_END.split(now) if part not in seen]
+        if new:
+            self.console.print(" ".join(new), style="dim")
 
     async def setup(self, variant: str, players: int | None,
                     levels: Sequence[str] = ("normal",)) -> bool:
