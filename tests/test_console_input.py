@@ -87,13 +87,15 @@ async def test_help_lists_only_the_commands_of_the_variant() -> None:
         "Comandos: c = comprar do monte · l = pegar o lixo · b 1 2 3 = baixar as cartas "
         "1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = juntar as cartas 4 5 ao jogo 2 · "
         "d 7 = descartar a carta 7 · r = abrir o lixo com a carta comprada e comprar outra · "
-        "p = placar · ? = ajuda · q = sair")
+        "p = placar · ? = ajuda · q = sair\nPara bater: não precisa de canastra.")
     assert help_text(make_rules("tranca", {}), PT) == (
         "Comandos: c = comprar do monte · l = pegar o lixo · l 4 5 = pegar o lixo "
         "justificando com as cartas 4 5 · lj 2 = pôr o topo do lixo no seu jogo 2 · "
         "b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = "
         "juntar as cartas 4 5 ao jogo 2 · d 7 = descartar a carta 7 · t 4 = baixar o 3 "
-        "vermelho (carta 4) · p = placar · ? = ajuda · q = sair")
+        "vermelho (carta 4) · p = placar · ? = ajuda · q = sair\n"
+        "Para bater e pegar o morto: não precisa de canastra; "
+        "para bater e encerrar a mão: precisa de uma canastra limpa.")
     assert help_text(make_rules("justificado", {}), Translator("en")).startswith(
         "Commands: c = draw from the stock · l = take the discard pile · l 4 5 = take the "
         "discard pile justifying it with cards 4 5 · lj 2 = put the top")

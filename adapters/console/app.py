@@ -26,7 +26,7 @@ from typing import Any
 from rich.console import Console
 
 from adapters.console import render
-from bot import lobby
+from bot import info, lobby
 from bot.effects import ChatRef, Effect, PlayerRef, View, pack
 from bot.i18n import N_, Translator
 from bot.outcome import Refusal
@@ -53,7 +53,8 @@ HELP_PARTS: list[tuple[str, str]] = [
 def help_text(rules: Any, _: Translator) -> str:
     """``Comandos: c = comprar do monte · ...``: only the commands of ``rules`` (engine
     ``Rules``; None lists them all): justified pick-up when ``pickup_justified``, ``t``
-    when red 3s are laid (tranca, altaneira), ``r`` when ``first_player_second_card``."""
+    when red 3s are laid (tranca, altaneira), ``r`` when ``first_player_second_card``;
+    then, for a known variant, the rule that decides going out (:func:`bot.info.going_out_rule`)."""
     applies = {
         "": True,
         "justified": rules is None or rules.pickup_justified,
@@ -61,7 +62,10 @@ def help_text(rules: Any, _: Translator) -> str:
         "redraw": rules is None or rules.first_player_second_card,
     }
     parts = [_(msgid) for need, msgid in HELP_PARTS if applies[need]]
-    return _("Comandos: {parts}", parts=" · ".join(parts))
+    text = _("Comandos: {parts}", parts=" · ".join(parts))
+    if rules is None:
+        return text
+    return text + "\n" + info.going_out_rule(rules, _)  # RULES §2 "going out"
 
 
 def _is_number(word: str) -> bool:
