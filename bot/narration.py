@@ -10,13 +10,14 @@ has done so far ("Robô 2 comprou do monte, baixou 6♣ 7♣ 8♣ e descartou 9�
 
 An entry is ``(msgid, params)``. A move's msgid is a pt-BR verb phrase without its
 subject ("descartou {card}"); ``params`` hold ``seat`` (who moved), ``t`` (the deal's
-``turn_count`` when the move was made) and the phrase's values, public facts only: a
-card drawn from the stock is never in them (it is named only in the drawer's own hand,
-:func:`own_line`); a card taken from the open pile is public. An entry without ``t`` is
-a whole sentence ("A partida começou.", or a move stored by an older version as
-"{name} ..."): it is shown until the next move. Text is made at render time in the
-chat's language; the second person ("Você descartou 3♣ e trancou o lixo.") reads each
-phrase in the :data:`YOU` context, for languages whose verbs change with the person.
+``turn_count`` when the move was made), ``at`` (when, Unix seconds) and the phrase's
+values. Only public facts: a card drawn from the stock is never in them (it is named
+only in the drawer's own hand, :func:`own_line`); a card taken from the open pile is
+public. An entry without ``t`` is a whole sentence ("A partida começou.", or a move
+stored by an older version as "{name} ..."): it is shown until the next move. Text is
+made at render time in the chat's language; the second person ("Você descartou 3♣ e
+trancou o lixo.") reads each phrase in the :data:`YOU` context, for languages whose
+verbs change with the person.
 """
 
 from __future__ import annotations
@@ -28,6 +29,13 @@ from bot.model import Game
 from engine.cards import Card
 
 Entry = tuple[str, dict[str, Any]]
+RECENT_S = 10.0
+"""Moves this recent stay in the narration even from an older turn: a group's table is
+edited at most every 3 s (adapters/delivery/coalesce.py), more under the per-minute cap
+or a platform's retry-after, and robots move every ``ai_pace_s`` (1 s by default), so three robots
+can play more than a turn between two edits."""
+MAX_ENTRIES = 16
+"""At most this many moves are kept (the stored game stays small)."""
 YOU = "você"
 """gettext context of a phrase said of the reader ("hai scartato" in Italian)."""
 
@@ -58,13 +66,14 @@ TABLE_SENTENCES: dict[str, str] = {
 """Events of the table itself (seat -1), said as whole sentences."""
 
 
-def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool) -> Entry | None:
-    """The entry of engine event ``ev`` made in turn ``turn`` (public facts only), or None
-    for an event nobody needs to read. ``melds`` are the melds of the mover's side after
-    the move, ``new_meld`` tells a justified pick-up that formed a meld (RULES A10, A38)
-    from one that extended meld ``public["meld"]``."""
+def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
+             at: float = 0.0) -> Entry | None:
+    """The entry of engine event ``ev`` made in turn ``turn`` at ``at`` (Unix seconds;
+    public facts only), or None for an event nobody needs to read. ``melds`` are the
+    melds of the mover's side after the move, ``new_meld`` tells a justified pick-up that
+    formed a meld (RULES A10, A38) from one that extended meld ``public["meld"]``."""
     pub: dict[str, Any] = ev.public
-    kw: dict[str, Any] = {"seat": ev.seat, "t": turn}
+    kw: dict[str, Any] = {"seat": ev.seat, "t": turn, "at": int(at)}
     if ev.kind in TABLE_SENTENCES:
         return TABLE_SENTENCES[ev.kind], kw
     if ev.kind == "melded":
@@ -96,10 +105,14 @@ def _melded(kw: dict[str, Any], pub: dict[str, Any]) -> Entry:
     return msgid, {**kw, "melds": melds, "extend": ext}
 
 
-def recent(entries: list[Entry], turn: int) -> list[Entry]:
-    """The entries of turn ``turn`` (the deal's ``turn_count`` now) and of the turn
-    before it; sentences without a turn are dropped (they last until the next move)."""
-    return [(m, p) for m, p in entries if isinstance(p.get("t"), int) and p["t"] >= turn - 1]
+def recent(entries: list[Entry], turn: int, now: float) -> list[Entry]:
+    """What the narration keeps after a move at ``now``: the moves of turn ``turn`` (the
+    deal's ``turn_count`` now) and of the turn before it, and any move of the last
+    :data:`RECENT_S` seconds, at most :data:`MAX_ENTRIES` (the newest); sentences without
+    a turn are dropped (they last until the next move)."""
+    kept = [(m, p) for m, p in entries if isinstance(p.get("t"), int)
+            and (p["t"] >= turn - 1 or p.get("at", 0) >= now - RECENT_S)]
+    return kept[-MAX_ENTRIES:]
 
 
 def and_join(items: list[str], _: Translator) -> str:
@@ -110,7 +123,7 @@ def and_join(items: list[str], _: Translator) -> str:
 
 
 def _phrase(msgid: str, params: dict[str, Any], _: Translator, you: bool) -> str:
-    kw = {k: v for k, v in params.items() if k not in ("seat", "t")}
+    kw = {k: v for k, v in params.items() if k not in ("seat", "t", "at")}
     if isinstance(kw.get("melds"), list):  # see _melded
         kw["melds"] = and_join([" ".join(m) for m in kw["melds"]], _)
         kw["extended"] = and_join([_("{cards} ao jogo {n}", cards=" ".join(cards), n=n)
@@ -149,7 +162,7 @@ def last_text(game: Game, _: Translator, names: list[str], you: int | None = Non
     for seat, group in _groups(game.last):
         if seat < 0:
             msgid, params = group[0]
-            kw = {k: v for k, v in params.items() if k not in ("seat", "t")}
+            kw = {k: v for k, v in params.items() if k not in ("seat", "t", "at")}
             if "seat" in params and params["seat"] >= 0:
                 kw["name"] = names[params["seat"]]  # an entry of an older version
             out.append(_(msgid, **kw))

@@ -167,7 +167,7 @@ def apply_action(game: Game, seat: int, action: Action, now: float, human: bool)
     if human:
         game.touched = now
     extra: list[Effect] = []
-    _narrate(game, events, turn, new_meld=action.with_ is not None)
+    _narrate(game, events, turn, action.with_ is not None, now)
     for ev in events:
         if ev.kind == "lay_down_short" and s.player is not None:
             _ = Translator(game.lang)
@@ -185,15 +185,15 @@ def apply_action(game: Game, seat: int, action: Action, now: float, human: bool)
     return Outcome(extra + views.after_move_effects(game, changed, ping=state.turn != before))
 
 
-def _narrate(game: Game, events: list[Any], turn: int, new_meld: bool) -> None:
-    """Add the moves of ``events`` (made in turn ``turn``) to the table's narration and
-    keep only the last two turns' (:mod:`bot.narration`)."""
+def _narrate(game: Game, events: list[Any], turn: int, new_meld: bool, now: float) -> None:
+    """Add the moves of ``events`` (made in turn ``turn`` at ``now``) to the table's
+    narration, which keeps the last two turns and the last seconds (:mod:`bot.narration`)."""
     state = play.deal_of(game)
     said = []
     for ev in events:
         side_melds = state.melds[state.side_of[ev.seat]] if ev.seat >= 0 else []
-        entry = narration.describe(ev, turn, side_melds, new_meld)
+        entry = narration.describe(ev, turn, side_melds, new_meld, now)
         if entry is not None:
             said.append(entry)
     if said:
-        game.last = narration.recent(game.last + said, state.turn_count)
+        game.last = narration.recent(game.last + said, state.turn_count, now)

@@ -78,6 +78,7 @@ async def test_two_timeouts_hand_the_seat_to_the_ai_until_voltar(
     assert "turn" not in kinds(effects)
     drew = await svc.tick()
     assert drew[0].view.lines[-1] == (
+        "Ana comprou do monte e descartou 10♦. "  # less than 10 s ago (narration.RECENT_S)
         "Bia comprou do monte e descartou A♣. Ana comprou do monte.")
     discarded = await svc.tick()
     assert discarded[0].view.lines[-2] == "Vez de Bia."

@@ -258,6 +258,7 @@ async def test_a_refused_press_leaves_no_trace(svc: Service, store: Any,
     after, game = await game_of(store)
     assert after == version and game.seats[0].away
     assert (await svc.tick())[0].view.lines[-1] == (
+        "Ana comprou do monte e descartou 10♦. "  # less than 10 s ago (narration.RECENT_S)
         "Bia comprou do monte e descartou A♣. Ana comprou do monte.")
 
 
