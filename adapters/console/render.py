@@ -8,18 +8,22 @@ from rich.text import Text
 
 from bot.effects import Button, View
 from bot.i18n import Translator
+from bot.views import DRAWN_MARK
 
 # Hand button code -> what to type (docs: adapters/console/app.py HELP).
 COMMANDS = {"c": "c", "p": "l", "m": "b", "e": "e", "d": "d", "r": "r", "3": "t"}
 
 
 def hand_text(view: View) -> Text:
-    """``1:7♥  2:8♥ ...`` with red suits in red and selected cards underlined."""
+    """``1:7♥  2:•8♥ ...`` with red suits in red, selected cards underlined and the card
+    drawn this turn marked (``bot.views.DRAWN_MARK``)."""
     text = Text()
     for face in view.cards:
         if face.index:
             text.append("  ")
         text.append(f"{face.index + 1}:", style="dim")
+        if face.drawn:  # the card drawn from the stock this turn
+            text.append(DRAWN_MARK, style="bold")
         style = "bold red" if face.red else "bold"
         text.append(face.text, style=style + (" underline" if face.selected else ""))
     return text
