@@ -286,7 +286,9 @@ async def test_the_drawn_card_is_named_and_marked_only_in_the_drawers_hand() -> 
     # the group learns only that she drew: no hidden card on the table
     table = table_of(effects)
     assert table.lines[-1] == "Ana comprou do monte."
-    assert "7♦" not in "\n".join(table.lines) or "7♦" in table.lines[-3]  # pile is open
+    assert "Lixo vazio · Monte: 81" in table.lines  # no meld, no pile: 7♦ is named nowhere
+    assert "7♦" not in telegram_text(table) + discord_text(table, False)
+    assert "7♦" not in terminal_text(table, False)
 
 
 async def test_the_drawn_card_is_marked_after_a_morto_taken_by_discard() -> None:
