@@ -122,12 +122,19 @@ def and_join(items: list[str], _: Translator) -> str:
     return _("{items} e {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
-def _phrase(msgid: str, params: dict[str, Any], _: Translator, you: bool) -> str:
+def _values(params: dict[str, Any], _: Translator) -> dict[str, Any]:
+    """The format values of an entry: ``seat``, ``t`` and ``at`` left out, the melds
+    and extensions of :func:`_melded` put into words."""
     kw = {k: v for k, v in params.items() if k not in ("seat", "t", "at")}
-    if isinstance(kw.get("melds"), list):  # see _melded
+    if isinstance(kw.get("melds"), list):
         kw["melds"] = and_join([" ".join(m) for m in kw["melds"]], _)
         kw["extended"] = and_join([_("{cards} ao jogo {n}", cards=" ".join(cards), n=n)
                                    for n, cards in kw.pop("extend", [])], _)
+    return kw
+
+
+def _phrase(msgid: str, params: dict[str, Any], _: Translator, you: bool) -> str:
+    kw = _values(params, _)
     return _.p(YOU, msgid, **kw) if you else _(msgid, **kw)
 
 
@@ -162,9 +169,9 @@ def last_text(game: Game, _: Translator, names: list[str], you: int | None = Non
     for seat, group in _groups(game.last):
         if seat < 0:
             msgid, params = group[0]
-            kw = {k: v for k, v in params.items() if k not in ("seat", "t", "at")}
-            if "seat" in params and params["seat"] >= 0:
-                kw["name"] = names[params["seat"]]  # an entry of an older version
+            kw = _values(params, _)
+            if params.get("seat", -1) >= 0:
+                kw["name"] = names[params["seat"]]  # a "{name} ..." of an older version
             out.append(_(msgid, **kw))
             continue
         phrases = [_phrase(m, p, _, seat == you) for m, p in group]

@@ -392,3 +392,50 @@ async def test_the_terminal_help_states_the_going_out_rule() -> None:
     assert GOING_OUT["bossa_nova"] in out.getvalue().replace("\n", " ")
     en = help_text(make_rules("buraco", {}), Translator("en")).splitlines()[-1]
     assert en == "To go out: no canasta needed."
+
+
+# -- the narration's entries ---------------------------------------------------------
+def narrated_game(last: list[Any]) -> Any:
+    from bot.model import Game, Seat
+    return Game(id="g", chat=CHAT, creator=ANA, preset="buraco", created=0, touched=0,
+                seats=[Seat(player=ANA), Seat(ai="normal")], last=last)
+
+
+def test_a_turn_is_one_sentence_and_the_reader_is_told_in_the_second_person() -> None:
+    from bot import narration, views
+    last = [("comprou do monte", {"seat": 0, "t": 4, "at": 0}),
+            ("descartou {card}", {"seat": 0, "t": 4, "at": 0, "card": "3♣"}),
+            ("trancou o lixo", {"seat": 0, "t": 4, "at": 0}),
+            ("comprou do monte", {"seat": 1, "t": 5, "at": 0})]
+    game = narrated_game(last)
+    assert views.last_text(game, PT) == (
+        "Ana comprou do monte, descartou 3♣ e trancou o lixo. Robô 2 comprou do monte.")
+    assert views.last_text(game, Translator("en")) == (
+        "Ana drew from the stock, discarded 3♣ and killed the pile. AI 2 drew from the stock.")
+    mine = {lang: narration.own_line(game, 0, Translator(lang), None, 5)
+            for lang in ("pt", "en", "it")}
+    assert mine == {"pt": "Você comprou do monte, descartou 3♣ e trancou o lixo.",
+                    "en": "You drew from the stock, discarded 3♣ and killed the pile.",
+                    "it": "Hai pescato dal mazzo, hai scartato 3♣ e hai chiuso gli scarti."}
+    assert narration.own_line(game, 1, PT, Card.parse("7d"), 5) == "Você comprou o 7♦."
+
+
+def test_the_narration_keeps_the_last_two_turns_and_the_last_ten_seconds() -> None:
+    from bot import narration
+    entries = [("A partida começou.", {}),
+               ("descartou {card}", {"seat": 0, "t": 1, "at": 100, "card": "9♥"}),
+               ("descartou {card}", {"seat": 1, "t": 2, "at": 105, "card": "K♦"}),
+               ("comprou do monte", {"seat": 0, "t": 3, "at": 106})]
+    assert narration.recent(entries, 3, 106) == entries[1:]  # 9♥ was 6 s ago
+    assert narration.recent(entries, 3, 120) == entries[2:]  # now only turns 2 and 3
+    many = [("comprou do monte", {"seat": 0, "t": 9, "at": 0})] * 40
+    assert len(narration.recent(many, 9, 0)) == narration.MAX_ENTRIES
+
+
+def test_an_entry_stored_by_an_older_version_is_still_told() -> None:
+    """A game saved before the narration kept whole sentences ("{name} ...")."""
+    from bot import views
+    game = narrated_game([("{name} baixou {melds} e juntou {extended}.",
+                           {"seat": 1, "melds": [["4♦", "5♦", "6♦"]],
+                            "extend": [[3, ["Q♦"]]]})])
+    assert views.last_text(game, PT) == "Robô 2 baixou 4♦ 5♦ 6♦ e juntou Q♦ ao jogo 3."
