@@ -45,6 +45,7 @@ REDREW = N_("abriu o lixo com {card} e comprou outra")
 MELDED = N_("baixou {melds}")
 EXTENDED = N_("juntou {extended}")
 MELDED_EXTENDED = N_("baixou {melds} e juntou {extended}")
+TOOK_MORTO = N_("pegou o morto")
 PILE_ONTO = N_("pegou o lixo (cartas: {n}) juntando {card} ao jogo {meld}")
 PILE_NEW = N_("pegou o lixo (cartas: {n}) baixando {cards}")
 PHRASES: dict[str, str] = {
@@ -53,7 +54,7 @@ PHRASES: dict[str, str] = {
     "took_pile": N_("pegou o lixo (cartas: {n})"),
     "discarded": N_("descartou {card}"),
     "laid_three": N_("baixou o {card}"),
-    "took_morto": N_("pegou o morto"),
+    "took_morto": TOOK_MORTO,
     "pile_killed": N_("trancou o lixo"),
     "pile_blocked": N_("trancou o lixo para o próximo jogador"),
     "went_out": N_("bateu"),
@@ -196,3 +197,10 @@ def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int
             msgid, params = DREW_CARD, {"card": str(drawn)}
         phrases.append(_phrase(msgid, params, _, True))
     return sentence(seat, phrases, True, "", _)
+
+
+def took_morto_in(game: Game, seat: int, turn: int) -> bool:
+    """True when ``seat`` took its morto in turn ``turn`` (a direct going-out, RULES C11):
+    the morto replaced the hand, so no card of it was drawn."""
+    return any(m == TOOK_MORTO and p.get("seat") == seat and p.get("t") == turn
+               for m, p in game.last)

@@ -213,7 +213,8 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     s = game.seats[seat]
     view = play.view_of(game, seat)
     grouped = {i: g + 1 for g, grp in enumerate(s.groups) for i in grp.cards}
-    drawn = next((i for i, c in enumerate(view.hand) if c is view.drawn), -1)
+    drawn = -1 if narration.took_morto_in(game, seat, view.turn_count) else next(
+        (i for i, c in enumerate(view.hand) if c == view.drawn), -1)
     faces = [CardFace(index=i, code=c.code, text=str(c), red=c.is_red, selected=i in s.sel,
                       group=grouped.get(i, 0), drawn=i == drawn)
              for i, c in enumerate(view.hand)]

@@ -317,6 +317,35 @@ async def test_the_drawn_card_is_marked_after_a_morto_taken_by_discard() -> None
     shown_everywhere(ana, "Você comprou o J♥.", hand=True)
 
 
+async def test_a_morto_taken_by_melding_the_last_cards_has_no_card_marked_as_drawn() -> None:
+    """RULES C11: a direct going-out takes the morto and the turn goes on without a
+    draw; the morto's 7♣ is not the 7♣ she drew (that one is in the meld)."""
+    svc, store, _clock = service()
+    await svc.new_game(CHAT, ANA, "buraco_morto")
+    await svc.join(CHAT, BIA)
+    started = await svc.start(CHAT, ANA)
+
+    def setup(d: dict[str, Any]) -> None:
+        swap_in(d, 0, ["5c", "6c"], hand_size=2)
+        stock_order(d, ["7c"])
+        where = next(p for p in [d["stock"][1:], *d["hands"]] if "7c" in p)
+        if where is not d["hands"][0] and "7c" not in d["mortos"][0]:
+            pool = d["stock"] if where is not d["hands"][1] else d["hands"][1]
+            k = pool.index("7c", 1 if pool is d["stock"] else 0)
+            pool[k], d["mortos"][0][0] = d["mortos"][0][0], "7c"
+    await rig(store, setup)
+    ana = hand_of(await svc.press(ANA, button(hand_of(started, ANA), "Comprar do monte")), ANA)
+    ana = await press_cards(svc, ana, ANA, "5♣", "6♣", "7♣")
+    effects = await svc.press(ANA, button(ana, "Baixar"))
+    ana = hand_of(effects, ANA)
+    assert len(ana.cards) == 11 and "7♣" in [c.text for c in ana.cards]
+    assert not any(c.drawn for c in ana.cards)
+    own = "Você comprou o 7♣, baixou 5♣ 6♣ 7♣ e pegou o morto."
+    assert own in ana.lines
+    shown_everywhere(ana, own, hand=True)
+    assert table_of(effects).lines[-1] == "Ana comprou do monte, baixou 5♣ 6♣ 7♣ e pegou o morto."
+
+
 # -- item 5: "Sua vez." on the terminal ---------------------------------------------
 def scripted(lines: list[str]) -> tuple[ConsoleGame, io.StringIO]:
     from test_service_support import SeededDecks
