@@ -158,7 +158,9 @@ def sentence(seat: int, phrases: list[str], you: bool, name: str, _: Translator)
     """``"Robô 2 comprou do monte, baixou 6♣ 7♣ 8♣ e descartou 9♥."``; ``you``: the
     second person (``"Você descartou 3♣ e trancou o lixo."``)."""
     did = and_join(phrases, _)
-    text = _("Você {did}.", did=did) if you else _("{name} {did}.", name=name, did=did)
+    if not you:
+        return _("{name} {did}.", name=name, did=did)
+    text = _("Você {did}.", did=did)  # Italian drops the pronoun: "Hai scartato 3♣."
     return text[:1].upper() + text[1:]
 
 

@@ -115,7 +115,8 @@ def _buttons(game: Game, version: int = 0) -> Any:
 
 
 def table_view(game: Game, _: Translator) -> View:
-    """The table during and after play: scores, melds, pile, stock, turn, last action."""
+    """The table during and after play: match scores with each side's melded points of
+    this deal, melds, laid 3s, pile, stock, whose turn, and the narration of the last moves."""
     state = play.deal_of(game)
     rules = play.rules_of(game)
     scores = play.match_scores(game)
