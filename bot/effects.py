@@ -60,7 +60,8 @@ class Button(_Frozen):
 class CardFace(_Frozen):
     """One card of a hand view: position ``index`` (0-based) in the sorted hand, record
     ``code`` (``"10h"``), display ``text`` (``"10♥"``), ``red`` for hearts/diamonds,
-    ``selected`` when picked, ``group`` > 0 when set aside as part of meld group N."""
+    ``selected`` when picked, ``group`` > 0 when set aside as part of meld group N,
+    ``drawn`` for the card its holder drew from the stock this turn."""
 
     index: int
     code: str
@@ -68,6 +69,7 @@ class CardFace(_Frozen):
     red: bool
     selected: bool = False
     group: int = 0
+    drawn: bool = False
 
 
 class View(_Frozen):

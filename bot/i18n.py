@@ -92,6 +92,12 @@ class Translator:
         text = self._cat.gettext(msgid)
         return text.format(**kw) if kw else text
 
+    def p(self, context: str, msgid: str, **kw: Any) -> str:
+        """``msgid`` translated in gettext ``context`` (``msgctxt``), then formatted; pt-BR
+        (no catalog) gives ``msgid`` itself."""
+        text = self._cat.pgettext(context, msgid)
+        return text.format(**kw) if kw else text
+
     def n(self, singular: str, plural: str, count: int, **kw: Any) -> str:
         """Plural form for ``count`` (``count`` is also available as ``{n}``)."""
         return self._cat.ngettext(singular, plural, count).format(n=count, **kw)

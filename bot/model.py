@@ -2,8 +2,8 @@
 
 The engine's match lives in ``Game.match`` as its own JSON; everything else here is the
 service's: who sits where, who is away, each seat's card selection and button version,
-the timers' reference times and the last thing that happened (as a message id and its
-parameters, so each chat reads it in its own language).
+the timers' reference times and the narration of the last moves (``last``: message ids
+and their parameters, so each chat reads them in its own language; bot/narration.py).
 """
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ from bot.outcome import Phrase, Refusal
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
-from engine.melds import make_meld
+from engine.melds import canastra_bonus, make_meld
 from engine.rules import Rules, make_rules, preset_name
+from engine.scoring import card_points
 from engine.state import DealState
 from engine.view import SeatView, legal_moves, view_for
 
@@ -109,6 +110,15 @@ def deal_of(game: Game) -> DealState:
 def match_scores(game: Game) -> list[int]:
     """Match score per side (sum of finished deals)."""
     return list(match_of(game).scores)
+
+
+def melded_points(state: DealState) -> list[int]:
+    """Per side, what its melds of this deal are worth now: card points of the melded
+    cards plus canastra bonuses (RULES C14, first two terms; laid 3s not counted)."""
+    rules = state.rules
+    return [sum(card_points(c, rules) for m in melds for c in m.cards)
+            + sum(canastra_bonus(m, rules) for m in melds if m.is_canastra)
+            for melds in state.melds]
 
 
 def view_of(game: Game, seat: int) -> SeatView:

@@ -11,13 +11,14 @@ from test_service_support import ANA, CHAT
 
 from adapters.console import render
 from adapters.console.app import help_text
-from bot import views
+from bot import narration, views
 from bot.effects import Button, View, pack
 from bot.i18n import Translator
 from bot.model import Game, Seat
 from engine.cards import Card
 from engine.melds import make_meld
 from engine.rules import make_rules
+from engine.state import Event
 
 LONG = "1" * 52
 PT = Translator("pt")
@@ -54,7 +55,8 @@ async def test_huge_and_out_of_range_card_numbers_are_refused_and_the_game_goes_
         "x não é carta: use o número ou o nome, ex.: d 7 ou d js.",
         "² não é carta: use o número ou o nome, ex.: d 7 ou d js.",
     ]
-    assert answers(text)[8:10] == ["Robô 2 comprou do monte.", "Robô 2 descartou A♣."]
+    assert answers(text)[8:10] == ["Robô 2 comprou do monte.",
+                                   "Robô 2 comprou do monte e descartou A♣."]
     assert answers(text)[-1] == "Até a próxima!"  # the game went on
     assert "│ Lixo: 5♣ A♣ · Monte: 80" in text
     assert text.rstrip().endswith("Até a próxima!")
@@ -91,13 +93,15 @@ async def test_help_lists_only_the_commands_of_the_variant() -> None:
         "Comandos: c = comprar do monte · l = pegar o lixo · b 1 2 3 = baixar as cartas "
         "1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = juntar as cartas 4 5 ao jogo 2 · "
         "d 7 = descartar a carta 7 · r = abrir o lixo com a carta comprada e comprar outra · "
-        "p = placar · ? = ajuda · q = sair\n" + MORE)
+        "p = placar · ? = ajuda · q = sair\n" + MORE + "\nPara bater: não precisa de canastra.")
     assert help_text(make_rules("tranca", {}), PT) == (
         "Comandos: c = comprar do monte · l = pegar o lixo · l 4 5 = pegar o lixo "
         "justificando com as cartas 4 5 · lj 2 = pôr o topo do lixo no seu jogo 2 · "
         "b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = "
         "juntar as cartas 4 5 ao jogo 2 · d 7 = descartar a carta 7 · t 4 = baixar o 3 "
-        "vermelho (carta 4) · p = placar · ? = ajuda · q = sair\n" + MORE)
+        "vermelho (carta 4) · p = placar · ? = ajuda · q = sair\n" + MORE + "\n"
+        "Para bater e pegar o morto: não precisa de canastra; "
+        "para bater e encerrar a mão: precisa de uma canastra limpa.")
     assert help_text(make_rules("justificado", {}), Translator("en")).startswith(
         "Commands: c = draw from the stock · l = take the discard pile · l 4 5 = take the "
         "discard pile justifying it with cards 4 5 · lj 2 = put the top")
@@ -125,7 +129,7 @@ async def test_a_seat_count_the_variant_refuses_adds_no_ai_seat() -> None:
 async def test_the_table_with_the_last_move_comes_before_the_deal_result() -> None:
     lines = (await play_seeded_duel()).splitlines()
     end = lines.index("Fim da mão 1.")
-    assert lines[end - 1].endswith("bateu!"), lines[end - 3:end + 1]
+    assert lines[end - 1].endswith("baixou 10♦ 10♥ 10♠ e bateu."), lines[end - 3:end + 1]
     won = next(i for i, ln in enumerate(lines) if ln.startswith("Fim da partida!"))
     assert lines[won] == "Fim da partida! Vencedor: Robô 2 com 2100 pontos."
     assert lines[won - 1].startswith("Placar: ")
@@ -140,12 +144,12 @@ def test_several_melds_and_extensions_read_apart() -> None:
     ext = {"melds": [], "extend": [{"meld": 0, "cards": ["7c"]}, {"meld": 2, "cards": ["Qd"]}]}
     said = []
     for seat, pub in ((0, two), (1, mixed), (0, ext)):
-        game.last = [views.melded_last(seat, pub)]
+        game.last = [narration.describe(Event("melded", seat, pub), 0, [], False) or ("", {})]
         said.append(views.last_text(game, PT))
     assert said == ["Ana baixou 4♦ 5♦ 6♦ e 9♣ 9♥ 9♠.",
                     "Robô 2 baixou 4♦ 5♦ 6♦ e 9♣ 9♥ 9♠ e juntou Q♦ K♦ ao jogo 3.",
                     "Ana juntou 7♣ ao jogo 1 e Q♦ ao jogo 3."]
-    game.last = [views.melded_last(1, mixed)]
+    game.last = [narration.describe(Event("melded", 1, mixed), 0, [], False) or ("", {})]
     assert views.last_text(game, Translator("en")) == (
         "AI 2 melded 4♦ 5♦ 6♦ and 9♣ 9♥ 9♠ and added Q♦ K♦ to meld 3.")
 

@@ -64,14 +64,14 @@ async def test_a_draw_keeps_the_hand_numbers_and_marks_the_new_card() -> None:
     # "d 6" typed from the screen before the draw still means A♥ (sorted, the drawn J♥
     # would have made it J♥)
     text = await play("buraco", ["c", "d 6", "q", "s"])
-    assert "│ 1:5♣  2:3♦  3:10♦  4:Q♦  5:Q♦  6:A♥  7:5♥  8:8♥  9:9♥  10:6♠  11:K♠  12:J♥*" in text
+    assert "│ 1:5♣  2:3♦  3:10♦  4:Q♦  5:Q♦  6:A♥  7:5♥  8:8♥  9:9♥  10:6♠  11:K♠  12:•J♥*" in text
     assert "│ * = nova nesta vez (no fim: as outras mantêm o número)" in text
     assert "│ Lixo: A♥ A♣ · Monte: 80" in text
 
 
 async def test_cards_typed_by_name() -> None:
     text = await play("tranca", ["c", "t 3d", "d 7c", "b qd qd qd", "d AH", "q", "s"])
-    assert "Você baixou o 3♦." in text
+    assert "Você comprou do monte e baixou o 3♦." in text
     assert answers(text)[:2] == ["Não há 7♣ na sua mão.", "Não há outro Q♦ na sua mão."]
     assert "│ 1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:5♥  7:8♥  8:9♥  9:6♠  10:K♠ │" in text  # A♥ gone
 

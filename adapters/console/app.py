@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from bot.service import Service
 
 __all__ = ["CHAT", "ME", "ConsoleGame", "help_text", "line_reader"]
 help_text = commands.help_text
+SENTENCE_END = re.compile(r"(?<=[.!])\s+")
 
 
 def line_reader() -> Callable[[str], str]:
@@ -76,10 +78,10 @@ class ConsoleGame:
         """Keep the latest table and hand; print the messages."""
         for eff in effects:
             if eff.kind == "table":
-                before = self.table.lines[-1:] if self.table is not None else []
+                before = self.table.lines[-1] if self.table is not None else ""
                 self.table, self.game_id = eff.view, eff.game_id
-                if self.narrate and eff.view.lines[-1:] != before and eff.view.lines:
-                    self.console.print(eff.view.lines[-1], style="dim")
+                if self.narrate and eff.view.lines and eff.view.lines[-1] != before:
+                    self._narrate(before, eff.view.lines[-1])
             elif eff.kind == "hand" and eff.player.key == ME.key:
                 self._new_hand(eff.view)
             elif eff.kind in ("reply", "say", "tell"):
@@ -106,6 +108,15 @@ class ConsoleGame:
     def shown_codes(self) -> list[str]:
         """The record codes of the hand's cards, in the order shown."""
         return [self.hand.cards[i].code for i in self.order] if self.hand else []
+
+    def _narrate(self, before: str, now: str) -> None:
+        """Print the sentences of the table's narration (bot/narration.py: the last
+        turn, then the turn in play) that the previous table did not have: each move
+        once, as the sentence of its turn so far."""
+        seen = set(SENTENCE_END.split(before))
+        new = [part for part in SENTENCE_END.split(now) if part not in seen]
+        if new:
+            self.console.print(" ".join(new), style="dim")
 
     async def setup(self, variant: str, players: int | None,
                     levels: Sequence[str] = ("normal",)) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from adapters.console import typed
+from bot import info
 from bot.effects import ChatRef, PlayerRef
 from bot.i18n import LANGS, N_, Translator, norm_lang
 
@@ -50,11 +51,15 @@ NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
 
 def help_text(rules: Any, _: Translator) -> str:
     """``Comandos: c = comprar do monte · ...``: only the commands of ``rules`` (engine
-    ``Rules``; None lists them all), then card names and the other commands."""
+    ``Rules``; None lists them all), then card names and the other commands, then, for
+    a known variant, the rule that decides going out (:func:`bot.info.going_out_rule`,
+    RULES §2 "going out")."""
     applies = _applies(rules)
     parts = [_(msgid) for need, msgid in HELP_PARTS if applies[need]]
-    return "\n".join([_("Comandos: {parts}", parts=" · ".join(parts)),
-                      *(_(msgid) for msgid in HELP_MORE)])
+    lines = [_("Comandos: {parts}", parts=" · ".join(parts)), *(_(m) for m in HELP_MORE)]
+    if rules is not None:
+        lines.append(info.going_out_rule(rules, _))
+    return "\n".join(lines)
 
 
 def _applies(rules: Any) -> dict[str, bool]:

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from bot.effects import Button, View
 from bot.i18n import Translator
+from bot.views import DRAWN_MARK
 
 # Hand button code -> what to type (docs: adapters/console/app.py HELP).
 COMMANDS = {"c": "c", "p": "l", "m": "b", "e": "e", "d": "d", "r": "r", "3": "t"}
@@ -16,7 +17,8 @@ COMMANDS = {"c": "c", "p": "l", "m": "b", "e": "e", "d": "d", "r": "r", "3": "t"
 def hand_text(view: View, order: list[int] | None = None, new: int = 0) -> Text:
     """``1:7♥  2:8♥ ...`` with red suits in red and selected cards underlined; ``order``
     lists the view's card indexes in the order shown (default: the view's), the last
-    ``new`` of them marked ``*`` (cards that came this turn)."""
+    ``new`` of them marked ``*`` (cards that came this turn), the card drawn from the
+    stock this turn also marked ``•`` as on every platform (``bot.views.DRAWN_MARK``)."""
     text = Text()
     shown = order if order is not None else list(range(len(view.cards)))
     for pos, i in enumerate(shown):
@@ -24,6 +26,8 @@ def hand_text(view: View, order: list[int] | None = None, new: int = 0) -> Text:
         if pos:
             text.append("  ")
         text.append(f"{pos + 1}:", style="dim")
+        if face.drawn:
+            text.append(DRAWN_MARK, style="bold")
         style = "bold red" if face.red else "bold"
         text.append(face.text, style=style + (" underline" if face.selected else ""))
         if pos >= len(shown) - new:
