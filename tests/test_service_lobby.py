@@ -207,6 +207,26 @@ async def test_cancel_by_creator_or_admin_only(svc: Service, store: Any) -> None
     assert kinds(await svc.new_game(CHAT, BIA, "")) == ["table"]
 
 
+async def test_cancel_leaves_the_table_saying_so_without_buttons(svc: Service) -> None:
+    await svc.new_game(CHAT, ANA, "")
+    closed = only(await svc.cancel(CHAT, ANA), "closed")
+    assert closed.final.lines == ["Mesa aberta por Ana.", "Lugar 1: Ana · lado 1",
+                                  "Jogadores: 2, 3, 4, 6 · tempo por jogada: 90 s",
+                                  "Sortear duplas: não", "Jogo cancelado por Ana."]
+    assert closed.final.buttons == []
+
+
+async def test_cancel_of_a_started_game_ends_its_table_with_the_cancellation(
+        svc: Service) -> None:
+    await svc.new_game(CHAT, ANA, "")
+    await svc.join(CHAT, BIA)
+    await svc.start(CHAT, ANA)
+    closed = only(await svc.cancel(CHAT, ANA), "closed")
+    assert closed.final.title == "Buraco · até 1500 pontos"
+    assert closed.final.lines[-1] == "Jogo cancelado por Ana."
+    assert closed.final.buttons == []
+
+
 async def test_no_game_in_chat(svc: Service) -> None:
     for call in (svc.join, svc.leave, svc.start, svc.cancel, svc.come_back, svc.show_hand):
         assert await call(CHAT, ANA) == [Reply(
