@@ -177,7 +177,7 @@ def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
         raise Refusal(N_("Esse robô já entrou: veja a mesa."))
     if len(game.seats) >= max_seats(game):
         raise Refusal(N_("A mesa está cheia."))
-    game.seats.append(Seat(ai=level))
+    game.seats.append(Seat(ai=level, robot=game.next_robot_number()))
     game.touched = now
     return Outcome([views.table_effect(game)])
 

@@ -40,7 +40,7 @@ CARDS_PER_ROW = 6
 def seat_name(game: Game, seat: int, _: Translator) -> str:
     """Display name of ``seat``: the person's name or ``"Robô N"``."""
     player = game.seats[seat].player
-    return player.name if player is not None else _("Robô {n}", n=seat + 1)
+    return player.name if player is not None else _("Robô {n}", n=game.robot_number(seat))
 
 
 def side_label(game: Game, side: int, team: list[int], _: Translator) -> str:

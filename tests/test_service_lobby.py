@@ -195,6 +195,36 @@ async def test_shuffle_reorders_seats_at_the_start(svc: Service, store: Any) -> 
     assert len(orders) > 1
 
 
+async def test_a_robot_keeps_its_name_and_level_when_the_seats_are_shuffled(
+        svc: Service, store: Any) -> None:
+    seen = set()
+    for _ in range(30):
+        await svc.new_game(CHAT, ANA, "buraco shuffle=sim")
+        await svc.join(CHAT, BIA)
+        await svc.add_ai(CHAT, ANA, "fácil")
+        await svc.add_ai(CHAT, ANA, "difícil")
+        await svc.start(CHAT, ANA)
+        _v, game = await game_of(store)
+        robots = {game.name_of(i): s.ai for i, s in enumerate(game.seats) if s.is_ai}
+        assert robots == {"Robô 3": "facil", "Robô 4": "dificil"}
+        assert sorted(game.match["players"]) == ["Ana", "Bia", "Robô 3", "Robô 4"]
+        seen.add(tuple(s.ai or "" for s in game.seats))
+        await svc.cancel(CHAT, ANA)
+        if len(seen) > 2:
+            break
+    assert len(seen) > 2  # the robots did move
+
+
+async def test_a_robot_keeps_its_name_when_someone_before_it_leaves(svc: Service) -> None:
+    await svc.new_game(CHAT, ANA, "")
+    await svc.join(CHAT, BIA)
+    await svc.add_ai(CHAT, ANA, "fácil")
+    table = only(await svc.leave(CHAT, BIA), "table")
+    assert "Lugar 2: Robô 3 (fácil) · lado 2" in table.view.lines
+    table = only(await svc.add_ai(CHAT, ANA, "difícil"), "table")
+    assert "Lugar 3: Robô 4 (difícil) · lado 3" in table.view.lines
+
+
 async def test_cancel_by_creator_or_admin_only(svc: Service, store: Any) -> None:
     await svc.new_game(CHAT, ANA, "")
     await svc.join(CHAT, BIA)
