@@ -20,6 +20,8 @@ from engine.errors import IllegalAction
 from engine.rules import Rules, make_rules
 
 SERVICE_OPTIONS = {"timer", "shuffle", "sortear", "tempo"}
+_SAME_OPTION = {"tempo": "timer", "sortear": "shuffle"}
+"""Options with two names: ``timer=60 tempo=90`` gives the same option twice."""
 _TRUE = {"1", "true", "sim", "yes", "on", "si"}
 _FALSE = {"0", "false", "nao", "não", "no", "off"}
 MIN_TIMER_S, MAX_TIMER_S = 15, 3600
@@ -45,11 +47,13 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
     """``"tranca target=3000 timer=60"`` -> (preset, engine options, timer_s, shuffle).
 
     Raises :class:`Refusal` with the engine's reason for an unknown preset or
-    option, or a bad timer (15..3600 s).
+    option, or a bad timer (15..3600 s), and for an option given twice
+    (``target=3000 target=2000``, or ``timer=`` and ``tempo=``): nothing is guessed.
     """
     preset = "buraco"
     options: dict[str, Any] = {}
     timer, shuffle = default_timer, False
+    given: set[str] = set()
     for i, token in enumerate(args.split()):
         if "=" not in token:
             if i > 0:
@@ -58,6 +62,10 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
             continue
         key, value = (p.strip() for p in token.split("=", 1))
         key = key.lower()
+        same = _SAME_OPTION.get(key, key)
+        if same in given:
+            raise Refusal(N_("Opção repetida: {key}. Dê cada opção uma vez só."), key=key)
+        given.add(same)
         if key in ("timer", "tempo"):
             seconds = number(value)
             if seconds is None or not MIN_TIMER_S <= seconds <= MAX_TIMER_S:
@@ -102,7 +110,7 @@ def _creator(game: Game, user: PlayerRef, what: str) -> None:
 
 def max_seats(game: Game) -> int:
     """Most seats the preset allows."""
-    return max(rules_of(game.preset, game.options).players_allowed)
+    return max(play.rules_of(game).players_allowed)
 
 
 def join(game: Game, user: PlayerRef, now: float) -> Outcome:
@@ -199,7 +207,7 @@ def start(game: Game, user: PlayerRef, now: float, deck_fn: play.DeckFn | None =
     """The creator starts the match when the seat count is valid for the preset."""
     _lobby(game)
     _creator(game, user, N_("Só quem abriu a mesa pode iniciar."))
-    rules = rules_of(game.preset, game.options)
+    rules = play.rules_of(game)
     n = len(game.seats)
     if n not in rules.players_allowed:
         allowed = ", ".join(str(k) for k in rules.players_allowed)

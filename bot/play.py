@@ -19,7 +19,7 @@ from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
 from engine.melds import make_meld
-from engine.rules import Rules, make_rules, preset_name
+from engine.rules import Rules, make_rules, preset_name, stored_options
 from engine.state import DealState
 from engine.view import SeatView, legal_moves, view_for
 
@@ -41,9 +41,9 @@ OPTION_NAMES: dict[str, str] = {
     "second_morto_direct_only": N_("second_morto_direct_only, o segundo morto só direto"),
     "relancinho_bonus": N_("relancinho_bonus, o bônus do relancinho"),
     "vulnerable_at": N_("vulnerable_at, os pontos da vulnerabilidade"),
-    "default_players": N_("default_players, os jogadores de costume"),
     "single_card_pile_rule": N_("single_card_pile_rule, o lixo de uma carta só"),
     "reuse_pile_once": N_("reuse_pile_once, o lixo volta ao monte uma vez"),
+    "dollar_per_canastra": N_("dollar_per_canastra, os Dólares por canastra"),
 }
 """Each option a group may set (engine ``OVERRIDABLE``) as typed, then in the players'
 words: a refusal names the option so (issue 12 item 6)."""
@@ -62,7 +62,7 @@ def refusal(err: IllegalAction) -> Refusal:
 
 @lru_cache(maxsize=256)
 def _rules(preset: str, options: tuple[tuple[str, str], ...]) -> Rules:
-    return make_rules(preset, dict(options))
+    return make_rules(preset, stored_options(dict(options)))
 
 
 def rules_of(game: Game) -> Rules:

@@ -13,7 +13,7 @@ from engine.actions import Action
 from engine.cards import Card, codes
 from engine.deal import apply
 from engine.errors import IllegalAction
-from engine.rules import DealerRotation, Rules, Tiebreak, make_rules, options_of
+from engine.rules import DealerRotation, Rules, Tiebreak, make_rules, options_of, stored_options
 from engine.scoring import DealScore, score_deal
 from engine.state import DealState, Event, deal_cards
 
@@ -264,7 +264,7 @@ class Match:
         Data without ``format`` was stored before issue 14: that match keeps the meld
         behaviour it started with (``legacy_relayout``), so its record replays exactly."""
         try:
-            rules = make_rules(data["variant"], data.get("options") or None)
+            rules = make_rules(data["variant"], stored_options(data.get("options")))
             if data.get("format", min(LEGACY_FORMATS)) in LEGACY_FORMATS:
                 rules = rules.model_copy(update={"legacy_relayout": True})
             match = cls(

@@ -313,7 +313,8 @@ ALIASES: dict[str, str] = {
 }
 
 # Options a group may set when opening a table. Structural fields (melds, 3s, pile)
-# stay with the preset: changing them would make another game.
+# stay with the preset: changing them would make another game; internal ones
+# (default_players: how many seats the terminal and self-play fill) are no game rule.
 OVERRIDABLE: frozenset[str] = frozenset(
     {
         "target",
@@ -324,12 +325,21 @@ OVERRIDABLE: frozenset[str] = frozenset(
         "second_morto_direct_only",
         "relancinho_bonus",
         "vulnerable_at",
-        "default_players",
         "single_card_pile_rule",
         "reuse_pile_once",
         "dollar_per_canastra",
     }
 )
+
+
+RETIRED_OPTIONS: frozenset[str] = frozenset({"default_players"})
+"""Options a table could once set and no longer can: a stored game or record that has
+one is read without it (:func:`stored_options`)."""
+
+
+def stored_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """``options`` of a stored game or record without the :data:`RETIRED_OPTIONS`."""
+    return {k: v for k, v in (options or {}).items() if k not in RETIRED_OPTIONS}
 
 
 def preset_name(name: str) -> str:
