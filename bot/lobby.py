@@ -15,7 +15,7 @@ from bot import play, views
 from bot.effects import ChatRef, Effect, PlayerRef, Say, number
 from bot.i18n import N_, Translator
 from bot.model import Game, Seat, norm_level
-from bot.outcome import Outcome, Refusal
+from bot.outcome import Choices, Outcome, Refusal
 from engine.errors import IllegalAction
 from engine.rules import Rules, make_rules
 
@@ -210,7 +210,7 @@ def start(game: Game, user: PlayerRef, now: float, deck_fn: play.DeckFn | None =
     rules = play.rules_of(game)
     n = len(game.seats)
     if n not in rules.players_allowed:
-        allowed = ", ".join(str(k) for k in rules.players_allowed)
+        allowed = Choices(str(k) for k in rules.players_allowed)
         raise Refusal(N_("Esta variante joga com {allowed} jogadores; a mesa tem {n}."),
                       allowed=allowed, n=n)
     if game.shuffle:

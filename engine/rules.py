@@ -204,13 +204,15 @@ class Rules(BaseModel):
         Raises ``IllegalAction("bad_players")`` when the preset does not allow ``players``.
         """
         if players not in self.players_allowed:
-            allowed = ", ".join(str(n) for n in self.players_allowed)
+            *head, last = (str(n) for n in self.players_allowed)
+            if not head:
+                raise IllegalAction(
+                    "bad_players", "{preset} aceita {allowed} jogadores, não {players}",
+                    preset=self.preset, allowed=last, players=players,
+                )
             raise IllegalAction(
-                "bad_players",
-                "{preset} aceita {allowed} jogadores, não {players}",
-                preset=self.preset,
-                allowed=allowed,
-                players=players,
+                "bad_players", "{preset} aceita {allowed} ou {last} jogadores, não {players}",
+                preset=self.preset, allowed=", ".join(head), last=last, players=players,
             )
         if players in (4, 6):
             return [list(range(0, players, 2)), list(range(1, players, 2))]

@@ -61,8 +61,8 @@ async def test_console_worded_messages() -> None:
                                  "c", "b 1 1 1", "e 1 1 1", "d", "t", "e", "e 0 1", "r 2",
                                  "q"])
     assert answers(text) == [
-        "Primeiro compre do monte ou pegue o lixo",  # the engine's reason
-        "Diga em qual jogo: lj 2",
+        "Primeiro compre do monte ou pegue o lixo.",  # the engine's reason
+        "Diga em qual jogo: lj 2.",
         "Use números de jogos: ex. lj 2.",
         "Não há jogo 1111….",
         "Não há jogo 0.",
@@ -70,8 +70,8 @@ async def test_console_worded_messages() -> None:
         "Comando desconhecido: [a. Digite ? para ajuda.",
         "Carta 1 repetida.",
         "Seu lado ainda não tem jogos.",
-        "Diga qual carta: d 7",
-        "Diga qual carta: t 4",
+        "Diga qual carta: d 7.",
+        "Diga qual carta: t 4.",
         "Use: e JOGO CARTAS (ex.: e 2 4 5).",
         "Seu lado ainda não tem jogos.",
         "r não leva números.",
@@ -106,9 +106,9 @@ async def test_goodbye_on_q_and_on_end_of_input() -> None:
 
 
 async def test_a_seat_count_the_variant_refuses_adds_no_ai_seat() -> None:
-    for variant, players, allowed in (("buraco", 7, "2, 3, 4, 6"), ("buraco", 0, "2, 3, 4, 6"),
-                                      ("tranca", 6, "2, 4"), ("altaneira", 6, "4"),
-                                      ("buraco", 10**20, "2, 3, 4, 6")):
+    for variant, players, allowed in (("buraco", 7, "2, 3, 4 ou 6"), ("buraco", 0, "2, 3, 4 ou 6"),
+                                      ("tranca", 6, "2 ou 4"), ("altaneira", 6, "4"),
+                                      ("buraco", 10**20, "2, 3, 4 ou 6")):
         game, out = scripted([], width=200)
         assert not await game.setup(variant, players)
         assert out.getvalue() == (

@@ -66,9 +66,9 @@ def test_every_number_field_of_the_rules_model_has_both_bounds() -> None:
 
 
 @pytest.mark.parametrize(("lang", "text"), [
-    ("pt", "Opção inválida (target, a meta de pontos): o máximo é 100000"),
-    ("en", "Invalid option (target, the points to win): the maximum is 100000"),
-    ("it", "Opzione non valida (target, i punti per vincere): il massimo è 100000"),
+    ("pt", "Opção inválida (target, a meta de pontos): o máximo é 100000."),
+    ("en", "Invalid option (target, the points to win): the maximum is 100000."),
+    ("it", "Opzione non valida (target, i punti per vincere): il massimo è 100000."),
 ])
 async def test_a_refused_option_is_named_in_the_players_words(svc: Service, lang: str,
                                                               text: str) -> None:
@@ -79,9 +79,9 @@ async def test_a_refused_option_is_named_in_the_players_words(svc: Service, lang
 
 @pytest.mark.parametrize(("lang", "text"), [
     ("pt", "Opção inválida (end_requires, o que a batida exige): "
-           "use none / any_canastra / clean_canastra"),
+           "use none / any_canastra / clean_canastra."),
     ("en", "Invalid option (end_requires, what going out needs): "
-           "use none / any_canastra / clean_canastra"),
+           "use none / any_canastra / clean_canastra."),
 ])
 async def test_a_word_option_lists_its_words_without_english_prose(
         svc: Service, lang: str, text: str) -> None:
@@ -128,5 +128,5 @@ async def test_default_players_is_no_table_option_and_is_not_listed(svc: Service
               "single_card_pile_rule, target, vulnerable_at")
     assert await svc.new_game(CHAT, ANA, "buraco default_players=4") == [Reply(
         player=ANA, text=f"Opção desconhecida ou fixa nesta variante: 'default_players' "
-                         f"(opções: {listed})")]
+                         f"(opções: {listed}).")]
     assert await svc.store.chat_game(CHAT.key) is None

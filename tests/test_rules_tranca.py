@@ -54,7 +54,7 @@ def test_s1_tranca_two_players_default_four_in_pairs_as_option() -> None:
         T.teams(3)
     assert (info.value.code, info.value.message) == (
         "bad_players",
-        "tranca aceita 2, 4 jogadores, não 3",
+        "tranca aceita 2 ou 4 jogadores, não 3",
     )
 
 

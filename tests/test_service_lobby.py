@@ -67,7 +67,7 @@ async def test_unknown_preset_gets_the_engine_reason_and_nothing_opens(
     effects = await svc.new_game(CHAT, ANA, "pife")
     assert effects == [Reply(player=ANA, text=(
         "Variante desconhecida: 'pife' (conheço: altaneira, biriba, biriba_tranca, bossa_nova,"
-        " buraco, buraco_morto, justificado, stbl, tranca)"))]
+        " buraco, buraco_morto, justificado, stbl, tranca)."))]
     assert await store.chat_game(CHAT.key) is None
 
 
@@ -78,7 +78,7 @@ async def test_bad_option_and_bad_timer_are_refused(svc: Service, store: Any) ->
         make_rules("tranca", {"jokers": "true"})
     reason = engine_refusal.value.message
     assert texts(await svc.new_game(CHAT, ANA, "tranca jokers=true")) == [
-        reason[0].upper() + reason[1:]]  # the engine's own pt-BR reason, capitalised
+        reason[0].upper() + reason[1:] + "."]  # the engine's pt-BR reason as a sentence
     assert texts(await svc.new_game(CHAT, ANA, "timer=5")) == [
         "Tempo de jogada inválido: use timer=15 a timer=3600 (segundos)."]
     assert texts(await svc.new_game(CHAT, ANA, "buraco tranca")) == [
@@ -161,11 +161,11 @@ async def test_lobby_buttons_do_the_same_as_commands(svc: Service) -> None:
 async def test_start_needs_a_valid_seat_count_and_the_creator(svc: Service) -> None:
     await svc.new_game(CHAT, ANA, "tranca")
     assert texts(await svc.start(CHAT, ANA)) == [
-        "Esta variante joga com 2, 4 jogadores; a mesa tem 1."]
+        "Esta variante joga com 2 ou 4 jogadores; a mesa tem 1."]
     await svc.join(CHAT, BIA)
     await svc.join(CHAT, CAIO)
     assert texts(await svc.start(CHAT, ANA)) == [
-        "Esta variante joga com 2, 4 jogadores; a mesa tem 3."]
+        "Esta variante joga com 2 ou 4 jogadores; a mesa tem 3."]
     await svc.leave(CHAT, CAIO)
     assert texts(await svc.start(CHAT, BIA)) == ["Só quem abriu a mesa pode iniciar."]
     effects = await svc.start(CHAT, ANA)

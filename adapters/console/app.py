@@ -28,7 +28,7 @@ from adapters.console import render
 from bot import lobby
 from bot.effects import ChatRef, Effect, PlayerRef, View, pack
 from bot.i18n import N_, Translator
-from bot.outcome import Refusal
+from bot.outcome import Choices, Refusal
 from bot.service import Service
 
 ME = PlayerRef(platform="cli", user_id="me", name="Você")
@@ -118,7 +118,7 @@ class ConsoleGame:
             self._rules = None  # the service says why just below
         if self._rules is not None and players is not None \
                 and players not in self._rules.players_allowed:
-            allowed = ", ".join(str(k) for k in self._rules.players_allowed)
+            allowed = Choices(str(k) for k in self._rules.players_allowed).render(self._)
             self.say(self._("Esta variante joga com {allowed} jogadores; a mesa tem {n}.",
                             allowed=allowed, n=players))
             return False
@@ -263,7 +263,7 @@ class ConsoleGame:
 
     async def _onto_meld(self, args: list[str]) -> None:
         if len(args) != 1:
-            self.say(self._("Diga em qual jogo: lj 2"))
+            self.say(self._("Diga em qual jogo: lj 2."))
             return
         target = self._meld_number(args[0])
         if target is not None:
@@ -273,7 +273,7 @@ class ConsoleGame:
         groups = [g.split() for g in " ".join(args).split("/")] if args else [[]]
         if cmd in ("d", "t") and not args:
             example = "d 7" if cmd == "d" else "t 4"
-            self.say(self._("Diga qual carta: {example}", example=example))
+            self.say(self._("Diga qual carta: {example}.", example=example))
             return
         target = None
         if cmd == "e":
