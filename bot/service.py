@@ -56,19 +56,27 @@ class Service(GameRunner):
     # Lobby ------------------------------------------------------------------------
     async def new_game(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                        update: str | None = None) -> list[Effect]:
-        """``/novojogo [preset] [k=v ...]``: open a lobby (or point to the chat's game)."""
+        """``/novojogo [preset] [k=v ...]``: open a lobby (or point to the chat's game).
+
+        ``update`` is marked applied to the game in the step that creates it and marked
+        seen once the call is done: its redelivery after a crash in between answers with
+        that game's table, as its own result, not with "there is a game already"; after
+        the call was done it changes nothing."""
         if update is not None and await self.store.was_seen(update):
             return []
         lang = await self._lang(chat)
         existing = await self._active(chat)
         if existing is not None:
-            return await self._existing(chat, user, existing, lang)
+            mine = await self._opened_by(existing, update)
+            return mine if mine is not None else await self._existing(chat, user, existing,
+                                                                      lang)
         now = self.clock.now()
         try:
             game = lobby.open_game(new_game_id(), chat, user, args, lang, now, self.turn_timer_s)
         except Refusal as err:
             return [Reply(player=user, text=err.render(Translator(lang)))]
-        await self.store.create_game(game.id, encode(game, self.compress), self.ttl_s)
+        await self.store.create_game(game.id, encode(game, self.compress), self.ttl_s,
+                                     update, now)
         if not await self.store.bind_chat(chat.key, game.id, CHAT_BIND_TTL_S):
             await self.store.delete_game(game.id)
             other = await self.store.chat_game(chat.key)
@@ -77,6 +85,18 @@ class Service(GameRunner):
         if update is not None:  # marked once done: a redelivery after a crash is served
             await self.store.first_seen(update, UPDATE_TTL_S)
         return [views.table_effect(game)]
+
+    async def _opened_by(self, gid: str, update: str | None) -> list[Effect] | None:
+        """The table of game ``gid`` when ``update`` opened it (a redelivered /novojogo),
+        its deadline set again (the crash may have come before it); else None."""
+        if update is None:
+            return None
+        applied, got = await self.store.load_for_update(gid, update)
+        if not applied or got is None:
+            return None
+        game = self._parsed(gid, got)
+        await upkeep.schedule(self.store, game, self.pacing)
+        return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
 
     async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,
                         lang: str) -> list[Effect]:
