@@ -152,8 +152,18 @@ def encode(game: Game, compress: bool = True) -> str:
     return PACKED + base64.b64encode(zlib.compress(raw.encode(), 1)).decode()  # fast level
 
 
+class CorruptGame(Exception):
+    """A stored game that cannot be read: its encoding, its JSON, a field of it or its
+    engine match is damaged. ``str(err)`` names the kind of damage only (never the
+    content, which may hold hidden cards)."""
+
+
 def decode(text: str) -> Game:
-    """Inverse of :func:`encode` (plain JSON is read as is)."""
-    if text.startswith(PACKED):
-        text = zlib.decompress(base64.b64decode(text[len(PACKED):])).decode()
-    return Game.model_validate_json(text)
+    """Inverse of :func:`encode` (plain JSON is read as is); :class:`CorruptGame` when
+    ``text`` is no stored game."""
+    try:
+        if text.startswith(PACKED):
+            text = zlib.decompress(base64.b64decode(text[len(PACKED):])).decode()
+        return Game.model_validate_json(text)
+    except (ValueError, zlib.error) as err:  # base64, UTF-8 and pydantic errors included
+        raise CorruptGame(type(err).__name__) from None

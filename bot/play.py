@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.effects import Button
 from bot.i18n import N_, Translator
-from bot.model import Game
+from bot.model import CorruptGame, Game
 from bot.outcome import Phrase, Refusal
 from engine.cards import Card
 from engine.errors import IllegalAction
@@ -82,13 +82,17 @@ def new_match(rules: Rules, names: list[str], deck_fn: DeckFn | None = None) -> 
 
 
 def match_of(game: Game) -> Match:
-    """The game's match object (parsed once per request and cached on the game)."""
+    """The game's match object (parsed once per request and cached on the game);
+    :class:`bot.model.CorruptGame` when the stored match cannot be read."""
     cached: Match | None = game.__dict__.get("_match")
     if cached is not None and game.__dict__.get("_match_src") is game.match:
         return cached
     if game.match is None:
         raise Refusal(N_("A partida ainda não começou."))
-    match = Match.from_json(game.match)
+    try:
+        match = Match.from_json(game.match)
+    except IllegalAction as err:  # engine code only: its reason may quote hidden cards
+        raise CorruptGame(err.code) from None
     object.__setattr__(game, "_match", match)
     object.__setattr__(game, "_match_src", game.match)
     return match

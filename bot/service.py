@@ -13,12 +13,12 @@ from __future__ import annotations
 import logging
 
 from bot import info, lobby, play, results, robot, timers, turns, upkeep, views
-from bot.effects import ChatRef, Document, Effect, PlayerRef, Reply, unpack
+from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import LANGS, N_, Translator, norm_lang
-from bot.model import Game, encode, new_game_id
+from bot.model import CorruptGame, Game, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
-from bot.runner import HANDOFF_S, UPDATE_TTL_S, GameRunner, UseCase
+from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, GameRunner, UseCase
 
 __all__ = ["HANDOFF_S", "Service"]
 
@@ -92,7 +92,7 @@ class Service(GameRunner):
         if update is None:
             return None
         applied, got = await self.store.load_for_update(gid, update)
-        if not applied or got is None:
+        if not applied or got is None or not await self._readable(gid, got):
             return None
         game = self._parsed(gid, got)
         await upkeep.schedule(self.store, game, self.pacing)
@@ -100,10 +100,23 @@ class Service(GameRunner):
 
     async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,
                         lang: str) -> list[Effect]:
+        stored = await self.store.load_game(gid)
+        if stored is not None and not await self._readable(gid, stored):
+            return await self._reply(chat, user, CORRUPT, lang)
         out = await self._reply(chat, user, N_("Já há um jogo neste grupo: veja a mesa abaixo."),
                                 lang)
-        got = await self._load(gid)
-        return out + ([views.table_effect(got[1])] if got else [])
+        return out + ([views.table_effect(self._parsed(gid, stored))] if stored else [])
+
+    async def _readable(self, gid: str, got: tuple[int, str]) -> bool:
+        """Whether the stored game ``got`` and its match can be read (else it is logged)."""
+        try:
+            game = self._parsed(gid, got)
+            if game.match is not None:
+                play.match_of(game)
+        except CorruptGame as err:
+            log.error("game %s: stored state unreadable (%s)", gid, err)
+            return False
+        return True
 
     async def _chat_game(self, chat: ChatRef, user: PlayerRef,
                          update: str | None) -> str | list[Effect]:
@@ -155,9 +168,23 @@ class Service(GameRunner):
 
     async def cancel(self, chat: ChatRef, user: PlayerRef, is_admin: bool = False, *,
                      update: str | None = None) -> list[Effect]:
-        """``/cancelar``: the creator or a chat admin closes the game."""
-        return await self._chat_call(chat, user, update,
-                                     lambda g: lobby.cancel(g, user, is_admin))
+        """``/cancelar``: the creator or a chat admin closes the game. A game whose stored
+        state cannot be read (nobody can tell its creator) is closed by an admin: the chat
+        is freed and the state left to expire, for a person to look at."""
+        gid = await self._chat_game(chat, user, update)
+        if isinstance(gid, list):
+            return gid
+        stored = await self.store.load_game(gid)
+        if is_admin and stored is not None and not await self._readable(gid, stored):
+            if not await self._fresh(update):
+                return []
+            await self.store.unbind_chat(chat.key, gid)
+            await self.store.clear_deadline(gid)
+            text = Translator(await self._lang(chat))(N_("Jogo cancelado por {name}."),
+                                                      name=user.name)
+            return [Say(chat=chat, text=text), Closed(chat=chat, game_id=gid)]
+        return await self._run(gid, user, lambda g: lobby.cancel(g, user, is_admin),
+                               update=update)
 
     # Buttons ------------------------------------------------------------------------
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False, *,
@@ -219,11 +246,11 @@ class Service(GameRunner):
     async def table_of(self, game_id: str) -> list[Effect]:
         """The table view of game ``game_id`` as stored now (``[]`` when it is gone): a
         worker re-renders a table another worker left stale (adapters/delivery/stale.py)."""
-        got = await self._load(game_id)
-        if got is None:
+        got = await self.store.load_game(game_id)
+        if got is None or not await self._readable(game_id, got):
             return []
-        version, game = got
-        return [views.table_effect(game).model_copy(update={"state_version": version})]
+        game = self._parsed(game_id, got)
+        return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
 
     async def scoreboard(self, chat: ChatRef, user: PlayerRef, *,
                          update: str | None = None) -> list[Effect]:
@@ -232,9 +259,11 @@ class Service(GameRunner):
             return []
         lang = await self._lang(chat)
         gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
-        got = await self._load(gid) if gid else None
+        stored = await self.store.load_game(gid) if gid else None
+        game = self._parsed(gid, stored) if gid and stored and await self._readable(
+            gid, stored) else None  # an unreadable game: the ranking alone
         rows = await self.store.ranking(chat.key)
-        text = info.scoreboard_text(got[1] if got else None, rows, Translator(lang))
+        text = info.scoreboard_text(game, rows, Translator(lang))
         return [Reply(player=user, text=text)]
 
     async def export(self, chat: ChatRef, user: PlayerRef, *,

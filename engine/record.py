@@ -141,7 +141,9 @@ def _start(
     if reshuffle and not rules.reuse_pile_once:
         raise MalformedRecord("'reshuffle' só existe quando o lixo volta ao monte (altaneira)")
     if reshuffle is not None and (
-        not isinstance(reshuffle, list) or sorted(reshuffle) != list(range(len(reshuffle)))
+        not isinstance(reshuffle, list)
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in reshuffle)
+        or sorted(reshuffle) != list(range(len(reshuffle)))
     ):
         raise MalformedRecord("'reshuffle' precisa ser uma permutação de 0..n-1")
     return first, scores

@@ -30,7 +30,7 @@ NOT_ENGINE_ERRORS = {"__main__.py"}
 # the calls whose template is not a literal: the shorthands themselves, and Match.from_json
 # passing an inner refusal on under the code bad_position
 FORWARDERS = {("actions.py", "template"), ("melds.py", "template"), ("state.py", "template"),
-              ("match.py", "err.template")}
+              ("jsonfields.py", "template"), ("match.py", "err.template")}
 
 
 def engine_calls() -> tuple[dict[str, list[str]], set[tuple[str, str]]]:
