@@ -214,6 +214,9 @@ def start(game: Game, user: PlayerRef, now: float, deck_fn: play.DeckFn | None =
         raise Refusal(N_("Esta variante joga com {allowed} jogadores; a mesa tem {n}."),
                       allowed=allowed, n=n)
     if game.shuffle:
+        for i, seat in enumerate(game.seats):  # a robot of a lobby stored before Seat.robot
+            if seat.is_ai and not seat.robot:
+                seat.robot = i + 1
         secrets.SystemRandom().shuffle(game.seats)
     game.match = play.new_match(rules, [game.name_of(i) for i in range(n)], deck_fn)
     game.status = "playing"

@@ -28,6 +28,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
 )
 
 from bot.effects import Reply, TableView
+from bot.model import encode
 from bot.service import Service
 from engine.errors import IllegalAction
 from engine.rules import make_rules
@@ -213,6 +214,29 @@ async def test_a_robot_keeps_its_name_and_level_when_the_seats_are_shuffled(
         if len(seen) > 2:
             break
     assert len(seen) > 2  # the robots did move
+
+
+async def test_a_robot_stored_without_its_number_keeps_its_name_when_shuffled(
+        svc: Service, store: Any) -> None:
+    await svc.new_game(CHAT, ANA, "buraco shuffle=sim")
+    await svc.add_ai(CHAT, ANA, "fácil")
+    await svc.add_ai(CHAT, ANA, "difícil")
+    version, game = await game_of(store)
+    for seat in game.seats:
+        seat.robot = 0  # as stored before robots kept a number
+    assert await store.save_game(game.id, version, encode(game), 86_400)
+    svc._cache.clear()
+    for _ in range(12):
+        await svc.start(CHAT, ANA)
+        _v, game = await game_of(store)
+        robots = {game.name_of(i): s.ai for i, s in enumerate(game.seats) if s.is_ai}
+        assert robots == {"Robô 2": "facil", "Robô 3": "dificil"}
+        if game.seats[0].player is None:
+            break
+        version, game = await game_of(store)
+        game.status, game.match = "lobby", None  # back to the lobby: shuffle again
+        assert await store.save_game(game.id, version, encode(game), 86_400)
+        svc._cache.clear()
 
 
 async def test_a_robot_keeps_its_name_when_someone_before_it_leaves(svc: Service) -> None:
