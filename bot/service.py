@@ -10,6 +10,7 @@ returns a :class:`Reply` with the reason and saves nothing.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from bot import info, lobby, play, results, robot, timers, turns, upkeep, views
@@ -294,7 +295,8 @@ class Service(GameRunner):
         out = await self._reply(chat, user, N_("Idioma do grupo: português."), code)
         gid = await self._active(chat)
         if gid is not None:
-            out += await self._run(gid, None, lambda g: info.relabel(g, code))
+            with contextlib.suppress(CorruptGame):  # an unreadable table stays as it is
+                out += await self._run(gid, None, lambda g: info.relabel(g, code))
         return out
 
     async def come_back(self, chat: ChatRef, user: PlayerRef, *,
@@ -325,7 +327,9 @@ class Service(GameRunner):
         gid = await self._active(old)
         if gid is None:
             return []
-        effects = await self._run(gid, None, lambda g: info.move_chat(g, new))
+        effects: list[Effect] = []
+        with contextlib.suppress(CorruptGame):  # its chat binding moves all the same
+            effects = await self._run(gid, None, lambda g: info.move_chat(g, new))
         await self.store.unbind_chat(old.key, gid)
         await self.store.bind_chat(new.key, gid, CHAT_BIND_TTL_S)
         return effects

@@ -73,6 +73,8 @@ async def test_commands_on_an_undecodable_game_are_told_so(svc: Service, store: 
     assert await svc.cancel(CHAT, ANA) == [Reply(player=ANA, text=CORRUPT)]  # not an admin
     assert await store.load_game(gid) == (1, "z1:not base64 zlib")
     assert kinds(await svc.scoreboard(CHAT, ANA)) == ["reply"]
+    assert kinds(await svc.set_language(CHAT, ANA, "en")) == ["reply"]
+    assert kinds(await svc.show_hand(CHAT, ANA)) == ["reply"]
 
 
 async def test_an_admin_closes_an_unreadable_game_and_the_chat_can_play_again(
