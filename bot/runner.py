@@ -95,7 +95,8 @@ class GameRunner:
 
     async def _run(self, gid: str, user: PlayerRef | None, fn: UseCase,
                    reschedule: bool = False, threaded: bool = False,
-                   loaded: object = _UNLOADED, update: str | None = None) -> list[Effect]:
+                   loaded: object = _UNLOADED, update: str | None = None,
+                   chat: ChatRef | None = None) -> list[Effect]:
         """Load, run ``fn``, compare-and-set, follow up; retried on a lost race.
         ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while);
         ``loaded`` is the stored ``(version, text)`` already read for the first attempt;
@@ -106,14 +107,15 @@ class GameRunner:
         (``save_game(..., deadline=)``); when that save loses, the deadline it sent is put
         back from the stored state before this call returns (:meth:`_settle`). A stored
         game that cannot be read (:class:`CorruptGame`) saves nothing: the person is told
-        so in one sentence (a timer step raises it for :meth:`tick` to log)."""
+        so in one sentence, in ``chat``'s language when the call names its chat (a timer
+        step raises it for :meth:`tick` to log)."""
         try:
             return await self._attempts(gid, user, fn, reschedule, threaded, loaded, update)
         except CorruptGame as err:
             if user is None:
                 raise  # a timer step: tick() logs it and sets a retry
             log.error("game %s: stored state unreadable (%s)", gid, err)
-            return await self._reply(None, user, CORRUPT)
+            return await self._reply(chat, user, CORRUPT)
 
     async def _attempts(self, gid: str, user: PlayerRef | None, fn: UseCase,
                         reschedule: bool, threaded: bool, loaded: object,

@@ -134,7 +134,8 @@ class Service(GameRunner):
     async def _chat_call(self, chat: ChatRef, user: PlayerRef, update: str | None,
                          fn: UseCase) -> list[Effect]:
         gid = await self._chat_game(chat, user, update)
-        return gid if isinstance(gid, list) else await self._run(gid, user, fn, update=update)
+        return gid if isinstance(gid, list) else await self._run(gid, user, fn, update=update,
+                                                                 chat=chat)
 
     async def join(self, chat: ChatRef, user: PlayerRef, *,
                    update: str | None = None) -> list[Effect]:
@@ -185,7 +186,7 @@ class Service(GameRunner):
                                                       name=user.name)
             return [Say(chat=chat, text=text), Closed(chat=chat, game_id=gid)]
         return await self._run(gid, user, lambda g: lobby.cancel(g, user, is_admin),
-                               update=update)
+                               update=update, chat=chat)
 
     # Buttons ------------------------------------------------------------------------
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False, *,

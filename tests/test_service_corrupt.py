@@ -103,6 +103,7 @@ async def test_the_unreadable_game_sentence_is_translated(svc: Service, store: A
     await store.create_game(gid, "{}", 86_400)
     svc._cache.clear()
     assert await svc.new_game(CHAT, BIA, "") == [Reply(player=BIA, text=text)]
+    assert await svc.join(CHAT, BIA) == [Reply(player=BIA, text=text)]
 
 
 @pytest.mark.parametrize(("field", "value", "reason"), [
