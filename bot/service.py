@@ -93,7 +93,7 @@ class Service(GameRunner):
         if update is None:
             return None
         applied, got = await self.store.load_for_update(gid, update)
-        if not applied or got is None or not await self._readable(gid, got):
+        if not applied or got is None or not self._readable(gid, got):
             return None
         game = self._parsed(gid, got)
         await upkeep.schedule(self.store, game, self.pacing)
@@ -102,13 +102,13 @@ class Service(GameRunner):
     async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,
                         lang: str) -> list[Effect]:
         stored = await self.store.load_game(gid)
-        if stored is not None and not await self._readable(gid, stored):
+        if stored is not None and not self._readable(gid, stored):
             return await self._reply(chat, user, CORRUPT, lang)
         out = await self._reply(chat, user, N_("Já há um jogo neste grupo: veja a mesa abaixo."),
                                 lang)
         return out + ([views.table_effect(self._parsed(gid, stored))] if stored else [])
 
-    async def _readable(self, gid: str, got: tuple[int, str]) -> bool:
+    def _readable(self, gid: str, got: tuple[int, str]) -> bool:
         """Whether the stored game ``got`` and its match can be read (else it is logged)."""
         try:
             game = self._parsed(gid, got)
@@ -177,7 +177,7 @@ class Service(GameRunner):
         if isinstance(gid, list):
             return gid
         stored = await self.store.load_game(gid)
-        if is_admin and stored is not None and not await self._readable(gid, stored):
+        if is_admin and stored is not None and not self._readable(gid, stored):
             if not await self._fresh(update):
                 return []
             await self.store.unbind_chat(chat.key, gid)
@@ -249,7 +249,7 @@ class Service(GameRunner):
         """The table view of game ``game_id`` as stored now (``[]`` when it is gone): a
         worker re-renders a table another worker left stale (adapters/delivery/stale.py)."""
         got = await self.store.load_game(game_id)
-        if got is None or not await self._readable(game_id, got):
+        if got is None or not self._readable(game_id, got):
             return []
         game = self._parsed(game_id, got)
         return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
@@ -262,7 +262,7 @@ class Service(GameRunner):
         lang = await self._lang(chat)
         gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
         stored = await self.store.load_game(gid) if gid else None
-        game = self._parsed(gid, stored) if gid and stored and await self._readable(
+        game = self._parsed(gid, stored) if gid and stored and self._readable(
             gid, stored) else None  # an unreadable game: the ranking alone
         rows = await self.store.ranking(chat.key)
         text = info.scoreboard_text(game, rows, Translator(lang))
