@@ -284,20 +284,26 @@ class Service(GameRunner):
 
     async def set_language(self, chat: ChatRef, user: PlayerRef, lang: str = "", *,
                            update: str | None = None) -> list[Effect]:
-        """``/idioma [pt|en|it]``: the chat's language (no argument lists them)."""
-        if not await self._fresh(update):
-            return []
+        """``/idioma [pt|en|it]``: the chat's language (no argument lists them). The
+        update is marked seen once the language is set and the table relabelled (both
+        idempotent), so a redelivery after a crash in between sets it."""
         code = norm_lang(lang) if lang.strip() else None
         if code is None:
+            if not await self._fresh(update):
+                return []
             choices = ", ".join(f"{k} ({v})" for k, v in LANGS.items())
             return await self._reply(chat, user, N_("Idiomas: {choices}. Use /idioma en."),
                                      choices=choices)
+        if update is not None and await self.store.was_seen(update):
+            return []
         await self.store.set_setting(chat.key, "lang", code)
         out = await self._reply(chat, user, N_("Idioma do grupo: português."), code)
         gid = await self._active(chat)
         if gid is not None:
             with contextlib.suppress(CorruptGame):  # an unreadable table stays as it is
                 out += await self._run(gid, None, lambda g: info.relabel(g, code))
+        if update is not None:
+            await self.store.first_seen(update, UPDATE_TTL_S)
         return out
 
     async def come_back(self, chat: ChatRef, user: PlayerRef, *,

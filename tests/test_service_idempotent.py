@@ -233,3 +233,21 @@ async def test_a_novojogo_redelivered_after_a_crash_answers_with_the_table_it_op
     assert [e.kind for e in other] == ["reply", "table"]
     assert other[0] == Reply(player=BIA, text="Já há um jogo neste grupo: veja a mesa abaixo.")
 
+
+
+async def test_an_idioma_redelivered_after_a_crash_sets_the_language(
+        svc: Service, store: Any, monkeypatch: Any) -> None:
+    await svc.new_game(CHAT, ANA, "")
+    real = store.set_setting
+
+    async def crash(chat_key: str, name: str, value: str) -> None:
+        raise ConnectionError("the worker died here")
+
+    monkeypatch.setattr(store, "set_setting", crash)
+    with pytest.raises(ConnectionError):
+        await svc.set_language(CHAT, ANA, "en", update="tg:u:301")
+    monkeypatch.setattr(store, "set_setting", real)
+    again = await svc.set_language(CHAT, ANA, "en", update="tg:u:301")
+    assert again[0] == Reply(player=ANA, text="Group language: English.")
+    assert only(again, "table").view.lines[0] == "Table opened by Ana."
+    assert await svc.set_language(CHAT, ANA, "en", update="tg:u:301") == []
