@@ -74,9 +74,8 @@ class MemoryStore:
         return True
 
     async def delete_game(self, game_id: str) -> None:
-        """Forget the game's state and its applied-update markers."""
+        """Forget the game's state."""
         self.games.pop(game_id, None)
-        self.applied.pop(game_id, None)
 
     async def chat_game(self, chat_key: str) -> str | None:
         """The chat's active game id or None."""

@@ -39,8 +39,7 @@ class GameStore(Protocol):
         ``deadline`` the game's deadline is set in the same round trip, win or lose."""
 
     async def delete_game(self, game_id: str) -> None:
-        """Remove the game's state and its applied-update markers (its record and
-        scoreboard entries stay)."""
+        """Remove the game's state (its record and scoreboard entries stay)."""
 
     async def chat_game(self, chat_key: str) -> str | None:
         """The active game id of a chat (``"tg:-100123"``), or None."""

@@ -128,9 +128,8 @@ class RedisStore:
         return int(written) == 1
 
     async def delete_game(self, game_id: str) -> None:
-        """Remove the game's state and its applied-update markers; its record, ranking
-        entries and deadline stay."""
-        await self.client.delete(self.keys.state(game_id), self.keys.applied(game_id))
+        """Remove the game's state; its record, ranking entries and deadline stay."""
+        await self.client.delete(self.keys.state(game_id))
 
     # -- chats and idempotency ----------------------------------------------------
 
