@@ -8,7 +8,8 @@
 ``play`` runs a match in the terminal against AI seats on the store of ``REDIS_URL``
 (the embedded fakeredis store when unset); ``telegram`` runs the Telegram bot,
 ``discord`` the Discord bot (``--sync`` registers its slash commands and exits), ``serve``
-every platform whose token is set, in one process, on the one Redis of ``REDIS_URL``.
+every platform whose token is set, in one process, on the one Redis of ``REDIS_URL`` (one
+that cannot start is logged and the others keep running).
 """
 
 from __future__ import annotations
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "discord":
             importlib.import_module("adapters.discord").run(settings, args.sync, args.guild)
         elif args.command == "serve":
-            asyncio.run(_serve_all(settings))
+            return asyncio.run(_serve_all(settings))
         else:
             importlib.import_module("adapters.telegram").run(settings)
     except Exception as err:
@@ -201,14 +202,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-async def _serve_all(settings: Settings) -> None:
-    """Every platform whose token is set, in one process, until SIGINT/SIGTERM; one
-    failing at start-up stops the others."""
-    servers: list[Any] = []
+async def _serve_all(settings: Settings) -> int:
+    """Every platform whose token is set, in one process, until SIGINT/SIGTERM. One that
+    fails (at start-up or later) is logged in one line and the others keep running; when
+    none is left running and one failed, one line on stderr and exit code 1."""
+    servers: list[tuple[str, Any]] = []
     if settings.telegram_token:
-        servers.append(importlib.import_module("adapters.telegram.app").serve)
+        servers.append(("Telegram", importlib.import_module("adapters.telegram.app").serve))
     if settings.discord_token:
-        servers.append(importlib.import_module("adapters.discord.process").serve)
+        servers.append(("Discord", importlib.import_module("adapters.discord.process").serve))
     if not servers:
         raise SystemExit(_Words._("Nenhum token definido: TELEGRAM_TOKEN e/ou DISCORD_TOKEN"))
     stop = asyncio.Event()
@@ -216,9 +218,34 @@ async def _serve_all(settings: Settings) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    async with asyncio.TaskGroup() as group:
-        for serve in servers:
-            group.create_task(serve(settings, stop))
+    failed: list[str] = []
+    await asyncio.gather(*(_serve_one(name, serve, settings, stop, failed)
+                           for name, serve in servers))
+    if len(failed) == len(servers):
+        print(f"Nenhuma plataforma pôde rodar: {'; '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _serve_one(name: str, serve: Any, settings: Settings, stop: asyncio.Event,
+                     failed: list[str]) -> None:
+    """Run one platform's ``serve``; what ends it with an error is logged in one line
+    (``_setup_error``'s, or the error with its traceback when unforeseen) and added to
+    ``failed``, so the other platforms are not cancelled with it."""
+    try:
+        await serve(settings, stop)
+    except Exception as err:
+        inner = err
+        while isinstance(inner, ExceptionGroup) and inner.exceptions:
+            inner = inner.exceptions[0]
+        line = _setup_error(inner)
+        failed.append(f"{name}: {line or type(inner).__name__}")
+        log = logging.getLogger("bot")
+        if line is not None:
+            log.error("%s parou: %s (as outras plataformas continuam)", name, line)
+        else:
+            log.exception("%s parou por um erro inesperado (as outras plataformas continuam)",
+                          name)
 
 
 def _argv_lang(argv: list[str]) -> str | None:

@@ -156,11 +156,17 @@ class Document(_Frozen):
 
 
 class Closed(_Frozen):
-    """The game is gone: the adapter drops its buttons and stored message ids."""
+    """The game is gone: the adapter drops its buttons and stored message ids.
+
+    ``final`` is the table as the game ends (no buttons, the reason it closed as its last
+    line): the table message is edited to it, so a table edit still waiting in the
+    coalescer (replaced by this closing) never leaves an older state on show. None: the
+    table keeps its last text and only loses its buttons."""
 
     kind: Literal["closed"] = "closed"
     chat: ChatRef
     game_id: str
+    final: View | None = None
 
 
 Effect = Annotated[

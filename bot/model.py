@@ -51,11 +51,15 @@ class Seat(BaseModel):
 
     ``misses`` counts turn timeouts in a row; ``away`` means the AI plays for the person
     until they act or send ``/voltar``. ``ver`` is the version hand buttons carry;
-    ``sel`` and ``groups`` are the person's current card selection.
+    ``sel`` and ``groups`` are the person's current card selection. ``robot`` is the
+    number in an AI seat's name (``"Robô 3"``), fixed when it joins so the name and level
+    stay together when the seats are shuffled or someone leaves (0: a seat stored before,
+    named by its position).
     """
 
     player: PlayerRef | None = None
     ai: str | None = None
+    robot: int = 0
     misses: int = 0
     away: bool = False
     ver: int = 1
@@ -116,10 +120,23 @@ class Game(BaseModel):
         """``(seat, player)`` of every person at the table, in seat order."""
         return [(i, s.player) for i, s in enumerate(self.seats) if s.player is not None]
 
+    def robot_number(self, seat: int) -> int:
+        """The number in the name of AI seat ``seat`` (``Seat.robot``, else its position)."""
+        return self.seats[seat].robot or seat + 1
+
+    def next_robot_number(self) -> int:
+        """The number a robot joining now is named by: the seat it takes, or the next one
+        no robot at the table is named by (after seats moved)."""
+        taken = {self.robot_number(i) for i, s in enumerate(self.seats) if s.is_ai}
+        n = len(self.seats) + 1
+        while n in taken:
+            n += 1
+        return n
+
     def name_of(self, seat: int) -> str:
-        """Display name of a seat (``"Robô 2"`` for AI seats)."""
+        """Display name of a seat (``"Robô 2"`` for AI seats, see :meth:`robot_number`)."""
         s = self.seats[seat]
-        return s.player.name if s.player is not None else f"Robô {seat + 1}"
+        return s.player.name if s.player is not None else f"Robô {self.robot_number(seat)}"
 
 
 PACKED = "z1:"
@@ -135,8 +152,18 @@ def encode(game: Game, compress: bool = True) -> str:
     return PACKED + base64.b64encode(zlib.compress(raw.encode(), 1)).decode()  # fast level
 
 
+class CorruptGame(Exception):
+    """A stored game that cannot be read: its encoding, its JSON, a field of it or its
+    engine match is damaged. ``str(err)`` names the kind of damage only (never the
+    content, which may hold hidden cards)."""
+
+
 def decode(text: str) -> Game:
-    """Inverse of :func:`encode` (plain JSON is read as is)."""
-    if text.startswith(PACKED):
-        text = zlib.decompress(base64.b64decode(text[len(PACKED):])).decode()
-    return Game.model_validate_json(text)
+    """Inverse of :func:`encode` (plain JSON is read as is); :class:`CorruptGame` when
+    ``text`` is no stored game."""
+    try:
+        if text.startswith(PACKED):
+            text = zlib.decompress(base64.b64decode(text[len(PACKED):])).decode()
+        return Game.model_validate_json(text)
+    except (ValueError, zlib.error) as err:  # base64, UTF-8 and pydantic errors included
+        raise CorruptGame(type(err).__name__) from None

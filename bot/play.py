@@ -13,13 +13,13 @@ from typing import Any
 
 from bot.effects import Button
 from bot.i18n import N_, Translator
-from bot.model import Game
+from bot.model import CorruptGame, Game
 from bot.outcome import Phrase, Refusal
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
 from engine.melds import canastra_bonus, make_meld
-from engine.rules import Rules, make_rules, preset_name
+from engine.rules import Rules, make_rules, preset_name, stored_options
 from engine.scoring import card_points
 from engine.state import DealState
 from engine.view import SeatView, legal_moves, view_for
@@ -42,9 +42,9 @@ OPTION_NAMES: dict[str, str] = {
     "second_morto_direct_only": N_("second_morto_direct_only, o segundo morto só direto"),
     "relancinho_bonus": N_("relancinho_bonus, o bônus do relancinho"),
     "vulnerable_at": N_("vulnerable_at, os pontos da vulnerabilidade"),
-    "default_players": N_("default_players, os jogadores de costume"),
     "single_card_pile_rule": N_("single_card_pile_rule, o lixo de uma carta só"),
     "reuse_pile_once": N_("reuse_pile_once, o lixo volta ao monte uma vez"),
+    "dollar_per_canastra": N_("dollar_per_canastra, os Dólares por canastra"),
 }
 """Each option a group may set (engine ``OVERRIDABLE``) as typed, then in the players'
 words: a refusal names the option so (issue 12 item 6)."""
@@ -63,7 +63,7 @@ def refusal(err: IllegalAction) -> Refusal:
 
 @lru_cache(maxsize=256)
 def _rules(preset: str, options: tuple[tuple[str, str], ...]) -> Rules:
-    return make_rules(preset, dict(options))
+    return make_rules(preset, stored_options(dict(options)))
 
 
 def rules_of(game: Game) -> Rules:
@@ -83,13 +83,17 @@ def new_match(rules: Rules, names: list[str], deck_fn: DeckFn | None = None) -> 
 
 
 def match_of(game: Game) -> Match:
-    """The game's match object (parsed once per request and cached on the game)."""
+    """The game's match object (parsed once per request and cached on the game);
+    :class:`bot.model.CorruptGame` when the stored match cannot be read."""
     cached: Match | None = game.__dict__.get("_match")
     if cached is not None and game.__dict__.get("_match_src") is game.match:
         return cached
     if game.match is None:
         raise Refusal(N_("A partida ainda não começou."))
-    match = Match.from_json(game.match)
+    try:
+        match = Match.from_json(game.match)
+    except IllegalAction as err:  # engine code only: its reason may quote hidden cards
+        raise CorruptGame(err.code) from None
     object.__setattr__(game, "_match", match)
     object.__setattr__(game, "_match_src", game.match)
     return match

@@ -44,7 +44,7 @@ DRAWN_MARK = "•"
 def seat_name(game: Game, seat: int, _: Translator) -> str:
     """Display name of ``seat``: the person's name or ``"Robô N"``."""
     player = game.seats[seat].player
-    return player.name if player is not None else _("Robô {n}", n=seat + 1)
+    return player.name if player is not None else _("Robô {n}", n=game.robot_number(seat))
 
 
 def side_label(game: Game, side: int, team: list[int], _: Translator) -> str:
@@ -296,14 +296,22 @@ def _pick_lines(game: Game, seat: int, view: Any, _: Translator) -> list[str]:
 
 
 def closing_effects(game: Game, why: str, tell: bool, **kw: Any) -> list[Effect]:
-    """Group notice, a private word to each person when ``tell``, and ``Closed``."""
+    """Group notice, a private word to each person when ``tell``, and ``Closed`` with
+    the final table (:func:`final_view`)."""
     _ = Translator(game.lang)
     text = _(why, **kw)
     out: list[Effect] = [Say(chat=game.chat, text=text)]
     if tell:
         out += [Tell(player=p, chat=game.chat, text=text) for _s, p in game.humans()]
-    out.append(Closed(chat=game.chat, game_id=game.id))
+    out.append(Closed(chat=game.chat, game_id=game.id, final=final_view(game, text, _)))
     return out
+
+
+def final_view(game: Game, text: str, _: Translator) -> View:
+    """The table as a closing game leaves it: the lobby or the table as they stand,
+    without buttons, ending with ``text`` (why it closed, already translated)."""
+    shown = lobby_view(game, _) if game.match is None else table_view(game, _)
+    return View(title=shown.title, lines=[*shown.lines, text])
 
 
 def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:

@@ -225,7 +225,7 @@ def test_selfplay_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str],
     assert selfplay_main(["--variant", "buraco colour=red"]) == 2
     assert "opção desconhecida ou fixa nesta variante: 'colour'" in capsys.readouterr().err
     assert selfplay_main(["--players", "0"]) == 2
-    assert "buraco aceita 2, 3, 4, 6 jogadores, não 0" in capsys.readouterr().err
+    assert "buraco aceita 2, 3, 4 ou 6 jogadores, não 0" in capsys.readouterr().err
     assert selfplay_main(["--players", "3", "--mirror"]) == 2
     assert capsys.readouterr().err == (
         "--mirror troca as formações de dois lados; esta mesa tem 3\n")

@@ -66,12 +66,12 @@ async def test_console_worded_messages() -> None:
     text = await play("buraco", ["b 1", "c 999", "\x1b[A", "c", "b 1 1 1", "e 1 1 1", "d",
                                  "e", "e 0 1", "r 2", "q", "s"])
     assert answers(text) == [
-        "Primeiro compre do monte ou pegue o lixo",  # the engine's reason
+        "Primeiro compre do monte ou pegue o lixo.",  # the engine's reason
         "c não leva números.",
         "Comando desconhecido: [a. Digite ? para ajuda.",
         "Carta 1 repetida.",
         "Seu lado ainda não tem jogos.",
-        "Diga quais cartas: d 7",
+        "Diga quais cartas: d 7.",
         "Use: e JOGO CARTAS (ex.: e 2 4 5 ou e 1 9c).",
         "Seu lado ainda não tem jogos.",
         "r não leva números.",
@@ -84,7 +84,7 @@ async def test_console_worded_messages() -> None:
 
 async def test_pile_onto_meld_messages_in_a_closed_pile_variant() -> None:
     text = await play("tranca", ["lj", "lj x", f"lj {LONG}", "lj 0", "q", "s"])
-    assert answers(text)[:4] == ["Diga em qual jogo: lj 2", "Use números de jogos: ex. lj 2.",
+    assert answers(text)[:4] == ["Diga em qual jogo: lj 2.", "Use números de jogos: ex. lj 2.",
                                  "Não há jogo 111111111111….", "Não há jogo 0."]
 
 
@@ -116,9 +116,9 @@ async def test_goodbye_on_q_and_on_end_of_input() -> None:
 
 
 async def test_a_seat_count_the_variant_refuses_adds_no_ai_seat() -> None:
-    for variant, players, allowed in (("buraco", 7, "2, 3, 4, 6"), ("buraco", 0, "2, 3, 4, 6"),
-                                      ("tranca", 6, "2, 4"), ("altaneira", 6, "4"),
-                                      ("buraco", 10**20, "2, 3, 4, 6")):
+    for variant, players, allowed in (("buraco", 7, "2, 3, 4 ou 6"), ("buraco", 0, "2, 3, 4 ou 6"),
+                                      ("tranca", 6, "2 ou 4"), ("altaneira", 6, "4"),
+                                      ("buraco", 10**20, "2, 3, 4 ou 6")):
         game, out = scripted([], width=200)
         assert not await game.setup(variant, players)
         assert out.getvalue() == (

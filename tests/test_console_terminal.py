@@ -31,11 +31,11 @@ async def test_refusals_give_the_example_of_the_command_typed() -> None:
         "x não é carta: use o número ou o nome, ex.: t 4 ou t 3h.",
         "x não é carta: use o número ou o nome, ex.: l 4 5 ou l 4d 5d.",
         "x não é carta: use o número ou o nome, ex.: e 2 4 5 ou e 1 9c.",
-        "Diga quais cartas: b 1 2 3",  # not "Selecione as cartas primeiro."
-        "Diga quais cartas: d 7",
-        "Uma carta só: d 7",  # not "Selecione uma carta só."
-        "Diga quais cartas: b 1 2 3",
-        "Só b separa jogos com /: ex. b 1 2 3 / 7 8 9",
+        "Diga quais cartas: b 1 2 3.",  # not "Selecione as cartas primeiro."
+        "Diga quais cartas: d 7.",
+        "Uma carta só: d 7.",  # not "Selecione uma carta só."
+        "Diga quais cartas: b 1 2 3.",
+        "Só b separa jogos com /: ex. b 1 2 3 / 7 8 9.",
         "Partida: Você × Robô 2",  # the score q shows: each problem said once
     ]
     assert "Selecione" not in text
@@ -47,7 +47,7 @@ async def test_commands_of_other_variants_are_refused_without_their_example() ->
         "lj não existe nesta variante. Digite ? para ajuda.",
         "lj não existe nesta variante. Digite ? para ajuda.",
         "t não existe nesta variante. Digite ? para ajuda.",
-        "Nesta variante o lixo se pega sem cartas: l",
+        "Nesta variante o lixo se pega sem cartas: l.",
     ]
 
 
@@ -103,8 +103,8 @@ async def test_an_empty_line_does_not_redraw_the_table() -> None:
     assert text.count("╭") == 4  # table and hand at the start and after "c", not after
     # the empty lines, the slip, or the moves the engine refused
     assert answers(text)[:3] == ["Comando desconhecido: x. Digite ? para ajuda.",
-                                 "Primeiro compre do monte ou pegue o lixo",
-                                 "Um jogo precisa de pelo menos 3 cartas"]
+                                 "Primeiro compre do monte ou pegue o lixo.",
+                                 "Um jogo precisa de pelo menos 3 cartas."]
 
 
 def test_the_prompt_has_line_editing_and_history() -> None:
@@ -121,7 +121,7 @@ async def test_terminal_rules_score_and_language() -> None:
     said = answers(text)
     assert said[:3] == ["Buraco", "Jogadores: 2, 3, 4, 6", "Meta: 1500 pontos"]
     assert "Tranca" in said and "Idiomas: pt (Português (Brasil)), en (English), it " \
-        "(Italiano). Use: idioma en" in said
+        "(Italiano). Use: idioma en." in said
     assert "Language: English." in said and "Group language: English." not in said
     assert "Your hand (11 cards)" in text and "│ Actions: Draw from stock (c)" in text
     assert said[-6:] == ["Match: Você × AI 2", "Total: 0 × 0", "Group ranking:",
@@ -198,9 +198,9 @@ def test_idioma_plays_the_terminal_in_that_language(capsys: pytest.CaptureFixtur
     monkeypatch.setenv("LANG", "it_IT.UTF-8")
     assert cli.main(["play", "--players", "7"]) == 2
     assert capsys.readouterr().out == (
-        "Questa variante si gioca in 2, 3, 4, 6; al tavolo ce ne sono 7.\n")
+        "Questa variante si gioca in 2, 3, 4 o 6; al tavolo ce ne sono 7.\n")
     assert cli.main(["play", "--players", "7", "--idioma", "en"]) == 2
-    assert capsys.readouterr().out.startswith("This variant is played by 2, 3, 4, 6 players")
+    assert capsys.readouterr().out.startswith("This variant is played by 2, 3, 4 or 6 players")
 
 
 def test_a_robot_level_count_that_fits_no_seat_count_is_refused(

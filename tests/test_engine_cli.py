@@ -75,7 +75,7 @@ def test_selfplay_speaks_one_language_refusals_included(
     assert selfplay_main(["--variant", "buraco target"]) == 2
     assert selfplay_main(["--jobs", "0"]) == 2
     assert capsys.readouterr().err.splitlines() == [
-        "buraco takes 2, 3, 4, 6 players, not 0",
+        "buraco takes 2, 3, 4 or 6 players, not 0",
         "option without a value: 'target' (use key=value)",
         "--jobs must be at least 1"]
     monkeypatch.setenv("LANG", "it_IT.UTF-8")

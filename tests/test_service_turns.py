@@ -140,7 +140,7 @@ async def test_illegal_meld_gets_the_engine_reason_and_changes_nothing(
     assert picked.lines[1] == "Selecionadas: 5♣ 10♦ K♠ (não formam um jogo novo)"
     version, _g = await game_of(store)
     assert await svc.press(ANA, button(picked, "Baixar")) == [
-        Reply(player=ANA, text="Uma sequência precisa ser toda do mesmo naipe")]
+        Reply(player=ANA, text="Uma sequência precisa ser toda do mesmo naipe.")]
     assert (await game_of(store))[0] == version
 
 
@@ -301,7 +301,7 @@ async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Se
     assert "Lixo: 8♦ (1 carta) · Monte: 59 · Mortos na mesa: 2" in effects[0].view.lines
     bia = hand_of(effects, BIA)
     assert await svc.press(BIA, button(bia, "Pegar o lixo")) == [Reply(
-        player=BIA, text="Para pegar o lixo, baixe a carta de cima num jogo")]
+        player=BIA, text="Para pegar o lixo, baixe a carta de cima num jogo.")]
     bia = await select(svc, BIA, gid, bia, "7♦", "2♦")
     effects = await svc.press(BIA, button(bia, "Pegar o lixo"))
     assert effects[0].view.lines[3:6] == ["Bia: 0 pts · nesta mão: 30 em jogos", "  1) 7♦ 8♦ 2♦",

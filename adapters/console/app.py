@@ -35,7 +35,7 @@ from adapters.console.commands import CHAT, ME
 from bot import lobby
 from bot.effects import Effect, View, pack
 from bot.i18n import Translator
-from bot.outcome import Refusal
+from bot.outcome import Choices, Refusal
 from bot.service import Service
 
 __all__ = ["CHAT", "ME", "ConsoleGame", "help_text", "line_reader"]
@@ -90,7 +90,7 @@ class ConsoleGame:
             elif eff.kind == "file":
                 path = Path(eff.filename).resolve()
                 path.write_text(eff.content, encoding="utf-8")
-                self.console.print(self._("Registro da partida salvo em {path}", path=path))
+                self.console.print(self._("Registro da partida salvo em {path}.", path=path))
             elif eff.kind == "closed":
                 self.closed = True
 
@@ -131,7 +131,7 @@ class ConsoleGame:
             self.rules = None  # the service says why just below
         if self.rules is not None and players is not None \
                 and players not in self.rules.players_allowed:
-            allowed = ", ".join(str(k) for k in self.rules.players_allowed)
+            allowed = Choices(str(k) for k in self.rules.players_allowed).render(self._)
             self.say(self._("Esta variante joga com {allowed} jogadores; a mesa tem {n}.",
                             allowed=allowed, n=players))
             return False

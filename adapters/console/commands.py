@@ -133,7 +133,7 @@ async def _language(game: ConsoleGame, args: list[str]) -> None:
     code = norm_lang(" ".join(args)) if args else None
     if code is None:
         choices = ", ".join(f"{k} ({v})" for k, v in LANGS.items())
-        game.say(game._("Idiomas: {choices}. Use: idioma en", choices=choices))
+        game.say(game._("Idiomas: {choices}. Use: idioma en.", choices=choices))
         return
     game._ = Translator(code)
     said = await game.service.set_language(CHAT, ME, code)  # its reply speaks of a group
@@ -160,7 +160,7 @@ async def _next(game: ConsoleGame, _args: list[str]) -> None:
 
 async def _onto_meld(game: ConsoleGame, args: list[str]) -> None:
     if len(args) != 1:
-        game.say(game._("Diga em qual jogo: lj 2"))
+        game.say(game._("Diga em qual jogo: lj 2."))
         return
     target = _meld_number(game, args[0], "lj 2")
     if target is not None:
@@ -217,13 +217,13 @@ def _shape_slip(game: ConsoleGame, cmd: str, groups: list[list[str]]) -> str | N
     """What is wrong with the shape of ``cmd``'s arguments, or None."""
     _, example = game._, typed.EXAMPLES[cmd][0]
     if cmd == "l" and groups[0] and not _applies(game.rules)["justified"]:
-        return _("Nesta variante o lixo se pega sem cartas: l")
+        return _("Nesta variante o lixo se pega sem cartas: l.")
     if cmd != "b" and len(groups) > 1:
-        return _("Só b separa jogos com /: ex. b 1 2 3 / 7 8 9")
+        return _("Só b separa jogos com /: ex. b 1 2 3 / 7 8 9.")
     if cmd != "l" and not all(groups):
-        return _("Diga quais cartas: {example}", example=example)
+        return _("Diga quais cartas: {example}.", example=example)
     if cmd in ("d", "t") and len(groups[0]) > 1:
-        return _("Uma carta só: {example}", example=example)
+        return _("Uma carta só: {example}.", example=example)
     return None
 
 
