@@ -60,7 +60,8 @@ class Button(_Frozen):
 class CardFace(_Frozen):
     """One card of a hand view: position ``index`` (0-based) in the sorted hand, record
     ``code`` (``"10h"``), display ``text`` (``"10♥"``), ``red`` for hearts/diamonds,
-    ``selected`` when picked, ``group`` > 0 when set aside as part of meld group N."""
+    ``selected`` when picked, ``group`` > 0 when set aside as part of meld group N,
+    ``drawn`` for the card its holder drew from the stock this turn."""
 
     index: int
     code: str
@@ -68,6 +69,7 @@ class CardFace(_Frozen):
     red: bool
     selected: bool = False
     group: int = 0
+    drawn: bool = False
 
 
 class View(_Frozen):
@@ -154,11 +156,17 @@ class Document(_Frozen):
 
 
 class Closed(_Frozen):
-    """The game is gone: the adapter drops its buttons and stored message ids."""
+    """The game is gone: the adapter drops its buttons and stored message ids.
+
+    ``final`` is the table as the game ends (no buttons, the reason it closed as its last
+    line): the table message is edited to it, so a table edit still waiting in the
+    coalescer (replaced by this closing) never leaves an older state on show. None: the
+    table keeps its last text and only loses its buttons."""
 
     kind: Literal["closed"] = "closed"
     chat: ChatRef
     game_id: str
+    final: View | None = None
 
 
 Effect = Annotated[

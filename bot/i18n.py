@@ -26,6 +26,11 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from engine.cli_i18n import argparse_language, env_lang
+
+__all__ = ["DEFAULT_LANG", "LANGS", "N_", "Translator", "argparse_language", "catalog",
+           "env_lang", "load_domain", "norm_lang"]
+
 LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT_LANG = "pt"
 LANGS: dict[str, str] = {"pt": "Português (Brasil)", "en": "English", "it": "Italiano"}
@@ -87,6 +92,13 @@ class Translator:
         text = self._cat.gettext(msgid)
         return text.format(**kw) if kw else text
 
+    def p(self, context: str, msgid: str, **kw: Any) -> str:
+        """``msgid`` translated in gettext ``context`` (``msgctxt``), then formatted; pt-BR
+        (no catalog) gives ``msgid`` itself."""
+        text = self._cat.pgettext(context, msgid)
+        return text.format(**kw) if kw else text
+
     def n(self, singular: str, plural: str, count: int, **kw: Any) -> str:
         """Plural form for ``count`` (``count`` is also available as ``{n}``)."""
         return self._cat.ngettext(singular, plural, count).format(n=count, **kw)
+

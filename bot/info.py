@@ -11,10 +11,10 @@ from bot.i18n import N_, Translator
 from bot.lobby import come_back, rules_of
 from bot.model import Game
 from bot.outcome import Outcome, Refusal
-from engine.rules import RedThree
+from engine.rules import RedThree, Requirement, Rules
 
-__all__ = ["come_back", "hand_outcome", "help_text", "move_chat", "record_of", "relabel",
-           "rules_summary", "scoreboard_text"]
+__all__ = ["come_back", "going_out_rule", "hand_outcome", "help_text", "move_chat",
+           "record_of", "relabel", "rules_summary", "scoreboard_text"]
 
 
 def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
@@ -53,6 +53,8 @@ def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]
             lines.append(_("Mão {n}: {scores}", n=n, scores=" × ".join(map(str, totals))))
         totals = [sum(d[k] for d in game.deals) for k in range(len(sides))]
         lines.append(_("Total: {scores}", scores=" × ".join(map(str, totals))))
+        if game.status == "over":
+            lines += _standings(sides, totals, _)
     lines.append(_("Ranking do grupo:"))
     if not rows:
         lines.append(_("(nenhuma partida terminada ainda)"))
@@ -60,6 +62,16 @@ def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]
         lines.append(_("{k}. {name}: partidas {matches}, vitórias {wins}, pontos {points}",
                        k=k, name=name, wins=wins, matches=matches, points=points))
     return "\n".join(lines)
+
+
+def _standings(sides: list[str], totals: list[int], _: Translator) -> list[str]:
+    """Every side of a finished match, best total first (ties share a place)."""
+    lines = [_("Classificação da partida:")]
+    ranked = sorted(zip(totals, sides, strict=True), key=lambda ts: -ts[0])
+    for total, side in ranked:
+        place = 1 + sum(1 for t in totals if t > total)
+        lines.append(_("{k}. {side}: {n} pontos", k=place, side=side, n=total))
+    return lines
 
 
 def record_of(game: Game, earlier: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -96,9 +108,33 @@ def rules_summary(preset: str, _: Translator) -> str:
     lines.append(_("Lixo aberto") if rules.pile_open else _("Lixo fechado: justificar o topo"))
     lines.append(_("Sequências e trincas") if rules.sets_allowed else _("Só sequências"))
     lines.append(_("Batida: {n} pontos", n=rules.batida_bonus))
+    lines.append(going_out_rule(rules, _))
     if rules.red_three == RedThree.DOLLAR:  # RULES A4 and its option (docs D22)
         lines.append(_("Dólar: +100 por canastra do lado, −100 sem canastra")
                      if rules.dollar_per_canastra else
                      _("Dólar: +100 cada com canastra, −100 sem "
                        "(opção dollar_per_canastra=true: +100 por canastra)"))
     return "\n".join(lines)
+
+
+REQUIRES: dict[str, str] = {
+    Requirement.NONE: N_("não precisa de canastra"),
+    Requirement.ANY_CANASTRA: N_("precisa de uma canastra (limpa ou suja)"),
+    Requirement.CLEAN_CANASTRA: N_("precisa de uma canastra limpa"),
+}
+"""What a going-out needs (engine ``Requirement``), in the players' words."""
+
+
+def going_out_rule(rules: Rules, _: Translator) -> str:
+    """The rule that decides going out in ``rules`` (RULES §2 "going out", C13):
+    ``"Para bater: não precisa de canastra."`` (buraco, A17); with a morto, what taking
+    it and what ending the deal need (buraco_morto A17, bossa_nova A16, tranca,
+    justificado, altaneira with A1's second morto)."""
+    end = _(REQUIRES[rules.end_requires])
+    if not rules.morto:
+        return _("Para bater: {end}.", end=end)
+    text = _("Para bater e pegar o morto: {morto}; para bater e encerrar a mão: {end}.",
+             morto=_(REQUIRES[rules.morto_requires]), end=end)
+    if rules.second_morto_direct_only:  # RULES A1
+        text += " " + _("O segundo morto só sai numa batida sem descarte.")
+    return text

@@ -15,11 +15,13 @@ from bot import play, views
 from bot.effects import ChatRef, Effect, PlayerRef, Say, number
 from bot.i18n import N_, Translator
 from bot.model import Game, Seat, norm_level
-from bot.outcome import Outcome, Refusal
+from bot.outcome import Choices, Outcome, Refusal
 from engine.errors import IllegalAction
 from engine.rules import Rules, make_rules
 
 SERVICE_OPTIONS = {"timer", "shuffle", "sortear", "tempo"}
+_SAME_OPTION = {"tempo": "timer", "sortear": "shuffle"}
+"""Options with two names: ``timer=60 tempo=90`` gives the same option twice."""
 _TRUE = {"1", "true", "sim", "yes", "on", "si"}
 _FALSE = {"0", "false", "nao", "não", "no", "off"}
 MIN_TIMER_S, MAX_TIMER_S = 15, 3600
@@ -45,11 +47,13 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
     """``"tranca target=3000 timer=60"`` -> (preset, engine options, timer_s, shuffle).
 
     Raises :class:`Refusal` with the engine's reason for an unknown preset or
-    option, or a bad timer (15..3600 s).
+    option, or a bad timer (15..3600 s), and for an option given twice
+    (``target=3000 target=2000``, or ``timer=`` and ``tempo=``): nothing is guessed.
     """
     preset = "buraco"
     options: dict[str, Any] = {}
     timer, shuffle = default_timer, False
+    given: set[str] = set()
     for i, token in enumerate(args.split()):
         if "=" not in token:
             if i > 0:
@@ -58,6 +62,10 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
             continue
         key, value = (p.strip() for p in token.split("=", 1))
         key = key.lower()
+        same = _SAME_OPTION.get(key, key)
+        if same in given:
+            raise Refusal(N_("Opção repetida: {key}. Dê cada opção uma vez só."), key=key)
+        given.add(same)
         if key in ("timer", "tempo"):
             seconds = number(value)
             if seconds is None or not MIN_TIMER_S <= seconds <= MAX_TIMER_S:
@@ -102,7 +110,7 @@ def _creator(game: Game, user: PlayerRef, what: str) -> None:
 
 def max_seats(game: Game) -> int:
     """Most seats the preset allows."""
-    return max(rules_of(game.preset, game.options).players_allowed)
+    return max(play.rules_of(game).players_allowed)
 
 
 def join(game: Game, user: PlayerRef, now: float) -> Outcome:
@@ -177,7 +185,7 @@ def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
         raise Refusal(N_("Esse robô já entrou: veja a mesa."))
     if len(game.seats) >= max_seats(game):
         raise Refusal(N_("A mesa está cheia."))
-    game.seats.append(Seat(ai=level))
+    game.seats.append(Seat(ai=level, robot=game.next_robot_number()))
     game.touched = now
     return Outcome([views.table_effect(game)])
 
@@ -199,13 +207,16 @@ def start(game: Game, user: PlayerRef, now: float, deck_fn: play.DeckFn | None =
     """The creator starts the match when the seat count is valid for the preset."""
     _lobby(game)
     _creator(game, user, N_("Só quem abriu a mesa pode iniciar."))
-    rules = rules_of(game.preset, game.options)
+    rules = play.rules_of(game)
     n = len(game.seats)
     if n not in rules.players_allowed:
-        allowed = ", ".join(str(k) for k in rules.players_allowed)
+        allowed = Choices(str(k) for k in rules.players_allowed)
         raise Refusal(N_("Esta variante joga com {allowed} jogadores; a mesa tem {n}."),
                       allowed=allowed, n=n)
     if game.shuffle:
+        for i, seat in enumerate(game.seats):  # a robot of a lobby stored before Seat.robot
+            if seat.is_ai and not seat.robot:
+                seat.robot = i + 1
         secrets.SystemRandom().shuffle(game.seats)
     game.match = play.new_match(rules, [game.name_of(i) for i in range(n)], deck_fn)
     game.status = "playing"

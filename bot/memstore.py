@@ -40,9 +40,11 @@ class MemoryStore:
     def _alive(self, expires: float) -> bool:
         return expires > self.clock.now()
 
-    async def create_game(self, game_id: str, state: str, ttl_s: int) -> None:
-        """Store a new game at version 1."""
+    async def create_game(self, game_id: str, state: str, ttl_s: int,
+                          update: str | None = None, now_ts: float = 0.0) -> None:
+        """Store a new game at version 1, ``update`` recorded as applied to it."""
         self.games[game_id] = (1, state, self.clock.now() + ttl_s)
+        self.applied[game_id] = {} if update is None else {update: now_ts}
 
     async def load_game(self, game_id: str) -> tuple[int, str] | None:
         """``(version, state)`` or None."""

@@ -2,8 +2,8 @@
 
 The engine's match lives in ``Game.match`` as its own JSON; everything else here is the
 service's: who sits where, who is away, each seat's card selection and button version,
-the timers' reference times and the last thing that happened (as a message id and its
-parameters, so each chat reads it in its own language).
+the timers' reference times and the narration of the last moves (``last``: message ids
+and their parameters, so each chat reads them in its own language; bot/narration.py).
 """
 
 from __future__ import annotations
@@ -52,11 +52,15 @@ class Seat(BaseModel):
 
     ``misses`` counts turn timeouts in a row; ``away`` means the AI plays for the person
     until they act or send ``/voltar``. ``ver`` is the version hand buttons carry;
-    ``sel`` and ``groups`` are the person's current card selection.
+    ``sel`` and ``groups`` are the person's current card selection. ``robot`` is the
+    number in an AI seat's name (``"Robô 3"``), fixed when it joins so the name and level
+    stay together when the seats are shuffled or someone leaves (0: a seat stored before,
+    named by its position).
     """
 
     player: PlayerRef | None = None
     ai: str | None = None
+    robot: int = 0
     misses: int = 0
     away: bool = False
     ver: int = 1
@@ -117,10 +121,23 @@ class Game(BaseModel):
         """``(seat, player)`` of every person at the table, in seat order."""
         return [(i, s.player) for i, s in enumerate(self.seats) if s.player is not None]
 
+    def robot_number(self, seat: int) -> int:
+        """The number in the name of AI seat ``seat`` (``Seat.robot``, else its position)."""
+        return self.seats[seat].robot or seat + 1
+
+    def next_robot_number(self) -> int:
+        """The number a robot joining now is named by: the seat it takes, or the next one
+        no robot at the table is named by (after seats moved)."""
+        taken = {self.robot_number(i) for i, s in enumerate(self.seats) if s.is_ai}
+        n = len(self.seats) + 1
+        while n in taken:
+            n += 1
+        return n
+
     def name_of(self, seat: int) -> str:
-        """Display name of a seat (``"Robô 2"`` for AI seats)."""
+        """Display name of a seat (``"Robô 2"`` for AI seats, see :meth:`robot_number`)."""
         s = self.seats[seat]
-        return s.player.name if s.player is not None else f"Robô {seat + 1}"
+        return s.player.name if s.player is not None else f"Robô {self.robot_number(seat)}"
 
 
 PACKED = "z1:"
@@ -145,12 +162,19 @@ def encode(game: Game, compress: bool = True) -> str:
     return PACKED + base64.b64encode(zlib.compress(raw, 1)).decode()  # fast level
 
 
+class CorruptGame(Exception):
+    """A stored game that cannot be read: its encoding, its JSON, a field of it or its
+    engine match is damaged. ``str(err)`` names the kind of damage only (never the
+    content, which may hold hidden cards)."""
+
+
 def decode(text: str) -> Game:
-    """Inverse of :func:`encode` (plain JSON is read as is). Raises
-    ``orjson.JSONDecodeError`` (a ``ValueError``) for text that is not JSON, zlib or
-    base64 errors for a damaged packed state, pydantic's ``ValidationError`` (also a
-    ``ValueError``) for JSON that is not a game."""
-    data: str | bytes = text
-    if text.startswith(PACKED):
-        data = zlib.decompress(base64.b64decode(text[len(PACKED):]))
-    return Game.model_validate(orjson.loads(data))
+    """Inverse of :func:`encode` (plain JSON is read as is, orjson then pydantic);
+    :class:`CorruptGame` when ``text`` is no stored game."""
+    try:
+        data: str | bytes = text
+        if text.startswith(PACKED):
+            data = zlib.decompress(base64.b64decode(text[len(PACKED):]))
+        return Game.model_validate(orjson.loads(data))
+    except (ValueError, zlib.error) as err:  # base64, JSON, UTF-8 and pydantic errors
+        raise CorruptGame(type(err).__name__) from None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.effects import Effect
+from bot.i18n import N_
 
 
 class Phrase(str):
@@ -34,10 +35,36 @@ class Refusal(Exception):
 
     def render(self, translate: Callable[..., str]) -> str:
         """The text for the person: ``raw``, or ``msgid`` translated with ``translate``,
-        with a capital first letter (engine reasons are written in lowercase)."""
-        kw = {k: translate(v) if isinstance(v, Phrase) else v for k, v in self.kw.items()}
-        text = self.raw or translate(self.msgid, **kw)
+        as a sentence: a capital first letter and a final period (engine reasons are
+        written in lowercase, without one). :class:`Phrase` parameters are translated,
+        :class:`Choices` ones listed with the language's "or"."""
+        kw = {k: _param(v, translate) for k, v in self.kw.items()}
+        text = (self.raw or translate(self.msgid, **kw)).rstrip()
+        if text and text[-1] not in ".!?…":
+            text += "."
         return text[:1].upper() + text[1:]
+
+
+class Choices(tuple[str, ...]):
+    """A parameter of a :class:`Refusal` listing alternatives: ``("2", "3", "4", "6")``
+    reads ``"2, 3, 4 ou 6"`` (en ``"2, 3, 4 or 6"``, it ``"2, 3, 4 o 6"``)."""
+
+    __slots__ = ()
+
+    def render(self, translate: Callable[..., str]) -> str:
+        """The alternatives joined in the language of ``translate``."""
+        if len(self) < 2:
+            return "".join(self)
+        return str(translate(N_("{items} ou {last}"), items=", ".join(self[:-1]),
+                             last=self[-1]))
+
+
+def _param(value: Any, translate: Callable[..., str]) -> Any:
+    if isinstance(value, Phrase):
+        return translate(value)
+    if isinstance(value, Choices):
+        return value.render(translate)
+    return value
 
 
 @dataclass

@@ -13,13 +13,14 @@ from typing import Any
 
 from bot.effects import Button
 from bot.i18n import N_, Translator
-from bot.model import Game
+from bot.model import CorruptGame, Game
 from bot.outcome import Phrase, Refusal
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
-from engine.melds import make_meld
-from engine.rules import Rules, make_rules, preset_name
+from engine.melds import canastra_bonus, make_meld
+from engine.rules import Rules, make_rules, preset_name, stored_options
+from engine.scoring import card_points
 from engine.state import DealState
 from engine.view import SeatView, legal_moves, view_for
 
@@ -41,9 +42,9 @@ OPTION_NAMES: dict[str, str] = {
     "second_morto_direct_only": N_("second_morto_direct_only, o segundo morto só direto"),
     "relancinho_bonus": N_("relancinho_bonus, o bônus do relancinho"),
     "vulnerable_at": N_("vulnerable_at, os pontos da vulnerabilidade"),
-    "default_players": N_("default_players, os jogadores de costume"),
     "single_card_pile_rule": N_("single_card_pile_rule, o lixo de uma carta só"),
     "reuse_pile_once": N_("reuse_pile_once, o lixo volta ao monte uma vez"),
+    "dollar_per_canastra": N_("dollar_per_canastra, os Dólares por canastra"),
 }
 """Each option a group may set (engine ``OVERRIDABLE``) as typed, then in the players'
 words: a refusal names the option so (issue 12 item 6)."""
@@ -62,7 +63,7 @@ def refusal(err: IllegalAction) -> Refusal:
 
 @lru_cache(maxsize=256)
 def _rules(preset: str, options: tuple[tuple[str, str], ...]) -> Rules:
-    return make_rules(preset, dict(options))
+    return make_rules(preset, stored_options(dict(options)))
 
 
 def rules_of(game: Game) -> Rules:
@@ -82,13 +83,17 @@ def new_match(rules: Rules, names: list[str], deck_fn: DeckFn | None = None) -> 
 
 
 def match_of(game: Game) -> Match:
-    """The game's match object (parsed once per request and cached on the game)."""
+    """The game's match object (parsed once per request and cached on the game);
+    :class:`bot.model.CorruptGame` when the stored match cannot be read."""
     cached: Match | None = game.__dict__.get("_match")
     if cached is not None and game.__dict__.get("_match_src") is game.match:
         return cached
     if game.match is None:
         raise Refusal(N_("A partida ainda não começou."))
-    match = Match.from_json(game.match)
+    try:
+        match = Match.from_json(game.match)
+    except IllegalAction as err:  # engine code only: its reason may quote hidden cards
+        raise CorruptGame(err.code) from None
     object.__setattr__(game, "_match", match)
     object.__setattr__(game, "_match_src", game.match)
     return match
@@ -109,6 +114,15 @@ def deal_of(game: Game) -> DealState:
 def match_scores(game: Game) -> list[int]:
     """Match score per side (sum of finished deals)."""
     return list(match_of(game).scores)
+
+
+def melded_points(state: DealState) -> list[int]:
+    """Per side, what its melds of this deal are worth now: card points of the melded
+    cards plus canastra bonuses (RULES C14, first two terms; laid 3s not counted)."""
+    rules = state.rules
+    return [sum(card_points(c, rules) for m in melds for c in m.cards)
+            + sum(canastra_bonus(m, rules) for m in melds if m.is_canastra)
+            for melds in state.melds]
 
 
 def view_of(game: Game, seat: int) -> SeatView:

@@ -19,8 +19,11 @@ class GameStore(Protocol):
     methods are coroutines; none raises for a missing key (they return ``None``/False).
     """
 
-    async def create_game(self, game_id: str, state: str, ttl_s: int) -> None:
-        """Store a new game at version 1 with an expiry of ``ttl_s`` seconds."""
+    async def create_game(self, game_id: str, state: str, ttl_s: int,
+                          update: str | None = None, now_ts: float = 0.0) -> None:
+        """Store a new game at version 1 with an expiry of ``ttl_s`` seconds; ``update``
+        (the update that opens it) is recorded as applied to it in the same step, as by
+        :meth:`save_game`."""
 
     async def load_game(self, game_id: str) -> tuple[int, str] | None:
         """``(version, state)`` of the game, or None when it does not exist (or expired)."""

@@ -18,7 +18,7 @@ from typing import Any
 from bot import robot, timers, upkeep
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, TableView
 from bot.i18n import DEFAULT_LANG, N_, Translator
-from bot.model import Game, decode, encode
+from bot.model import CorruptGame, Game, decode, encode
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 
@@ -38,6 +38,9 @@ two round trips' worth."""
 HANDOFF_S = 1.0
 """Seconds until a game claimed by a process of another platform is due again."""
 UseCase = Callable[[Game], Outcome]
+CORRUPT = N_("Não consegui ler o estado deste jogo (dados danificados): nada foi mudado. "
+             "Um admin do grupo pode encerrar a mesa com /cancelar.")
+"""Told to a person whose call found the stored game unreadable (bot.model.CorruptGame)."""
 
 
 class GameRunner:
@@ -87,7 +90,10 @@ class GameRunner:
         if got is None:
             await self.store.unbind_chat(chat.key, gid)
             return None
-        game = self._parsed(gid, got)
+        try:
+            game = self._parsed(gid, got)
+        except CorruptGame:
+            return gid  # the call that follows says it cannot be read
         if game.status == "over":
             await upkeep.close_out(self.store, game)
             return None
@@ -95,7 +101,8 @@ class GameRunner:
 
     async def _run(self, gid: str, user: PlayerRef | None, fn: UseCase,
                    reschedule: bool = False, threaded: bool = False,
-                   loaded: object = _UNLOADED, update: str | None = None) -> list[Effect]:
+                   loaded: object = _UNLOADED, update: str | None = None,
+                   chat: ChatRef | None = None) -> list[Effect]:
         """Load, run ``fn``, compare-and-set, follow up; retried on a lost race.
         ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while);
         ``loaded`` is the stored ``(version, text)`` already read for the first attempt;
@@ -112,7 +119,22 @@ class GameRunner:
 
         A save that moves the deadline sends the new one in the same round trip
         (``save_game(..., deadline=)``); when that save loses, the deadline it sent is put
-        back from the stored state before this call returns (:meth:`_settle`)."""
+        back from the stored state before this call returns (:meth:`_settle`). A stored
+        game that cannot be read (:class:`CorruptGame`) saves nothing: the person is told
+        so in one sentence, in ``chat``'s language when the call names its chat (a timer
+        step raises it for :meth:`tick` to log)."""
+        try:
+            return await self._attempts(gid, user, fn, reschedule, threaded, loaded, update)
+        except CorruptGame as err:
+            if user is None:
+                raise  # a timer step: tick() logs it and sets a retry
+            log.error("game %s: stored state unreadable (%s)", gid, err)
+            return await self._reply(chat, user, CORRUPT)
+
+    async def _attempts(self, gid: str, user: PlayerRef | None, fn: UseCase,
+                        reschedule: bool, threaded: bool, loaded: object,
+                        update: str | None) -> list[Effect]:
+        """The attempts of :meth:`_run` (raises :class:`CorruptGame` as it finds it)."""
         blind = False
         hit = self._cache.pop(gid, None) if loaded is _UNLOADED and self._warm() else None
         for _attempt in range(CAS_ATTEMPTS):

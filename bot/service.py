@@ -10,15 +10,16 @@ returns a :class:`Reply` with the reason and saves nothing.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from bot import info, lobby, play, results, robot, timers, turns, upkeep, views
-from bot.effects import ChatRef, Document, Effect, PlayerRef, Reply, unpack
+from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import LANGS, N_, Translator, norm_lang
-from bot.model import Game, encode, new_game_id
+from bot.model import CorruptGame, Game, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
-from bot.runner import HANDOFF_S, UPDATE_TTL_S, GameRunner, UseCase
+from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, GameRunner, UseCase
 
 __all__ = ["HANDOFF_S", "Service"]
 
@@ -56,19 +57,27 @@ class Service(GameRunner):
     # Lobby ------------------------------------------------------------------------
     async def new_game(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                        update: str | None = None) -> list[Effect]:
-        """``/novojogo [preset] [k=v ...]``: open a lobby (or point to the chat's game)."""
+        """``/novojogo [preset] [k=v ...]``: open a lobby (or point to the chat's game).
+
+        ``update`` is marked applied to the game in the step that creates it and marked
+        seen once the call is done: its redelivery after a crash in between answers with
+        that game's table, as its own result, not with "there is a game already"; after
+        the call was done it changes nothing."""
         if update is not None and await self.store.was_seen(update):
             return []
         lang = await self._lang(chat)
         existing = await self._active(chat)
         if existing is not None:
-            return await self._existing(chat, user, existing, lang)
+            mine = await self._opened_by(existing, update)
+            return mine if mine is not None else await self._existing(chat, user, existing,
+                                                                      lang)
         now = self.clock.now()
         try:
             game = lobby.open_game(new_game_id(), chat, user, args, lang, now, self.turn_timer_s)
         except Refusal as err:
             return [Reply(player=user, text=err.render(Translator(lang)))]
-        await self.store.create_game(game.id, encode(game, self.compress), self.ttl_s)
+        await self.store.create_game(game.id, encode(game, self.compress), self.ttl_s,
+                                     update, now)
         if not await self.store.bind_chat(chat.key, game.id, CHAT_BIND_TTL_S):
             await self.store.delete_game(game.id)
             other = await self.store.chat_game(chat.key)
@@ -78,12 +87,37 @@ class Service(GameRunner):
             await self.store.first_seen(update, UPDATE_TTL_S)
         return [views.table_effect(game)]
 
+    async def _opened_by(self, gid: str, update: str | None) -> list[Effect] | None:
+        """The table of game ``gid`` when ``update`` opened it (a redelivered /novojogo),
+        its deadline set again (the crash may have come before it); else None."""
+        if update is None:
+            return None
+        applied, got = await self.store.load_for_update(gid, update)
+        if not applied or got is None or not self._readable(gid, got):
+            return None
+        game = self._parsed(gid, got)
+        await upkeep.schedule(self.store, game, self.pacing)
+        return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
+
     async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,
                         lang: str) -> list[Effect]:
+        stored = await self.store.load_game(gid)
+        if stored is not None and not self._readable(gid, stored):
+            return await self._reply(chat, user, CORRUPT, lang)
         out = await self._reply(chat, user, N_("Já há um jogo neste grupo: veja a mesa abaixo."),
                                 lang)
-        got = await self._load(gid)
-        return out + ([views.table_effect(got[1])] if got else [])
+        return out + ([views.table_effect(self._parsed(gid, stored))] if stored else [])
+
+    def _readable(self, gid: str, got: tuple[int, str]) -> bool:
+        """Whether the stored game ``got`` and its match can be read (else it is logged)."""
+        try:
+            game = self._parsed(gid, got)
+            if game.match is not None:
+                play.match_of(game)
+        except CorruptGame as err:
+            log.error("game %s: stored state unreadable (%s)", gid, err)
+            return False
+        return True
 
     async def _chat_game(self, chat: ChatRef, user: PlayerRef,
                          update: str | None) -> str | list[Effect]:
@@ -100,7 +134,8 @@ class Service(GameRunner):
     async def _chat_call(self, chat: ChatRef, user: PlayerRef, update: str | None,
                          fn: UseCase) -> list[Effect]:
         gid = await self._chat_game(chat, user, update)
-        return gid if isinstance(gid, list) else await self._run(gid, user, fn, update=update)
+        return gid if isinstance(gid, list) else await self._run(gid, user, fn, update=update,
+                                                                 chat=chat)
 
     async def join(self, chat: ChatRef, user: PlayerRef, *,
                    update: str | None = None) -> list[Effect]:
@@ -135,9 +170,23 @@ class Service(GameRunner):
 
     async def cancel(self, chat: ChatRef, user: PlayerRef, is_admin: bool = False, *,
                      update: str | None = None) -> list[Effect]:
-        """``/cancelar``: the creator or a chat admin closes the game."""
-        return await self._chat_call(chat, user, update,
-                                     lambda g: lobby.cancel(g, user, is_admin))
+        """``/cancelar``: the creator or a chat admin closes the game. A game whose stored
+        state cannot be read (nobody can tell its creator) is closed by an admin: the chat
+        is freed and the state left to expire, for a person to look at."""
+        gid = await self._chat_game(chat, user, update)
+        if isinstance(gid, list):
+            return gid
+        stored = await self.store.load_game(gid)
+        if is_admin and stored is not None and not self._readable(gid, stored):
+            if not await self._fresh(update):
+                return []
+            await self.store.unbind_chat(chat.key, gid)
+            await self.store.clear_deadline(gid)
+            text = Translator(await self._lang(chat))(N_("Jogo cancelado por {name}."),
+                                                      name=user.name)
+            return [Say(chat=chat, text=text), Closed(chat=chat, game_id=gid)]
+        return await self._run(gid, user, lambda g: lobby.cancel(g, user, is_admin),
+                               update=update, chat=chat)
 
     # Buttons ------------------------------------------------------------------------
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False, *,
@@ -199,11 +248,11 @@ class Service(GameRunner):
     async def table_of(self, game_id: str) -> list[Effect]:
         """The table view of game ``game_id`` as stored now (``[]`` when it is gone): a
         worker re-renders a table another worker left stale (adapters/delivery/stale.py)."""
-        got = await self._load(game_id)
-        if got is None:
+        got = await self.store.load_game(game_id)
+        if got is None or not self._readable(game_id, got):
             return []
-        version, game = got
-        return [views.table_effect(game).model_copy(update={"state_version": version})]
+        game = self._parsed(game_id, got)
+        return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
 
     async def scoreboard(self, chat: ChatRef, user: PlayerRef, *,
                          update: str | None = None) -> list[Effect]:
@@ -212,9 +261,11 @@ class Service(GameRunner):
             return []
         lang = await self._lang(chat)
         gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
-        got = await self._load(gid) if gid else None
+        stored = await self.store.load_game(gid) if gid else None
+        game = self._parsed(gid, stored) if gid and stored and self._readable(
+            gid, stored) else None  # an unreadable game: the ranking alone
         rows = await self.store.ranking(chat.key)
-        text = info.scoreboard_text(got[1] if got else None, rows, Translator(lang))
+        text = info.scoreboard_text(game, rows, Translator(lang))
         return [Reply(player=user, text=text)]
 
     async def export(self, chat: ChatRef, user: PlayerRef, *,
@@ -233,19 +284,26 @@ class Service(GameRunner):
 
     async def set_language(self, chat: ChatRef, user: PlayerRef, lang: str = "", *,
                            update: str | None = None) -> list[Effect]:
-        """``/idioma [pt|en|it]``: the chat's language (no argument lists them)."""
-        if not await self._fresh(update):
-            return []
+        """``/idioma [pt|en|it]``: the chat's language (no argument lists them). The
+        update is marked seen once the language is set and the table relabelled (both
+        idempotent), so a redelivery after a crash in between sets it."""
         code = norm_lang(lang) if lang.strip() else None
         if code is None:
+            if not await self._fresh(update):
+                return []
             choices = ", ".join(f"{k} ({v})" for k, v in LANGS.items())
             return await self._reply(chat, user, N_("Idiomas: {choices}. Use /idioma en."),
                                      choices=choices)
+        if update is not None and await self.store.was_seen(update):
+            return []
         await self.store.set_setting(chat.key, "lang", code)
         out = await self._reply(chat, user, N_("Idioma do grupo: português."), code)
         gid = await self._active(chat)
         if gid is not None:
-            out += await self._run(gid, None, lambda g: info.relabel(g, code))
+            with contextlib.suppress(CorruptGame):  # an unreadable table stays as it is
+                out += await self._run(gid, None, lambda g: info.relabel(g, code))
+        if update is not None:
+            await self.store.first_seen(update, UPDATE_TTL_S)
         return out
 
     async def come_back(self, chat: ChatRef, user: PlayerRef, *,
@@ -276,7 +334,9 @@ class Service(GameRunner):
         gid = await self._active(old)
         if gid is None:
             return []
-        effects = await self._run(gid, None, lambda g: info.move_chat(g, new))
+        effects: list[Effect] = []
+        with contextlib.suppress(CorruptGame):  # its chat binding moves all the same
+            effects = await self._run(gid, None, lambda g: info.move_chat(g, new))
         await self.store.unbind_chat(old.key, gid)
         await self.store.bind_chat(new.key, gid, CHAT_BIND_TTL_S)
         return effects

@@ -13,8 +13,10 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.i18n import Translator
+
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
-_UNITS = {"turn_timer_s": "segundos", "ai_pace_s": "segundos"}
+_UNITS = {"turn_timer_s", "ai_pace_s"}  # in seconds
 
 
 class Settings(BaseSettings):
@@ -46,32 +48,47 @@ class Settings(BaseSettings):
         return value.strip().upper() if isinstance(value, str) else value
 
 
-def settings_error(err: ValidationError) -> str:
-    """One line for the operator (pt-BR, like the other start-up errors): each bad
-    variable, the value given and what it accepts, e.g.
+def settings_error(err: ValidationError, _: Translator | None = None) -> str:
+    """One line for the operator (in the language of ``_``, pt-BR by default, like the
+    other start-up errors): each bad variable, the value given and what it accepts, e.g.
     ``"TURN_TIMER_S inválido ('5'): use um número inteiro de 10 a 86400 (segundos)."``"""
-    return " ".join(_one(e) for e in err.errors())
+    _ = _ or Translator()
+    return " ".join(_one(e, _) for e in err.errors())
 
 
-def _one(error: Any) -> str:
+def _one(error: Any, _: Translator) -> str:
     name = str(error["loc"][0]) if error["loc"] else "?"
     field = Settings.model_fields.get(name)
     given = error.get("input")
     shown = f" ({given!r})" if isinstance(given, str | int | float) else ""
-    return f"{name.upper()} inválido{shown}: {_accepts(name, field)}."
+    return _("{name} inválido{shown}: {accepts}.", name=name.upper(), shown=shown,
+             accepts=_accepts(name, field, _) if field is not None else _kind(error, _))
 
 
-def _accepts(name: str, field: Any) -> str:
+def _kind(error: Any, _: Translator) -> str:
+    """What a setting of another model (an adapter's, e.g. ``TELEGRAM_POLL_INTERVAL``)
+    accepts, from the kind of error."""
+    kind = str(error.get("type", ""))
+    if kind.startswith("int_"):
+        return _("use um número inteiro")
+    if kind.startswith("float_"):
+        return _("use um número")
+    return _("valor não aceito")
+
+
+def _accepts(name: str, field: Any, _: Translator) -> str:
     if name == "log_level":
-        return "use DEBUG, INFO, WARNING, ERROR ou CRITICAL"
+        return _("use DEBUG, INFO, WARNING, ERROR ou CRITICAL")
     if name == "redis_prefix":
-        return "use de 1 a 40 letras, algarismos, '_', '.' ou '-'"
-    if field is None:
-        return "valor não aceito"
+        return _("use de 1 a 40 letras, algarismos, '_', '.' ou '-'")
     bounds = {type(m).__name__: m for m in field.metadata}
-    kind = "um número inteiro" if field.annotation is int else "um número"
     low, high = getattr(bounds.get("Ge"), "ge", None), getattr(bounds.get("Le"), "le", None)
-    unit = f" ({_UNITS[name]})" if name in _UNITS else ""
-    if low is not None and high is not None:
-        return f"use {kind} de {low:g} a {high:g}{unit}"
-    return f"use {kind}{unit}"
+    whole = field.annotation is int
+    if low is None or high is None:
+        return _("use um número inteiro") if whole else _("use um número")
+    span = {"low": f"{low:g}", "high": f"{high:g}"}
+    if name in _UNITS:
+        return (_("use um número inteiro de {low} a {high} (segundos)", **span) if whole
+                else _("use um número de {low} a {high} (segundos)", **span))
+    return (_("use um número inteiro de {low} a {high}", **span) if whole
+            else _("use um número de {low} a {high}", **span))

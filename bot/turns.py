@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import play, results, views
+from bot import narration, play, results, views
 from bot.effects import Effect, Reply, number
 from bot.i18n import N_, Translator
 from bot.model import Game, Group
@@ -158,7 +158,7 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
 
 def apply_action(game: Game, seat: int, action: Action, now: float, human: bool) -> Outcome:
     """Apply ``action`` through the engine and return the effects of the new position."""
-    before = play.deal_of(game).turn
+    before, turn = play.deal_of(game).turn, play.deal_of(game).turn_count
     events = play.act(game, action)
     s = game.seats[seat]
     s.ver += 1
@@ -167,9 +167,7 @@ def apply_action(game: Game, seat: int, action: Action, now: float, human: bool)
     if human:
         game.touched = now
     extra: list[Effect] = []
-    said = [d for ev in events if (d := describe(game, ev)) is not None]
-    if said:
-        game.last = said
+    _narrate(game, events, turn, action.with_ is not None, now)
     for ev in events:
         if ev.kind == "lay_down_short" and s.player is not None:
             _ = Translator(game.lang)
@@ -187,33 +185,15 @@ def apply_action(game: Game, seat: int, action: Action, now: float, human: bool)
     return Outcome(extra + views.after_move_effects(game, changed, ping=state.turn != before))
 
 
-_EVENT_TEXT: dict[str, str] = {
-    "drew": N_("{name} comprou do monte."),
-    "redrew": N_("{name} abriu o lixo com {card} e comprou outra."),
-    "took_pile": N_("{name} pegou o lixo (cartas: {n})."),
-    "melded": N_("{name} baixou {cards}."),
-    "discarded": N_("{name} descartou {card}."),
-    "laid_three": N_("{name} baixou o {card}."),
-    "took_morto": N_("{name} pegou o morto."),
-    "pile_killed": N_("{name} trancou o lixo: as cartas saem do jogo."),
-    "pile_blocked": N_("{name} trancou o lixo para o próximo jogador."),
-    "stock_from_morto": N_("O monte acabou: um morto virou monte."),
-    "stock_from_pile": N_("O monte acabou: o lixo foi embaralhado no monte."),
-    "went_out": N_("{name} bateu!"),
-}
-
-
-def describe(game: Game, ev: Any) -> tuple[str, dict[str, Any]] | None:
-    """The table's "last action" line for an engine event (public facts only)."""
-    msgid = _EVENT_TEXT.get(ev.kind)
-    if msgid is None:
-        return None
-    kw: dict[str, Any] = {"seat": ev.seat}
-    pub = ev.public
-    if isinstance(pub.get("card"), str):
-        kw["card"] = str(Card.parse(pub["card"]))
-    if ev.kind == "took_pile":
-        kw["n"] = len(pub["cards"]) if "cards" in pub else int(pub.get("count", 0))
-    if ev.kind == "melded":
-        return views.melded_last(ev.seat, pub)
-    return msgid, kw
+def _narrate(game: Game, events: list[Any], turn: int, new_meld: bool, now: float) -> None:
+    """Add the moves of ``events`` (made in turn ``turn`` at ``now``) to the table's
+    narration, which keeps the last two turns and the last seconds (:mod:`bot.narration`)."""
+    state = play.deal_of(game)
+    said = []
+    for ev in events:
+        side_melds = state.melds[state.side_of[ev.seat]] if ev.seat >= 0 else []
+        entry = narration.describe(ev, turn, side_melds, new_meld, now)
+        if entry is not None:
+            said.append(entry)
+    if said:
+        game.last = narration.recent(game.last + said, state.turn_count, now)

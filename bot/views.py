@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import play
+from bot import narration, play
 from bot.effects import (
     Button,
     Closed,
@@ -24,9 +24,9 @@ from bot.effects import (
 )
 from bot.i18n import N_, Translator
 from bot.model import Game
-from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.melds import extend_meld
+from engine.rules import RedThree
 
 LEVEL_NAMES = {"facil": N_("fácil"), "normal": N_("normal"), "dificil": N_("difícil")}
 CANASTRA_LABELS = {"limpa": N_("limpa"), "suja": N_("suja")}
@@ -34,12 +34,16 @@ PRESET_TITLES = {"buraco": "Buraco", "buraco_morto": "Buraco com Morto",
                  "bossa_nova": "Buraco Bossa Nova", "justificado": "Justificado",
                  "tranca": "Tranca", "altaneira": "Biriba com Tranca de Altaneira"}
 CARDS_PER_ROW = 6
+SOLO_PLATFORMS = frozenset({"cli"})
+"""Platforms whose table is seen by the one person playing (the terminal)."""
+DRAWN_MARK = "•"
+"""Marks the card drawn from the stock this turn in its drawer's hand (``•7♦``)."""
 
 
 def seat_name(game: Game, seat: int, _: Translator) -> str:
     """Display name of ``seat``: the person's name or ``"Robô N"``."""
     player = game.seats[seat].player
-    return player.name if player is not None else _("Robô {n}", n=seat + 1)
+    return player.name if player is not None else _("Robô {n}", n=game.robot_number(seat))
 
 
 def side_label(game: Game, side: int, team: list[int], _: Translator) -> str:
@@ -110,26 +114,30 @@ def _buttons(game: Game, version: int = 0) -> Any:
 
 
 def table_view(game: Game, _: Translator) -> View:
-    """The table during and after play: scores, melds, pile, stock, turn, last action."""
+    """The table during and after play: match scores with each side's melded points of
+    this deal, melds, laid 3s, pile, stock, whose turn, and the narration of the last moves."""
     state = play.deal_of(game)
     rules = play.rules_of(game)
     scores = play.match_scores(game)
     lines: list[str] = []
+    melded = play.melded_points(state)
     for side, team in enumerate(state.teams):
-        lines.append(_("{side}: {points} pts", side=side_label(game, side, team, _),
-                       points=scores[side]))
+        lines.append(_("{side}: {points} pts · nesta mão: {melded} em jogos",
+                       side=side_label(game, side, team, _), points=scores[side],
+                       melded=melded[side]))
         melds = state.melds[side]
         if not melds:
             lines.append("  " + _("(sem jogos)"))
         for k, meld in enumerate(melds):
             lines.append(f"  {k + 1}) {play.show(meld.cards)}{_canastra(meld, _)}")
         if state.laid_threes[side]:
-            lines.append("  " + _("3s baixados: {cards}", cards=play.show(state.laid_threes[side])))
+            lines.append("  " + _threes_line(rules, play.show(state.laid_threes[side]), _))
     counts = " · ".join(f"{seat_name(game, k, _)} {len(h)}" for k, h in enumerate(state.hands))
     lines.append(_("Cartas na mão: {counts}", counts=counts))
     lines.append(_pile_line(state, rules, _))
     if game.status == "playing":
-        lines.append(_("Vez de {name}.", name=seat_name(game, state.turn, _)))
+        lines.append(_("Sua vez.") if state.turn == you_seat(game)
+                     else _("Vez de {name}.", name=seat_name(game, state.turn, _)))
     if game.last:
         lines.append(last_text(game, _))
     b = _buttons(game)
@@ -143,43 +151,28 @@ def table_view(game: Game, _: Translator) -> View:
     return View(title=game_title(game, _), lines=lines, buttons=buttons)
 
 
-MELDED = N_("{name} baixou {melds}.")
-EXTENDED = N_("{name} juntou {extended}.")
-MELDED_EXTENDED = N_("{name} baixou {melds} e juntou {extended}.")
-
-
-def melded_last(seat: int, public: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The "last move" entry of an engine ``melded`` event: new melds and extensions
-    kept apart (``public``: ``melds`` = [[codes]], ``extend`` = [{meld, cards}]); the
-    text is made by :func:`last_text` in the chat's language."""
-    melds = [[str(Card.parse(c)) for c in m] for m in public.get("melds", [])]
-    ext = [[int(e["meld"]) + 1, [str(Card.parse(c)) for c in e["cards"]]]
-           for e in public.get("extend", [])]
-    msgid = MELDED_EXTENDED if melds and ext else (MELDED if melds else EXTENDED)
-    return msgid, {"seat": seat, "melds": melds, "extend": ext}
-
-
-def _and(items: list[str], _: Translator) -> str:
-    """``a``, ``a e b``, ``a, b e c`` in the chat's language."""
-    if len(items) < 2:
-        return "".join(items)
-    return _("{items} e {last}", items=", ".join(items[:-1]), last=items[-1])
+def you_seat(game: Game) -> int | None:
+    """The seat of the person a one-person table is shown to (the terminal, platform
+    ``cli``: its table speaks to that person, "Sua vez."), else None (a group's table)."""
+    if game.chat.platform not in SOLO_PLATFORMS:
+        return None
+    people = game.humans()
+    return people[0][0] if len(people) == 1 else None
 
 
 def last_text(game: Game, _: Translator) -> str:
-    """What the last move did, in the chat's language (names resolved now)."""
-    out = []
-    for msgid, params in game.last:
-        kw = dict(params)
-        if "seat" in kw:
-            seat = kw.pop("seat")
-            kw["name"] = seat_name(game, seat, _) if seat >= 0 else ""
-        if isinstance(kw.get("melds"), list):  # see melded_last
-            kw["melds"] = _and([" ".join(m) for m in kw["melds"]], _)
-            kw["extended"] = _and([_("{cards} ao jogo {n}", cards=" ".join(cards), n=n)
-                                   for n, cards in kw.pop("extend", [])], _)
-        out.append(_(msgid, **kw))
-    return " ".join(out)
+    """The table's narration: every move of the last turn and of the turn in play
+    (:func:`bot.narration.last_text`), names resolved now in the chat's language."""
+    names = [seat_name(game, k, _) for k in range(len(game.seats))]
+    return narration.last_text(game, _, names, you_seat(game))
+
+
+def _threes_line(rules: Any, cards: str, _: Translator) -> str:
+    """Laid red 3s: ``"Dólares: 3♥ 3♦"`` (altaneira, RULES A4), ``"3s baixados: 3♦"``
+    (tranca, RULES A32)."""
+    if rules.red_three == RedThree.DOLLAR:
+        return _("Dólares: {cards}", cards=cards)
+    return _("3s baixados: {cards}", cards=cards)
 
 
 def _canastra(meld: Any, _: Translator) -> str:
@@ -223,9 +216,12 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     s = game.seats[seat]
     view = play.view_of(game, seat)
     grouped = {i: g + 1 for g, grp in enumerate(s.groups) for i in grp.cards}
+    drawn = -1 if narration.took_morto_in(game, seat, view.turn_count) else next(
+        (i for i, c in enumerate(view.hand) if c == view.drawn), -1)
     faces: list[dict[str, Any]] = [
         {"index": i, "code": c.code, "text": play.text_of(c), "red": c.is_red,
-         "selected": i in s.sel, "group": grouped.get(i, 0)} for i, c in enumerate(view.hand)]
+         "selected": i in s.sel, "group": grouped.get(i, 0), "drawn": i == drawn}
+        for i, c in enumerate(view.hand)]
     b = _buttons(game, s.ver)
     rows: list[list[Any]] = []
     for start in range(0, len(faces), CARDS_PER_ROW):
@@ -234,6 +230,9 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
             for f in faces[start:start + CARDS_PER_ROW]])
     lines = [_("Mesa: {title}", title=game.chat.title or game.chat.chat_id)]
     lines += _pick_lines(game, seat, view, _)
+    own = narration.own_line(game, seat, _, view.drawn, view.turn_count)
+    if own:
+        lines.append(own)
     my_turn = game.status == "playing" and view.turn == seat
     if my_turn:
         rows += _fitting(play.action_buttons(game, seat, view, b), view)
@@ -271,10 +270,12 @@ def _fitting(rows: list[list[Button]], view: Any) -> list[list[Button]]:
 
 
 def _face_label(face: dict[str, Any]) -> str:
-    """A card button's label: ``"2:7♥"`` set aside in group 2, ``"[7♥]"`` selected."""
+    """A card button's label: ``"2:7♥"`` set aside in group 2, ``"[7♥]"`` selected,
+    :data:`DRAWN_MARK` before the card drawn from the stock this turn."""
+    text = DRAWN_MARK + face["text"] if face["drawn"] else str(face["text"])
     if face["group"]:
-        return f"{face['group']}:{face['text']}"
-    return f"[{face['text']}]" if face["selected"] else str(face["text"])
+        return f"{face['group']}:{text}"
+    return f"[{text}]" if face["selected"] else text
 
 
 def _pick_lines(game: Game, seat: int, view: Any, _: Translator) -> list[str]:
@@ -300,14 +301,22 @@ def _pick_lines(game: Game, seat: int, view: Any, _: Translator) -> list[str]:
 
 
 def closing_effects(game: Game, why: str, tell: bool, **kw: Any) -> list[Effect]:
-    """Group notice, a private word to each person when ``tell``, and ``Closed``."""
+    """Group notice, a private word to each person when ``tell``, and ``Closed`` with
+    the final table (:func:`final_view`)."""
     _ = Translator(game.lang)
     text = _(why, **kw)
     out: list[Effect] = [Say(chat=game.chat, text=text)]
     if tell:
         out += [Tell(player=p, chat=game.chat, text=text) for _s, p in game.humans()]
-    out.append(Closed(chat=game.chat, game_id=game.id))
+    out.append(Closed(chat=game.chat, game_id=game.id, final=final_view(game, text, _)))
     return out
+
+
+def final_view(game: Game, text: str, _: Translator) -> View:
+    """The table as a closing game leaves it: the lobby or the table as they stand,
+    without buttons, ending with ``text`` (why it closed, already translated)."""
+    shown = lobby_view(game, _) if game.match is None else table_view(game, _)
+    return View(title=shown.title, lines=[*shown.lines, text])
 
 
 def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:

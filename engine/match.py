@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import jsonfields
 from engine.actions import Action
 from engine.cards import Card, codes
 from engine.deal import apply
 from engine.errors import IllegalAction
-from engine.rules import DealerRotation, Rules, Tiebreak, make_rules, options_of
+from engine.rules import DealerRotation, Rules, Tiebreak, make_rules, options_of, stored_options
 from engine.scoring import DealScore, score_deal
 from engine.state import DealState, Event, deal_cards
 
@@ -264,18 +265,20 @@ class Match:
         Data without ``format`` was stored before issue 14: that match keeps the meld
         behaviour it started with (``legacy_relayout``), so its record replays exactly."""
         try:
-            rules = make_rules(data["variant"], data.get("options") or None)
+            if not isinstance(data, dict):
+                raise TypeError("not an object")
+            rules = make_rules(data["variant"], stored_options(data.get("options")))
             if data.get("format", min(LEGACY_FORMATS)) in LEGACY_FORMATS:
                 rules = rules.model_copy(update={"legacy_relayout": True})
             match = cls(
                 rules=rules,
                 players=list(data["players"]),
-                scores=list(data["scores"]),
-                dealer=int(data["dealer"]),
-                batidas=list(data["batidas"]),
+                scores=jsonfields.integers(data.get("scores"), "scores"),
+                dealer=jsonfields.integer(data, "dealer"),
+                batidas=jsonfields.integers(data.get("batidas"), "batidas"),
                 best_batida=list(data["best_batida"]),
-                over=bool(data["over"]),
-                winner=data["winner"],
+                over=jsonfields.flag(data, "over", None),
+                winner=jsonfields.optional_integer(data, "winner"),
             )
             if data.get("deal") is not None:
                 match.deal = DealState.from_json(rules, data["deal"])
@@ -297,8 +300,8 @@ class Match:
         except IllegalAction as err:
             raise IllegalAction("bad_position", err.template, **err.params) from None
         except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise IllegalAction(
-                "bad_position", "estado corrompido: {error}", error=repr(err)
+            raise IllegalAction(  # the kind of error only: its text may quote hidden cards
+                "bad_position", "estado corrompido: {error}", error=type(err).__name__
             ) from None
 
 

@@ -82,7 +82,7 @@ def _not_integer(where: str) -> IllegalAction:
     )
 
 
-_INT_FIELDS = frozenset({"target", "default_players", "relancinho_bonus", "vulnerable_at"})
+_INT_FIELDS = frozenset({"target", "relancinho_bonus", "vulnerable_at"})
 
 
 def coerce(key: str, value: Any) -> Any:

@@ -24,7 +24,7 @@ from engine.cards import Card, CardParseError
 from engine.deal import apply
 from engine.errors import IllegalAction
 from engine.match import LEGACY_FORMATS, RECORD_FORMAT, Match
-from engine.rules import Rules, make_rules
+from engine.rules import Rules, make_rules, stored_options
 from engine.scoring import score_deal
 from engine.state import DealState, deal_cards
 
@@ -102,7 +102,7 @@ def _rules_of(record: Any) -> tuple[Rules, list[str]]:
     if not all(isinstance(p, str) for p in players):
         raise MalformedRecord("'players' precisa ser uma lista de nomes")
     try:
-        rules = make_rules(variant, options)
+        rules = make_rules(variant, stored_options(options))
         rules.teams(len(players))
     except IllegalAction as err:
         raise MalformedRecord(err.message) from None
@@ -141,7 +141,9 @@ def _start(
     if reshuffle and not rules.reuse_pile_once:
         raise MalformedRecord("'reshuffle' só existe quando o lixo volta ao monte (altaneira)")
     if reshuffle is not None and (
-        not isinstance(reshuffle, list) or sorted(reshuffle) != list(range(len(reshuffle)))
+        not isinstance(reshuffle, list)
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in reshuffle)
+        or sorted(reshuffle) != list(range(len(reshuffle)))
     ):
         raise MalformedRecord("'reshuffle' precisa ser uma permutação de 0..n-1")
     return first, scores

@@ -204,13 +204,15 @@ class Rules(BaseModel):
         Raises ``IllegalAction("bad_players")`` when the preset does not allow ``players``.
         """
         if players not in self.players_allowed:
-            allowed = ", ".join(str(n) for n in self.players_allowed)
+            *head, last = (str(n) for n in self.players_allowed)
+            if not head:
+                raise IllegalAction(
+                    "bad_players", "{preset} aceita {allowed} jogadores, não {players}",
+                    preset=self.preset, allowed=last, players=players,
+                )
             raise IllegalAction(
-                "bad_players",
-                "{preset} aceita {allowed} jogadores, não {players}",
-                preset=self.preset,
-                allowed=allowed,
-                players=players,
+                "bad_players", "{preset} aceita {allowed} ou {last} jogadores, não {players}",
+                preset=self.preset, allowed=", ".join(head), last=last, players=players,
             )
         if players in (4, 6):
             return [list(range(0, players, 2)), list(range(1, players, 2))]
@@ -313,7 +315,8 @@ ALIASES: dict[str, str] = {
 }
 
 # Options a group may set when opening a table. Structural fields (melds, 3s, pile)
-# stay with the preset: changing them would make another game.
+# stay with the preset: changing them would make another game; internal ones
+# (default_players: how many seats the terminal and self-play fill) are no game rule.
 OVERRIDABLE: frozenset[str] = frozenset(
     {
         "target",
@@ -324,12 +327,21 @@ OVERRIDABLE: frozenset[str] = frozenset(
         "second_morto_direct_only",
         "relancinho_bonus",
         "vulnerable_at",
-        "default_players",
         "single_card_pile_rule",
         "reuse_pile_once",
         "dollar_per_canastra",
     }
 )
+
+
+RETIRED_OPTIONS: frozenset[str] = frozenset({"default_players"})
+"""Options a table could once set and no longer can: a stored game or record that has
+one is read without it (:func:`stored_options`)."""
+
+
+def stored_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """``options`` of a stored game or record without the :data:`RETIRED_OPTIONS`."""
+    return {k: v for k, v in (options or {}).items() if k not in RETIRED_OPTIONS}
 
 
 def preset_name(name: str) -> str:

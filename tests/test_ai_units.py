@@ -156,16 +156,37 @@ def test_determinized_samples_match_the_view_along_a_deal(preset: str, players: 
     assert checked > 5
 
 
-def test_selfplay_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_selfplay_cli_prints_the_table(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
     assert selfplay_main(["--variant", "biriba", "--players", "2", "--games", "2",
                           "--seats", "normal,facil"]) == 0
     out = capsys.readouterr()
     lines = out.out.splitlines()
+    assert lines[0] == "buraco_morto, 2 jogadores, 2 mãos, lugares normal,facil"
+    assert lines[1].split() == ["formação", "mãos", "vitórias", "empates", "%", "vitórias",
+                                "IC", "95%", "(Wilson)", "média"]
+    assert lines[2].split()[:2] == ["normal", "2"] and lines[3].split()[:2] == ["facil", "2"]
+    assert out.err == ""  # no progress frames when stderr is not a terminal
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert selfplay_main(["--variant", "biriba", "--players", "2", "--games", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "buraco_morto, 2 players, 2 deals, seats normal,facil"
     assert lines[1].split() == ["lineup", "deals", "wins", "ties", "win", "rate", "95%", "CI",
                                 "(Wilson)", "avg", "score"]
-    assert lines[2].split()[:2] == ["normal", "2"] and lines[3].split()[:2] == ["facil", "2"]
-    assert "2/2 deals" in out.err
+
+
+def test_selfplay_progress_frames_go_only_to_a_terminal(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.ai import selfplay
+
+    monkeypatch.delenv("LANG", raising=False)
+    selfplay._progress(1, 2)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    selfplay._progress(2, 2)
+    assert capsys.readouterr().err == "\r[##############################] 2/2 mãos\n"
 
 
 def test_selfplay_variant_takes_options_as_novojogo_does() -> None:
@@ -183,9 +204,12 @@ def test_selfplay_same_level_sides_are_told_apart() -> None:
         "dificil+normal", "facil"]
 
 
-def test_selfplay_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+def test_selfplay_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
     assert selfplay_main(["--seats", "normal,genius"]) == 2
-    assert "unknown AI level 'genius'" in capsys.readouterr().err
+    assert "nível de robô desconhecido: 'genius'" in capsys.readouterr().err
     assert selfplay_main(["--variant", "poker"]) == 2
     assert "variante desconhecida" in capsys.readouterr().err
     assert selfplay_main(["--variant", "altaneira", "--players", "2"]) == 2
@@ -193,18 +217,18 @@ def test_selfplay_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> N
     for budget in ("-1", "0", "61"):
         assert selfplay_main(["--seats", "dificil,normal", "--budget", budget]) == 2
         assert capsys.readouterr().err == (
-            "--budget is seconds per dificil move, more than 0 and at most 60\n")
+            "--budget são segundos por jogada do dificil: mais de 0 e no máximo 60\n")
     assert selfplay_main(["--jobs", "0"]) == 2
-    assert capsys.readouterr().err == "--jobs must be at least 1\n"
+    assert capsys.readouterr().err == "--jobs precisa ser pelo menos 1\n"
     assert selfplay_main(["--variant", "buraco target"]) == 2
     assert capsys.readouterr().err == "opção sem valor: 'target' (use chave=valor)\n"
     assert selfplay_main(["--variant", "buraco colour=red"]) == 2
     assert "opção desconhecida ou fixa nesta variante: 'colour'" in capsys.readouterr().err
     assert selfplay_main(["--players", "0"]) == 2
-    assert "buraco aceita 2, 3, 4, 6 jogadores, não 0" in capsys.readouterr().err
+    assert "buraco aceita 2, 3, 4 ou 6 jogadores, não 0" in capsys.readouterr().err
     assert selfplay_main(["--players", "3", "--mirror"]) == 2
     assert capsys.readouterr().err == (
-        "--mirror swaps the lineups of two sides; this table has 3\n")
+        "--mirror troca as formações de dois lados; esta mesa tem 3\n")
 
 
 def test_dificil_keeps_normals_move_unless_an_alternative_clearly_wins() -> None:

@@ -17,7 +17,8 @@ from bot import __main__ as cli
 @pytest.fixture(autouse=True)
 def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> Iterator[None]:
     monkeypatch.chdir(tmp_path)  # no .env file
-    for name in ("REDIS_URL", "TELEGRAM_TOKEN", "TELEGRAM_BASE_URL", "WEBHOOK_URL"):
+    for name in ("REDIS_URL", "TELEGRAM_TOKEN", "TELEGRAM_BASE_URL", "WEBHOOK_URL", "LANGUAGE",
+                 "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
     yield
     logsafe.uninstall()  # main() installs the log filter for the whole process
@@ -32,26 +33,26 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
         cli.main(argv)
     assert exit_.value.code == 2
     err = capsys.readouterr().err.splitlines()[-1]
-    assert err in ("python -m bot play: error: argument --variant: diga a variante, ex.: "
+    assert err in ("python -m bot play: erro: argumento --variant: diga a variante, ex.: "
                    "--variant tranca",
-                   "python -m bot play: error: argument --pause: use de 0 a 60 segundos",
-                   "python -m bot play: error: argument --pause: número de segundos "
+                   "python -m bot play: erro: argumento --pause: use de 0 a 60 segundos",
+                   "python -m bot play: erro: argumento --pause: número de segundos "
                    "inválido: 'x'",
-                   "python -m bot play: error: argument --robos/--robots: nível inválido: "
+                   "python -m bot play: erro: argumento --robos/--robots: nível inválido: "
                    "'expert' (use facil, normal ou dificil, ex.: --robos dificil ou --robos "
                    "facil,dificil)",
-                   "python -m bot play: error: argument --robos/--robots: nível inválido: "
+                   "python -m bot play: erro: argumento --robos/--robots: nível inválido: "
                    "'' (use facil, normal ou dificil, ex.: --robos dificil ou --robos "
                    "facil,dificil)",
-                   "python -m bot play: error: argument --robos/--robots: nível inválido: "
+                   "python -m bot play: erro: argumento --robos/--robots: nível inválido: "
                    "'facil,,dificil' (use facil, normal ou dificil, ex.: --robos dificil ou "
                    "--robos facil,dificil)")
 
 
 @pytest.mark.parametrize(("variant", "players", "allowed"), [
-    ("buraco", "7", "2, 3, 4, 6"), ("buraco", "1000", "2, 3, 4, 6"),
-    ("buraco", "100000000000000000000", "2, 3, 4, 6"), ("buraco", "0", "2, 3, 4, 6"),
-    ("tranca", "6", "2, 4"), ("altaneira", "6", "4")])
+    ("buraco", "7", "2, 3, 4 ou 6"), ("buraco", "1000", "2, 3, 4 ou 6"),
+    ("buraco", "100000000000000000000", "2, 3, 4 ou 6"), ("buraco", "0", "2, 3, 4 ou 6"),
+    ("tranca", "6", "2 ou 4"), ("altaneira", "6", "4")])
 def test_a_seat_count_the_variant_refuses_exits_2_with_one_line(
         variant: str, players: str, allowed: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "--variant", variant, "--players", players]) == 2

@@ -49,14 +49,18 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
     assert "Ações: Baixar (b N N N) · Descartar (d N) · Baixar o 3 (t N)" in text
     assert "Não há carta 99 na sua mão (1 a 12)." in text
     assert "Baixe o 3 vermelho antes de descartar" in text
-    assert "Você baixou o 3♦." in text and "3s baixados: 3♦" in text
+    assert "Você comprou do monte e baixou o 3♦." in text and "3s baixados: 3♦" in text
     assert "Um jogo precisa de pelo menos 3 cartas" in text
     assert "Separado 1" not in text  # a refused meld leaves no selection behind
     # the AI answered, the person's discard went to the pile
-    assert "Robô 2 comprou do monte." in text and "Robô 2 descartou A♣." in text
-    assert "1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:5♥  7:8♥  8:9♥  9:6♠  10:K♠" in text
+    assert "Robô 2 comprou do monte." in text
+    assert "Robô 2 comprou do monte e descartou A♣." in text
+    # "d 6" was typed from the screen where the drawn 8♦ stood at the end: 5♥ went
+    assert "1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:A♥  7:8♥  8:9♥  9:6♠  10:K♠" in text
     assert "Partida: Você × Robô 2" in text
-    assert text.rstrip().endswith("<q>\nAté a próxima!")
+    assert text.rstrip().endswith(
+        "<q>\nPartida: Você × Robô 2\nTotal: 0 × 0\nRanking do grupo:\n"
+        "(nenhuma partida terminada ainda)\n\nAté a próxima!")  # q shows the score first
 
 
 async def test_unknown_variant_is_refused() -> None:
@@ -87,16 +91,24 @@ def test_cli_parses_play_options() -> None:
     assert (args.command, args.variant, args.players) == ("play", "tranca", 4)
 
 
-async def play_seeded_duel() -> str:
+async def play_seeded_duel(after: list[str] | None = None) -> str:
     """A seeded 2-player buraco match in the terminal, the person drawing and discarding
-    their first card every turn; returns everything the console printed."""
+    their first card every turn, then typing ``after`` at the last prompt (the one that
+    offers ``exportar``); returns everything the console printed."""
     commands = iter(["c", "d 1"] * 2000)
+    last = iter(after or [])
+
+    def read(prompt: str) -> str:
+        line = next(last, None) if "exportar" in prompt else next(commands)
+        if line is None:
+            raise EOFError
+        return line
+
     clock = FakeClock()
     svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), chooser=seeded_ai,
                        next_deal_s=3600)
     out = io.StringIO()
-    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None),
-                       read=lambda _p: next(commands))
+    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None), read=read)
     assert await game.setup("buraco", 2)
     await game.play()
     return out.getvalue()
@@ -106,13 +118,13 @@ async def test_between_deals_any_move_starts_the_next_deal() -> None:
     text = await play_seeded_duel()
     assert "Fim da mão 1." in text and "Fim da mão 2." in text
     assert "A mão terminou: espere a próxima." not in text
-    assert "Fim da partida! Vencedor: Robô 2 com 1700 pontos." in text
+    assert "Fim da partida! Vencedor: Robô 2 com 2100 pontos." in text
 
 
 async def test_robot_levels_are_chosen_seat_by_seat() -> None:
-    # `python -m bot play --robos facil,dificil`: the levels repeat round the AI seats.
+    # `python -m bot play --robos facil,dificil,facil`: one level per AI seat.
     game, _out = scripted(["q"])
-    assert await game.setup("buraco", 4, ["facil", "dificil"])
+    assert await game.setup("buraco", 4, ["facil", "dificil", "facil"])
     store = game.service.store
     gid = await store.chat_game(CHAT.key)
     assert gid is not None
@@ -143,4 +155,4 @@ async def test_quitting_closes_the_game_and_a_new_run_starts_afresh() -> None:
     again = ConsoleGame(game.service, Console(file=io.StringIO()), read=game.read)
     assert await again.setup("tranca", 2)
     assert again.game_id != crashed.game_id
-    assert again._rules.preset == "tranca"
+    assert again.rules.preset == "tranca"

@@ -11,16 +11,21 @@ from test_service_support import ANA, CHAT
 
 from adapters.console import render
 from adapters.console.app import help_text
-from bot import views
+from bot import narration, views
 from bot.effects import Button, View, pack
 from bot.i18n import Translator
 from bot.model import Game, Seat
 from engine.cards import Card
 from engine.melds import make_meld
 from engine.rules import make_rules
+from engine.state import Event
 
 LONG = "1" * 52
 PT = Translator("pt")
+MORE = ("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, d ou o = "
+        "♦ ouros, h = ♥ copas, s ou e = ♠ espadas; coringa jk.\nMais: regras = regras da "
+        "variante · idioma en = trocar o idioma (pt, en, it) · exportar = salvar o registro "
+        "(no fim da partida)")
 
 
 async def play(variant: str, lines: list[str]) -> str:
@@ -41,43 +46,46 @@ async def test_huge_and_out_of_range_card_numbers_are_refused_and_the_game_goes_
                                  f"e {'5' * 60} 1", "b 13 14 15", "d 0", "d x", "d ²", "d 1",
                                  "q"])
     assert answers(text)[:8] == [
-        "Não há carta 1111… na sua mão (1 a 12).",
-        "Não há carta 9999… na sua mão (1 a 12).",
-        "Não há carta 7777… na sua mão (1 a 12).",
+        "Não há carta 111111111111… na sua mão (1 a 12).",
+        "Não há carta 999999999999… na sua mão (1 a 12).",
+        "Não há carta 777777777777… na sua mão (1 a 12).",
         "Seu lado ainda não tem jogos.",
         "Não há carta 13 na sua mão (1 a 12).",
         "Não há carta 0 na sua mão (1 a 12).",
-        "Use números de cartas: ex. d 7.",
-        "Use números de cartas: ex. d 7.",
+        "x não é carta: use o número ou o nome, ex.: d 7 ou d js.",
+        "² não é carta: use o número ou o nome, ex.: d 7 ou d js.",
     ]
-    assert answers(text)[8:] == ["Robô 2 comprou do monte.", "Robô 2 descartou A♣.",
-                                 "Até a próxima!"]  # the game went on
+    assert answers(text)[8:10] == ["Robô 2 comprou do monte.",
+                                   "Robô 2 comprou do monte e descartou A♣."]
+    assert answers(text)[-1] == "Até a próxima!"  # the game went on
     assert "│ Lixo: 5♣ A♣ · Monte: 80" in text
     assert text.rstrip().endswith("Até a próxima!")
 
 
 async def test_console_worded_messages() -> None:
-    text = await play("buraco", ["b 1", "lj", "lj x", f"lj {LONG}", "lj 0", "c 999", "\x1b[A",
-                                 "c", "b 1 1 1", "e 1 1 1", "d", "t", "e", "e 0 1", "r 2",
-                                 "q"])
+    text = await play("buraco", ["b 1", "c 999", "\x1b[A", "c", "b 1 1 1", "e 1 1 1", "d",
+                                 "e", "e 0 1", "r 2", "q", "s"])
     assert answers(text) == [
-        "Primeiro compre do monte ou pegue o lixo",  # the engine's reason
-        "Diga em qual jogo: lj 2",
-        "Use números de jogos: ex. lj 2.",
-        "Não há jogo 1111….",
-        "Não há jogo 0.",
+        "Primeiro compre do monte ou pegue o lixo.",  # the engine's reason
         "c não leva números.",
         "Comando desconhecido: [a. Digite ? para ajuda.",
         "Carta 1 repetida.",
         "Seu lado ainda não tem jogos.",
-        "Diga qual carta: d 7",
-        "Diga qual carta: t 4",
-        "Use: e JOGO CARTAS (ex.: e 2 4 5).",
+        "Diga quais cartas: d 7.",
+        "Use: e JOGO CARTAS (ex.: e 2 4 5 ou e 1 9c).",
         "Seu lado ainda não tem jogos.",
         "r não leva números.",
+        "Partida: Você × Robô 2", "Total: 0 × 0", "Ranking do grupo:",
+        "(nenhuma partida terminada ainda)", "Sair da partida? (s/n) <s>",
         "Até a próxima!",
     ]
     assert not any("\x1b" in line for line in answers(text))
+
+
+async def test_pile_onto_meld_messages_in_a_closed_pile_variant() -> None:
+    text = await play("tranca", ["lj", "lj x", f"lj {LONG}", "lj 0", "q", "s"])
+    assert answers(text)[:4] == ["Diga em qual jogo: lj 2.", "Use números de jogos: ex. lj 2.",
+                                 "Não há jogo 111111111111….", "Não há jogo 0."]
 
 
 async def test_help_lists_only_the_commands_of_the_variant() -> None:
@@ -85,13 +93,15 @@ async def test_help_lists_only_the_commands_of_the_variant() -> None:
         "Comandos: c = comprar do monte · l = pegar o lixo · b 1 2 3 = baixar as cartas "
         "1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = juntar as cartas 4 5 ao jogo 2 · "
         "d 7 = descartar a carta 7 · r = abrir o lixo com a carta comprada e comprar outra · "
-        "p = placar · ? = ajuda · q = sair")
+        "p = placar · ? = ajuda · q = sair\n" + MORE + "\nPara bater: não precisa de canastra.")
     assert help_text(make_rules("tranca", {}), PT) == (
         "Comandos: c = comprar do monte · l = pegar o lixo · l 4 5 = pegar o lixo "
         "justificando com as cartas 4 5 · lj 2 = pôr o topo do lixo no seu jogo 2 · "
         "b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = "
         "juntar as cartas 4 5 ao jogo 2 · d 7 = descartar a carta 7 · t 4 = baixar o 3 "
-        "vermelho (carta 4) · p = placar · ? = ajuda · q = sair")
+        "vermelho (carta 4) · p = placar · ? = ajuda · q = sair\n" + MORE + "\n"
+        "Para bater e pegar o morto: não precisa de canastra; "
+        "para bater e encerrar a mão: precisa de uma canastra limpa.")
     assert help_text(make_rules("justificado", {}), Translator("en")).startswith(
         "Commands: c = draw from the stock · l = take the discard pile · l 4 5 = take the "
         "discard pile justifying it with cards 4 5 · lj 2 = put the top")
@@ -106,9 +116,9 @@ async def test_goodbye_on_q_and_on_end_of_input() -> None:
 
 
 async def test_a_seat_count_the_variant_refuses_adds_no_ai_seat() -> None:
-    for variant, players, allowed in (("buraco", 7, "2, 3, 4, 6"), ("buraco", 0, "2, 3, 4, 6"),
-                                      ("tranca", 6, "2, 4"), ("altaneira", 6, "4"),
-                                      ("buraco", 10**20, "2, 3, 4, 6")):
+    for variant, players, allowed in (("buraco", 7, "2, 3, 4 ou 6"), ("buraco", 0, "2, 3, 4 ou 6"),
+                                      ("tranca", 6, "2 ou 4"), ("altaneira", 6, "4"),
+                                      ("buraco", 10**20, "2, 3, 4 ou 6")):
         game, out = scripted([], width=200)
         assert not await game.setup(variant, players)
         assert out.getvalue() == (
@@ -119,9 +129,9 @@ async def test_a_seat_count_the_variant_refuses_adds_no_ai_seat() -> None:
 async def test_the_table_with_the_last_move_comes_before_the_deal_result() -> None:
     lines = (await play_seeded_duel()).splitlines()
     end = lines.index("Fim da mão 1.")
-    assert lines[end - 1].endswith("bateu!"), lines[end - 3:end + 1]
+    assert lines[end - 1].endswith("baixou 10♦ 10♥ 10♠ e bateu."), lines[end - 3:end + 1]
     won = next(i for i, ln in enumerate(lines) if ln.startswith("Fim da partida!"))
-    assert lines[won] == "Fim da partida! Vencedor: Robô 2 com 1700 pontos."
+    assert lines[won] == "Fim da partida! Vencedor: Robô 2 com 2100 pontos."
     assert lines[won - 1].startswith("Placar: ")
 
 
@@ -134,12 +144,12 @@ def test_several_melds_and_extensions_read_apart() -> None:
     ext = {"melds": [], "extend": [{"meld": 0, "cards": ["7c"]}, {"meld": 2, "cards": ["Qd"]}]}
     said = []
     for seat, pub in ((0, two), (1, mixed), (0, ext)):
-        game.last = [views.melded_last(seat, pub)]
+        game.last = [narration.describe(Event("melded", seat, pub), 0, [], False) or ("", {})]
         said.append(views.last_text(game, PT))
     assert said == ["Ana baixou 4♦ 5♦ 6♦ e 9♣ 9♥ 9♠.",
                     "Robô 2 baixou 4♦ 5♦ 6♦ e 9♣ 9♥ 9♠ e juntou Q♦ K♦ ao jogo 3.",
                     "Ana juntou 7♣ ao jogo 1 e Q♦ ao jogo 3."]
-    game.last = [views.melded_last(1, mixed)]
+    game.last = [narration.describe(Event("melded", 1, mixed), 0, [], False) or ("", {})]
     assert views.last_text(game, Translator("en")) == (
         "AI 2 melded 4♦ 5♦ 6♦ and 9♣ 9♥ 9♠ and added Q♦ K♦ to meld 3.")
 

@@ -12,7 +12,7 @@ import pytest
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.platform import MessageGone, PrivateRefused
-from adapters.delivery.refs import GameRefs
+from adapters.delivery.refs import CLOSED_V, GameRefs
 from adapters.delivery.stale import StaleTables
 from bot.effects import (
     ChatRef,
@@ -226,6 +226,39 @@ async def test_closing_drops_buttons_and_pings_and_forgets_the_refs(setup: Any) 
         ("post", "text:fim", "m4"), ("strip", refs["table:v1"], "table:v1"),
         ("strip_private", refs["hand:h1"]), ("delete_private", refs["vez"])])
     assert await delivery.refs.all("g1") == {}
+    assert not await delivery.refs.newest_table("g1", CLOSED_V - 1)
+
+
+async def test_closing_edits_the_table_to_its_final_view_when_an_edit_was_still_pending(
+        setup: Any) -> None:
+    # /cancelar within the 3 s gap of a move: the closing replaces the move's table edit
+    # in the coalescer, so the closing itself must leave the final text on the table
+    delivery, platform = setup
+    await delivery.deliver([table("v1", 1)])
+    await delivery.flush()
+    delivery.stage([table("v2", 2)])
+    await delivery.deliver([Say(chat=CHAT, text="fim"), Closed(
+        chat=CHAT, game_id="g1", final=View(title="cancelado", lines=["Jogo cancelado."]))])
+    await delivery.flush()
+    assert platform.calls == [("post", "table:v1", "m1"), ("post", "text:fim", "m2"),
+                              ("edit", "m1", "table:cancelado")]
+
+
+async def test_a_table_view_another_worker_still_had_queued_is_dropped_after_the_closing(
+        setup: Any, store_clients: Any, store_prefix: str) -> None:
+    delivery, platform = setup
+    await delivery.deliver([table("v1", 1)])
+    await delivery.flush()
+    await delivery.deliver([Closed(chat=CHAT, game_id="g1", final=View(title="fim"))])
+    await delivery.flush()
+    other = Recorder()
+    late = Delivery(other, GameRefs(store_clients(), store_prefix, platform="xx"),
+                    EditCoalescer(gap_s=0, per_minute=10_000),
+                    EditCoalescer(gap_s=0, per_minute=10_000))
+    await late.deliver([table("v2", 2)])
+    await late.flush()
+    assert other.calls == []
+    assert platform.calls == [("post", "table:v1", "m1"), ("edit", "m1", "table:fim")]
 
 
 async def test_a_shown_table_leaves_no_stale_mark(setup: Any) -> None:

@@ -11,8 +11,9 @@ FORBIDDEN_MODULES = {
     "bot", "adapters", "asyncio", "socket", "logging", "redis", "telegram", "discord",
     "subprocess", "os", "shutil", "sqlite3", "urllib", "http", "requests", "httpx",
 }
-# The CLIs (replay, selfplay) read files and print; nothing else in the engine does.
-CLI = {"__main__.py", "selfplay.py"}
+# The CLIs (replay, selfplay, and the catalogs of their language) read files and print;
+# nothing else in the engine does.
+CLI = {"__main__.py", "selfplay.py", "cli_i18n.py"}
 
 
 def _imports(path: Path) -> set[str]:

@@ -15,6 +15,7 @@ from test_service_support import ANA, BIA, CHAT, backend, clock, kinds, only, st
 
 from bot.effects import Reply, pack
 from bot.i18n import LOCALE_DIR, Translator, catalog, norm_lang
+from bot.outcome import Refusal
 from bot.service import Service
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,3 +126,38 @@ async def test_italian_game_texts(svc: Service) -> None:
     ana = next(e for e in effects if e.kind == "hand" and e.player == ANA).view
     drawn = await svc.press(ANA, pack(gid, ana.version, "c"))
     assert only(drawn, "table").view.lines[-1] == "Ana ha pescato dal mazzo."
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("pt", "Esta variante joga com 2, 3, 4 ou 6 jogadores; a mesa tem 1."),
+    ("en", "This variant is played by 2, 3, 4 or 6 players; the table has 1."),
+    ("it", "Questa variante si gioca in 2, 3, 4 o 6; al tavolo ce ne sono 1."),
+])
+async def test_the_player_counts_of_a_refusal_end_with_the_language_s_or(
+        svc: Service, lang: str, text: str) -> None:
+    await svc.set_language(CHAT, ANA, lang)
+    await svc.new_game(CHAT, ANA, "")
+    assert await svc.start(CHAT, ANA) == [Reply(player=ANA, text=text)]
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("pt", "O lixo está vazio."), ("en", "The discard pile is empty."),
+    ("it", "Gli scarti sono vuoti.")])
+def test_an_engine_reason_is_told_as_a_sentence_with_its_period(lang: str, text: str) -> None:
+    assert Refusal("o lixo está vazio").render(Translator(lang)) == text
+
+
+def test_every_translation_ends_its_sentence_as_the_msgid_does() -> None:
+    def ends(text: str) -> bool:
+        return text.rstrip()[-1:] in ".!?…"
+
+    odd = []
+    for po_file in sorted([*LOCALE_DIR.glob("*/LC_MESSAGES/*.po"),
+                           *(ROOT / "adapters").glob("*/locale/*/LC_MESSAGES/*.po")]):
+        with po_file.open("rb") as fh:
+            for m in read_po(fh):
+                ids = m.id if isinstance(m.id, tuple) else (m.id,)
+                strs = m.string if isinstance(m.string, tuple) else (m.string,)
+                if m.id and any(ends(s) != ends(ids[0]) for s in strs):
+                    odd.append((po_file.name, ids[0]))
+    assert odd == []

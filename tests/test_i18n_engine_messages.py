@@ -30,7 +30,7 @@ NOT_ENGINE_ERRORS = {"__main__.py"}
 # the calls whose template is not a literal: the shorthands themselves, and Match.from_json
 # passing an inner refusal on under the code bad_position
 FORWARDERS = {("actions.py", "template"), ("melds.py", "template"), ("state.py", "template"),
-              ("match.py", "err.template")}
+              ("jsonfields.py", "template"), ("match.py", "err.template")}
 
 
 def engine_calls() -> tuple[dict[str, list[str]], set[tuple[str, str]]]:
@@ -114,15 +114,15 @@ def test_the_translator_reads_the_engine_catalog(lang: str, text: str) -> None:
 
 KNOWN = ", ".join(sorted([*PRESETS, *ALIASES]))
 REFUSALS = {
-    "pt": ("Variante desconhecida: 'pif' (conheço: {known})",
-           "Primeiro compre do monte ou pegue o lixo", "O lixo está vazio",
-           "Você já comprou nesta vez"),
-    "en": ("Unknown variant: 'pif' (I know: {known})",
-           "First draw from the stock or take the discard pile", "The discard pile is empty",
-           "You have already drawn this turn"),
-    "it": ("Variante sconosciuta: 'pif' (conosco: {known})",
-           "Prima pesca dal mazzo o prendi gli scarti", "Gli scarti sono vuoti",
-           "Hai già pescato in questo turno"),
+    "pt": ("Variante desconhecida: 'pif' (conheço: {known}).",
+           "Primeiro compre do monte ou pegue o lixo.", "O lixo está vazio.",
+           "Você já comprou nesta vez."),
+    "en": ("Unknown variant: 'pif' (I know: {known}).",
+           "First draw from the stock or take the discard pile.", "The discard pile is empty.",
+           "You have already drawn this turn."),
+    "it": ("Variante sconosciuta: 'pif' (conosco: {known}).",
+           "Prima pesca dal mazzo o prendi gli scarti.", "Gli scarti sono vuoti.",
+           "Hai già pescato in questo turno."),
 }
 
 

@@ -342,7 +342,7 @@ def test_replay_wrong_format_exits_2(cli: dict[str, Any]) -> None:
 
 def test_replay_unknown_variant_and_bad_player_count_exit_2(cli: dict[str, Any]) -> None:
     assert malformed(cli, "variant").startswith("variante desconhecida: 'pif'")
-    assert malformed(cli, "players") == "buraco_morto aceita 2, 3, 4 jogadores, não 6"
+    assert malformed(cli, "players") == "buraco_morto aceita 2, 3 ou 4 jogadores, não 6"
 
 
 def test_replay_unknown_card_in_deck_exits_2(cli: dict[str, Any]) -> None:

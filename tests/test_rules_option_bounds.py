@@ -26,8 +26,6 @@ from engine.rules import MAX_BONUS, MAX_TARGET, Rules
     ({"vulnerable_at": "-1"}, "opção inválida (vulnerable_at): o mínimo é 1"),
     ({"relancinho_bonus": str(-10**20)}, "opção inválida (relancinho_bonus): o mínimo é 0"),
     ({"relancinho_bonus": "1001000"}, "opção inválida (relancinho_bonus): o máximo é 5000"),
-    ({"default_players": "5"},
-     "opção inválida (default_players): esta variante joga com 2, 3, 4, 6 jogadores"),
     ({"end_requires": "talvez"},
      "opção inválida (end_requires): use none / any_canastra / clean_canastra"),
     ({"morto_requires": "any_canastra"},
@@ -68,9 +66,9 @@ def test_every_number_field_of_the_rules_model_has_both_bounds() -> None:
 
 
 @pytest.mark.parametrize(("lang", "text"), [
-    ("pt", "Opção inválida (target, a meta de pontos): o máximo é 100000"),
-    ("en", "Invalid option (target, the points to win): the maximum is 100000"),
-    ("it", "Opzione non valida (target, i punti per vincere): il massimo è 100000"),
+    ("pt", "Opção inválida (target, a meta de pontos): o máximo é 100000."),
+    ("en", "Invalid option (target, the points to win): the maximum is 100000."),
+    ("it", "Opzione non valida (target, i punti per vincere): il massimo è 100000."),
 ])
 async def test_a_refused_option_is_named_in_the_players_words(svc: Service, lang: str,
                                                               text: str) -> None:
@@ -81,9 +79,9 @@ async def test_a_refused_option_is_named_in_the_players_words(svc: Service, lang
 
 @pytest.mark.parametrize(("lang", "text"), [
     ("pt", "Opção inválida (end_requires, o que a batida exige): "
-           "use none / any_canastra / clean_canastra"),
+           "use none / any_canastra / clean_canastra."),
     ("en", "Invalid option (end_requires, what going out needs): "
-           "use none / any_canastra / clean_canastra"),
+           "use none / any_canastra / clean_canastra."),
 ])
 async def test_a_word_option_lists_its_words_without_english_prose(
         svc: Service, lang: str, text: str) -> None:
@@ -98,3 +96,37 @@ async def test_a_non_ascii_timer_is_refused_politely(svc: Service) -> None:
             player=ANA, text="Tempo de jogada inválido: use timer=15 a timer=3600 (segundos).")]
     assert await svc.new_game(CHAT, ANA, "buraco shuffle=talvez") == [Reply(
         player=ANA, text="Sortear duplas: use shuffle=sim ou shuffle=não.")]
+
+
+@pytest.mark.parametrize(("args", "key"), [
+    ("buraco target=3000 target=2000", "target"),
+    ("buraco target=3000 TARGET=3000", "target"),
+    ("tranca timer=60 tempo=90", "tempo"),
+    ("buraco sortear=sim shuffle=não", "shuffle"),
+])
+async def test_an_option_given_twice_is_refused_naming_it(svc: Service,
+                                                         args: str, key: str) -> None:
+    assert await svc.new_game(CHAT, ANA, args) == [Reply(
+        player=ANA, text=f"Opção repetida: {key}. Dê cada opção uma vez só.")]
+    assert await svc.store.chat_game(CHAT.key) is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Option given twice: target. Give each option only once."),
+    ("it", "Opzione ripetuta: target. Indica ogni opzione una volta sola."),
+])
+async def test_an_option_given_twice_is_refused_in_the_chat_language(
+        svc: Service, lang: str, text: str) -> None:
+    await svc.set_language(CHAT, ANA, lang)
+    assert await svc.new_game(CHAT, ANA, "buraco target=3000 target=2000") == [
+        Reply(player=ANA, text=text)]
+
+
+async def test_default_players_is_no_table_option_and_is_not_listed(svc: Service) -> None:
+    listed = ("dollar_per_canastra, end_requires, first_player_second_card, jokers, "
+              "morto_requires, relancinho_bonus, reuse_pile_once, second_morto_direct_only, "
+              "single_card_pile_rule, target, vulnerable_at")
+    assert await svc.new_game(CHAT, ANA, "buraco default_players=4") == [Reply(
+        player=ANA, text=f"Opção desconhecida ou fixa nesta variante: 'default_players' "
+                         f"(opções: {listed}).")]
+    assert await svc.store.chat_game(CHAT.key) is None

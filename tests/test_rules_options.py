@@ -29,7 +29,8 @@ def test_options_accept_text_values_and_aliases() -> None:
         ("tranca", {"jokers": True}, "bad_option", "jokers só existem na família buraco"),
         ("buraco", {"target": "muito"}, "bad_option", "opção inválida (target)"),
         ("altaneira", {"players_allowed": "2"}, "unknown_option", "opção desconhecida ou fixa"),
-        ("altaneira", {"default_players": 2}, "bad_option", "opção inválida"),
+        ("altaneira", {"default_players": 2}, "unknown_option",
+         "opção desconhecida ou fixa nesta variante: 'default_players'"),
         ("pif", {}, "unknown_preset", "variante desconhecida: 'pif'"),
     ],
 )
@@ -84,3 +85,12 @@ def test_view_tells_every_seat_what_was_taken_from_the_open_pile_until_it_leaves
     apply(state, Action.discard(0, parse_cards("Kc")[0]))
     assert [c.code for c in view_for(state, 1).seen_taken[0]] == ["5d"]
     assert view_for(state, 1).seen_taken[1] == []
+
+
+def test_a_match_stored_with_the_retired_default_players_option_still_loads() -> None:
+    from engine.match import Match
+
+    match = Match.new(make_rules("tranca"), ["Ana", "Bia"])
+    data = match.to_json()
+    data["options"] = {**data["options"], "default_players": 2}
+    assert Match.from_json(data).rules == make_rules("tranca")

@@ -38,7 +38,7 @@ def test_s1_players_per_preset(preset: str, allowed: tuple[int, ...], default: i
     bad = next(n for n in (5, 6, 3) if n not in allowed)
     with pytest.raises(IllegalAction) as err:
         rules.teams(bad)
-    names = ", ".join(str(n) for n in allowed)
+    names = ", ".join(str(n) for n in allowed[:-1]) + f" ou {allowed[-1]}"
     assert (err.value.code, err.value.message) == (
         "bad_players",
         f"{preset} aceita {names} jogadores, não {bad}",

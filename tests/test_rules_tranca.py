@@ -54,7 +54,7 @@ def test_s1_tranca_two_players_default_four_in_pairs_as_option() -> None:
         T.teams(3)
     assert (info.value.code, info.value.message) == (
         "bad_players",
-        "tranca aceita 2, 4 jogadores, não 3",
+        "tranca aceita 2 ou 4 jogadores, não 3",
     )
 
 
@@ -347,8 +347,7 @@ def test_a10_pickup_justified_onto_a_side_meld() -> None:
 
 
 def test_c1_a10_four_players_partner_justifies_onto_the_side_meld() -> None:
-    four = make_rules("tranca", {"default_players": 4})
-    assert four.default_players == 4
+    four = make_rules("tranca")
     state = position(
         four,
         ["Kc Kd", "5d 6d", "5c 6c", "7c 8c"],
@@ -503,7 +502,7 @@ def test_s2_ending_the_deal_needs_a_clean_canastra() -> None:
 def test_s2_four_players_only_the_first_of_the_pair_takes_the_morto() -> None:
     # seed 002 "Se il gioco è a coppie, solo il primo giocatore della coppia a chiudere
     # riceve il Pozzetto": seat 0 took it; seat 2 going out now ends the deal
-    four = make_rules("tranca", {"default_players": 4})
+    four = make_rules("tranca")
     state = position(
         four,
         ["5c 6c", "5d 6d", "Jd Qd Kd", "7c 8c"],

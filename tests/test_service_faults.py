@@ -117,7 +117,7 @@ async def test_a_worker_killed_during_a_robot_move_leaves_its_lease_to_another_w
     assert await heir.tick() == []
     clock.advance(0.1)
     table = only(await heir.tick(), "table").view
-    assert table.lines[-1] == "Robô 2 comprou do monte."
+    assert table.lines[-1] == "Ana comprou do monte e descartou 5♣. Robô 2 comprou do monte."
     _v, game = await game_of(store)
     assert play.deal_of(game).turn == 1 and play.deal_of(game).phase == "play"
 
@@ -132,7 +132,7 @@ async def test_the_sweep_restores_a_deadline_that_was_lost(
     await store.clear_deadline(gid)
     fresh = make_service(store, clock)
     table = only(await fresh.tick(), "table").view
-    assert table.lines[-1] == "Robô 2 comprou do monte."
+    assert table.lines[-1] == "Ana comprou do monte e descartou 5♣. Robô 2 comprou do monte."
     assert await deadline(store, gid) == clock.now()  # the robot's next step, unpaced
     # a later tick of the same worker does not sweep again until SWEEP_S has passed
     await store.clear_deadline(gid)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_service_support import (  # noqa: F401  (fixtures)
     ANA,
     BIA,
@@ -209,3 +210,44 @@ async def test_leaving_a_running_game_and_voltar(svc: Service, store: Any) -> No
     await svc.leave(CHAT, BIA)
     assert texts(await svc.come_back(CHAT, BIA))[0] == "Bia voltou ao jogo."
     assert await svc.leave(CHAT, EVA) == [Reply(player=EVA, text="Você não está nesta partida.")]
+
+
+async def test_a_novojogo_redelivered_after_a_crash_answers_with_the_table_it_opened(
+        svc: Service, store: Any, monkeypatch: Any) -> None:
+    real = store.first_seen
+
+    async def crash(update: str, ttl_s: int) -> bool:
+        raise ConnectionError("the worker died here")
+
+    monkeypatch.setattr(store, "first_seen", crash)  # the crash: table made, update not marked
+    with pytest.raises(ConnectionError):
+        await svc.new_game(CHAT, ANA, "tranca", update="tg:u:77")
+    monkeypatch.setattr(store, "first_seen", real)
+    version, game = await game_of(store)
+    again = await svc.new_game(CHAT, ANA, "tranca", update="tg:u:77")
+    assert [(e.kind, e.game_id, e.state_version) for e in again] == [
+        ("table", game.id, version)]
+    assert only(again, "table").view.title == "Tranca · uma mão"
+    # a new /novojogo (another update) is still told the chat has a game
+    other = await svc.new_game(CHAT, BIA, "", update="tg:u:78")
+    assert [e.kind for e in other] == ["reply", "table"]
+    assert other[0] == Reply(player=BIA, text="Já há um jogo neste grupo: veja a mesa abaixo.")
+
+
+
+async def test_an_idioma_redelivered_after_a_crash_sets_the_language(
+        svc: Service, store: Any, monkeypatch: Any) -> None:
+    await svc.new_game(CHAT, ANA, "")
+    real = store.set_setting
+
+    async def crash(chat_key: str, name: str, value: str) -> None:
+        raise ConnectionError("the worker died here")
+
+    monkeypatch.setattr(store, "set_setting", crash)
+    with pytest.raises(ConnectionError):
+        await svc.set_language(CHAT, ANA, "en", update="tg:u:301")
+    monkeypatch.setattr(store, "set_setting", real)
+    again = await svc.set_language(CHAT, ANA, "en", update="tg:u:301")
+    assert again[0] == Reply(player=ANA, text="Group language: English.")
+    assert only(again, "table").view.lines[0] == "Table opened by Ana."
+    assert await svc.set_language(CHAT, ANA, "en", update="tg:u:301") == []

@@ -28,6 +28,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
 )
 
 from bot.effects import Reply, TableView
+from bot.model import encode
 from bot.service import Service
 from engine.errors import IllegalAction
 from engine.rules import make_rules
@@ -67,7 +68,7 @@ async def test_unknown_preset_gets_the_engine_reason_and_nothing_opens(
     effects = await svc.new_game(CHAT, ANA, "pife")
     assert effects == [Reply(player=ANA, text=(
         "Variante desconhecida: 'pife' (conheço: altaneira, biriba, biriba_tranca, bossa_nova,"
-        " buraco, buraco_morto, justificado, stbl, tranca)"))]
+        " buraco, buraco_morto, justificado, stbl, tranca)."))]
     assert await store.chat_game(CHAT.key) is None
 
 
@@ -78,7 +79,7 @@ async def test_bad_option_and_bad_timer_are_refused(svc: Service, store: Any) ->
         make_rules("tranca", {"jokers": "true"})
     reason = engine_refusal.value.message
     assert texts(await svc.new_game(CHAT, ANA, "tranca jokers=true")) == [
-        reason[0].upper() + reason[1:]]  # the engine's own pt-BR reason, capitalised
+        reason[0].upper() + reason[1:] + "."]  # the engine's pt-BR reason as a sentence
     assert texts(await svc.new_game(CHAT, ANA, "timer=5")) == [
         "Tempo de jogada inválido: use timer=15 a timer=3600 (segundos)."]
     assert texts(await svc.new_game(CHAT, ANA, "buraco tranca")) == [
@@ -161,11 +162,11 @@ async def test_lobby_buttons_do_the_same_as_commands(svc: Service) -> None:
 async def test_start_needs_a_valid_seat_count_and_the_creator(svc: Service) -> None:
     await svc.new_game(CHAT, ANA, "tranca")
     assert texts(await svc.start(CHAT, ANA)) == [
-        "Esta variante joga com 2, 4 jogadores; a mesa tem 1."]
+        "Esta variante joga com 2 ou 4 jogadores; a mesa tem 1."]
     await svc.join(CHAT, BIA)
     await svc.join(CHAT, CAIO)
     assert texts(await svc.start(CHAT, ANA)) == [
-        "Esta variante joga com 2, 4 jogadores; a mesa tem 3."]
+        "Esta variante joga com 2 ou 4 jogadores; a mesa tem 3."]
     await svc.leave(CHAT, CAIO)
     assert texts(await svc.start(CHAT, BIA)) == ["Só quem abriu a mesa pode iniciar."]
     effects = await svc.start(CHAT, ANA)
@@ -195,6 +196,59 @@ async def test_shuffle_reorders_seats_at_the_start(svc: Service, store: Any) -> 
     assert len(orders) > 1
 
 
+async def test_a_robot_keeps_its_name_and_level_when_the_seats_are_shuffled(
+        svc: Service, store: Any) -> None:
+    seen = set()
+    for _ in range(30):
+        await svc.new_game(CHAT, ANA, "buraco shuffle=sim")
+        await svc.join(CHAT, BIA)
+        await svc.add_ai(CHAT, ANA, "fácil")
+        await svc.add_ai(CHAT, ANA, "difícil")
+        await svc.start(CHAT, ANA)
+        _v, game = await game_of(store)
+        robots = {game.name_of(i): s.ai for i, s in enumerate(game.seats) if s.is_ai}
+        assert robots == {"Robô 3": "facil", "Robô 4": "dificil"}
+        assert sorted(game.match["players"]) == ["Ana", "Bia", "Robô 3", "Robô 4"]
+        seen.add(tuple(s.ai or "" for s in game.seats))
+        await svc.cancel(CHAT, ANA)
+        if len(seen) > 2:
+            break
+    assert len(seen) > 2  # the robots did move
+
+
+async def test_a_robot_stored_without_its_number_keeps_its_name_when_shuffled(
+        svc: Service, store: Any) -> None:
+    await svc.new_game(CHAT, ANA, "buraco shuffle=sim")
+    await svc.add_ai(CHAT, ANA, "fácil")
+    await svc.add_ai(CHAT, ANA, "difícil")
+    version, game = await game_of(store)
+    for seat in game.seats:
+        seat.robot = 0  # as stored before robots kept a number
+    assert await store.save_game(game.id, version, encode(game), 86_400)
+    svc._cache.clear()
+    for _ in range(12):
+        await svc.start(CHAT, ANA)
+        _v, game = await game_of(store)
+        robots = {game.name_of(i): s.ai for i, s in enumerate(game.seats) if s.is_ai}
+        assert robots == {"Robô 2": "facil", "Robô 3": "dificil"}
+        if game.seats[0].player is None:
+            break
+        version, game = await game_of(store)
+        game.status, game.match = "lobby", None  # back to the lobby: shuffle again
+        assert await store.save_game(game.id, version, encode(game), 86_400)
+        svc._cache.clear()
+
+
+async def test_a_robot_keeps_its_name_when_someone_before_it_leaves(svc: Service) -> None:
+    await svc.new_game(CHAT, ANA, "")
+    await svc.join(CHAT, BIA)
+    await svc.add_ai(CHAT, ANA, "fácil")
+    table = only(await svc.leave(CHAT, BIA), "table")
+    assert "Lugar 2: Robô 3 (fácil) · lado 2" in table.view.lines
+    table = only(await svc.add_ai(CHAT, ANA, "difícil"), "table")
+    assert "Lugar 3: Robô 4 (difícil) · lado 3" in table.view.lines
+
+
 async def test_cancel_by_creator_or_admin_only(svc: Service, store: Any) -> None:
     await svc.new_game(CHAT, ANA, "")
     await svc.join(CHAT, BIA)
@@ -205,6 +259,26 @@ async def test_cancel_by_creator_or_admin_only(svc: Service, store: Any) -> None
     assert effects[0].text == "Jogo cancelado por Bia."
     assert await store.chat_game(CHAT.key) is None
     assert kinds(await svc.new_game(CHAT, BIA, "")) == ["table"]
+
+
+async def test_cancel_leaves_the_table_saying_so_without_buttons(svc: Service) -> None:
+    await svc.new_game(CHAT, ANA, "")
+    closed = only(await svc.cancel(CHAT, ANA), "closed")
+    assert closed.final.lines == ["Mesa aberta por Ana.", "Lugar 1: Ana · lado 1",
+                                  "Jogadores: 2, 3, 4, 6 · tempo por jogada: 90 s",
+                                  "Sortear duplas: não", "Jogo cancelado por Ana."]
+    assert closed.final.buttons == []
+
+
+async def test_cancel_of_a_started_game_ends_its_table_with_the_cancellation(
+        svc: Service) -> None:
+    await svc.new_game(CHAT, ANA, "")
+    await svc.join(CHAT, BIA)
+    await svc.start(CHAT, ANA)
+    closed = only(await svc.cancel(CHAT, ANA), "closed")
+    assert closed.final.title == "Buraco · até 1500 pontos"
+    assert closed.final.lines[-1] == "Jogo cancelado por Ana."
+    assert closed.final.buttons == []
 
 
 async def test_no_game_in_chat(svc: Service) -> None:

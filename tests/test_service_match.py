@@ -105,6 +105,9 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
         "Partida: Ana × Robô 2\n"
         "Mão 1: -480 × -300\n"
         "Total: -480 × -300\n"
+        "Classificação da partida:\n"  # every side, robots too (the ranking has people)
+        "1. Robô 2: -300 pontos\n"
+        "2. Ana: -480 pontos\n"
         "Ranking do grupo:\n"
         "1. Ana: partidas 1, vitórias 0, pontos -480")
 

@@ -70,7 +70,9 @@ async def test_help_and_rules(svc: Service) -> None:
     rules = only(await svc.rules_text(CHAT, ANA, "tranca"), "reply").text
     assert rules.splitlines() == ["Tranca", "Jogadores: 2, 4", "Meta: uma mão", "Com morto",
                                   "Lixo fechado: justificar o topo", "Sequências e trincas",
-                                  "Batida: 100 pontos"]
+                                  "Batida: 100 pontos",
+                                  "Para bater e pegar o morto: não precisa de canastra; "
+                                  "para bater e encerrar a mão: precisa de uma canastra limpa."]
     refused = await svc.rules_text(CHAT, ANA, "pife")
     assert refused[0].text.startswith("Variante desconhecida: 'pife'")
 

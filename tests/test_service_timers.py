@@ -46,7 +46,7 @@ async def test_timeout_plays_the_safe_move(svc: Service, store: Any, clock: Fake
     assert effects[0].text == MISS_1
     # drew J♥, then discarded the safe card: A♥ (most points, no wild, fits nothing)
     assert effects[1].view.lines[-3:] == ["Lixo: A♥ · Monte: 81", "Vez de Bia.",
-                                          "Ana descartou A♥."]
+                                          "Ana comprou do monte e descartou A♥."]
     ana = hand_of(effects, ANA)
     assert len(ana.cards) == 11 and "J♥" in [c.text for c in ana.cards]
     _v, game = await game_of(store)
@@ -77,7 +77,9 @@ async def test_two_timeouts_hand_the_seat_to_the_ai_until_voltar(
     effects = await _bia_plays(svc, effects)
     assert "turn" not in kinds(effects)
     drew = await svc.tick()
-    assert drew[0].view.lines[-1] == "Ana comprou do monte."
+    assert drew[0].view.lines[-1] == (
+        "Ana comprou do monte e descartou 10♦. "  # less than 10 s ago (narration.RECENT_S)
+        "Bia comprou do monte e descartou A♣. Ana comprou do monte.")
     discarded = await svc.tick()
     assert discarded[0].view.lines[-2] == "Vez de Bia."
     # /voltar gives the seat back
@@ -150,7 +152,8 @@ async def test_ai_moves_are_paced(store: Any, clock: FakeClock) -> None:
     clock.advance(1.4)
     assert await svc.tick() == []
     clock.advance(0.1)
-    assert only(await svc.tick(), "table").view.lines[-1] == "Robô 2 comprou do monte."
+    assert only(await svc.tick(), "table").view.lines[-1] == (
+        "Ana comprou do monte e descartou 5♣. Robô 2 comprou do monte.")
     assert await svc.tick() == []
     clock.advance(1.5)
     assert only(await svc.tick(), "table").view.lines[-2] == "Vez de Ana."

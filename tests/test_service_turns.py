@@ -118,11 +118,12 @@ async def test_toggle_discard_and_the_turn_passes(svc: Service) -> None:
     picked = await select(svc, ANA, gid, ana, "J♥")
     assert picked.lines[1] == "Selecionadas: J♥ (descartar ou juntar a um jogo)"
     assert [c.selected for c in picked.cards].count(True) == 1
-    assert "[J♥]" in [b.label for row in picked.buttons for b in row]
+    assert "[•J♥]" in [b.label for row in picked.buttons for b in row]  # drawn, selected
     effects = await svc.press(ANA, button(picked, "Descartar"))
     assert kinds(effects) == ["table", "hand", "hand", "turn"]
     table = effects[0].view
-    assert table.lines[-3:] == ["Lixo: J♥ · Monte: 81", "Vez de Bia.", "Ana descartou J♥."]
+    assert table.lines[-3:] == ["Lixo: J♥ · Monte: 81", "Vez de Bia.",
+                                "Ana comprou do monte e descartou J♥."]
     assert "J♥" not in cards(hand_of(effects, ANA))
     bia = hand_of(effects, BIA)
     assert [b.label for b in bia.buttons[-1]] == ["Comprar do monte", "Pegar o lixo"]
@@ -139,7 +140,7 @@ async def test_illegal_meld_gets_the_engine_reason_and_changes_nothing(
     assert picked.lines[1] == "Selecionadas: 5♣ 10♦ K♠ (não formam um jogo novo)"
     version, _g = await game_of(store)
     assert await svc.press(ANA, button(picked, "Baixar")) == [
-        Reply(player=ANA, text="Uma sequência precisa ser toda do mesmo naipe")]
+        Reply(player=ANA, text="Uma sequência precisa ser toda do mesmo naipe.")]
     assert (await game_of(store))[0] == version
 
 
@@ -150,7 +151,8 @@ async def test_meld_take_pile_and_set_aside(svc: Service) -> None:
     effects = await svc.press(ANA, button(ana, "Descartar"))
     bia = hand_of(effects, BIA)
     effects = await svc.press(BIA, button(bia, "Pegar o lixo"))
-    assert effects[0].view.lines[-1] == "Bia pegou o lixo (cartas: 1)."
+    assert effects[0].view.lines[-1] == (
+        "Ana comprou do monte e descartou J♥. Bia pegou o lixo (cartas: 1).")
     bia = hand_of(effects, BIA)
     assert "J♥" in cards(bia) and len(bia.cards) == 12
     bia = await select(svc, BIA, gid, bia, "7♣", "7♦", "7♥")
@@ -160,8 +162,10 @@ async def test_meld_take_pile_and_set_aside(svc: Service) -> None:
     assert [c.group for c in bia.cards if c.text.startswith("7")] == [1, 1, 1]
     effects = await svc.press(BIA, button(bia, "Baixar"))
     table = effects[0].view
-    assert table.lines[:4] == ["Ana: 0 pts", "  (sem jogos)", "Bia: 0 pts", "  1) 7♣ 7♦ 7♥"]
-    assert table.lines[-1] == "Bia baixou 7♣ 7♦ 7♥."
+    assert table.lines[:4] == ["Ana: 0 pts · nesta mão: 0 em jogos", "  (sem jogos)",
+                               "Bia: 0 pts · nesta mão: 15 em jogos", "  1) 7♣ 7♦ 7♥"]
+    assert table.lines[-1] == ("Ana comprou do monte e descartou J♥. "
+                               "Bia pegou o lixo (cartas: 1) e baixou 7♣ 7♦ 7♥.")
     bia = hand_of(effects, BIA)
     assert len(bia.cards) == 9
     assert [b.label for b in bia.buttons[-2]] == ["+1"]
@@ -253,7 +257,9 @@ async def test_a_refused_press_leaves_no_trace(svc: Service, store: Any,
     assert refused == [Reply(player=ANA, text="Essa carta não está mais na sua mão.")]
     after, game = await game_of(store)
     assert after == version and game.seats[0].away
-    assert (await svc.tick())[0].view.lines[-1] == "Ana comprou do monte."
+    assert (await svc.tick())[0].view.lines[-1] == (
+        "Ana comprou do monte e descartou 10♦. "  # less than 10 s ago (narration.RECENT_S)
+        "Bia comprou do monte e descartou A♣. Ana comprou do monte.")
 
 
 async def test_short_first_lay_down_of_a_vulnerable_side(svc: Service, store: Any) -> None:
@@ -274,7 +280,7 @@ async def test_short_first_lay_down_of_a_vulnerable_side(svc: Service, store: An
     assert effects[0] == Reply(player=BIA, alert=True, text=(
         "Baixada recusada: 15 pontos, mínimo 75. Nesta mão agora você precisa de 90."))
     assert kinds(effects) == ["reply", "table", "hand"]
-    assert effects[1].view.lines[:2] == ["Ana: 0 pts", "  (sem jogos)"]
+    assert effects[1].view.lines[:2] == ["Ana: 0 pts · nesta mão: 0 em jogos", "  (sem jogos)"]
     assert len(hand_of(effects, BIA).cards) == 12
     assert "Sua primeira baixada precisa de 90 pontos." in hand_of(effects, BIA).lines
 
@@ -295,9 +301,11 @@ async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Se
     assert "Lixo: 8♦ (1 carta) · Monte: 59 · Mortos na mesa: 2" in effects[0].view.lines
     bia = hand_of(effects, BIA)
     assert await svc.press(BIA, button(bia, "Pegar o lixo")) == [Reply(
-        player=BIA, text="Para pegar o lixo, baixe a carta de cima num jogo")]
+        player=BIA, text="Para pegar o lixo, baixe a carta de cima num jogo.")]
     bia = await select(svc, BIA, gid, bia, "7♦", "2♦")
     effects = await svc.press(BIA, button(bia, "Pegar o lixo"))
-    assert effects[0].view.lines[3:6] == ["Bia: 0 pts", "  1) 7♦ 8♦ 2♦",
+    assert effects[0].view.lines[3:6] == ["Bia: 0 pts · nesta mão: 30 em jogos", "  1) 7♦ 8♦ 2♦",
                                           "Cartas na mão: Ana 10 · Bia 9"]
-    assert effects[0].view.lines[-1] == "Bia pegou o lixo (cartas: 1)."
+    assert effects[0].view.lines[-1] == (  # RULES A10: the pick-up names the meld it made
+        "Ana comprou do monte, baixou o 3♦ e descartou 8♦. "
+        "Bia pegou o lixo (cartas: 1) baixando 7♦ 8♦ 2♦.")

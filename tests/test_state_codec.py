@@ -13,7 +13,7 @@ from test_service_turns import hand_of, two_player_buraco
 
 from bot import play
 from bot.memstore import MemoryStore
-from bot.model import PACKED, Game, decode, encode, to_json
+from bot.model import PACKED, CorruptGame, Game, decode, encode, to_json
 
 
 async def mid_game() -> Game:
@@ -56,10 +56,10 @@ async def test_states_stored_by_the_earlier_encoder_still_read() -> None:
     assert decode(old_packed) == game
 
 
-def test_a_damaged_state_raises_a_value_error() -> None:
-    with pytest.raises(ValueError):
+def test_a_damaged_state_raises_corrupt_game_naming_the_damage_only() -> None:
+    with pytest.raises(CorruptGame, match=r"^JSONDecodeError$"):
         decode("{not json")
-    with pytest.raises(ValueError):
+    with pytest.raises(CorruptGame, match=r"^ValidationError$"):
         decode('{"id": "x"}')  # JSON, but not a game
-    with pytest.raises(zlib.error):
+    with pytest.raises(CorruptGame, match=r"^error$"):
         decode(PACKED + base64.b64encode(b"not zlib").decode())

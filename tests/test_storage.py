@@ -209,6 +209,17 @@ async def test_an_update_is_marked_applied_by_the_save_that_applies_it(
     assert 590 <= await redis_store.client.ttl(redis_store.keys.applied("g1")) <= 600
 
 
+async def test_the_update_that_creates_a_game_is_marked_applied_in_the_same_step(
+    redis_store: RedisStore,
+) -> None:
+    await redis_store.create_game("g2", "s1", 600, "tg:u:7101", 40.0)
+    assert await redis_store.load_for_update("g2", "tg:u:7101") == (True, (1, "s1"))
+    assert await redis_store.save_game("g2", 1, "s2", 600, "tg:u:7101", 41.0) is False
+    assert 590 <= await redis_store.client.ttl(redis_store.keys.applied("g2")) <= 600
+    await redis_store.create_game("g3", "s1", 600)
+    assert await redis_store.load_for_update("g3", "tg:u:7101") == (False, (1, "s1"))
+
+
 async def test_a_lost_race_writes_no_marker(redis_store: RedisStore) -> None:
     await redis_store.create_game("g1", "s1", 600)
     assert await redis_store.save_game("g1", 5, "s2", 600, "tg:u:1", 1.0) is False

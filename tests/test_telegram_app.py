@@ -352,3 +352,24 @@ async def test_a_slow_answer_cannot_put_an_older_table_over_a_newer_one(tg: Tg) 
     await press
     assert "Lugar 2: Bia · lado 2" in tg.table()["text"]
     assert "Lugar 3: Robô 3 (normal) · lado 3" in tg.table()["text"]
+
+
+async def test_cancel_within_the_edit_gap_of_a_move_leaves_the_table_saying_so(
+        tg: Tg, monkeypatch: pytest.MonkeyPatch) -> None:
+    await start_two_humans(tg)
+    tg.handlers.outbox.group_edits = EditCoalescer(gap_s=0.5, per_minute=10_000)
+    await tg.press(ANA, tg.hand(ANA), "Comprar do monte")  # the table is edited at once
+    hand = tg.hand(ANA)
+    await tg.press(ANA, hand, labels(hand)[0])
+    flush = tg.handlers.outbox.flush
+
+    async def later() -> None:
+        return None
+
+    monkeypatch.setattr(tg.handlers.outbox, "flush", later)
+    await tg.press(ANA, tg.hand(ANA), "Descartar")  # its table edit waits for the gap
+    await tg.command(ANA, "/cancelar")  # and the closing replaces it
+    await flush()
+    table = tg.table()
+    assert table["text"].endswith("\nJogo cancelado por Ana.")
+    assert labels(table) == []

@@ -1,109 +1,122 @@
 """Terminal play: one person against AI seats, through the same service and effects as
-the chat adapters (issue 4 "Terminal play").
+the chat adapters (issue 4 "Terminal play"; issue 14 part 3).
 
-Commands (``?`` shows them; cards are numbered from 1 as shown under "Sua mão"):
+Commands (``?`` shows them; :mod:`adapters.console.commands` reads them): cards are typed
+by their number under "Sua mão" or by name (:mod:`adapters.console.typed`)::
+
   c            draw from the stock (comprar)
   l            take the discard pile (lixo); ``l 4 5`` justifies it with hand cards 4 5;
                ``lj 2`` puts the top card onto your meld 2 (closed-pile variants)
-  b 1 2 3      meld cards 1 2 3; several at once: ``b 1 2 3 / 7 8 9``
+  b 1 2 3      meld cards 1 2 3; several at once: ``b 1 2 3 / 7 8 9``; ``b 4d 5d 6d``
   e 2 4 5      add cards 4 5 to your side's meld 2
-  d 7          discard card 7
+  d 7          discard card 7 (``d js``: the jack of spades)
   t 4          lay the red 3 that is card 4 (tranca, altaneira)
   r            lay the drawn card on the pile and draw another (first turn, RULES A9)
-  p            scoreboard        ?  help (only the commands of the variant)
-  q            quit (also Ctrl-D; Ctrl-C exits with code 130)
+  p, placar    scoreboard     regras   the variant's rules     idioma en   language
+  exportar     save the finished match's record     ?  help     q  quit (asks first)
 
-Typed numbers are checked here (digits, range, repeats) before any button is built.
+Hand numbers stay put during a turn: a drawn card goes to the end, marked ``*``; the
+hand is sorted again when the person's next turn starts.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
-from adapters.console import render
+from adapters.console import commands, render, typed
+from adapters.console.commands import CHAT, ME
 from bot import lobby
-from bot.effects import ChatRef, Effect, PlayerRef, View, pack
-from bot.i18n import N_, Translator
-from bot.outcome import Refusal
+from bot.effects import Effect, View, pack
+from bot.i18n import Translator
+from bot.outcome import Choices, Refusal
 from bot.service import Service
 
-ME = PlayerRef(platform="cli", user_id="me", name="Você")
-CHAT = ChatRef(platform="cli", chat_id="local", title="Terminal")
-MAX_DIGITS = 3  # no hand or table reaches 1000 cards or melds
-HELP_PARTS: list[tuple[str, str]] = [
-    ("", N_("c = comprar do monte")),
-    ("", N_("l = pegar o lixo")),
-    ("justified", N_("l 4 5 = pegar o lixo justificando com as cartas 4 5")),
-    ("justified", N_("lj 2 = pôr o topo do lixo no seu jogo 2")),
-    ("", N_("b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9)")),
-    ("", N_("e 2 4 5 = juntar as cartas 4 5 ao jogo 2")),
-    ("", N_("d 7 = descartar a carta 7")),
-    ("threes", N_("t 4 = baixar o 3 vermelho (carta 4)")),
-    ("redraw", N_("r = abrir o lixo com a carta comprada e comprar outra")),
-    ("", N_("p = placar · ? = ajuda · q = sair")),
-]
+__all__ = ["CHAT", "ME", "ConsoleGame", "help_text", "line_reader"]
+help_text = commands.help_text
+SENTENCE_END = re.compile(r"(?<=[.!])\s+")
 
 
-def help_text(rules: Any, _: Translator) -> str:
-    """``Comandos: c = comprar do monte · ...``: only the commands of ``rules`` (engine
-    ``Rules``; None lists them all): justified pick-up when ``pickup_justified``, ``t``
-    when red 3s are laid (tranca, altaneira), ``r`` when ``first_player_second_card``."""
-    applies = {
-        "": True,
-        "justified": rules is None or rules.pickup_justified,
-        "threes": rules is None or rules.red_three != "ordinary",
-        "redraw": rules is None or rules.first_player_second_card,
-    }
-    parts = [_(msgid) for need, msgid in HELP_PARTS if applies[need]]
-    return _("Comandos: {parts}", parts=" · ".join(parts))
-
-
-def _is_number(word: str) -> bool:
-    return word.isascii() and word.isdigit()
-
-
-def _short(word: str) -> str:
-    """A typed number as shown back: long ones cut to ``1111…``."""
-    return word if len(word) <= MAX_DIGITS + 1 else word[:4] + "…"
+def line_reader() -> Callable[[str], str]:
+    """``input`` with line editing and history (arrow keys) where Python has the
+    ``readline`` module; plain ``input`` where it does not."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401 - loading it is enough: input() then edits lines
+    return input
 
 
 class ConsoleGame:
-    """A terminal match. ``read`` returns the person's next line (``input`` by default;
-    tests pass a script); ``pause_s`` waits between AI moves so a person can follow."""
+    """A terminal match. ``read`` returns the person's next line (``input`` with line
+    editing by default; tests pass a script); ``pause_s`` waits between AI moves so a
+    person can follow; ``lang`` is the language of the table and the messages."""
 
     def __init__(self, service: Service, console: Console,
-                 read: Callable[[str], str] | None = None, pause_s: float = 0.0) -> None:
+                 read: Callable[[str], str] | None = None, pause_s: float = 0.0,
+                 lang: str = "pt") -> None:
         self.service = service
         self.console = console
-        self.read = read or input
+        self.read = read or line_reader()
         self.pause_s = pause_s
         self.table: View | None = None
         self.hand: View | None = None
+        self.order: list[int] = []  # view index of each card, in the order shown
+        self.new_cards = 0  # how many cards at the end of ``order`` came this turn
+        self._shown: object = None  # what the last render showed (see snapshot)
         self.game_id = ""
         self.closed = False
         self.narrate = False
-        self._ = Translator("pt")
-        self._rules: Any = None
+        self._ = Translator(lang)
+        self.rules: Any = None
 
     def show(self, effects: list[Effect]) -> None:
         """Keep the latest table and hand; print the messages."""
         for eff in effects:
             if eff.kind == "table":
-                before = self.table.lines[-1:] if self.table is not None else []
+                before = self.table.lines[-1] if self.table is not None else ""
                 self.table, self.game_id = eff.view, eff.game_id
-                if self.narrate and eff.view.lines[-1:] != before and eff.view.lines:
-                    self.console.print(eff.view.lines[-1], style="dim")
+                if self.narrate and eff.view.lines and eff.view.lines[-1] != before:
+                    self._narrate(before, eff.view.lines[-1])
             elif eff.kind == "hand" and eff.player.key == ME.key:
-                self.hand = eff.view
+                self._new_hand(eff.view)
             elif eff.kind in ("reply", "say", "tell"):
                 style = "bold yellow" if eff.kind == "reply" else "cyan"
                 self.console.print(eff.text, style=style)
+            elif eff.kind == "file":
+                path = Path(eff.filename).resolve()
+                path.write_text(eff.content, encoding="utf-8")
+                self.console.print(self._("Registro da partida salvo em {path}.", path=path))
             elif eff.kind == "closed":
                 self.closed = True
+
+    def _new_hand(self, view: View) -> None:
+        """Take a new hand view: sorted when a turn starts, else the cards shown keep
+        their numbers and new ones go to the end."""
+        codes = [face.code for face in view.cards]
+        if self.hand is None or not self.my_turn():
+            self.order, self.new_cards = list(range(len(codes))), 0
+        else:
+            shown = [self.hand.cards[i].code for i in self.order]
+            self.order, self.new_cards = typed.keep_order(shown, codes, self.new_cards)
+        self.hand = view
+
+    def shown_codes(self) -> list[str]:
+        """The record codes of the hand's cards, in the order shown."""
+        return [self.hand.cards[i].code for i in self.order] if self.hand else []
+
+    def _narrate(self, before: str, now: str) -> None:
+        """Print the sentences of the table's narration (bot/narration.py: the last
+        turn, then the turn in play) that the previous table did not have: each move
+        once, as the sentence of its turn so far."""
+        seen = set(SENTENCE_END.split(before))
+        new = [part for part in SENTENCE_END.split(now) if part not in seen]
+        if new:
+            self.console.print(" ".join(new), style="dim")
 
     async def setup(self, variant: str, players: int | None,
                     levels: Sequence[str] = ("normal",)) -> bool:
@@ -113,22 +126,29 @@ class ConsoleGame:
         ``players`` (checked before any AI seat is added)."""
         try:
             preset, options, _timer, _shuffle = lobby.parse_args(variant, lobby.MIN_TIMER_S)
-            self._rules = lobby.rules_of(preset, options)
+            self.rules = lobby.rules_of(preset, options)
         except Refusal:
-            self._rules = None  # the service says why just below
-        if self._rules is not None and players is not None \
-                and players not in self._rules.players_allowed:
-            allowed = ", ".join(str(k) for k in self._rules.players_allowed)
+            self.rules = None  # the service says why just below
+        if self.rules is not None and players is not None \
+                and players not in self.rules.players_allowed:
+            allowed = Choices(str(k) for k in self.rules.players_allowed).render(self._)
             self.say(self._("Esta variante joga com {allowed} jogadores; a mesa tem {n}.",
                             allowed=allowed, n=players))
             return False
-        await self.close()  # a game an earlier run left open (quit by Ctrl-C) is dropped
-        self.show(await self.service.new_game(CHAT, ME, variant))
-        if self.table is None or self._rules is None:
+        robots = (players or (self.rules.default_players if self.rules else 2)) - 1
+        if len(levels) not in (1, robots):
+            self.say(self._("--robos deu {k} níveis para {n} robôs: dê um nível para todos "
+                            "ou um por robô.", k=len(levels), n=robots))
             return False
-        for i in range((players or self._rules.default_players) - 1):
-            self.show(await self.service.add_ai(CHAT, ME, levels[i % len(levels)]))
-        self.show(await self.service.start(CHAT, ME))
+        await self.close()  # a game an earlier run left open (quit by Ctrl-C) is dropped
+        await self.service.set_language(CHAT, ME, self._.lang)  # its reply is not needed
+        me = ME.model_copy(update={"name": self._("Você")})  # the seat's name, in the language
+        self.show(await self.service.new_game(CHAT, me, variant))
+        if self.table is None or self.rules is None:
+            return False
+        for i in range(robots):
+            self.show(await self.service.add_ai(CHAT, me, levels[i % len(levels)]))
+        self.show(await self.service.start(CHAT, me))
         return self.hand is not None
 
     async def run_ai(self) -> None:
@@ -156,11 +176,22 @@ class ConsoleGame:
             b.data.split("|")[2] == "n" for row in self.table.buttons for b in row)
 
     def render(self) -> None:
-        """Table, then hand."""
+        """Table, then hand (with the numbers of :attr:`order`)."""
         if self.table is not None:
             render.show_table(self.console, self.table)
         if self.hand is not None:
-            render.show_hand(self.console, self.hand, self._)
+            render.show_hand(self.console, self.hand, self._, self.order, self.new_cards)
+        self._shown = self.snapshot()
+
+    def snapshot(self) -> object:
+        """What a render would show (texts, cards, numbering), without the versions the
+        buttons carry: equal snapshots need no new render."""
+        def seen(view: View | None) -> object:
+            if view is None:
+                return None
+            return (view.title, view.lines, [(f.code, f.selected) for f in view.cards],
+                    [[b.label for b in row] for row in view.buttons])
+        return seen(self.table), seen(self.hand), self.order, self.new_cards, self._.lang
 
     async def press(self, code: str, arg: str | int = "") -> bool:
         """Press a hand button of the current hand view; False when it was refused."""
@@ -182,145 +213,47 @@ class ConsoleGame:
         """A console-side refusal (bold yellow, like the service's replies)."""
         self.console.print(text, style="bold yellow")
 
+    def ask(self, prompt: str) -> str | None:
+        """One more line from the person, None at end of input."""
+        try:
+            return self.read(prompt)
+        except EOFError:
+            self.console.print()
+            return None
+
     async def command(self, line: str) -> bool:
-        """Do one typed command; False to quit. Every typed number is checked here
-        (digits, range, no repeats) before any button is pressed."""
-        words = line.strip().lower().split()
-        if not words:
-            return True
-        cmd, args = words[0], words[1:]
-        if cmd == "q":
-            self.console.print(self._("Até a próxima!"))
-            return False
-        if cmd in ("c", "r", "n", "p", "?") and args:
-            self.say(self._("{cmd} não leva números.", cmd=cmd))
-        elif cmd == "?":
-            self.console.print(help_text(self._rules, self._))
-        elif cmd == "p":
-            self.show(await self.service.scoreboard(CHAT, ME))
-        elif cmd == "n":
-            await self.next_deal()
-        elif cmd in ("c", "r"):
-            await self.press(cmd)
-        elif cmd == "lj":
-            await self._onto_meld(args)
-        elif cmd in ("l", "b", "d", "t", "e"):
-            await self._with_cards(cmd, args)
-        else:
-            shown = "".join(ch for ch in cmd if ch.isprintable())
-            self.say(self._("Comando desconhecido: {cmd}. Digite ? para ajuda.", cmd=shown))
-        return True
-
-    def hand_size(self) -> int:
-        """How many cards the person holds (0 before the first deal)."""
-        return len(self.hand.cards) if self.hand is not None else 0
-
-    def meld_count(self) -> int | None:
-        """How many melds the person's side has (the "+N" buttons of the play phase),
-        None outside the play phase (then only 0 and long numbers are refused here)."""
-        if self.hand is None:
-            return None
-        codes = [b.data.split("|")[2] for row in self.hand.buttons for b in row]
-        if "m" not in codes:
-            return None  # not the play phase: no "+N" buttons to count
-        return codes.count("e")
-
-    def _meld_number(self, word: str) -> int | None:
-        """The 0-based meld index typed as ``word``, or None (message printed)."""
-        count = self.meld_count()
-        if not _is_number(word):
-            self.say(self._("Use números de jogos: ex. lj 2."))
-            return None
-        if count == 0:
-            self.say(self._("Seu lado ainda não tem jogos."))
-            return None
-        if len(word) > MAX_DIGITS or int(word) < 1 or (count is not None and int(word) > count):
-            self.say(self._("Não há jogo {n} (jogos 1 a {max}).", n=_short(word), max=count)
-                     if count is not None else self._("Não há jogo {n}.", n=_short(word)))
-            return None
-        return int(word) - 1
-
-    def _card_numbers(self, groups: list[list[str]]) -> list[list[int]] | None:
-        """0-based hand indexes of typed card numbers, or None (message printed)."""
-        size, seen = self.hand_size(), set()
-        out: list[list[int]] = []
-        for group in groups:
-            out.append([])
-            for word in group:
-                if not _is_number(word):
-                    self.say(self._("Use números de cartas: ex. d 7."))
-                    return None
-                if len(word) > MAX_DIGITS or not 1 <= int(word) <= size:
-                    self.say(self._("Não há carta {n} na sua mão (1 a {max}).",
-                                    n=_short(word), max=size))
-                    return None
-                if int(word) in seen:
-                    self.say(self._("Carta {n} repetida.", n=int(word)))
-                    return None
-                seen.add(int(word))
-                out[-1].append(int(word) - 1)
-        return out
-
-    async def _onto_meld(self, args: list[str]) -> None:
-        if len(args) != 1:
-            self.say(self._("Diga em qual jogo: lj 2"))
-            return
-        target = self._meld_number(args[0])
-        if target is not None:
-            await self.press("p", target)
-
-    async def _with_cards(self, cmd: str, args: list[str]) -> None:
-        groups = [g.split() for g in " ".join(args).split("/")] if args else [[]]
-        if cmd in ("d", "t") and not args:
-            example = "d 7" if cmd == "d" else "t 4"
-            self.say(self._("Diga qual carta: {example}", example=example))
-            return
-        target = None
-        if cmd == "e":
-            if not groups[0]:
-                self.say(self._("Use: e JOGO CARTAS (ex.: e 2 4 5)."))
-                return
-            target = self._meld_number(groups[0][0])
-            if target is None:
-                return
-            groups[0] = groups[0][1:]
-        numbers = self._card_numbers(groups)
-        if numbers is None:
-            return
-        await self.press("z")
-        for k, group in enumerate(numbers):
-            for i in group:
-                if not await self.press("t", i):
-                    await self.press("z")
-                    return
-            if cmd == "b" and k < len(numbers) - 1:
-                await self.press("g")
-        code = {"l": "p", "b": "m", "d": "d", "t": "3", "e": "e"}[cmd]
-        if not await self.press(code, target if target is not None else ""):
-            await self.press("z")  # a refused move leaves no half-made selection behind
+        """Do one typed command; False to quit (see :mod:`adapters.console.commands`)."""
+        return await commands.run(self, line)
 
     async def play(self) -> None:
         """The main loop: AI moves, render, read a command, until the match ends."""
         while not self.closed:
             await self.run_ai()
             if self.table is not None and not self.table.buttons:
-                self.render()
-                self.show(await self.service.scoreboard(CHAT, ME))
+                await self.finish()
                 return
-            self.render()
+            if self.snapshot() != self._shown:  # an empty line, a slip or a refused move
+                self.render()  # leave the table as it is on screen
             prompt = self._("(Enter para a próxima mão) > ") if self.between() else "> "
-            try:
-                line = self.read(prompt)
-            except EOFError:
-                self.console.print()
+            line = self.ask(prompt)
+            if line is None:
                 self.console.print(self._("Até a próxima!"))
                 await self.close()
                 return
-            if self.between() and line.strip()[:1] not in ("q", "?", "p"):
+            if self.between() and not commands.is_info(line):
                 line = "n"  # between deals any move starts the next deal
             if not await self.command(line):
                 await self.close()
                 return
+
+    async def finish(self) -> None:
+        """The match is over: the last table, the score of every side, and one last
+        prompt that saves the record (``exportar``) or ends."""
+        self.render()
+        self.show(await self.service.scoreboard(CHAT, ME))
+        line = self.ask(self._("exportar = salvar o registro da partida · Enter = sair > "))
+        if line is not None and line.strip().lower() in commands.EXPORT:
+            self.show(await self.service.export(CHAT, ME))
 
     async def close(self) -> None:
         """Cancel the terminal's game, if one is open (quiet: a person who quits, or a

@@ -8,20 +8,30 @@ from rich.text import Text
 
 from bot.effects import Button, View
 from bot.i18n import Translator
+from bot.views import DRAWN_MARK
 
 # Hand button code -> what to type (docs: adapters/console/app.py HELP).
 COMMANDS = {"c": "c", "p": "l", "m": "b", "e": "e", "d": "d", "r": "r", "3": "t"}
 
 
-def hand_text(view: View) -> Text:
-    """``1:7♥  2:8♥ ...`` with red suits in red and selected cards underlined."""
+def hand_text(view: View, order: list[int] | None = None, new: int = 0) -> Text:
+    """``1:7♥  2:8♥ ...`` with red suits in red and selected cards underlined; ``order``
+    lists the view's card indexes in the order shown (default: the view's), the last
+    ``new`` of them marked ``*`` (cards that came this turn), the card drawn from the
+    stock this turn also marked ``•`` as on every platform (``bot.views.DRAWN_MARK``)."""
     text = Text()
-    for face in view.cards:
-        if face.index:
+    shown = order if order is not None else list(range(len(view.cards)))
+    for pos, i in enumerate(shown):
+        face = view.cards[i]
+        if pos:
             text.append("  ")
-        text.append(f"{face.index + 1}:", style="dim")
+        text.append(f"{pos + 1}:", style="dim")
+        if face.drawn:
+            text.append(DRAWN_MARK, style="bold")
         style = "bold red" if face.red else "bold"
         text.append(face.text, style=style + (" underline" if face.selected else ""))
+        if pos >= len(shown) - new:
+            text.append("*", style="bold green")
     return text
 
 
@@ -54,9 +64,13 @@ def show_table(console: Console, view: View) -> None:
     console.print(Panel("\n".join(view.lines), title=view.title, expand=False))
 
 
-def show_hand(console: Console, view: View, _: Translator) -> None:
-    """The hand panel: numbered cards, status lines, and the actions valid now."""
-    parts: list[Text | str] = [hand_text(view)]
+def show_hand(console: Console, view: View, _: Translator, order: list[int] | None = None,
+              new: int = 0) -> None:
+    """The hand panel: numbered cards (see :func:`hand_text`), a note on the new cards,
+    status lines, and the actions valid now."""
+    parts: list[Text | str] = [hand_text(view, order, new)]
+    if new:
+        parts.append(_("* = nova nesta vez (no fim: as outras mantêm o número)"))
     parts += [line for line in view.lines[1:]]
     actions = actions_text(view, _)
     if actions:

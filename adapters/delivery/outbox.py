@@ -14,12 +14,15 @@
 - ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
   game: the turn moved on).
 - ``Say`` / ``Tell`` / ``Document``: new messages; ``Reply``: the platform answers the origin.
-- ``Closed``: the table and hand messages lose their buttons; references are forgotten.
+- ``Closed``: the table is edited to the final view it carries (or loses its buttons),
+  the hand messages lose theirs; references are forgotten, and a table view of the game
+  still on its way from another worker is dropped (the game's refs keep a closed mark).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -173,7 +176,7 @@ class Delivery:
         async def close() -> None:
             for name, value in (await self.refs.all(game_id)).items():
                 if name == "table":
-                    await self.platform.strip(value, known)
+                    await self._final_table(effect, value, known)
                 elif name.startswith("hand:"):
                     await self.platform.strip_private(name[5:], value)
                 elif name.startswith("ping:"):
@@ -183,6 +186,17 @@ class Delivery:
                 await self.stale.forget(game_id)
 
         self.group_edits.submit(effect.chat.chat_id, close)
+
+    async def _final_table(self, effect: Closed, ref: str, known: Any) -> None:
+        """The table's last edit: the final view the closing carries (a table edit it
+        replaced in the coalescer is never shown, so the message must not keep an older
+        text), else the last rendering without buttons."""
+        if effect.final is None:
+            await self.platform.strip(ref, known)
+            return
+        final = TableView(chat=effect.chat, game_id=effect.game_id, view=effect.final)
+        with contextlib.suppress(MessageGone):  # a deleted table: nothing left to correct
+            await self.platform.edit(effect.chat, ref, await self.platform.table(final))
 
     # ---- people --------------------------------------------------------------------
     def _queue_hand(self, effect: HandView, origin: Any, fresh: bool) -> None:

@@ -3,11 +3,12 @@ them (shared by Telegram and Discord; each platform has its own key space).
 
 Per game, one hash ``<prefix>:{<game_id>}:<platform>`` (the ``{game_id}`` hash tag keeps
 it in the game's Redis Cluster slot) with fields ``table`` (the table message),
-``table_v`` (the newest game version shown), ``hand:<user_id>`` and ``ping:<user_id>``
-(the person's hand message and last turn ping) and ``flag:<name>`` (once-per-game
-notices). Values are opaque strings the platform makes (Telegram ``"<chat>:<message>"``,
-Discord ``"<channel>:<message>"``). The hash expires ``ttl_s`` after its last write and is
-deleted when the game closes.
+``table_v`` (the newest game version shown; :data:`CLOSED_V` once the game closed),
+``hand:<user_id>`` and ``ping:<user_id>`` (the person's hand message and last turn
+ping) and ``flag:<name>`` (once-per-game notices). Values are opaque strings the
+platform makes (Telegram ``"<chat>:<message>"``, Discord ``"<channel>:<message>"``).
+The hash expires ``ttl_s`` after its last write; when the game closes only the
+``table_v`` mark stays.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 TWO_DAYS = 2 * 86_400
+CLOSED_V = 2**53 - 1
+"""``table_v`` of a closed game: newer than any version a game reaches."""
 # Keep the highest table version shown; answer 1 when ARGV[1] is not older than it.
 _NEWEST = """
 local shown = tonumber(redis.call('HGET', KEYS[1], 'table_v') or '0')
@@ -71,9 +74,19 @@ class GameRefs:
         return bool(added)
 
     async def all(self, game_id: str) -> dict[str, str]:
-        """Every stored field of the game (``table``, ``hand:<id>``, ``ping:<id>``...)."""
-        return dict(await self.client.hgetall(self._game(game_id)))
+        """Every stored field of the game (``table``, ``hand:<id>``, ``ping:<id>``...)
+        but the version mark ``table_v``."""
+        fields = await self.client.hgetall(self._game(game_id))
+        return {k: v for k, v in fields.items() if k != "table_v"}
 
     async def forget_game(self, game_id: str) -> None:
-        """Drop every message reference of the game (it closed)."""
-        await self.client.delete(self._game(game_id))
+        """Drop every message reference of the game (it closed) and leave ``table_v`` at
+        :data:`CLOSED_V`: a table view of the game still queued on another worker is then
+        older than the last one shown and is dropped, instead of posting a new table with
+        buttons after the closing."""
+        key = self._game(game_id)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            pipe.hset(key, "table_v", CLOSED_V)
+            pipe.expire(key, self.ttl_s)
+            await pipe.execute()

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from adapters.delivery.text import redden
 from bot.effects import Button, CardFace, View, unpack
 from bot.i18n import N_, Translator
+from bot.views import DRAWN_MARK
 
 MAX_ROWS = 5
 PER_ROW = 5
@@ -112,7 +113,7 @@ def text_message(text: str) -> str:
 
 
 def _face(face: CardFace) -> str:
-    text = redden(face.text)
+    text = (DRAWN_MARK if face.drawn else "") + redden(face.text)
     if face.group:
         return f"{face.group}:{text}"
     return f"**[{text}]**" if face.selected else text

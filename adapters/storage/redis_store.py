@@ -83,13 +83,17 @@ class RedisStore:
 
     # -- game state ---------------------------------------------------------------
 
-    async def create_game(self, game_id: str, state: str, ttl_s: int) -> None:
-        """Store a new game at version 1 with an expiry of ``ttl_s`` seconds.
+    async def create_game(self, game_id: str, state: str, ttl_s: int,
+                          update: str | None = None, now_ts: float = 0.0) -> None:
+        """Store a new game at version 1 with an expiry of ``ttl_s`` seconds; with
+        ``update`` (the platform update that opens it) its marker is written into the
+        game's applied updates in the same step (score ``now_ts``, see :meth:`save_game`).
 
         An existing state under the same id is replaced. Raises ValueError if ``ttl_s < 1``.
         """
         _check_ttl(ttl_s)
-        await self._create(keys=[self.keys.state(game_id)], args=[state, ttl_s, _tag(state)])
+        await self._create(keys=[self.keys.state(game_id), self.keys.applied(game_id)],
+                           args=[state, ttl_s, update or "", repr(now_ts), _tag(state)])
 
     async def load_game(self, game_id: str) -> tuple[int, str] | None:
         """``(version, state)`` of the game, or None when it does not exist (or expired)."""

@@ -7,10 +7,18 @@ so each is valid on Redis Cluster as well.
 from __future__ import annotations
 
 CREATE_GAME = """
--- KEYS[1] state hash; ARGV[1] state JSON; ARGV[2] ttl in seconds; ARGV[3] tag of ARGV[1]
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'v', '1', 's', ARGV[1], 't', ARGV[3])
+-- KEYS[1] state hash; KEYS[2] the game's seen-updates sorted set (same {game} slot)
+-- ARGV[1] state JSON; ARGV[2] ttl in seconds; ARGV[3] update key or '' (none);
+-- ARGV[4] its score (Unix s); ARGV[5] tag of ARGV[1] (see SAVE_GAME). The update that
+-- opened the game is marked applied to it in this same step, as SAVE_GAME does for a
+-- press: a redelivery of that update after a crash finds the game it made.
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('HSET', KEYS[1], 'v', '1', 's', ARGV[1], 't', ARGV[5])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
+if ARGV[3] ~= '' then
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
+  redis.call('EXPIRE', KEYS[2], ARGV[2])
+end
 return 1
 """
 

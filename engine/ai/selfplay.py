@@ -5,12 +5,13 @@
 0+2 ``normal`` against 1+3 ``facil``), plays G deals, and prints win rates with 95%
 Wilson intervals, average deal scores, deal lengths and decision times. ``--mirror``
 plays every shuffled deck twice with the lineups swapped (less luck in the figures).
-A text progress line goes to stderr.
+A text progress line goes to stderr when it is a terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import secrets
 import sys
@@ -24,6 +25,7 @@ from engine.ai import LEVELS, choose
 from engine.ai.stats import Mean, SideTally, percent
 from engine.ai.tracker import SeenTracker
 from engine.cards import Card, shuffled_deck
+from engine.cli_i18n import Words, argparse_language, env_lang
 from engine.deal import apply, new_deal
 from engine.errors import IllegalAction
 from engine.rules import Rules, make_rules
@@ -189,31 +191,42 @@ def p99(values: Sequence[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def report(summary: Summary) -> str:
-    """The summary as a plain-text table."""
-    lines = [f"{'lineup':<16}{'deals':>6}{'wins':>6}{'ties':>6}{'win rate':>10}"
-             f"{'95% CI (Wilson)':>20}{'avg score':>11}"]
+def report(summary: Summary, _: Words | None = None) -> str:
+    """The summary as a plain-text table, in the language of ``_`` (pt-BR by default)."""
+    _ = _ or Words()
+    heads = [_("formação"), _("mãos"), _("vitórias"), _("empates"), _("% vitórias"),
+             _("IC 95% (Wilson)"), _("média")]
+    widths = [max(w, len(h) + 2) for w, h in zip((16, 6, 6, 6, 10, 20, 11), heads, strict=True)]
+    lines = [heads[0].ljust(widths[0]) + "".join(h.rjust(w) for h, w in
+                                                zip(heads[1:], widths[1:], strict=True))]
     for tally in summary.sides.values():
         lo, hi = tally.interval()
-        lines.append(f"{tally.label:<16}{tally.deals:>6}{tally.wins:>6}{tally.ties:>6}"
-                     f"{percent(tally.win_rate()):>10}{percent(lo) + '–' + percent(hi):>20}"
-                     f"{tally.score.mean:>+11.1f}")
-    lines.append(f"deal length: {summary.turns.mean:.1f} turns, "
-                 f"{summary.actions.mean:.1f} actions on average")
+        cells = [str(tally.deals), str(tally.wins), str(tally.ties), percent(tally.win_rate()),
+                 percent(lo) + "–" + percent(hi), f"{tally.score.mean:+.1f}"]
+        lines.append(tally.label.ljust(widths[0]) + "".join(
+            c.rjust(w) for c, w in zip(cells, widths[1:], strict=True)))
+    lines.append(_("duração da mão: {turns} vezes, {actions} ações em média",
+                   turns=f"{summary.turns.mean:.1f}", actions=f"{summary.actions.mean:.1f}"))
     for lv, ts in sorted(summary.times.items()):
         if ts:
-            lines.append(f"decision time {lv}: mean {1000 * sum(ts) / len(ts):.2f} ms, "
-                         f"p99 {1000 * p99(ts):.2f} ms, max {1000 * max(ts):.2f} ms "
-                         f"({len(ts)} decisions)")
+            lines.append(_("tempo de decisão {level}: média {mean} ms, p99 {p99} ms, "
+                           "máx. {max} ms ({n} decisões)", level=lv,
+                           mean=f"{1000 * sum(ts) / len(ts):.2f}", p99=f"{1000 * p99(ts):.2f}",
+                           max=f"{1000 * max(ts):.2f}", n=len(ts)))
     if summary.fallbacks:
-        lines.append(f"refused AI actions replaced by facil: {summary.fallbacks}")
+        lines.append(_("ações recusadas do robô trocadas por facil: {n}", n=summary.fallbacks))
     return "\n".join(lines)
 
 
 def _progress(done: int, total: int) -> None:
+    """A ``[###...] 3/10 mãos`` frame on stderr, only when stderr is a terminal (a
+    redirected run does not fill its log with carriage-return frames)."""
+    if not sys.stderr.isatty():
+        return
     width = 30
     filled = width * done // max(total, 1)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals")
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                     + Words(env_lang(os.environ))("mãos"))
     if done >= total:
         sys.stderr.write("\n")
     sys.stderr.flush()
@@ -234,60 +247,73 @@ def variant_rules(text: str) -> Rules:
     return make_rules(name, options)
 
 
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    """Command-line options of ``python -m engine selfplay``."""
-    p = argparse.ArgumentParser(prog="python -m engine selfplay",
-                                description="AI against AI: win rates with 95% Wilson intervals")
-    p.add_argument("--variant", default="buraco",
-                   help="preset or alias (buraco, tranca, ...) and options, e.g. "
-                        "'buraco jokers=true'")
-    p.add_argument("--players", type=int, default=None, help="seats at the table")
-    p.add_argument("--games", type=int, default=100, help="deals to play")
-    p.add_argument("--seats", default="normal,facil",
-                   help="AI level per seat, repeated round the table (facil, normal, dificil)")
-    p.add_argument("--budget", type=float, default=None,
-                   help="dificil seconds per move (default 1.0, so dificil deals take minutes)")
-    p.add_argument("--mirror", action="store_true",
-                   help="play each deck twice, lineups swapped (two sides only)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
-    return p.parse_args(list(argv))
+def parse_args(argv: Sequence[str], _: Words | None = None) -> argparse.Namespace:
+    """Command-line options of ``python -m engine selfplay`` (help in ``_``'s language)."""
+    _ = _ or Words()
+    with argparse_language(_.lang):
+        p = argparse.ArgumentParser(
+            prog="python -m engine selfplay",
+            description=_("Robôs contra robôs: taxas de vitória com intervalos de Wilson de 95%"))
+        p.add_argument("--variant", default="buraco", metavar=_("VARIANTE"),
+                       help=_("preset ou apelido (buraco, tranca, ...) e opções, ex.: "
+                              "'buraco jokers=true'"))
+        p.add_argument("--players", type=int, default=None, metavar="N",
+                       help=_("lugares na mesa"))
+        p.add_argument("--games", type=int, default=100, metavar="N", help=_("mãos a jogar"))
+        p.add_argument("--seats", default="normal,facil", metavar=_("NIVEIS"),
+                       help=_("nível do robô por lugar, repetido em volta da mesa (facil, "
+                              "normal, dificil)"))
+        p.add_argument("--budget", type=float, default=None, metavar="S",
+                       help=_("segundos por jogada do dificil (padrão 1,0: mãos do dificil "
+                              "levam minutos)"))
+        p.add_argument("--mirror", action="store_true",
+                       help=_("joga cada baralho duas vezes, formações trocadas (só dois lados)"))
+        p.add_argument("--jobs", type=int, default=1, metavar="N", help=_("processos"))
+        return p.parse_args(list(argv))
+
+
+def _refusal(args: argparse.Namespace, rules: Rules, seats: list[str], players: int,
+             _: Words) -> str | None:
+    """What is wrong with the options, or None."""
+    bad = [s for s in seats if s not in LEVELS]
+    if bad or not seats:
+        return _("nível de robô desconhecido: {level}; use {levels}",
+                 level=repr(bad[0]) if bad else _("(nenhum)"), levels=", ".join(LEVELS))
+    if args.games < 1:
+        return _("--games precisa ser pelo menos 1")
+    if args.budget is not None and not 0 < args.budget <= 60:
+        return _("--budget são segundos por jogada do dificil: mais de 0 e no máximo 60")
+    if args.jobs < 1:
+        return _("--jobs precisa ser pelo menos 1")
+    if args.mirror and len(rules.teams(players)) != 2:
+        return _("--mirror troca as formações de dois lados; esta mesa tem {n}",
+                 n=len(rules.teams(players)))
+    return None
 
 
 def main(argv: Sequence[str]) -> int:
-    """Entry point for ``python -m engine selfplay ...``; returns the exit status."""
-    args = parse_args(argv)
+    """Entry point for ``python -m engine selfplay ...``; returns the exit status. Speaks
+    the locale's language (``LANG``: pt-BR, en or it)."""
+    _ = Words(env_lang(os.environ))
+    args = parse_args(argv, _)
     try:
         rules = variant_rules(args.variant)
         seats = [s.strip() for s in args.seats.split(",") if s.strip()]
-        bad = [s for s in seats if s not in LEVELS]
-        if bad or not seats:
-            print(f"unknown AI level {bad[0] if bad else '(none)'!r}; use "
-                  f"{', '.join(LEVELS)}", file=sys.stderr)
-            return 2
         players = rules.default_players if args.players is None else args.players
-        if args.games < 1:
-            print("--games must be at least 1", file=sys.stderr)
-            return 2
-        if args.budget is not None and not 0 < args.budget <= 60:
-            print("--budget is seconds per dificil move, more than 0 and at most 60",
-                  file=sys.stderr)
-            return 2
-        if args.jobs < 1:
-            print("--jobs must be at least 1", file=sys.stderr)
-            return 2
-        if args.mirror and len(rules.teams(players)) != 2:
-            print("--mirror swaps the lineups of two sides; this table has "
-                  f"{len(rules.teams(players))}", file=sys.stderr)
+        refused = _refusal(args, rules, seats, players, _)
+        if refused is not None:
+            print(refused, file=sys.stderr)
             return 2
         summary = run(rules, players, seats, args.games, args.budget, args.mirror,
                       args.jobs, _progress)
     except IllegalAction as err:
-        print(err.message, file=sys.stderr)
+        print(_.reason(err), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + _("interrompido"), file=sys.stderr)
         return 130
-    print(f"{rules.preset}, {players} players, {summary.turns.n} deals"
-          f"{' (mirrored decks)' if args.mirror else ''}, seats {','.join(seats)}")
-    print(report(summary))
+    print(_("{preset}, {players} jogadores, {deals} mãos{mirror}, lugares {seats}",
+            preset=rules.preset, players=players, deals=summary.turns.n,
+            mirror=_(" (baralhos espelhados)") if args.mirror else "", seats=",".join(seats)))
+    print(report(summary, _))
     return 0

@@ -23,6 +23,7 @@ from dc_play import (
     HAND_TITLE,
     action_calls,
     answered,
+    can_draw,
     card_options,
     custom_ids,
     hand,
@@ -339,3 +340,23 @@ def test_hand_by_dm_and_closed_dms_fall_back_to_ephemeral(
         assert [c.route for c in refused] == ["POST /channels/{c}/messages"]
     assert_answers_in_time(fake)
     assert_hands_private(fake, people)
+
+
+def test_cancel_right_after_a_move_leaves_the_table_saying_the_game_was_cancelled(
+        fake: FakeDiscord, people: list[Person], tmp_path: Path) -> None:
+    # the move's table edit waits in the 3 s coalescer when /cancelar replaces it: the
+    # closing's own edit must carry the final text, not only drop the buttons
+    ana, bia, _caio = people
+    with run_bot(fake, tmp_path, REDIS) as log:
+        table_id = lobby(fake, ana, bia, robots=0)
+        for person in (ana, bia):
+            my_hand(fake, person)
+        mover = ana if can_draw(hand(fake, ana)) else bia
+        press(fake, mover, hand(fake, mover), "Comprar do monte")
+        answered(fake, fake.slash(ana, "cancelar"))
+        final = wait_for(lambda: (lambda t: t if not t.labels() else None)(
+            fake.messages[table_id]), what="the table without buttons")
+        time.sleep(4)  # a table edit still queued would land by now
+        assert fake.messages[table_id].text() == final.text()
+        assert final.text().endswith("\nJogo cancelado por Ana.")
+        assert "Traceback" not in log.read_text()

@@ -113,7 +113,7 @@ async def test_a_worker_killed_while_its_robot_thinks_leaves_the_move_to_another
     while (await stored(cluster, table.gid))[0] == version and time.monotonic() < end:
         await asyncio.sleep(0.2)
     later, game = await stored(cluster, table.gid)
-    assert later > version and game.last[0][0].startswith("{name}")
+    assert later > version and game.last[-1][1]["seat"] >= 0  # a move was told
     assert await saves_of(cluster, table.gid) == list(range(2, later + 1))
 
 

@@ -1,0 +1,264 @@
+"""The terminal's typed commands (issue 4 "Terminal play", issue 14 part 3): each word
+checked here, with the example of the command typed, before any button is pressed.
+
+Refusals speak of what to type (``Diga quais cartas: b 1 2 3``), never of buttons, and
+come once per problem; typed text shown back is cut (:func:`typed.echo`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from adapters.console import typed
+from bot import info
+from bot.effects import ChatRef, PlayerRef
+from bot.i18n import LANGS, N_, Translator, norm_lang
+
+if TYPE_CHECKING:
+    from adapters.console.app import ConsoleGame
+
+ME = PlayerRef(platform="cli", user_id="me", name="Você")
+CHAT = ChatRef(platform="cli", chat_id="local", title="Terminal")
+HELP_PARTS: list[tuple[str, str]] = [
+    ("", N_("c = comprar do monte")),
+    ("", N_("l = pegar o lixo")),
+    ("justified", N_("l 4 5 = pegar o lixo justificando com as cartas 4 5")),
+    ("justified", N_("lj 2 = pôr o topo do lixo no seu jogo 2")),
+    ("", N_("b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9)")),
+    ("", N_("e 2 4 5 = juntar as cartas 4 5 ao jogo 2")),
+    ("", N_("d 7 = descartar a carta 7")),
+    ("threes", N_("t 4 = baixar o 3 vermelho (carta 4)")),
+    ("redraw", N_("r = abrir o lixo com a carta comprada e comprar outra")),
+    ("", N_("p = placar · ? = ajuda · q = sair")),
+]
+HELP_MORE = [
+    N_("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, "
+       "d ou o = ♦ ouros, h = ♥ copas, s ou e = ♠ espadas; coringa jk."),
+    N_("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
+       "exportar = salvar o registro (no fim da partida)"),
+]
+# Words in any of the three languages -> the command they name.
+ALIASES = {"placar": "p", "score": "p", "punteggio": "p", "ajuda": "?", "help": "?",
+           "aiuto": "?", "sair": "q", "quit": "q", "esci": "q", "rules": "regras",
+           "regole": "regras", "language": "idioma", "lingua": "idioma",
+           "export": "exportar", "esporta": "exportar"}
+EXPORT = {"exportar", "export", "esporta"}
+INFO = {"q", "?", "p", "regras", "idioma", "exportar"}  # also allowed between deals
+NO_ARGS = {"c", "r", "n", "p", "?", "q", "exportar"}
+YES = ("s", "y")  # sim, sì, yes
+NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
+
+
+def help_text(rules: Any, _: Translator) -> str:
+    """``Comandos: c = comprar do monte · ...``: only the commands of ``rules`` (engine
+    ``Rules``; None lists them all), then card names and the other commands, then, for
+    a known variant, the rule that decides going out (:func:`bot.info.going_out_rule`,
+    RULES §2 "going out")."""
+    applies = _applies(rules)
+    parts = [_(msgid) for need, msgid in HELP_PARTS if applies[need]]
+    lines = [_("Comandos: {parts}", parts=" · ".join(parts)), *(_(m) for m in HELP_MORE)]
+    if rules is not None:
+        lines.append(info.going_out_rule(rules, _))
+    return "\n".join(lines)
+
+
+def _applies(rules: Any) -> dict[str, bool]:
+    return {"": True,
+            "justified": rules is None or rules.pickup_justified,
+            "threes": rules is None or rules.red_three != "ordinary",
+            "redraw": rules is None or rules.first_player_second_card}
+
+
+def _word(line: str) -> str:
+    words = line.strip().lower().split()
+    return ALIASES.get(words[0], words[0]) if words else ""
+
+
+def is_info(line: str) -> bool:
+    """True for a command that changes nothing in the game (allowed between deals)."""
+    return _word(line) in INFO
+
+
+async def run(game: ConsoleGame, line: str) -> bool:
+    """Do one typed command; False to quit."""
+    words = line.strip().lower().split()
+    if not words:
+        return True
+    cmd, args = _word(line), words[1:]
+    _ = game._
+    if cmd == "q":
+        return _no_args(game, cmd) if args else not await _quit(game)
+    if cmd in NO_ARGS and args:
+        return _no_args(game, cmd)
+    if cmd in NEEDS and not _applies(game.rules)[NEEDS[cmd]]:
+        game.say(_("{cmd} não existe nesta variante. Digite ? para ajuda.", cmd=cmd))
+    elif cmd == "?":
+        game.console.print(help_text(game.rules, _))
+    elif cmd in SIMPLE:
+        await SIMPLE[cmd](game, args)
+    elif cmd in ("l", "b", "d", "t", "e"):
+        await _with_cards(game, cmd, args)
+    else:
+        game.say(_("Comando desconhecido: {cmd}. Digite ? para ajuda.", cmd=typed.echo(cmd)))
+    return True
+
+
+def _no_args(game: ConsoleGame, cmd: str) -> bool:
+    game.say(game._("{cmd} não leva números.", cmd=cmd))
+    return True
+
+
+async def _quit(game: ConsoleGame) -> bool:
+    """``q``: the score, then "Sair da partida? (s/n)"; True to leave."""
+    game.show(await game.service.scoreboard(CHAT, ME))
+    answer = game.ask(game._("Sair da partida? (s/n) "))
+    if answer is not None and answer.strip().lower()[:1] not in YES:
+        game.console.print(game._("A partida continua."))
+        return False
+    game.console.print(game._("Até a próxima!"))
+    return True
+
+
+async def _score(game: ConsoleGame, _args: list[str]) -> None:
+    game.show(await game.service.scoreboard(CHAT, ME))
+
+
+async def _rules(game: ConsoleGame, args: list[str]) -> None:
+    preset = " ".join(args) or (game.rules.preset if game.rules is not None else "")
+    for eff in await game.service.rules_text(CHAT, ME, preset):
+        game.console.print(getattr(eff, "text", ""))
+
+
+async def _language(game: ConsoleGame, args: list[str]) -> None:
+    code = norm_lang(" ".join(args)) if args else None
+    if code is None:
+        choices = ", ".join(f"{k} ({v})" for k, v in LANGS.items())
+        game.say(game._("Idiomas: {choices}. Use: idioma en.", choices=choices))
+        return
+    game._ = Translator(code)
+    said = await game.service.set_language(CHAT, ME, code)  # its reply speaks of a group
+    game.show([eff for eff in said if eff.kind != "reply"])
+    game.console.print(game._("Idioma: {name}.", name=LANGS[code]))
+    game.show(await game.service.show_hand(CHAT, ME))  # the hand panel in the new language
+
+
+async def _export(game: ConsoleGame, _args: list[str]) -> None:
+    game.show(await game.service.export(CHAT, ME))
+
+
+async def _draw(game: ConsoleGame, _args: list[str]) -> None:
+    await game.press("c")
+
+
+async def _redraw(game: ConsoleGame, _args: list[str]) -> None:
+    await game.press("r")
+
+
+async def _next(game: ConsoleGame, _args: list[str]) -> None:
+    await game.next_deal()
+
+
+async def _onto_meld(game: ConsoleGame, args: list[str]) -> None:
+    if len(args) != 1:
+        game.say(game._("Diga em qual jogo: lj 2."))
+        return
+    target = _meld_number(game, args[0], "lj 2")
+    if target is not None:
+        await game.press("p", target)
+
+
+SIMPLE = {"p": _score, "regras": _rules, "idioma": _language, "exportar": _export,
+          "c": _draw, "r": _redraw, "n": _next, "lj": _onto_meld}
+
+
+def meld_count(game: ConsoleGame) -> int | None:
+    """How many melds the person's side has (the "+N" buttons of the play phase),
+    None outside the play phase (then only 0 and long numbers are refused here)."""
+    if game.hand is None:
+        return None
+    codes = [b.data.split("|")[2] for row in game.hand.buttons for b in row]
+    if "m" not in codes:
+        return None  # not the play phase: no "+N" buttons to count
+    return codes.count("e")
+
+
+def _meld_number(game: ConsoleGame, word: str, example: str) -> int | None:
+    """The 0-based meld index typed as ``word``, or None (message printed)."""
+    count, _ = meld_count(game), game._
+    if not typed.is_number(word):
+        game.say(_("Use números de jogos: ex. {example}.", example=example))
+        return None
+    if count == 0:
+        game.say(_("Seu lado ainda não tem jogos."))
+        return None
+    if len(word) > typed.MAX_DIGITS or int(word) < 1 or (count is not None and int(word) > count):
+        game.say(_("Não há jogo {n} (jogos 1 a {max}).", n=typed.echo(word), max=count)
+                 if count is not None else _("Não há jogo {n}.", n=typed.echo(word)))
+        return None
+    return int(word) - 1
+
+
+def _card_positions(game: ConsoleGame, cmd: str, groups: list[list[str]]) -> list[list[int]] | None:
+    """0-based shown positions of the typed cards, or None (one message printed)."""
+    codes, taken = game.shown_codes(), set[int]()
+    try:
+        return [typed.positions(group, codes, taken) for group in groups]
+    except typed.Typo as slip:
+        if slip.msgid == "bad_word":
+            number, name = typed.EXAMPLES[cmd]
+            game.say(game._("{word} não é carta: use o número ou o nome, ex.: {number} ou "
+                            "{name}.", word=slip.kw["word"], number=number, name=name))
+        else:
+            game.say(game._(slip.msgid, **slip.kw))
+        return None
+
+
+def _shape_slip(game: ConsoleGame, cmd: str, groups: list[list[str]]) -> str | None:
+    """What is wrong with the shape of ``cmd``'s arguments, or None."""
+    _, example = game._, typed.EXAMPLES[cmd][0]
+    if cmd == "l" and groups[0] and not _applies(game.rules)["justified"]:
+        return _("Nesta variante o lixo se pega sem cartas: l.")
+    if cmd != "b" and len(groups) > 1:
+        return _("Só b separa jogos com /: ex. b 1 2 3 / 7 8 9.")
+    if cmd != "l" and not all(groups):
+        return _("Diga quais cartas: {example}.", example=example)
+    if cmd in ("d", "t") and len(groups[0]) > 1:
+        return _("Uma carta só: {example}.", example=example)
+    return None
+
+
+async def _with_cards(game: ConsoleGame, cmd: str, args: list[str]) -> None:
+    groups = [g.split() for g in " ".join(args).split("/")] if args else [[]]
+    target = None
+    if cmd == "e":
+        if not groups[0]:
+            game.say(game._("Use: e JOGO CARTAS (ex.: e 2 4 5 ou e 1 9c)."))
+            return
+        target = _meld_number(game, groups[0][0], "e 2 4 5")
+        if target is None:
+            return
+        groups[0] = groups[0][1:]
+    slip = _shape_slip(game, cmd, groups)
+    if slip is not None:
+        game.say(slip)
+        return
+    shown = _card_positions(game, cmd, groups)
+    if shown is not None:
+        await _press_cards(game, cmd, [[game.order[i] for i in g] for g in shown], target)
+
+
+async def _press_cards(game: ConsoleGame, cmd: str, groups: list[list[int]],
+                       target: int | None) -> None:
+    """Select the cards (view indexes) group by group, then press the move; a refused
+    press leaves no half-made selection behind."""
+    await game.press("z")
+    for k, group in enumerate(groups):
+        for i in group:
+            if not await game.press("t", i):
+                await game.press("z")
+                return
+        if cmd == "b" and k < len(groups) - 1:
+            await game.press("g")
+    code = {"l": "p", "b": "m", "d": "d", "t": "3", "e": "e"}[cmd]
+    if not await game.press(code, target if target is not None else ""):
+        await game.press("z")

@@ -1,0 +1,106 @@
+"""What a person types in the terminal, read against the hand they see (issue 14).
+
+Cards are typed by their number on screen (``d 7``) or by name (``d js``, ``b 4d 5d 6d``):
+rank ``A 2 … 10 J Q K`` then a suit letter or symbol. The letters are the game's own
+(records, ``Card.parse``): ``c`` ♣ paus (clubs), ``d`` ♦ ouros (diamonds), ``h`` ♥ copas
+(hearts), ``s`` ♠ espadas (spades); the Portuguese initials that clash with none of them
+also work: ``p`` paus, ``o`` ouros, ``e`` espadas. ``c`` is always paus, never copas: a
+name the hand lacks is refused with the symbol it means, so ``7c`` typed for copas reads
+"Não há 7♣ na sua mão". The joker is ``jk``.
+
+Hand numbers stay put during a turn: :func:`keep_order` keeps the cards already shown in
+their places and puts new ones (a draw, the pile) at the end, marked.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import N_
+from engine.cards import Card, CardParseError
+
+MAX_DIGITS = 3  # no hand or table reaches 1000 cards or melds
+MAX_ECHO = 12  # typed text shown back in a refusal is cut after this many characters
+PT_SUITS = {"p": "c", "o": "d", "e": "s"}
+# The example of each command, by number and by name.
+EXAMPLES = {"b": ("b 1 2 3", "b 4d 5d 6d"), "d": ("d 7", "d js"), "e": ("e 2 4 5", "e 1 9c"),
+            "l": ("l 4 5", "l 4d 5d"), "t": ("t 4", "t 3h")}
+
+
+class Typo(Exception):
+    """A typed word the hand cannot read: ``msgid`` (pt-BR, for the translator) and its
+    placeholders."""
+
+    def __init__(self, msgid: str, **kw: object) -> None:
+        super().__init__(msgid)
+        self.msgid = msgid
+        self.kw = kw
+
+
+def echo(text: str) -> str:
+    """Typed text as shown back: printable characters only, cut to ``MAX_ECHO`` + ``…``."""
+    shown = "".join(ch for ch in text if ch.isprintable())
+    return shown if len(shown) <= MAX_ECHO else shown[:MAX_ECHO] + "…"
+
+
+def is_number(word: str) -> bool:
+    """ASCII digits only (``²`` and ``١`` are not numbers here)."""
+    return word.isascii() and word.isdigit()
+
+
+def card_of(word: str) -> Card | None:
+    """The card named by ``word`` (``js``, ``10h``, ``4♦``, ``7p``), None if not a name."""
+    if not word or is_number(word):
+        return None
+    low = word.lower()
+    if low[-1:] in PT_SUITS and low not in ("jk",):
+        low = low[:-1] + PT_SUITS[low[-1]]
+    try:
+        return Card.parse(low)
+    except CardParseError:
+        return None
+
+
+def positions(words: list[str], codes: list[str], taken: set[int]) -> list[int]:
+    """0-based positions (in the order shown) of the typed ``words`` in a hand whose
+    shown cards have record ``codes``; ``taken`` collects the positions used so far
+    (a name takes the first copy not taken yet). Raises :class:`Typo`."""
+    out: list[int] = []
+    for word in words:
+        if is_number(word):
+            if len(word) > MAX_DIGITS or not 1 <= int(word) <= len(codes):
+                raise Typo(N_("Não há carta {n} na sua mão (1 a {max})."), n=echo(word),
+                           max=len(codes))
+            pos = int(word) - 1
+            if pos in taken:
+                raise Typo(N_("Carta {n} repetida."), n=int(word))
+        else:
+            card = card_of(word)
+            if card is None:
+                raise Typo("bad_word", word=echo(word))
+            free = [i for i, code in enumerate(codes) if code == card.code and i not in taken]
+            if not free:
+                other = N_("Não há outro {card} na sua mão.")
+                raise Typo(other if card.code in codes else N_("Não há {card} na sua mão."),
+                           card=str(card))
+            pos = free[0]
+        taken.add(pos)
+        out.append(pos)
+    return out
+
+
+def keep_order(shown: list[str], codes: list[str], marked: int = 0) -> tuple[list[int], int]:
+    """Display order for a hand view whose cards (in the view's order) have ``codes``,
+    keeping the cards of the previous display ``shown`` (codes, in display order, the
+    last ``marked`` of them new this turn) in their order and putting the others at the
+    end. Returns the view indexes in display order and how many, at the end, are new."""
+    free: dict[str, list[int]] = {}
+    for i, code in enumerate(codes):
+        free.setdefault(code, []).append(i)
+    order: list[int] = []
+    still = 0
+    for k, code in enumerate(shown):
+        if free.get(code):
+            order.append(free[code].pop(0))
+            still += k >= len(shown) - marked
+    kept = set(order)
+    new = [i for i in range(len(codes)) if i not in kept]
+    return order + new, still + len(new)

@@ -1,0 +1,208 @@
+"""What just happened, in words: the table's narration and a seat's own last move.
+
+The table message of a group is edited at most every few seconds (adapters/delivery
+coalesces the edits), so a person who reads one edit must learn every move made since
+the one before (issue 14 part 2). The narration is kept with the game (``Game.last``),
+so every worker renders the same words and a restart loses nothing. It holds the moves
+of the turn that ended last and those of the turn in play: whatever edit a person sees,
+it says what the previous player did in their whole turn and what the current player
+has done so far ("Robô 2 comprou do monte, baixou 6♣ 7♣ 8♣ e descartou 9♥.").
+
+An entry is ``(msgid, params)``. A move's msgid is a pt-BR verb phrase without its
+subject ("descartou {card}"); ``params`` hold ``seat`` (who moved), ``t`` (the deal's
+``turn_count`` when the move was made), ``at`` (when, Unix seconds) and the phrase's
+values. Only public facts: a card drawn from the stock is never in them (it is named
+only in the drawer's own hand, :func:`own_line`); a card taken from the open pile is
+public. An entry without ``t`` is a whole sentence ("A partida começou.", or a move
+stored by an older version as "{name} ..."): it is shown until the next move. Text is
+made at render time in the chat's language; the second person ("Você descartou 3♣ e
+trancou o lixo.") reads each phrase in the :data:`YOU` context, for languages whose
+verbs change with the person.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import N_, Translator
+from bot.model import Game
+from engine.cards import Card
+
+Entry = tuple[str, dict[str, Any]]
+RECENT_S = 10.0
+"""Moves this recent stay in the narration even from an older turn: a group's table is
+edited at most every 3 s (adapters/delivery/coalesce.py), more under the per-minute cap
+or a platform's retry-after, and robots move every ``ai_pace_s`` (1 s by default), so three robots
+can play more than a turn between two edits."""
+MAX_ENTRIES = 16
+"""At most this many moves are kept (the stored game stays small)."""
+YOU = "você"
+"""gettext context of a phrase said of the reader ("hai scartato" in Italian)."""
+
+DREW = N_("comprou do monte")
+DREW_CARD = N_("comprou o {card}")
+REDREW = N_("abriu o lixo com {card} e comprou outra")
+MELDED = N_("baixou {melds}")
+EXTENDED = N_("juntou {extended}")
+MELDED_EXTENDED = N_("baixou {melds} e juntou {extended}")
+TOOK_MORTO = N_("pegou o morto")
+PILE_ONTO = N_("pegou o lixo (cartas: {n}) juntando {card} ao jogo {meld}")
+PILE_NEW = N_("pegou o lixo (cartas: {n}) baixando {cards}")
+PHRASES: dict[str, str] = {
+    "drew": DREW,
+    "redrew": REDREW,
+    "took_pile": N_("pegou o lixo (cartas: {n})"),
+    "discarded": N_("descartou {card}"),
+    "laid_three": N_("baixou o {card}"),
+    "took_morto": TOOK_MORTO,
+    "pile_killed": N_("trancou o lixo"),
+    "pile_blocked": N_("trancou o lixo para o próximo jogador"),
+    "went_out": N_("bateu"),
+}
+"""Engine event kind -> the phrase of a move (engine ``Event``, docs/engine-api.md)."""
+TABLE_SENTENCES: dict[str, str] = {
+    "stock_from_morto": N_("O monte acabou: um morto virou monte."),
+    "stock_from_pile": N_("O monte acabou: o lixo foi embaralhado no monte."),
+}
+"""Events of the table itself (seat -1), said as whole sentences."""
+
+
+def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
+             at: float = 0.0) -> Entry | None:
+    """The entry of engine event ``ev`` made in turn ``turn`` at ``at`` (Unix seconds;
+    public facts only), or None for an event nobody needs to read. ``melds`` are the
+    melds of the mover's side after the move, ``new_meld`` tells a justified pick-up that
+    formed a meld (RULES A10, A38) from one that extended meld ``public["meld"]``."""
+    pub: dict[str, Any] = ev.public
+    kw: dict[str, Any] = {"seat": ev.seat, "t": turn, "at": int(at)}
+    if ev.kind in TABLE_SENTENCES:
+        return TABLE_SENTENCES[ev.kind], kw
+    if ev.kind == "melded":
+        return _melded(kw, pub)
+    msgid = PHRASES.get(ev.kind)
+    if msgid is None:
+        return None
+    if isinstance(pub.get("card"), str):
+        kw["card"] = str(Card.parse(pub["card"]))
+    if ev.kind == "took_pile":
+        kw["n"] = len(pub["cards"]) if "cards" in pub else int(pub.get("count", 0))
+        if "meld" in pub:  # a justified pick-up names the meld it made or extended
+            index = int(pub["meld"])
+            if new_meld:
+                kw["cards"] = " ".join(str(c) for c in melds[index].cards)
+                return PILE_NEW, kw
+            kw["card"], kw["meld"] = str(Card.parse(pub["top"])), index + 1
+            return PILE_ONTO, kw
+    return msgid, kw
+
+
+def _melded(kw: dict[str, Any], pub: dict[str, Any]) -> Entry:
+    """New melds and extensions kept apart (``melds`` = [[codes]], ``extend`` =
+    [{meld, cards}]); joined into words by :func:`_phrase`."""
+    melds = [[str(Card.parse(c)) for c in m] for m in pub.get("melds", [])]
+    ext = [[int(e["meld"]) + 1, [str(Card.parse(c)) for c in e["cards"]]]
+           for e in pub.get("extend", [])]
+    msgid = MELDED_EXTENDED if melds and ext else (MELDED if melds else EXTENDED)
+    return msgid, {**kw, "melds": melds, "extend": ext}
+
+
+def recent(entries: list[Entry], turn: int, now: float) -> list[Entry]:
+    """What the narration keeps after a move at ``now``: the moves of turn ``turn`` (the
+    deal's ``turn_count`` now) and of the turn before it, and any move of the last
+    :data:`RECENT_S` seconds, at most :data:`MAX_ENTRIES` (the newest); sentences without
+    a turn are dropped (they last until the next move)."""
+    kept = [(m, p) for m, p in entries if isinstance(p.get("t"), int)
+            and (p["t"] >= turn - 1 or p.get("at", 0) >= now - RECENT_S)]
+    return kept[-MAX_ENTRIES:]
+
+
+def and_join(items: list[str], _: Translator) -> str:
+    """``a``, ``a e b``, ``a, b e c`` in the chat's language."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{items} e {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
+def _values(params: dict[str, Any], _: Translator) -> dict[str, Any]:
+    """The format values of an entry: ``seat``, ``t`` and ``at`` left out, the melds
+    and extensions of :func:`_melded` put into words."""
+    kw = {k: v for k, v in params.items() if k not in ("seat", "t", "at")}
+    if isinstance(kw.get("melds"), list):
+        kw["melds"] = and_join([" ".join(m) for m in kw["melds"]], _)
+        kw["extended"] = and_join([_("{cards} ao jogo {n}", cards=" ".join(cards), n=n)
+                                   for n, cards in kw.pop("extend", [])], _)
+    return kw
+
+
+def _phrase(msgid: str, params: dict[str, Any], _: Translator, you: bool) -> str:
+    kw = _values(params, _)
+    return _.p(YOU, msgid, **kw) if you else _(msgid, **kw)
+
+
+def _groups(entries: list[Entry]) -> list[tuple[int, list[Entry]]]:
+    """Consecutive moves of one seat in one turn together; sentences alone (seat -1)."""
+    out: list[tuple[int, list[Entry]]] = []
+    prev: tuple[int, Any] | None = None
+    for msgid, params in entries:
+        seat, turn = params.get("seat", -1), params.get("t")
+        key = (seat, turn)
+        if seat >= 0 and turn is not None and key == prev:
+            out[-1][1].append((msgid, params))
+        else:
+            out.append((seat if turn is not None else -1, [(msgid, params)]))
+        prev = key if seat >= 0 and turn is not None else None
+    return out
+
+
+def sentence(seat: int, phrases: list[str], you: bool, name: str, _: Translator) -> str:
+    """``"Robô 2 comprou do monte, baixou 6♣ 7♣ 8♣ e descartou 9♥."``; ``you``: the
+    second person (``"Você descartou 3♣ e trancou o lixo."``)."""
+    did = and_join(phrases, _)
+    if not you:
+        return _("{name} {did}.", name=name, did=did)
+    text = _("Você {did}.", did=did)  # Italian drops the pronoun: "Hai scartato 3♣."
+    return text[:1].upper() + text[1:]
+
+
+def last_text(game: Game, _: Translator, names: list[str], you: int | None = None) -> str:
+    """The table's narration (module docstring): one sentence per seat and turn, in
+    the chat's language; ``names`` are the seats' display names; the seat ``you`` (a
+    one-person table, the terminal) is told in the second person."""
+    out = []
+    for seat, group in _groups(game.last):
+        if seat < 0:
+            msgid, params = group[0]
+            kw = _values(params, _)
+            if params.get("seat", -1) >= 0:
+                kw["name"] = names[params["seat"]]  # a "{name} ..." of an older version
+            out.append(_(msgid, **kw))
+            continue
+        phrases = [_phrase(m, p, _, seat == you) for m, p in group]
+        out.append(sentence(seat, phrases, seat == you, names[seat], _))
+    return " ".join(out)
+
+
+def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int) -> str:
+    """``seat``'s own latest turn in the narration, said to them in their hand:
+    ``"Você comprou o 7♦."`` (``drawn``: the card they drew from the stock this turn,
+    ``turn``; the engine's ``view_for`` gives it to its drawer only), ``"Você descartou
+    3♣ e trancou o lixo."``; ``""`` when the narration holds no move of theirs."""
+    mine = [(m, p) for m, p in game.last if p.get("seat") == seat and "t" in p]
+    if not mine:
+        return ""
+    last_turn = mine[-1][1]["t"]
+    ours = [(m, p) for m, p in mine if p["t"] == last_turn]
+    named = drawn is not None and last_turn == turn and all(m != REDREW for m, _p in ours)
+    phrases = []
+    for msgid, params in ours:
+        if msgid == DREW and named:
+            msgid, params = DREW_CARD, {"card": str(drawn)}
+        phrases.append(_phrase(msgid, params, _, True))
+    return sentence(seat, phrases, True, "", _)
+
+
+def took_morto_in(game: Game, seat: int, turn: int) -> bool:
+    """True when ``seat`` took its morto in turn ``turn`` (a direct going-out, RULES C11):
+    the morto replaced the hand, so no card of it was drawn."""
+    return any(m == TOOK_MORTO and p.get("seat") == seat and p.get("t") == turn
+               for m, p in game.last)

@@ -1,0 +1,95 @@
+"""The language of the command-line tools (``python -m engine``, ``python -m bot``): one
+language per locale, read the way gettext reads it (``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``), pt-BR unless it names en or it.
+
+Used only by the command lines (it reads catalog files): the engine's own messages are
+pt-BR msgids translated by the ``cli`` domain of ``engine/locale``; argparse's words
+("usage:", "error:", "invalid choice") by its ``argparse`` domain. Update::
+
+    pybabel extract --no-wrap -k IllegalAction:2 -o engine/locale/cli.pot \
+        engine/__main__.py engine/ai/selfplay.py
+    pybabel update --no-wrap -D cli -i engine/locale/cli.pot -d engine/locale
+"""
+
+from __future__ import annotations
+
+import argparse
+import gettext
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from engine.errors import IllegalAction
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+# The translations of the engine's refusal reasons (domain ``engine``) live with the
+# bot's catalogs, which show them in chats; the command lines read the same files.
+REASONS_DIR = Path(__file__).resolve().parents[1] / "bot" / "locale"
+LANGS = ("pt", "en", "it")
+
+
+def env_lang(environ: Mapping[str, str]) -> str:
+    """``pt``, ``en`` or ``it`` for the first set of ``LANGUAGE`` (its first entry),
+    ``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``en_US.UTF-8`` -> ``en``; ``pt`` for anything
+    else (``C``, ``POSIX``, ``de_DE``) and when none is set."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "").split(":")[0]
+        if value:
+            code = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
+            return code if code in LANGS else "pt"
+    return "pt"
+
+
+@lru_cache(maxsize=16)
+def catalog(lang: str, domain: str, where: Path = LOCALE_DIR) -> gettext.NullTranslations:
+    """``<where>/<lang>/LC_MESSAGES/<domain>.po`` (``engine/locale`` by default) compiled
+    in memory; no translation (the msgids) when the file is missing."""
+    po = where / lang / "LC_MESSAGES" / f"{domain}.po"
+    if not po.exists():
+        return gettext.NullTranslations()
+    with po.open("rb") as fh:
+        cat = read_po(fh, locale=lang)
+    buf = BytesIO()
+    write_mo(buf, cat)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
+class Words:
+    """``_("uso: {x}", x=...)``: a pt-BR msgid of the engine's command lines in ``lang``."""
+
+    def __init__(self, lang: str = "pt") -> None:
+        self.lang = lang if lang in LANGS else "pt"
+        self._cat = catalog(self.lang, "cli")
+
+    def __call__(self, msgid: str, **kw: Any) -> str:
+        text = self._cat.gettext(msgid)
+        return text.format(**kw) if kw else text
+
+    def reason(self, err: IllegalAction) -> str:
+        """The engine's refusal ``err`` in this language (its pt-BR ``message`` for pt or
+        a template without translation)."""
+        text = catalog(self.lang, "engine", REASONS_DIR).gettext(err.template)
+        if text == err.template:  # one of the command line's own (selfplay's options)
+            text = self._cat.gettext(err.template)
+        return text.format(**err.params) if err.params else text
+
+
+@contextmanager
+def argparse_language(lang: str) -> Iterator[None]:
+    """Inside the block argparse's own words are in ``lang`` (its module-level ``_`` and
+    ``ngettext``, through which it reads every message, point at the ``argparse``
+    catalog)."""
+    cat = catalog(lang, "argparse")
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._, argparse.ngettext = cat.gettext, cat.ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]

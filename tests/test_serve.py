@@ -1,0 +1,78 @@
+"""``python -m bot serve``: every platform whose token is set runs in one process; one
+that cannot start (or stops with an error) is logged in one line and the others keep
+running; when none can run the process exits 1 with one line."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+import pytest
+import telegram.error
+
+from adapters.discord import process
+from adapters.telegram import app
+from bot import __main__ as cli
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env file
+    for name in ("REDIS_URL", "DISCORD_API_BASE", "DISCORD_SHARD_COUNT", "DISCORD_SHARD_IDS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+
+
+def refusing(err: Exception) -> Any:
+    async def serve(settings: Any, stop: asyncio.Event) -> None:
+        raise err
+    return serve
+
+
+@pytest.mark.usefixtures("env")
+def test_discord_failing_at_start_up_leaves_telegram_running(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    served: list[str] = []
+
+    async def telegram_serve(settings: Any, stop: asyncio.Event) -> None:
+        await asyncio.sleep(0.3)  # still running well after Discord failed
+        served.append("telegram ran to its end")
+
+    monkeypatch.setattr(app, "serve", telegram_serve)
+    monkeypatch.setattr(process, "serve", refusing(discord.LoginFailure("bad token")))
+    with caplog.at_level(logging.ERROR, logger="bot"):
+        assert cli.main(["serve"]) == 0
+    assert served == ["telegram ran to its end"]
+    assert [r.getMessage() for r in caplog.records if r.name == "bot"] == [
+        "Discord parou: DISCORD_TOKEN recusado pelo Discord: bad token "
+        "(as outras plataformas continuam)"]
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.usefixtures("env")
+def test_telegram_failing_leaves_discord_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    served: list[str] = []
+
+    async def discord_serve(settings: Any, stop: asyncio.Event) -> None:
+        await asyncio.sleep(0.3)
+        served.append("discord ran to its end")
+
+    monkeypatch.setattr(app, "serve", refusing(telegram.error.NetworkError("no route")))
+    monkeypatch.setattr(process, "serve", discord_serve)
+    assert cli.main(["serve"]) == 0
+    assert served == ["discord ran to its end"]
+
+
+@pytest.mark.usefixtures("env")
+def test_no_platform_able_to_run_exits_1_with_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(app, "serve", refusing(telegram.error.InvalidToken("refused")))
+    monkeypatch.setattr(process, "serve", refusing(discord.LoginFailure("bad token")))
+    assert cli.main(["serve"]) == 1
+    assert capsys.readouterr().err == (
+        "Nenhuma plataforma pôde rodar: Telegram: TELEGRAM_TOKEN recusado pelo Telegram: "
+        "refused; Discord: DISCORD_TOKEN recusado pelo Discord: bad token\n")
