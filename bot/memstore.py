@@ -55,13 +55,14 @@ class MemoryStore:
 
     async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
                         update: str | None = None, now_ts: float = 0.0,
-                        deadline: float | None = None) -> bool:
-        """Compare-and-set on the version; records ``update`` as applied in the same step
-        (refused when it was applied already); sets ``deadline`` either way."""
+                        deadline: float | None = None, base: str | None = None) -> bool:
+        """Compare-and-set on the version (and on the stored text being ``base``, when
+        given); records ``update`` as applied in the same step (refused when it was
+        applied already); sets ``deadline`` either way."""
         if deadline is not None:
             self.deadlines[game_id] = deadline
         got = await self.load_game(game_id)
-        if got is None or got[0] != expected_version:
+        if got is None or got[0] != expected_version or base not in (None, got[1]):
             return False
         if update is not None:
             marks = self.applied.setdefault(game_id, {})

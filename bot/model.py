@@ -14,6 +14,7 @@ import string
 import zlib
 from typing import Any, Literal
 
+import orjson
 from pydantic import BaseModel, Field
 
 from bot.effects import ChatRef, PlayerRef
@@ -143,13 +144,22 @@ PACKED = "z1:"
 """Prefix of a compressed state: ``"z1:" + base64(zlib(JSON))``."""
 
 
+def to_json(game: Game) -> bytes:
+    """``game`` as compact UTF-8 JSON, ``match`` last. The engine's match is plain JSON
+    data (``dict[str, Any]``), which orjson writes about 4x faster than pydantic's
+    serializer infers the types of ``Any`` (issue 13); the rest is pydantic's."""
+    head = game.model_dump_json(exclude={"match"}).encode()
+    return b"".join((head[:-1], b',"match":', orjson.dumps(game.match), b"}"))
+
+
 def encode(game: Game, compress: bool = True) -> str:
-    """The stored text of ``game``: its JSON, zlib-compressed and base64-encoded when
-    ``compress`` (a mid-deal state shrinks about 4x, DESIGN "Storage")."""
-    raw = game.model_dump_json()
+    """The stored text of ``game``: its JSON (:func:`to_json`), zlib-compressed and
+    base64-encoded when ``compress`` (a mid-deal state shrinks about 4x, DESIGN
+    "Storage")."""
+    raw = to_json(game)
     if not compress:
-        return raw
-    return PACKED + base64.b64encode(zlib.compress(raw.encode(), 1)).decode()  # fast level
+        return raw.decode()
+    return PACKED + base64.b64encode(zlib.compress(raw, 1)).decode()  # fast level
 
 
 class CorruptGame(Exception):
@@ -159,11 +169,12 @@ class CorruptGame(Exception):
 
 
 def decode(text: str) -> Game:
-    """Inverse of :func:`encode` (plain JSON is read as is); :class:`CorruptGame` when
-    ``text`` is no stored game."""
+    """Inverse of :func:`encode` (plain JSON is read as is, orjson then pydantic);
+    :class:`CorruptGame` when ``text`` is no stored game."""
     try:
+        data: str | bytes = text
         if text.startswith(PACKED):
-            text = zlib.decompress(base64.b64decode(text[len(PACKED):])).decode()
-        return Game.model_validate_json(text)
-    except (ValueError, zlib.error) as err:  # base64, UTF-8 and pydantic errors included
+            data = zlib.decompress(base64.b64decode(text[len(PACKED):]))
+        return Game.model_validate(orjson.loads(data))
+    except (ValueError, zlib.error) as err:  # base64, JSON, UTF-8 and pydantic errors
         raise CorruptGame(type(err).__name__) from None

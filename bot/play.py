@@ -130,9 +130,21 @@ def view_of(game: Game, seat: int) -> SeatView:
     return view_for(deal_of(game), seat)
 
 
+_TEXTS: dict[Card, str] = {}
+"""Display text of each card, made once (cards are interned: at most 53 entries)."""
+
+
+def text_of(card: Card) -> str:
+    """``str(card)`` (``"7♥"``), remembered: the table view alone shows some 40 cards."""
+    text = _TEXTS.get(card)
+    if text is None:
+        text = _TEXTS[card] = str(card)
+    return text
+
+
 def show(cards: Iterable[Card]) -> str:
     """Cards for display: ``"7♥ 8♥ 🃏"``."""
-    return " ".join(str(c) for c in cards)
+    return " ".join([text_of(c) for c in cards])
 
 
 def forms_meld(cards: list[Card], rules: Rules) -> bool:

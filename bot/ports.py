@@ -30,13 +30,15 @@ class GameStore(Protocol):
 
     async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
                         update: str | None = None, now_ts: float = 0.0,
-                        deadline: float | None = None) -> bool:
+                        deadline: float | None = None, base: str | None = None) -> bool:
         """Atomic compare-and-set: write ``state`` at ``expected_version + 1`` and refresh
         the expiry only if the stored version is still ``expected_version``. True when
         written, False when somebody saved first (a lost update is rejected). With
         ``update`` the update is recorded as applied to the game in the same atomic step
         (at ``now_ts``), and the save is refused when it was applied already. With
-        ``deadline`` the game's deadline is set in the same round trip, win or lose."""
+        ``deadline`` the game's deadline is set in the same round trip, win or lose. With
+        ``base`` the stored text must also still be ``base`` (the text ``state`` was made
+        from, when the caller changed its cached copy without loading the game)."""
 
     async def delete_game(self, game_id: str) -> None:
         """Remove the game's state (its record and scoreboard entries stay)."""

@@ -29,7 +29,12 @@ _UNLOADED = object()  # "not read yet" (None means the store has no such game)
 CACHED_GAMES = 512
 _FORCE = object()
 _APPLIED = object()  # "this update was applied to the game already"
+_GONE = object()  # "the store has no such game" (as the next attempt's ``loaded``)
 RETRY_S = 60.0
+WARM_MIN_SHARE = 0.75
+"""Share of cached copies found current above which presses skip the read
+(:meth:`GameRunner._warm`): a current copy saves one round trip, a stale one costs about
+two round trips' worth."""
 HANDOFF_S = 1.0
 """Seconds until a game claimed by a process of another platform is due again."""
 UseCase = Callable[[Game], Outcome]
@@ -55,6 +60,7 @@ class GameRunner:
         self.compress = compress
         self._cache: OrderedDict[str, tuple[int, str, Game]] = OrderedDict()
         self._swept_at = float("-inf")
+        self._fresh_share = 1.0
 
     # Plumbing ---------------------------------------------------------------------
     async def _fresh(self, update: str | None) -> bool:
@@ -103,6 +109,14 @@ class GameRunner:
         ``update`` (the platform update key) is recorded as applied in the save itself, so
         a redelivery after a failed save is applied and one after a save is not.
 
+        Warm path (issue 13): when this worker holds the game's stored text in its cache
+        (it saved or read it last) and its cached copies have mostly been current lately
+        (:meth:`_warm`), the first attempt runs ``fn`` on that copy without reading, and
+        the save carries the text it was made from (``save_game(base=)``): it wins only
+        if that very text is still stored, in one round trip. A refusal, a use case that
+        changes nothing, or finished deals to keep are first checked against the store
+        (one read); any mismatch runs ``fn`` again on the stored game, as a lost race does.
+
         A save that moves the deadline sends the new one in the same round trip
         (``save_game(..., deadline=)``); when that save loses, the deadline it sent is put
         back from the stored state before this call returns (:meth:`_settle`). A stored
@@ -122,8 +136,14 @@ class GameRunner:
                         update: str | None) -> list[Effect]:
         """The attempts of :meth:`_run` (raises :class:`CorruptGame` as it finds it)."""
         blind = False
+        hit = self._cache.pop(gid, None) if loaded is _UNLOADED and self._warm() else None
         for _attempt in range(CAS_ATTEMPTS):
-            got = await self._take(gid, loaded, update)
+            base: str | None = None
+            if hit is not None:  # this worker's last save of the game, run on unread
+                got: object = (hit[0], hit[2])
+                base, hit = hit[1], None
+            else:
+                got = await self._take(gid, loaded, update)
             loaded = _UNLOADED
             if not isinstance(got, tuple):
                 await self._settle(gid, blind, None)
@@ -135,10 +155,17 @@ class GameRunner:
             try:
                 out = await asyncio.to_thread(fn, game) if threaded else fn(game)
             except Refusal as err:
+                if base is not None and (seen := await self._confirm(gid, got, base, update)):
+                    loaded = seen
+                    continue
                 await self._settle(gid, blind, got)
                 if user is None:
                     return []
                 return [Reply(player=user, text=err.render(Translator(game.lang)))]
+            if (base is not None and (not out.changed or out.keep_deals)
+                    and (seen := await self._confirm(gid, got, base, update))):
+                loaded = seen
+                continue
             if not out.changed:
                 await self._settle(gid, blind or reschedule, got)
                 return out.effects
@@ -148,17 +175,48 @@ class GameRunner:
             due = timers.next_due(game, self.pacing)
             send = due if game.status != "over" and due != due_before else None
             blind = blind or send is not None
-            if await self.store.save_game(gid, version, text, self.ttl_s, update,
-                                          self.clock.now(), deadline=send):
-                self._remember(gid, version + 1, text, game)
-                if game.status == "over":
-                    await upkeep.close_out(self.store, game)
-                return [e.model_copy(update={"state_version": version + 1})
-                        if isinstance(e, TableView) else e for e in out.effects]
+            saved = await self.store.save_game(gid, version, text, self.ttl_s, update,
+                                               self.clock.now(), deadline=send, base=base)
+            if base is not None:
+                self._note(saved)
+            if saved:
+                return await self._saved(gid, version + 1, text, game, out.effects,
+                                         blind and send is None)
         log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
         await self._settle(gid, blind, None)
         return [] if user is None else await self._reply(
             None, user, N_("Muita gente jogando ao mesmo tempo: tente de novo."))
+
+    async def _saved(self, gid: str, version: int, text: str, game: Game,
+                     effects: list[Effect], resettle: bool) -> list[Effect]:
+        """After ``game`` was saved as ``version``: cache it, close out a finished game,
+        and with ``resettle`` (an earlier lost attempt sent a deadline this save did not
+        replace) set the deadline the saved game calls for. The effects, table views
+        stamped with ``version``."""
+        self._remember(gid, version, text, game)
+        if resettle:
+            await self._settle(gid, True, (version, game))
+        if game.status == "over":
+            await upkeep.close_out(self.store, game)
+        return [e.model_copy(update={"state_version": version})
+                if isinstance(e, TableView) else e for e in effects]
+
+    async def _confirm(self, gid: str, got: tuple[int, Game], base: str,
+                       update: str | None) -> object:
+        """Whether the cached copy ``got`` (stored as ``base``) that a use case ran on
+        without loading is what the store holds (the outcome stands: None), or else what
+        the next attempt takes instead: the stored ``(version, text)``, :data:`_GONE`, or
+        :data:`_APPLIED` when ``update`` was applied already."""
+        if update is None:
+            stored = await self.store.load_game(gid)
+        else:
+            applied, stored = await self.store.load_for_update(gid, update)
+            if applied:
+                return _APPLIED
+        if stored is None:
+            return _GONE
+        self._note(stored == (got[0], base))
+        return None if stored == (got[0], base) else stored
 
     async def _settle(self, gid: str, needed: bool, got: tuple[int, Game] | None) -> None:
         """When ``needed``, set the deadline the stored game calls for (``got`` is the game
@@ -189,6 +247,8 @@ class GameRunner:
         (a Redis failover that lost writes can bring an older version back and a newer
         one with the same number after it, issue 12 defect 5d); whatever is taken leaves
         the cache, so a refused or lost attempt never leaves a half-changed game there."""
+        if loaded is _APPLIED or loaded is _GONE:
+            return None if loaded is _GONE else _APPLIED
         if loaded is _UNLOADED:
             if update is None:
                 loaded = await self.store.load_game(gid)
@@ -201,9 +261,24 @@ class GameRunner:
         hit = self._cache.pop(gid, None)
         if got is None:
             return None
-        if hit is not None and hit[0] == got[0] and hit[1] == got[1]:
-            return hit[0], hit[2]
+        if hit is not None:
+            self._note(hit[0] == got[0] and hit[1] == got[1])
+            if hit[0] == got[0] and hit[1] == got[1]:
+                return hit[0], hit[2]
         return got[0], decode(got[1])
+
+    def _warm(self) -> bool:
+        """Whether a press may run on a cached copy without reading the game first: when
+        most cached copies lately were still current (one worker, or a load balancer that
+        keeps a chat on one worker). With presses spread over N workers only about 1 in N
+        is, and a stale copy costs the run, the encode and a refused save on top of the
+        read (issue 13)."""
+        return self._fresh_share >= WARM_MIN_SHARE
+
+    def _note(self, fresh: bool) -> None:
+        """Count one cached copy found current (``fresh``) or stale, in the moving
+        share :meth:`_warm` reads (the last 20 or so count)."""
+        self._fresh_share += (float(fresh) - self._fresh_share) * 0.05
 
     def _remember(self, gid: str, version: int, text: str, game: Game) -> None:
         self._cache[gid] = (version, text, game)

@@ -7,6 +7,7 @@ Fixtures are in conftest.py: ``redis_store`` and ``second_redis_store`` are two 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import uuid
 
@@ -55,7 +56,8 @@ async def test_every_method_writes_only_the_documented_keys(redis_store: RedisSt
         f"{p}:rank:{CHAT}",
         f"{p}:settings:{CHAT}",
     }
-    assert await redis_store.client.hgetall(f"{p}:{{{GAME}}}:state") == {"v": "2", "s": "{}"}
+    assert await redis_store.client.hgetall(f"{p}:{{{GAME}}}:state") == {
+        "v": "2", "s": "{}", "t": hashlib.blake2b(b"{}", digest_size=8).hexdigest()}
 
 
 async def test_create_game_stores_state_at_version_1(redis_store: RedisStore) -> None:
@@ -466,3 +468,22 @@ async def test_save_game_with_a_deadline_loads_the_script_on_a_flushed_server(
     assert await redis_store.save_game(GAME, 1, "s2", 600, deadline=5.0) is True
     assert await redis_store.load_game(GAME) == (2, "s2")
     assert await redis_store.save_game(GAME, 2, "s3", 600, deadline=6.0) is True
+
+
+async def test_save_game_on_a_base_text_wins_only_onto_that_very_text(
+    redis_store: RedisStore,
+) -> None:
+    """Issue 13: a worker that changed its cached copy without loading sends the text it
+    made the change from; a store holding the same version with another text (a
+    failover that lost this worker's save, then another worker's save of that number,
+    issue 12 defect 5d) refuses it, and writes no update marker."""
+    await redis_store.create_game(GAME, "s1", 600)
+    assert await redis_store.save_game(GAME, 1, "s2", 600, "u1", 1.0, base="s1") is True
+    assert await redis_store.load_game(GAME) == (2, "s2")
+    await redis_store.create_game(GAME, "other", 600)  # version 1 again, another text
+    assert await redis_store.save_game(GAME, 1, "s3", 600, "u2", 2.0, base="s1") is False
+    assert await redis_store.save_game(GAME, 1, "s3", 600, "u2", 2.0, deadline=9.0,
+                                       base="s1") is False
+    assert await redis_store.load_for_update(GAME, "u2") == (False, (1, "other"))
+    assert await redis_store.save_game(GAME, 1, "s3", 600, "u2", 2.0, base="other") is True
+    assert await redis_store.load_for_update(GAME, "u2") == (True, (2, "s3"))

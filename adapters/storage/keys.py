@@ -4,6 +4,7 @@ Every key of one game carries the ``{game_id}`` hash tag, so a game's state and 
 live in one Redis Cluster slot and a Lua script touching them stays single-slot::
 
     <prefix>:{<game_id>}:state     hash  v=<version> s=<state JSON>   (expires)
+                                   t=<tag: digest of s> (save_game(base=))
     <prefix>:{<game_id>}:record    string, the game's record JSON      (no expiry)
     <prefix>:{<game_id>}:applied   sorted set, update keys applied to the game, score
                                    Unix time; the last 64 are kept       (expires)

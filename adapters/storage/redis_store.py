@@ -10,6 +10,7 @@ Lua support comes from ``lupa``, so a newcomer needs no Redis installed.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,12 @@ def _text(value: bytes | str | None) -> str | None:
     return value
 
 
+def _tag(state: str) -> str:
+    """The tag stored beside a state text (field ``t``): 16 hex digits of its BLAKE2b
+    digest, so ``save_game(base=)`` checks the stored text without sending it."""
+    return hashlib.blake2b(state.encode(), digest_size=8).hexdigest()
+
+
 def _check_ttl(ttl_s: int) -> None:
     """Refuse an expiry that Redis would treat as "delete now" or reject."""
     if ttl_s < 1:
@@ -65,6 +72,7 @@ class RedisStore:
         self.keys = StoreKeys(prefix)
         self._create: AsyncScript = client.register_script(scripts.CREATE_GAME)
         self._save: AsyncScript = client.register_script(scripts.SAVE_GAME)
+        self._load: AsyncScript = client.register_script(scripts.LOAD_FOR_UPDATE)
         self._unbind: AsyncScript = client.register_script(scripts.UNBIND_CHAT)
         self._claim: AsyncScript = client.register_script(scripts.CLAIM_DUE)
         self._results: AsyncScript = client.register_script(scripts.ADD_RESULTS)
@@ -85,7 +93,7 @@ class RedisStore:
         """
         _check_ttl(ttl_s)
         await self._create(keys=[self.keys.state(game_id), self.keys.applied(game_id)],
-                           args=[state, ttl_s, update or "", repr(now_ts)])
+                           args=[state, ttl_s, update or "", repr(now_ts), _tag(state)])
 
     async def load_game(self, game_id: str) -> tuple[int, str] | None:
         """``(version, state)`` of the game, or None when it does not exist (or expired)."""
@@ -96,9 +104,15 @@ class RedisStore:
 
     async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
                         update: str | None = None, now_ts: float = 0.0,
-                        deadline: float | None = None) -> bool:
+                        deadline: float | None = None, base: str | None = None) -> bool:
         """Atomic compare-and-set (Lua): write ``state`` at ``expected_version + 1`` and
         refresh the expiry only if the stored version is still ``expected_version``.
+
+        With ``base`` (the stored text ``state`` was made from) the stored text must also
+        still be ``base`` (its tag, a digest kept beside it, is compared inside the
+        script, so the text itself is not sent again): a worker that made
+        its change on its cached copy without reading the game first saves in one round
+        trip, and only onto that very text (issue 13; issue 12 defect 5d).
 
         With ``update`` (a platform update key) the update's marker is written in the same
         step, into the game's own bounded set of the last :data:`SEEN_KEPT` applied updates
@@ -112,7 +126,7 @@ class RedisStore:
         _check_ttl(ttl_s)
         keys = [self.keys.state(game_id), self.keys.applied(game_id)]
         args: list[str | int] = [expected_version, state, ttl_s, update or "", repr(now_ts),
-                                 SEEN_KEPT]
+                                 SEEN_KEPT, "" if base is None else _tag(base), _tag(state)]
         if deadline is None:
             return int(await self._save(keys=keys, args=args)) == 1
         if not math.isfinite(deadline):
@@ -166,15 +180,13 @@ class RedisStore:
     async def load_for_update(self, game_id: str,
                               update: str) -> tuple[bool, tuple[int, str] | None]:
         """``(update already applied to this game, (version, state) or None)`` in one
-        round trip (both keys are in the game's slot). The marker itself is written only
-        by the :meth:`save_game` that applies the update."""
-        async with self.client.pipeline(transaction=False) as pipe:
-            pipe.zscore(self.keys.applied(game_id), update)
-            pipe.hmget(self.keys.state(game_id), ["v", "s"])
-            applied, (version, state) = await pipe.execute()
+        round trip (one script: both keys are in the game's slot). The marker itself is
+        written only by the :meth:`save_game` that applies the update."""
+        keys = [self.keys.state(game_id), self.keys.applied(game_id)]
+        applied, version, state = await self._load(keys=keys, args=[update])
         if version is None or state is None:
-            return applied is not None, None
-        return applied is not None, (int(version), str(_text(state)))
+            return applied == 1, None
+        return applied == 1, (int(version), str(_text(state)))
 
     # -- timers ---------------------------------------------------------------------
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 CREATE_GAME = """
 -- KEYS[1] state hash; KEYS[2] the game's seen-updates sorted set (same {game} slot)
 -- ARGV[1] state JSON; ARGV[2] ttl in seconds; ARGV[3] update key or '' (none);
--- ARGV[4] its score (Unix s). The update that opened the game is marked applied to it
--- in this same step, as SAVE_GAME does for a press: a redelivery of that update after
--- a crash finds the game it made.
+-- ARGV[4] its score (Unix s); ARGV[5] tag of ARGV[1] (see SAVE_GAME). The update that
+-- opened the game is marked applied to it in this same step, as SAVE_GAME does for a
+-- press: a redelivery of that update after a crash finds the game it made.
 redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('HSET', KEYS[1], 'v', '1', 's', ARGV[1])
+redis.call('HSET', KEYS[1], 'v', '1', 's', ARGV[1], 't', ARGV[5])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 if ARGV[3] ~= '' then
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
@@ -25,13 +25,20 @@ return 1
 SAVE_GAME = """
 -- KEYS[1] state hash; KEYS[2] the game's seen-updates sorted set (same {game} slot)
 -- ARGV[1] expected version; ARGV[2] state JSON; ARGV[3] ttl in seconds;
--- ARGV[4] update key or '' (none); ARGV[5] its score (Unix s); ARGV[6] markers kept.
--- Returns 1 when written at version expected + 1, 0 when the stored version differs or
--- the update was already applied. The state and the update's marker are written in
+-- ARGV[4] update key or '' (none); ARGV[5] its score (Unix s); ARGV[6] markers kept;
+-- ARGV[7] tag of the state text the new one was made from, or '' (no such check);
+-- ARGV[8] tag of ARGV[2]. A tag is a digest of a state text kept beside it (field t).
+-- Returns 1 when written at version expected + 1, 0 when the stored version differs, the
+-- stored text is not the one tagged ARGV[7] (a worker that skipped the load made its
+-- change on its cached copy, issue 13: it saves only onto that very text, issue 12
+-- defect 5d), or the update was already applied. The state and the update's marker are written in
 -- this one atomic step (issue 12, defect 5a): a save that fails leaves no marker, so
 -- the platform's redelivery is applied; a save that succeeds cannot be applied twice.
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false or tonumber(current) ~= tonumber(ARGV[1]) then
+  return 0
+end
+if ARGV[7] ~= '' and redis.call('HGET', KEYS[1], 't') ~= ARGV[7] then
   return 0
 end
 if ARGV[4] ~= '' then
@@ -42,9 +49,22 @@ if ARGV[4] ~= '' then
   redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -1 - tonumber(ARGV[6]))
   redis.call('EXPIRE', KEYS[2], ARGV[3])
 end
-redis.call('HSET', KEYS[1], 'v', string.format('%d', tonumber(current) + 1), 's', ARGV[2])
+redis.call('HSET', KEYS[1], 'v', string.format('%d', tonumber(current) + 1), 's', ARGV[2],
+           't', ARGV[8])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
+"""
+
+LOAD_FOR_UPDATE = """
+-- KEYS[1] state hash; KEYS[2] the game's applied-updates sorted set (same {game} slot)
+-- ARGV[1] update key. Returns {applied (0/1), version or false, state or false}: one
+-- command instead of a pipeline of two (less client work per press, issue 13).
+local got = redis.call('HMGET', KEYS[1], 'v', 's')
+local applied = 0
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+  applied = 1
+end
+return {applied, got[1], got[2]}
 """
 
 UNBIND_CHAT = """

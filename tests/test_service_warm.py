@@ -1,0 +1,149 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
+"""The warm worker path (issue 13): a worker that saved a game last runs the next press
+on its cached copy and saves in one round trip, onto that very stored text only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_service_support import (  # noqa: F401  (fixtures)
+    ANA,
+    BIA,
+    Backend,
+    FakeClock,
+    backend,
+    button,
+    clock,
+    game_of,
+    make_service,
+)
+from test_service_turns import hand_of, two_player_buraco
+
+from bot.effects import pack
+from bot.memstore import MemoryStore
+
+
+class Counting:
+    """Wraps a store and counts the calls of each method (one call, one round trip)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.inner, name)
+        if not callable(method):
+            return method
+
+        def counted(*args: Any, **kw: Any) -> Any:
+            self.calls.append(name)
+            return method(*args, **kw)
+
+        return counted
+
+
+async def test_a_press_on_the_game_this_worker_saved_last_is_one_round_trip(
+        backend: Backend, clock: FakeClock) -> None:
+    store = Counting(backend.make())
+    svc = make_service(store, clock)
+    _gid, ana, _bia = await two_player_buraco(svc)
+    started, _game = await game_of(store)
+    store.calls.clear()
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte"), update="u:1"), ANA)
+    assert store.calls == ["save_game"]
+    store.calls.clear()
+    picked = hand_of(await svc.press(ANA, button(ana, ana.buttons[0][0].label),
+                                     update="u:2"), ANA)
+    assert store.calls == ["save_game"] and picked.cards[0].selected
+    version, game = await game_of(store)
+    assert version == started + 2 and game.seats[0].sel == [0]
+
+
+async def test_a_stale_cached_copy_is_refused_by_the_save_and_the_press_redone(
+        backend: Backend, clock: FakeClock) -> None:
+    w1 = make_service(backend.make(), clock)
+    w2 = make_service(backend.make(), clock)
+    gid, ana, _bia = await two_player_buraco(w1)
+    ana = hand_of(await w1.press(ANA, button(ana, "Comprar do monte")), ANA)  # w1 caches
+    await w2.press(ANA, pack(gid, ana.version, "t", 0))  # w2 saves after it
+    before, _game = await game_of(backend.make())
+    picked = hand_of(await w1.press(ANA, pack(gid, ana.version, "t", 1), update="u:9"), ANA)
+    assert [c.selected for c in picked.cards][:2] == [True, True]
+    after, game = await game_of(backend.make())
+    assert after == before + 1 and game.seats[0].sel == [0, 1]
+
+
+async def test_a_refusal_on_the_cached_copy_is_checked_against_the_store(
+        backend: Backend, clock: FakeClock) -> None:
+    """Bia's press is out of turn on w1's cached copy, but w2 has since passed the turn
+    to her: the refusal is not shown; the press is redone on the stored game."""
+    w1 = make_service(backend.make(), clock)
+    w2 = make_service(backend.make(), clock)
+    _gid, ana, bia = await two_player_buraco(w1)
+    ana = hand_of(await w1.press(ANA, button(ana, "Comprar do monte")), ANA)  # w1 caches
+    ana = hand_of(await w2.press(ANA, button(ana, ana.buttons[0][0].label)), ANA)
+    bia = hand_of(await w2.press(ANA, button(ana, "Descartar")), BIA)  # Bia's turn now
+    drawn = hand_of(await w1.press(BIA, button(bia, "Comprar do monte"), update="u:5"), BIA)
+    assert len(drawn.cards) == len(bia.cards) + 1
+    _v, game = await game_of(backend.make())
+    assert game.seats[1].ver == drawn.version
+
+
+async def test_a_redelivered_press_on_the_cached_copy_is_applied_once(
+        backend: Backend, clock: FakeClock) -> None:
+    svc = make_service(backend.make(), clock)
+    gid, ana, _bia = await two_player_buraco(svc)
+    data = pack(gid, ana.version, "t", 0)
+    await svc.press(ANA, data, update="u:7")
+    version, game = await game_of(backend.make())
+    assert await svc.press(ANA, data, update="u:7") == []
+    again, game2 = await game_of(backend.make())
+    assert (again, game2.seats[0].sel) == (version, game.seats[0].sel) == (version, [0])
+
+
+async def put_back(store: Any, gid: str, version: int, text: str) -> None:
+    """A failover that lost the last write: the stored game is ``(version, text)`` again."""
+    if isinstance(store, MemoryStore):
+        store.games[gid] = (version, text, store.games[gid][2])
+    else:
+        await store.client.hset(store.keys.state(gid), mapping={"v": version, "s": text})
+
+
+async def test_a_cached_copy_of_a_lost_save_is_refused_at_the_same_version(
+        backend: Backend, clock: FakeClock) -> None:
+    """Issue 12 defect 5d on the warm path: w1's save is lost in a failover, w2 saves
+    another press under the same version number; w1's next press, made on its cached
+    copy, must not be saved onto w2's state (it would drop w2's press)."""
+    store = backend.make()
+    w1 = make_service(backend.make(), clock)
+    w2 = make_service(backend.make(), clock)
+    gid, ana, _bia = await two_player_buraco(w1)
+    old_version, _game = await game_of(store)
+    old = await store.load_game(gid)
+    await w1.press(ANA, pack(gid, ana.version, "t", 0))  # w1 caches sel [0]
+    await put_back(store, gid, *old)
+    await w2.press(ANA, pack(gid, ana.version, "t", 2))  # same version number, sel [2]
+    version, game = await game_of(store)
+    assert version == old_version + 1 and game.seats[0].sel == [2]
+    await w1.press(ANA, pack(gid, ana.version, "t", 3), update="u:3")
+    version, game = await game_of(store)
+    assert version == old_version + 2 and game.seats[0].sel == [2, 3]
+
+
+async def test_a_worker_whose_cached_copies_go_stale_reads_first(
+        backend: Backend, clock: FakeClock) -> None:
+    """Presses spread over two workers in turn (a load balancer without affinity): each
+    worker's cached copy is always one press old, so after a few refused saves both read
+    the game first (two calls a press) instead of three."""
+    stores = [Counting(backend.make()), Counting(backend.make())]
+    workers = [make_service(s, clock) for s in stores]
+    gid, ana, _bia = await two_player_buraco(workers[0])
+    for k in range(40):  # select cards 0-9, unselect them, ...: alternating workers
+        code = "t" if k // 10 % 2 == 0 else "u"
+        await workers[k % 2].press(ANA, pack(gid, ana.version, code, k % 10), update=f"u:{k}")
+    for store in stores:
+        store.calls.clear()
+    await workers[0].press(ANA, pack(gid, ana.version, "t", 5), update="u:40")
+    assert stores[0].calls == ["load_for_update", "save_game"]
+    _version, game = await game_of(backend.make())
+    assert game.seats[0].sel == [5]
