@@ -142,6 +142,10 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
             raise _fail("meld_wrong_kind", "as cartas não servem nesta trinca")
         if meld.kind == RUN and c.suit != meld.suit:
             raise _fail("meld_wrong_kind", "as cartas não servem nesta sequência (outro naipe)")
+    if len(cards) == 1 and meld.kind == RUN:
+        appended = _at_an_end(meld, cards[0], rules)
+        if appended is not None:
+            return appended
     union = [*meld.cards, *cards]
     naturals = [c for c in union if not c.wild]
     if meld.kind == SET:
@@ -150,6 +154,47 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
         return _make_run(union, naturals, rules)
     laid = Layout(meld.low, meld.cards, meld.wild_at)
     return _run_meld(extend_layout(laid, meld.suit, cards, rules), meld.suit, rules)
+
+
+def _at_an_end(meld: Meld, card: Card, rules: Rules) -> Meld | None:
+    """The run ``meld`` with the natural ``card`` (rank 3..K, the run's suit, already
+    checked meldable) next to one of its ends, or None when ``card`` does not go there.
+
+    The common extension, without re-laying the run (issue 13): :func:`extend_layout`
+    gives the same layout, as no laid card moves (RULES C10)."""
+    rank = card.rank
+    if card.wild or rank == 1 or rank < rules.run_lowest or rules.legacy_relayout:
+        return None
+    low, laid = meld.low, meld.cards
+    if rank == low + len(laid):
+        return _run_meld(Layout(low, (*laid, card), meld.wild_at), meld.suit, rules)
+    if rank == low - 1:
+        wild_at = meld.wild_at + 1 if meld.wild_at >= 0 else -1
+        return _run_meld(Layout(rank, (card, *laid), wild_at), meld.suit, rules)
+    return None
+
+
+def extends(meld: Meld, card: Card, rules: Rules) -> bool:
+    """True when ``extend_meld(meld, [card], rules)`` succeeds (it is not computed when a
+    cheaper look settles the question: a natural card next to a run's end or of a set's
+    rank, or a natural card that can only repeat a slot or leave a gap)."""
+    rank = card.rank
+    simple = not card.wild and rank not in (1, 3) and not rules.legacy_relayout
+    if simple and meld.kind == SET:
+        if rank != meld.low:
+            return False
+        return rules.sets_allowed and len(meld.cards) < rules.set_max
+    if simple and card.suit == meld.suit and rank >= rules.run_lowest:
+        low, high = meld.low, meld.low + len(meld.cards) - 1
+        if rank in (low - 1, high + 1):
+            return True
+        if meld.wild_at < 0 or rank != low + meld.wild_at:
+            return False  # a slot laid with a natural card, or a gap (RULES C10)
+    try:
+        extend_meld(meld, [card], rules)
+    except IllegalAction:
+        return False
+    return True
 
 
 def meld_from_table(cards: Sequence[Card], rules: Rules) -> Meld:
