@@ -60,7 +60,8 @@ def apply(state: DealState, action: Action) -> list[Event]:
     Raises ``IllegalAction`` (codes: ``deal_over``, ``bad_seat``, ``not_your_turn``,
     ``must_draw``, ``already_drew``, and those of each action) before any change.
     """
-    _check_turn(state, action)
+    if action.seat != state.turn or state.phase == OVER:
+        _check_turn(state, action)  # raises (turn is always a valid seat)
     return _HANDLERS[action.do](state, action)
 
 
@@ -89,27 +90,15 @@ def _phase(state: DealState, wanted: str) -> None:
 
 def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
     """``hand`` minus the multiset ``cards`` (the first copies of each); raises ``not_in_hand``.
-
-    Cards are interned and equal only to themselves, so they are found by identity (one
-    card by a scan, several among the hand's ``id`` numbers): ``==`` on cards, whose
-    ordering is Python code, costs several times more."""
+    (``list.remove`` compares cards in C: see :class:`~engine.cards.Card`.)"""
     out = list(hand)
-    if len(cards) == 1:
-        card = cards[0]
-        for i, c in enumerate(out):
-            if c is card:
-                del out[i]
-                return out
+    try:
+        for c in cards:
+            out.remove(c)
+    except ValueError:
+        pass
     else:
-        ids = list(map(id, out))
-        try:
-            for c in cards:
-                i = ids.index(id(c))
-                del out[i], ids[i]
-        except ValueError:
-            pass
-        else:
-            return out
+        return out
     missing = Counter(cards) - Counter(hand)
     raise IllegalAction(
         "not_in_hand", "você não tem: {cards}", cards=show(sorted(missing.elements()))
@@ -260,10 +249,11 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
         assert action.meld is not None
         new_melds: tuple[tuple[Card, ...], ...] = ()
         extensions: tuple[tuple[int, tuple[Card, ...]], ...] = ((action.meld, action.cards),)
+        laid = list(action.cards)
     else:
         new_melds = action.melds
         extensions = action.extensions
-    laid = [c for m in new_melds for c in m] + [c for _, cs in extensions for c in cs]
+        laid = [c for m in new_melds for c in m] + [c for _, cs in extensions for c in cs]
     if not laid:
         raise IllegalAction("meld_no_cards", "escolha as cartas para baixar")
     hand = _without(state.hands[seat], laid)
@@ -295,7 +285,8 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
     state.laid_this_turn = True
     state.redraw_ok = False
     trim_pile_dollars(state, seat)
-    forget_seen(state, seat, laid)
+    if state.seen[seat]:
+        forget_seen(state, seat, laid)
     events = [
         Event(
             "melded",
@@ -338,8 +329,10 @@ def _discard(state: DealState, action: Action) -> list[Event]:
     rules, seat, card = state.rules, action.seat, action.card
     assert card is not None
     state.hands[seat] = rest
-    trim_pile_dollars(state, seat)
-    forget_seen(state, seat, [card])
+    if state.pile_dollars[seat]:
+        trim_pile_dollars(state, seat)
+    if state.seen[seat]:
+        forget_seen(state, seat, [card])
     events = [Event("discarded", seat, {"card": card.code})]
     black = card.rank == 3 and not card.is_red and not card.is_joker
     if black and rules.black_three == BlackThree.KILLS_PILE:

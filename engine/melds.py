@@ -24,11 +24,12 @@ is kept (RULES C10) and :func:`extend_meld` only adds to it (engine/runs.py):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import JOKER_SUIT, Card
 from engine.errors import IllegalAction
+from engine.memo import RulesMemo
 from engine.rules import Rules
 from engine.runs import Layout, extend_layout, read_layout
 
@@ -97,14 +98,39 @@ def check_meldable(card: Card, rules: Rules) -> None:
         raise _fail("meld_three", "o {card} (três preto) não pode entrar em jogo", card=str(card))
 
 
+_LAID: RulesMemo[object, Meld | IllegalAction] = RulesMemo(4096)
+"""Answers of :func:`make_meld` (key: the cards) and of :func:`extend_meld` past its fast
+path (key: the meld and the cards): a meld, or the refusal to raise again."""
+
+
+def _remembered(rules: Rules, key: object, lay: Callable[[], Meld]) -> Meld:
+    memo = _LAID.of(rules)
+    got = memo.get(key)
+    if got is None:
+        try:
+            got = lay()
+        except IllegalAction as err:
+            got = err
+        _LAID.put(memo, key, got)
+    if isinstance(got, IllegalAction):
+        raise IllegalAction(got.code, got.template, **got.params)
+    return got
+
+
 def make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
     """Build a new meld from ``cards`` (any order) under ``rules``.
 
     Raises ``IllegalAction`` with codes ``meld_too_short``, ``meld_three``,
     ``meld_all_wild``, ``meld_two_wilds``, ``meld_set_forbidden``, ``meld_set_too_big``,
     ``meld_mixed_suits``, ``meld_repeated_rank``, ``meld_gap``, ``meld_no_room``,
-    ``meld_ace`` (RULES C4, C5, C8, C9, §2 "melds", "set size", "ace").
+    ``meld_ace`` (RULES C4, C5, C8, C9, §2 "melds", "set size", "ace"). Answers are
+    remembered per rules (a pure function of the cards, in their order).
     """
+    laid = tuple(cards)
+    return _remembered(rules, laid, lambda: _make_meld(laid, rules))
+
+
+def _make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
     if len(cards) < 3:
         raise _fail("meld_too_short", "um jogo precisa de pelo menos 3 cartas")
     for c in cards:
@@ -146,6 +172,11 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
         appended = _at_an_end(meld, cards[0], rules)
         if appended is not None:
             return appended
+    added = tuple(cards)
+    return _remembered(rules, (meld, added), lambda: _extended(meld, added, rules))
+
+
+def _extended(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
     union = [*meld.cards, *cards]
     naturals = [c for c in union if not c.wild]
     if meld.kind == SET:

@@ -16,6 +16,7 @@ from engine.cards import Card
 from engine.deal import apply, can
 from engine.errors import IllegalAction
 from engine.melds import SET, Meld, extends
+from engine.memo import RulesMemo
 from engine.rules import Rules
 from engine.state import DRAW, DealState, Event
 
@@ -85,26 +86,10 @@ def _may_fit(meld: Meld, card: Card) -> bool:
     return card.rank in ends or (card.rank == 1 and 14 in ends) or meld.wild is not None
 
 
-_FITS: dict[Rules, dict[Meld, dict[Card, bool]]] = {}
-"""Per rules and meld, whether a card extends the meld: a pure question the random
-player asks again at every turn of the same melds and hand cards. Kept small (at most
-:data:`FITS_RULES` rules of :data:`FITS_SIZE` melds; a deal lays tens), as many small
-objects lengthen Python's full garbage collections."""
-FITS_RULES, FITS_SIZE = 8, 1_000
-_last_fits: list[tuple[Rules, dict[Meld, dict[Card, bool]]]] = []
-"""The last rules asked about and their memo (hashing ``Rules`` is Python code)."""
-
-
-def _fits_of(rules: Rules) -> dict[Meld, dict[Card, bool]]:
-    if _last_fits and _last_fits[0][0] is rules:
-        return _last_fits[0][1]
-    memo = _FITS.get(rules)
-    if memo is None:
-        if len(_FITS) >= FITS_RULES:
-            _FITS.clear()
-        memo = _FITS[rules] = {}
-    _last_fits[:] = [(rules, memo)]
-    return memo
+_FITS: RulesMemo[int, tuple[Meld, dict[Card, bool]]] = RulesMemo(1_000)
+"""Per rules and meld (by ``id``, the meld kept alongside), whether a card extends the
+meld: a pure question the random player asks again at every turn of the same melds
+and hand cards."""
 
 
 def _fits(meld: Meld, card: Card, rules: Rules) -> bool:
@@ -114,13 +99,12 @@ def _fits(meld: Meld, card: Card, rules: Rules) -> bool:
 
 def _extensions(hand: list[Card], state: DealState, seat: int) -> Iterator[Action]:
     rules = state.rules
-    memo = _fits_of(rules)
+    memo = _FITS.of(rules)
     for i, m in enumerate(state.melds[state.side_of[seat]]):
-        fits = memo.get(m)
-        if fits is None:
-            if len(memo) >= FITS_SIZE:
-                memo.clear()
-            fits = memo[m] = {}
+        known = memo.get(id(m))
+        if known is None or known[0] is not m:
+            known = _FITS.put(memo, id(m), (m, {}))
+        fits = known[1]
         for c in hand:
             fit = fits.get(c)
             if fit is None:
