@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 from engine.actions import Action
 from engine.cards import Card, show
@@ -30,6 +31,7 @@ from engine.turns import (
 )
 
 new_deal = deal_cards
+_CODE = attrgetter("code")
 
 
 def verify(state: DealState, action: Action) -> None:
@@ -107,7 +109,8 @@ def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
 
 # Handlers --------------------------------------------------------------------
 def _check_draw(state: DealState, action: Action) -> None:
-    _phase(state, DRAW)
+    if state.phase != DRAW:
+        _phase(state, DRAW)
     if not state.stock:
         raise IllegalAction("stock_empty", "o monte acabou")
 
@@ -242,7 +245,8 @@ def _natural_two(meld: Meld, two: Card) -> bool:
 
 def _lay_down(state: DealState, action: Action) -> list[Event]:
     """New melds and extensions in one lay-down (C1, C10, A22 vulnerability, A21)."""
-    _phase(state, PLAY)
+    if state.phase != PLAY:
+        _phase(state, PLAY)
     rules, seat = state.rules, action.seat
     side = state.side_of[seat]
     if action.do == "extend":
@@ -264,8 +268,8 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
                 "no_such_meld", "seu lado não tem o jogo {number}", number=index + 1
             )
         side_melds[index] = extend_meld(side_melds[index], cards, rules)
-    built = [make_meld(m, rules) for m in new_melds]
-    side_melds.extend(built)
+    built = [make_meld(m, rules) for m in new_melds] if new_melds else []
+    side_melds += built
     minimum = state.vuln_min[seat]
     if minimum and not state.has_laid[seat]:
         points = sum(card_points(c, rules) for c in laid)
@@ -278,13 +282,15 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
                     {"points": points, "needed": minimum, "now_needed": state.vuln_min[seat]},
                 )
             ]
-    check_leftover(state, seat, hand, side_melds)
+    if len(hand) < 2 or rules.red_three == RedThree.LAY_ALONE:
+        check_leftover(state, seat, hand, side_melds)
     state.hands[seat] = hand
     state.melds[side] = side_melds
     state.has_laid[seat] = True
     state.laid_this_turn = True
     state.redraw_ok = False
-    trim_pile_dollars(state, seat)
+    if state.pile_dollars[seat]:
+        trim_pile_dollars(state, seat)
     if state.seen[seat]:
         forget_seen(state, seat, laid)
     events = [
@@ -292,8 +298,8 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
             "melded",
             seat,
             {
-                "melds": [[c.code for c in m.cards] for m in built],
-                "extend": [{"meld": i, "cards": [c.code for c in cs]} for i, cs in extensions],
+                "melds": [list(map(_CODE, m.cards)) for m in built],
+                "extend": [{"meld": i, "cards": list(map(_CODE, cs))} for i, cs in extensions],
             },
         )
     ]
@@ -304,7 +310,8 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
 
 def _check_discard(state: DealState, action: Action) -> list[Card]:
     """The checks of a discard; returns the hand that would be left."""
-    _phase(state, PLAY)
+    if state.phase != PLAY:
+        _phase(state, PLAY)
     seat, card = action.seat, action.card
     assert card is not None
     rest = _without(state.hands[seat], (card,))

@@ -24,11 +24,13 @@ from engine.state import DRAW, DealState, Event
 def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
     """Possible new melds of three cards (or two naturals and a wild) from ``hand``.
     A cheap generator, not exhaustive: sets by rank and runs of neighbouring ranks."""
-    wilds = [c for c in hand if c.wild]
+    wilds: list[Card] = []
     by_rank: dict[int, list[Card]] = defaultdict(list)
     by_suit: dict[int, set[int]] = defaultdict(set)
     for c in hand:
-        if not c.wild:
+        if c.wild:
+            wilds.append(c)
+        else:
             by_rank[c.rank].append(c)
             by_suit[c.suit].add(c.rank)
     if state.rules.sets_allowed:
