@@ -61,6 +61,8 @@ class Card(float):
     is_red: bool
     """True for hearts and diamonds."""
 
+    __hash__ = object.__hash__  # by identity, in C: equal cards are the same object
+
     def __new__(cls, rank: int, suit: int) -> Card:
         index = 52 if suit == JOKER_SUIT else suit * 13 + rank - 1
         self = super().__new__(cls, index + 1)
