@@ -18,7 +18,7 @@ from engine.errors import IllegalAction
 from engine.melds import SET, Meld, extends
 from engine.memo import RulesMemo
 from engine.rules import Rules
-from engine.state import DRAW, DealState, Event
+from engine.state import DRAW, OVER, DealState, Event
 
 
 def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
@@ -127,7 +127,7 @@ def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
                 if _may_fit(meld, top):  # cheap pre-check before the full verification
                     yield Action.take_pile(seat, meld=i)
             for trio in candidate_melds([*hand, top], state):
-                if any(c is top for c in trio):  # cards are interned: `is` is `==`
+                if top in trio:
                     rest = list(trio)
                     rest.remove(top)
                     yield Action.take_pile(seat, with_=rest)
@@ -144,10 +144,10 @@ def _choices(state: DealState, rng: random.Random) -> Iterator[Action]:
     hand = state.hands[seat]
     if state.redraw_ok and rng.random() < 0.3:
         yield Action.redraw(seat)
-    for c in hand:
-        red_three = c.rank == 3 and c.is_red and state.rules.red_three != "ordinary"
-        if red_three and rng.random() < 0.9:
-            yield Action.lay_three(seat, c)
+    if state.rules.red_three != "ordinary":
+        for c in hand:
+            if c.rank == 3 and c.is_red and rng.random() < 0.9:
+                yield Action.lay_three(seat, c)
     if rng.random() < 0.85:
         for trio in candidate_melds(hand, state):
             yield Action(seat, "meld", melds=(tuple(trio),))  # Action.lay_down(seat, [trio])
@@ -200,7 +200,7 @@ def play_random_deal(
     past ``max_actions``, ``("stuck")`` when no choice is legal."""
     actions: list[Action] = []
     events: list[Event] = []
-    while not state.over:
+    while state.phase != OVER:
         if len(actions) >= max_actions:
             raise IllegalAction("too_long", "a mão não terminou")
         for action in _choices(state, rng):
