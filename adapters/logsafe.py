@@ -76,7 +76,10 @@ def is_platform(name: str) -> bool:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, bool | int | float):
+    """``value`` itself when it is a plain number or a short plain word, else hidden.
+    Only the exact number types pass: a subclass such as the engine's ``Card`` (a
+    ``float`` underneath, issue 13) is hidden like any other object."""
+    if type(value) in (bool, int, float):
         return value
     if isinstance(value, str) and _PLAIN.fullmatch(value):
         return value

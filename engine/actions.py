@@ -15,7 +15,7 @@ Record forms (issue 2, ``docs/record-format.md``)::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +53,7 @@ class Action:
     @classmethod
     def draw(cls, seat: int) -> Action:
         """Draw the stock's top card."""
-        return cls(seat, "draw")
+        return _shared(("draw", seat), lambda: cls(seat, "draw"))
 
     @classmethod
     def redraw(cls, seat: int) -> Action:
@@ -65,7 +65,9 @@ class Action:
         cls, seat: int, with_: Sequence[Card] | None = None, meld: int | None = None
     ) -> Action:
         """Take the discard pile, justified by ``with_`` hand cards or onto meld ``meld`` (A10)."""
-        return cls(seat, "take_pile", with_=tuple(with_) if with_ is not None else None, meld=meld)
+        if with_ is None:
+            return _shared(("take_pile", seat, meld), lambda: cls(seat, "take_pile", meld=meld))
+        return cls(seat, "take_pile", with_=tuple(with_), meld=meld)
 
     @classmethod
     def lay_down(
@@ -85,17 +87,20 @@ class Action:
     @classmethod
     def extend(cls, seat: int, meld: int, cards: Sequence[Card]) -> Action:
         """Add ``cards`` to the side's meld number ``meld``."""
-        return cls(seat, "extend", meld=meld, cards=tuple(cards))
+        laid = tuple(cards)
+        return _shared(
+            ("extend", seat, meld, laid), lambda: cls(seat, "extend", meld=meld, cards=laid)
+        )
 
     @classmethod
     def discard(cls, seat: int, card: Card) -> Action:
         """Discard ``card``; ends the turn (C11)."""
-        return cls(seat, "discard", card=card)
+        return _shared(("discard", seat, card), lambda: cls(seat, "discard", card=card))
 
     @classmethod
     def lay_three(cls, seat: int, card: Card) -> Action:
         """Lay a red 3 (tranca A32) or a Dólar (altaneira A4) in the side's area."""
-        return cls(seat, "lay_three", card=card)
+        return _shared(("lay_three", seat, card), lambda: cls(seat, "lay_three", card=card))
 
     # Record form --------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -139,6 +144,23 @@ class Action:
             return _parse(seat, do, data)
         except CardParseError as err:
             raise _malformed("carta inválida: {error}", error=str(err)) from None
+
+
+_SHARED: dict[tuple[object, ...], Action] = {}
+"""Actions are immutable values, so the constructors above hand out one shared instance
+per key (issue 13: building a frozen dataclass costs about 1.5 µs, a look-up 0.1 µs; the
+random player and the AI build the same draws, discards and extensions every turn).
+Bounded by :data:`SHARED_SIZE`: cleared when full."""
+SHARED_SIZE = 4096
+
+
+def _shared(key: tuple[object, ...], build: Callable[[], Action]) -> Action:
+    action = _SHARED.get(key)
+    if action is None:
+        if len(_SHARED) >= SHARED_SIZE:
+            _SHARED.clear()
+        action = _SHARED[key] = build()
+    return action
 
 
 _FIELDS: dict[str, tuple[str, ...]] = {

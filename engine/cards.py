@@ -32,33 +32,48 @@ class CardParseError(ValueError):
     """Raised by :meth:`Card.parse` for text that is not a card; ``str(err)`` says why."""
 
 
-class Card:
+class Card(float):
     """One face of the deck: ``rank`` 1..13 (A=1, J=11, Q=12, K=13; 0 for the joker)
     and ``suit`` 0..3 (clubs, diamonds, hearts, spades; 4 for the joker).
 
     Cards are interned, hashable and totally ordered by (suit, rank), the order a hand
     is shown in (DESIGN "What the people see"). Build them with :meth:`of` or
     :meth:`parse`, never with the constructor.
+
+    A card is a ``float`` (its ``index`` + 1: never 0, never false) only so that ``==``,
+    ``<``, ``in``, ``list.remove``, ``count`` and sorting run in C (issue 13): a class
+    that orders its instances with Python methods pays a Python call per comparison
+    (``int`` would do too, but cannot keep attributes in slots). The number is an
+    implementation detail: use ``index``, ``rank``, ``suit``, ``code``.
     """
 
-    __slots__ = ("code", "index", "is_joker", "rank", "suit", "wild")
+    __slots__ = ("code", "index", "is_joker", "is_red", "rank", "suit", "wild")
     _interned: ClassVar[dict[tuple[int, int], Card]] = {}
     rank: int
     suit: int
     index: int
+    """0..52: clubs A..K, diamonds, hearts, spades, then the joker."""
     code: str
     is_joker: bool
     """True for the joker (only in decks with the ``jokers`` option)."""
     wild: bool
     """True for a card that can act as a wild: any 2 or a joker (RULES §2 "wild cards")."""
+    is_red: bool
+    """True for hearts and diamonds."""
 
-    def __init__(self, rank: int, suit: int) -> None:
+    __hash__ = object.__hash__  # by identity, in C: equal cards are the same object
+
+    def __new__(cls, rank: int, suit: int) -> Card:
+        index = 52 if suit == JOKER_SUIT else suit * 13 + rank - 1
+        self = super().__new__(cls, index + 1)
         self.rank = rank
         self.suit = suit
-        self.index = 52 if suit == JOKER_SUIT else suit * 13 + rank - 1
+        self.index = index
         self.code = "JK" if suit == JOKER_SUIT else _rank_text(rank) + SUIT_LETTERS[suit]
         self.is_joker = suit == JOKER_SUIT
         self.wild = rank == 2 or self.is_joker
+        self.is_red = suit in RED_SUITS
+        return self
 
     @classmethod
     def of(cls, rank: int, suit: int) -> Card:
@@ -94,11 +109,6 @@ class Card:
             raise CardParseError(f"{text!r} não é uma carta")
         return cls._interned[(rank, suit)]
 
-    @property
-    def is_red(self) -> bool:
-        """True for hearts and diamonds."""
-        return self.suit in RED_SUITS
-
     def __str__(self) -> str:
         if self.suit == JOKER_SUIT:
             return "🃏"
@@ -107,17 +117,8 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self.code})"
 
-    def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
-
-    def __le__(self, other: Card) -> bool:
-        return self.index <= other.index
-
-    def __gt__(self, other: Card) -> bool:
-        return self.index > other.index
-
-    def __ge__(self, other: Card) -> bool:
-        return self.index >= other.index
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
     def __reduce__(self) -> tuple[object, tuple[int, int]]:
         return (Card.of, (self.rank, self.suit))

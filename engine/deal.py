@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 from engine.actions import Action
 from engine.cards import Card, show
@@ -30,6 +31,7 @@ from engine.turns import (
 )
 
 new_deal = deal_cards
+_CODE = attrgetter("code")
 
 
 def verify(state: DealState, action: Action) -> None:
@@ -60,7 +62,8 @@ def apply(state: DealState, action: Action) -> list[Event]:
     Raises ``IllegalAction`` (codes: ``deal_over``, ``bad_seat``, ``not_your_turn``,
     ``must_draw``, ``already_drew``, and those of each action) before any change.
     """
-    _check_turn(state, action)
+    if action.seat != state.turn or state.phase == OVER:
+        _check_turn(state, action)  # raises (turn is always a valid seat)
     return _HANDLERS[action.do](state, action)
 
 
@@ -89,27 +92,15 @@ def _phase(state: DealState, wanted: str) -> None:
 
 def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
     """``hand`` minus the multiset ``cards`` (the first copies of each); raises ``not_in_hand``.
-
-    Cards are interned and equal only to themselves, so they are found by identity (one
-    card by a scan, several among the hand's ``id`` numbers): ``==`` on cards, whose
-    ordering is Python code, costs several times more."""
+    (``list.remove`` compares cards in C: see :class:`~engine.cards.Card`.)"""
     out = list(hand)
-    if len(cards) == 1:
-        card = cards[0]
-        for i, c in enumerate(out):
-            if c is card:
-                del out[i]
-                return out
+    try:
+        for c in cards:
+            out.remove(c)
+    except ValueError:
+        pass
     else:
-        ids = list(map(id, out))
-        try:
-            for c in cards:
-                i = ids.index(id(c))
-                del out[i], ids[i]
-        except ValueError:
-            pass
-        else:
-            return out
+        return out
     missing = Counter(cards) - Counter(hand)
     raise IllegalAction(
         "not_in_hand", "você não tem: {cards}", cards=show(sorted(missing.elements()))
@@ -118,7 +109,8 @@ def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
 
 # Handlers --------------------------------------------------------------------
 def _check_draw(state: DealState, action: Action) -> None:
-    _phase(state, DRAW)
+    if state.phase != DRAW:
+        _phase(state, DRAW)
     if not state.stock:
         raise IllegalAction("stock_empty", "o monte acabou")
 
@@ -253,17 +245,19 @@ def _natural_two(meld: Meld, two: Card) -> bool:
 
 def _lay_down(state: DealState, action: Action) -> list[Event]:
     """New melds and extensions in one lay-down (C1, C10, A22 vulnerability, A21)."""
-    _phase(state, PLAY)
+    if state.phase != PLAY:
+        _phase(state, PLAY)
     rules, seat = state.rules, action.seat
     side = state.side_of[seat]
     if action.do == "extend":
         assert action.meld is not None
         new_melds: tuple[tuple[Card, ...], ...] = ()
         extensions: tuple[tuple[int, tuple[Card, ...]], ...] = ((action.meld, action.cards),)
+        laid = list(action.cards)
     else:
         new_melds = action.melds
         extensions = action.extensions
-    laid = [c for m in new_melds for c in m] + [c for _, cs in extensions for c in cs]
+        laid = [c for m in new_melds for c in m] + [c for _, cs in extensions for c in cs]
     if not laid:
         raise IllegalAction("meld_no_cards", "escolha as cartas para baixar")
     hand = _without(state.hands[seat], laid)
@@ -274,8 +268,8 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
                 "no_such_meld", "seu lado não tem o jogo {number}", number=index + 1
             )
         side_melds[index] = extend_meld(side_melds[index], cards, rules)
-    built = [make_meld(m, rules) for m in new_melds]
-    side_melds.extend(built)
+    built = [make_meld(m, rules) for m in new_melds] if new_melds else []
+    side_melds += built
     minimum = state.vuln_min[seat]
     if minimum and not state.has_laid[seat]:
         points = sum(card_points(c, rules) for c in laid)
@@ -288,21 +282,24 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
                     {"points": points, "needed": minimum, "now_needed": state.vuln_min[seat]},
                 )
             ]
-    check_leftover(state, seat, hand, side_melds)
+    if len(hand) < 2 or rules.red_three == RedThree.LAY_ALONE:
+        check_leftover(state, seat, hand, side_melds)
     state.hands[seat] = hand
     state.melds[side] = side_melds
     state.has_laid[seat] = True
     state.laid_this_turn = True
     state.redraw_ok = False
-    trim_pile_dollars(state, seat)
-    forget_seen(state, seat, laid)
+    if state.pile_dollars[seat]:
+        trim_pile_dollars(state, seat)
+    if state.seen[seat]:
+        forget_seen(state, seat, laid)
     events = [
         Event(
             "melded",
             seat,
             {
-                "melds": [[c.code for c in m.cards] for m in built],
-                "extend": [{"meld": i, "cards": [c.code for c in cs]} for i, cs in extensions],
+                "melds": [list(map(_CODE, m.cards)) for m in built],
+                "extend": [{"meld": i, "cards": list(map(_CODE, cs))} for i, cs in extensions],
             },
         )
     ]
@@ -313,7 +310,8 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
 
 def _check_discard(state: DealState, action: Action) -> list[Card]:
     """The checks of a discard; returns the hand that would be left."""
-    _phase(state, PLAY)
+    if state.phase != PLAY:
+        _phase(state, PLAY)
     seat, card = action.seat, action.card
     assert card is not None
     rest = _without(state.hands[seat], (card,))
@@ -338,8 +336,10 @@ def _discard(state: DealState, action: Action) -> list[Event]:
     rules, seat, card = state.rules, action.seat, action.card
     assert card is not None
     state.hands[seat] = rest
-    trim_pile_dollars(state, seat)
-    forget_seen(state, seat, [card])
+    if state.pile_dollars[seat]:
+        trim_pile_dollars(state, seat)
+    if state.seen[seat]:
+        forget_seen(state, seat, [card])
     events = [Event("discarded", seat, {"card": card.code})]
     black = card.rank == 3 and not card.is_red and not card.is_joker
     if black and rules.black_three == BlackThree.KILLS_PILE:

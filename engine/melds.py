@@ -23,14 +23,14 @@ is kept (RULES C10) and :func:`extend_meld` only adds to it (engine/runs.py):
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import JOKER_SUIT, Card
 from engine.errors import IllegalAction
+from engine.memo import RulesMemo
 from engine.rules import Rules
-from engine.runs import Layout, extend_layout, read_layout
+from engine.runs import Layout, extend_layout, lay_run, read_layout
 
 RUN, SET = "run", "set"
 LIMPA, SUJA = "limpa", "suja"
@@ -97,14 +97,39 @@ def check_meldable(card: Card, rules: Rules) -> None:
         raise _fail("meld_three", "o {card} (três preto) não pode entrar em jogo", card=str(card))
 
 
+_LAID: RulesMemo[object, Meld | IllegalAction] = RulesMemo(4096)
+"""Answers of :func:`make_meld` (key: the cards) and of :func:`extend_meld` past its fast
+path (key: the meld and the cards): a meld, or the refusal to raise again."""
+
+
+def _remembered(rules: Rules, key: object, lay: Callable[[], Meld]) -> Meld:
+    memo = _LAID.of(rules)
+    got = memo.get(key)
+    if got is None:
+        try:
+            got = lay()
+        except IllegalAction as err:
+            got = err
+        _LAID.put(memo, key, got)
+    if isinstance(got, IllegalAction):
+        raise IllegalAction(got.code, got.template, **got.params)
+    return got
+
+
 def make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
     """Build a new meld from ``cards`` (any order) under ``rules``.
 
     Raises ``IllegalAction`` with codes ``meld_too_short``, ``meld_three``,
     ``meld_all_wild``, ``meld_two_wilds``, ``meld_set_forbidden``, ``meld_set_too_big``,
     ``meld_mixed_suits``, ``meld_repeated_rank``, ``meld_gap``, ``meld_no_room``,
-    ``meld_ace`` (RULES C4, C5, C8, C9, §2 "melds", "set size", "ace").
+    ``meld_ace`` (RULES C4, C5, C8, C9, §2 "melds", "set size", "ace"). Answers are
+    remembered per rules (a pure function of the cards, in their order).
     """
+    laid = tuple(cards)
+    return _remembered(rules, laid, lambda: _make_meld(laid, rules))
+
+
+def _make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
     if len(cards) < 3:
         raise _fail("meld_too_short", "um jogo precisa de pelo menos 3 cartas")
     for c in cards:
@@ -142,6 +167,16 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
             raise _fail("meld_wrong_kind", "as cartas não servem nesta trinca")
         if meld.kind == RUN and c.suit != meld.suit:
             raise _fail("meld_wrong_kind", "as cartas não servem nesta sequência (outro naipe)")
+    if len(cards) == 1:
+        one = cards[0]
+        grown = _at_an_end(meld, one, rules) if meld.kind == RUN else _set_plus(meld, one, rules)
+        if grown is not None:
+            return grown
+    added = tuple(cards)
+    return _remembered(rules, (meld, added), lambda: _extended(meld, added, rules))
+
+
+def _extended(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
     union = [*meld.cards, *cards]
     naturals = [c for c in union if not c.wild]
     if meld.kind == SET:
@@ -150,6 +185,66 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
         return _make_run(union, naturals, rules)
     laid = Layout(meld.low, meld.cards, meld.wild_at)
     return _run_meld(extend_layout(laid, meld.suit, cards, rules), meld.suit, rules)
+
+
+def _at_an_end(meld: Meld, card: Card, rules: Rules) -> Meld | None:
+    """The run ``meld`` with the natural ``card`` (rank 3..K, the run's suit, already
+    checked meldable) next to one of its ends, or None when ``card`` does not go there.
+
+    The common extension, without re-laying the run (issue 13): :func:`extend_layout`
+    gives the same layout, as no laid card moves (RULES C10)."""
+    rank = card.rank
+    if card.wild or rank == 1 or rank < rules.run_lowest or rules.legacy_relayout:
+        return None
+    low, laid = meld.low, meld.cards
+    if rank == low + len(laid):
+        return _run_meld(Layout(low, (*laid, card), meld.wild_at), meld.suit, rules)
+    if rank == low - 1:
+        wild_at = meld.wild_at + 1 if meld.wild_at >= 0 else -1
+        return _run_meld(Layout(rank, (card, *laid), wild_at), meld.suit, rules)
+    return None
+
+
+def _set_plus(meld: Meld, card: Card, rules: Rules) -> Meld | None:
+    """The set ``meld`` with ``card`` (of its rank or a wild, already checked), laid out as
+    :func:`_make_set` lays the union (naturals in order, the wild last), or None when the
+    general path must decide (every refusal)."""
+    if not rules.sets_allowed or len(meld.cards) >= rules.set_max:
+        return None
+    wild = meld.wild
+    if card.wild:
+        if wild is not None:
+            return None
+        ordered = (*meld.cards, card)
+        wild = card
+    else:
+        naturals = sorted([*(c for c in meld.cards if not c.wild), card])
+        ordered = (*naturals, wild) if wild is not None else tuple(naturals)
+    kind = _canastra_kind(ordered, wild, None, 0, rules)
+    return Meld(SET, ordered, -1, meld.low, wild, kind, len(ordered) - 1 if wild else -1)
+
+
+def extends(meld: Meld, card: Card, rules: Rules) -> bool:
+    """True when ``extend_meld(meld, [card], rules)`` succeeds (it is not computed when a
+    cheaper look settles the question: a natural card next to a run's end or of a set's
+    rank, or a natural card that can only repeat a slot or leave a gap)."""
+    rank = card.rank
+    simple = not card.wild and rank not in (1, 3) and not rules.legacy_relayout
+    if simple and meld.kind == SET:
+        if rank != meld.low:
+            return False
+        return rules.sets_allowed and len(meld.cards) < rules.set_max
+    if simple and card.suit == meld.suit and rank >= rules.run_lowest:
+        low, high = meld.low, meld.low + len(meld.cards) - 1
+        if rank in (low - 1, high + 1):
+            return True
+        if meld.wild_at < 0 or rank != low + meld.wild_at:
+            return False  # a slot laid with a natural card, or a gap (RULES C10)
+    try:
+        extend_meld(meld, [card], rules)
+    except IllegalAction:
+        return False
+    return True
 
 
 def meld_from_table(cards: Sequence[Card], rules: Rules) -> Meld:
@@ -207,98 +302,12 @@ def _make_run(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld
             error = error or _fail("meld_two_wilds", "só pode haver um curinga por jogo")
             continue
         try:
-            return _lay_run(naturals, natural_two, wilds[0] if wilds else None, suit, rules)
+            layout = lay_run(naturals, natural_two, wilds[0] if wilds else None, rules)
+            return _run_meld(layout, suit, rules)
         except IllegalAction as err:
             error = err if error is None or error.code == "meld_two_wilds" else error
     assert error is not None
     raise error
-
-
-def _ace_choices(naturals: list[Card], rules: Rules) -> list[list[int]]:
-    ranks = [c.rank for c in naturals]
-    aces = ranks.count(1)
-    rest = [r for r in ranks if r != 1]
-    if aces == 0:
-        return [rest]
-    if aces == 2:
-        if not (rules.ace_low and rules.ace_high):
-            raise _fail("meld_repeated_rank", "uma sequência não pode repetir carta")
-        return [[1, *rest, 14]]
-    if aces > 2:
-        raise _fail("meld_repeated_rank", "uma sequência não pode repetir carta")
-    options = []
-    if rules.ace_low:
-        options.append([1, *rest])
-    if rules.ace_high:
-        options.append([*rest, 14])
-    return options
-
-
-def _lay_run(
-    naturals: list[Card], natural_two: Card | None, wild: Card | None, suit: int, rules: Rules
-) -> Meld:
-    lo_bound = rules.run_lowest
-    hi_bound = 14 if rules.ace_high else 13
-    error: IllegalAction | None = None
-    for positions in _ace_choices(naturals, rules):
-        if natural_two is not None:
-            positions = [*positions, 2]
-        positions.sort()
-        try:
-            return _place(positions, naturals, natural_two, wild, suit, lo_bound, hi_bound, rules)
-        except IllegalAction as err:
-            error = error or err
-    if error is None:  # pragma: no cover - _ace_choices never returns an empty list
-        raise _fail("meld_gap", "as cartas não formam sequência")
-    raise error
-
-
-def _place(
-    positions: list[int],
-    naturals: list[Card],
-    natural_two: Card | None,
-    wild: Card | None,
-    suit: int,
-    lo_bound: int,
-    hi_bound: int,
-    rules: Rules,
-) -> Meld:
-    for a, b in itertools.pairwise(positions):
-        if a == b:
-            raise _fail("meld_repeated_rank", "uma sequência não pode repetir carta")
-    lo, hi = positions[0], positions[-1]
-    gaps = hi - lo + 1 - len(positions)
-    n_wild = 1 if wild is not None else 0
-    if gaps > n_wild:
-        raise _fail("meld_gap", "as cartas não formam sequência")
-    wild_pos = 0
-    if wild is not None:
-        if gaps == 1:
-            wild_pos = next(p for p in range(lo, hi) if p not in positions)
-        elif hi < hi_bound:
-            wild_pos = hi + 1
-        elif lo > lo_bound:
-            wild_pos = lo - 1
-        else:
-            raise _fail("meld_no_room", "não há lugar para o curinga nesta sequência")
-    if len(positions) < 2:
-        raise _fail("meld_all_wild", "um jogo precisa de pelo menos 2 cartas naturais")
-    first = min(lo, wild_pos) if wild is not None else lo
-    last = max(hi, wild_pos)
-    if first < lo_bound or last > hi_bound:
-        raise _fail("meld_ace", "nesta variante o ás só vale acima do rei")
-    by_pos: dict[int, Card] = {}
-    for c in naturals:
-        by_pos[14 if c.rank == 1 and (1 in by_pos or 1 not in positions) else c.rank] = c
-    if natural_two is not None:
-        by_pos[2] = natural_two
-    if wild is not None:
-        by_pos[wild_pos] = wild
-    ordered = tuple(by_pos[p] for p in range(first, last + 1))
-    wild_at = wild_pos - first if wild is not None else -1
-    return Meld(
-        RUN, ordered, suit, first, wild, _canastra_kind(ordered, wild, suit, first, rules), wild_at
-    )
 
 
 def _canastra_kind(

@@ -12,12 +12,15 @@ natural slot 2 if that slot is then contiguous, otherwise the wild moves to the 
 else the low end (no end open: illegal). An extension that does not touch the run as
 laid is refused with the card that is missing (``meld_not_contiguous``, "falta o 5♥").
 
-Pure arithmetic on cards; :mod:`engine.melds` builds the :class:`~engine.melds.Meld`.
+:func:`lay_run` lays out a new run (RULES C4, C5, C8, C9: an ace low first, the wild in
+the one gap, else at the high end, else the low end). Pure arithmetic on cards;
+:mod:`engine.melds` builds the :class:`~engine.melds.Meld`.
 The decisions where RULES is silent are docs/rules-decisions.md D11 and D20.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -279,3 +282,90 @@ def _anchor(cards: Sequence[Card]) -> int | None:
     if cards[-1].rank == 1:
         return MAX_SLOT - len(cards) + 1
     return None
+
+
+def _ace_choices(naturals: list[Card], rules: Rules) -> list[list[int]]:
+    ranks = [c.rank for c in naturals]
+    aces = ranks.count(1)
+    rest = [r for r in ranks if r != 1]
+    if aces == 0:
+        return [rest]
+    if aces == 2:
+        if not (rules.ace_low and rules.ace_high):
+            raise IllegalAction("meld_repeated_rank", "uma sequência não pode repetir carta")
+        return [[1, *rest, 14]]
+    if aces > 2:
+        raise IllegalAction("meld_repeated_rank", "uma sequência não pode repetir carta")
+    options = []
+    if rules.ace_low:
+        options.append([1, *rest])
+    if rules.ace_high:
+        options.append([*rest, 14])
+    return options
+
+
+def lay_run(
+    naturals: list[Card], natural_two: Card | None, wild: Card | None, rules: Rules
+) -> Layout:
+    """A new run laid out from its ``naturals`` (one suit), the same-suit 2 played as its
+    natural 2 (or None) and its ``wild`` (or None), by RULES C4, C5, C8, C9: an ace low
+    first, then high; the wild in the one gap, else at the high end, else the low end
+    (docs/rules-decisions.md D11). Raises ``IllegalAction`` (``meld_repeated_rank``,
+    ``meld_gap``, ``meld_no_room``, ``meld_all_wild``, ``meld_ace``)."""
+    lo_bound = rules.run_lowest
+    hi_bound = 14 if rules.ace_high else 13
+    error: IllegalAction | None = None
+    for positions in _ace_choices(naturals, rules):
+        if natural_two is not None:
+            positions = [*positions, 2]
+        positions.sort()
+        try:
+            return _place(positions, naturals, natural_two, wild, lo_bound, hi_bound)
+        except IllegalAction as err:
+            error = error or err
+    if error is None:  # pragma: no cover - _ace_choices never returns an empty list
+        raise IllegalAction("meld_gap", "as cartas não formam sequência")
+    raise error
+
+
+def _place(
+    positions: list[int],
+    naturals: list[Card],
+    natural_two: Card | None,
+    wild: Card | None,
+    lo_bound: int,
+    hi_bound: int,
+) -> Layout:
+    for a, b in itertools.pairwise(positions):
+        if a == b:
+            raise IllegalAction("meld_repeated_rank", "uma sequência não pode repetir carta")
+    lo, hi = positions[0], positions[-1]
+    gaps = hi - lo + 1 - len(positions)
+    n_wild = 1 if wild is not None else 0
+    if gaps > n_wild:
+        raise IllegalAction("meld_gap", "as cartas não formam sequência")
+    wild_pos = 0
+    if wild is not None:
+        if gaps == 1:
+            wild_pos = next(p for p in range(lo, hi) if p not in positions)
+        elif hi < hi_bound:
+            wild_pos = hi + 1
+        elif lo > lo_bound:
+            wild_pos = lo - 1
+        else:
+            raise IllegalAction("meld_no_room", "não há lugar para o curinga nesta sequência")
+    if len(positions) < 2:
+        raise IllegalAction("meld_all_wild", "um jogo precisa de pelo menos 2 cartas naturais")
+    first = min(lo, wild_pos) if wild is not None else lo
+    last = max(hi, wild_pos)
+    if first < lo_bound or last > hi_bound:
+        raise IllegalAction("meld_ace", "nesta variante o ás só vale acima do rei")
+    by_pos: dict[int, Card] = {}
+    for c in naturals:
+        by_pos[14 if c.rank == 1 and (1 in by_pos or 1 not in positions) else c.rank] = c
+    if natural_two is not None:
+        by_pos[2] = natural_two
+    if wild is not None:
+        by_pos[wild_pos] = wild
+    ordered = tuple(by_pos[p] for p in range(first, last + 1))
+    return Layout(first, ordered, wild_pos - first if wild is not None else -1)

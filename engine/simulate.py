@@ -15,19 +15,22 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.deal import apply, can
 from engine.errors import IllegalAction
-from engine.melds import SET, Meld, extend_meld
+from engine.melds import SET, Meld, extends
+from engine.memo import RulesMemo
 from engine.rules import Rules
-from engine.state import DRAW, DealState, Event
+from engine.state import DRAW, OVER, DealState, Event
 
 
 def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
     """Possible new melds of three cards (or two naturals and a wild) from ``hand``.
     A cheap generator, not exhaustive: sets by rank and runs of neighbouring ranks."""
-    wilds = [c for c in hand if c.wild]
+    wilds: list[Card] = []
     by_rank: dict[int, list[Card]] = defaultdict(list)
     by_suit: dict[int, set[int]] = defaultdict(set)
     for c in hand:
-        if not c.wild:
+        if c.wild:
+            wilds.append(c)
+        else:
             by_rank[c.rank].append(c)
             by_suit[c.suit].add(c.rank)
     if state.rules.sets_allowed:
@@ -38,28 +41,39 @@ def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
                 yield [cards[0], cards[1], wilds[0]]
     wild = wilds[0] if wilds else None
     for suit, ranks in by_suit.items():
+        row = _ROWS[suit]
         for r in ranks:
-            up1, up2, up3 = _up(r + 1), _up(r + 2), _up(r + 3)
+            up1, up2, up3 = _UPS[r]
             has1, has2 = up1 in ranks, up2 in ranks
             if not (has1 or has2):
                 continue  # nothing one or two steps up: no run starts at r
-            low = Card.of(r, suit)
+            low = row[r]
             has3 = up3 in ranks
             if has1 and has2:
-                yield [low, Card.of(up1, suit), Card.of(up2, suit)]
+                yield [low, row[up1], row[up2]]
             if has1 and wild:
-                yield [low, Card.of(up1, suit), wild]
+                yield [low, row[up1], wild]
             if has1 and has3 and wild:
-                yield [low, Card.of(up1, suit), Card.of(up3, suit), wild]
+                yield [low, row[up1], row[up3], wild]
             if has2 and has3 and wild:
-                yield [low, Card.of(up2, suit), Card.of(up3, suit), wild]
+                yield [low, row[up2], row[up3], wild]
             if has2 and wild:
-                yield [low, Card.of(up2, suit), wild]
+                yield [low, row[up2], wild]
 
 
 def _up(rank: int) -> int:
     """A rank a few steps up, the ace (1) standing for 14 above the king."""
     return 1 if rank == 14 else rank
+
+
+_UPS: tuple[tuple[int, int, int], ...] = tuple(
+    (_up(r + 1), _up(r + 2), _up(r + 3)) for r in range(14)
+)
+"""The ranks one, two and three steps above each rank (candidate runs)."""
+_ROWS: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(Card.of(max(r, 1), suit) for r in range(14)) for suit in range(4)
+)
+"""``_ROWS[suit][rank]``: the card (rank 1..13; index 0 unused)."""
 
 
 def _may_fit(meld: Meld, card: Card) -> bool:
@@ -74,40 +88,31 @@ def _may_fit(meld: Meld, card: Card) -> bool:
     return card.rank in ends or (card.rank == 1 and 14 in ends) or meld.wild is not None
 
 
-_FITS: dict[Rules, dict[tuple[Meld, Card], bool]] = {}
-"""Per rules, whether a card extends a meld: a pure question the random player asks
-again at every turn of the same melds and hand cards. Kept small (at most
-:data:`FITS_RULES` rules of :data:`FITS_SIZE` answers; a deal asks tens to a few hundred), as
-many small objects lengthen Python's full garbage collections."""
-FITS_RULES, FITS_SIZE = 8, 10_000
+_FITS: RulesMemo[int, tuple[Meld, dict[Card, bool]]] = RulesMemo(1_000)
+"""Per rules and meld (by ``id``, the meld kept alongside), whether a card extends the
+meld: a pure question the random player asks again at every turn of the same melds
+and hand cards."""
 
 
-def _fits(meld: Meld, card: Card, rules: Rules, memo: dict[tuple[Meld, Card], bool]) -> bool:
-    """``extend_meld(meld, [card], rules)`` succeeds (memoised in ``memo``)."""
-    fits = memo.get((meld, card))
-    if fits is None:
-        try:
-            extend_meld(meld, [card], rules)
-            fits = True
-        except IllegalAction:
-            fits = False
-        if len(memo) >= FITS_SIZE:
-            memo.clear()
-        memo[(meld, card)] = fits
-    return fits
+def _fits(meld: Meld, card: Card, rules: Rules) -> bool:
+    """``extend_meld(meld, [card], rules)`` succeeds."""
+    return _may_fit(meld, card) and extends(meld, card, rules)
 
 
 def _extensions(hand: list[Card], state: DealState, seat: int) -> Iterator[Action]:
     rules = state.rules
-    memo = _FITS.get(rules)
-    if memo is None:
-        if len(_FITS) >= FITS_RULES:
-            _FITS.clear()
-        memo = _FITS[rules] = {}
+    memo = _FITS.of(rules)
     for i, m in enumerate(state.melds[state.side_of[seat]]):
+        known = memo.get(id(m))
+        if known is None or known[0] is not m:
+            known = _FITS.put(memo, id(m), (m, {}))
+        fits = known[1]
         for c in hand:
-            if _may_fit(m, c) and _fits(m, c, rules, memo):
-                yield Action.extend(seat, i, [c])
+            fit = fits.get(c)
+            if fit is None:
+                fit = fits[c] = _fits(m, c, rules)
+            if fit:
+                yield Action.extend(seat, i, (c,))
 
 
 def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
@@ -139,21 +144,38 @@ def _choices(state: DealState, rng: random.Random) -> Iterator[Action]:
     hand = state.hands[seat]
     if state.redraw_ok and rng.random() < 0.3:
         yield Action.redraw(seat)
-    for c in hand:
-        red_three = c.rank == 3 and c.is_red and state.rules.red_three != "ordinary"
-        if red_three and rng.random() < 0.9:
-            yield Action.lay_three(seat, c)
+    if state.rules.red_three != "ordinary":
+        for c in hand:
+            if c.rank == 3 and c.is_red and rng.random() < 0.9:
+                yield Action.lay_three(seat, c)
     if rng.random() < 0.85:
         for trio in candidate_melds(hand, state):
-            yield Action.lay_down(seat, [trio])
+            yield Action(seat, "meld", melds=(tuple(trio),))  # Action.lay_down(seat, [trio])
         yield from _extensions(hand, state, seat)
     order = list(hand)
-    rng.shuffle(order)
+    _shuffle(order, rng)
     for c in order:
         yield Action.discard(seat, c)
     yield from _extensions(hand, state, seat)
     for c in hand:
         yield Action.lay_three(seat, c)
+
+
+def _shuffle(cards: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``: for a plain ``random.Random`` the same permutation from the
+    same draws (CPython's Fisher-Yates, ``_randbelow`` by ``getrandbits``), with no
+    method call per card."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def random_action(state: DealState, rng: random.Random) -> Action:
@@ -178,7 +200,7 @@ def play_random_deal(
     past ``max_actions``, ``("stuck")`` when no choice is legal."""
     actions: list[Action] = []
     events: list[Event] = []
-    while not state.over:
+    while state.phase != OVER:
         if len(actions) >= max_actions:
             raise IllegalAction("too_long", "a mão não terminou")
         for action in _choices(state, rng):

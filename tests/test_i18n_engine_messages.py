@@ -27,10 +27,12 @@ ENGINE = Path(__file__).resolve().parent.parent / "engine"
 TEMPLATE_ARG = {"IllegalAction": 1, "_fail": 1, "_bad": 0, "_malformed": 0}
 # engine/__main__.py has its own _malformed (a CLI printer, not an IllegalAction)
 NOT_ENGINE_ERRORS = {"__main__.py"}
-# the calls whose template is not a literal: the shorthands themselves, and Match.from_json
-# passing an inner refusal on under the code bad_position
+# the calls whose template is not a literal: the shorthands themselves, Match.from_json
+# passing an inner refusal on under the code bad_position, and melds' memo raising a
+# remembered refusal again (issue 13)
 FORWARDERS = {("actions.py", "template"), ("melds.py", "template"), ("state.py", "template"),
-              ("jsonfields.py", "template"), ("match.py", "err.template")}
+              ("jsonfields.py", "template"), ("match.py", "err.template"),
+              ("melds.py", "got.template")}
 
 
 def engine_calls() -> tuple[dict[str, list[str]], set[tuple[str, str]]]:

@@ -167,3 +167,14 @@ def test_a_bad_turn_timer_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert cli.main(["play"]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "LOG_LEVEL inválido ('VERBOSE'): use DEBUG, INFO, WARNING, ERROR ou CRITICAL."]
+
+
+def test_a_card_given_as_a_platform_log_argument_is_hidden(
+        debug_logs: pytest.LogCaptureFixture) -> None:
+    """Hidden cards never in logs (DEVELOPERS standards): a ``Card`` is a ``float``
+    underneath (issue 13), yet it is not let through as a plain number."""
+    from engine.cards import Card
+
+    logsafe.install(["discord-bot-token-xyz"])
+    logging.getLogger("discord.http").debug("drew %s of %s", Card.parse("7h"), 3.5)
+    assert [r.getMessage() for r in debug_logs.records] == ["drew <hidden> of 3.5"]
