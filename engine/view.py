@@ -10,8 +10,9 @@ a morto or a killed pile.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
-from engine.cards import Card, sort_hand
+from engine.cards import Card
 from engine.melds import Meld
 from engine.rules import RedThree, Rules
 from engine.state import DRAW, PLAY, DealState
@@ -70,6 +71,11 @@ class SeatView:
         return self.pile[-1] if self.pile else None
 
 
+_ORDER = attrgetter("index")
+"""A card's place in :func:`engine.cards.sort_hand`'s order (suit, then rank, ace low;
+jokers last), as a C-level sort key."""
+
+
 def view_for(state: DealState, seat: int, seen_taken: list[list[Card]] | None = None) -> SeatView:
     """The :class:`SeatView` of ``seat`` (0..n_players-1) in ``state``.
 
@@ -89,7 +95,7 @@ def view_for(state: DealState, seat: int, seen_taken: list[list[Card]] | None = 
         rules=rules,
         n_players=state.n_players,
         teams=state.teams,
-        hand=sort_hand(state.hands[seat]),
+        hand=sorted(state.hands[seat], key=_ORDER),  # sort_hand's order, without __lt__
         hand_counts=[len(h) for h in state.hands],
         melds=[list(side) for side in state.melds],
         pile=pile,

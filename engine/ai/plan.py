@@ -164,12 +164,23 @@ def plan_laydown(hand: Sequence[Card], side_melds: Sequence[Meld], rules: Rules,
 @lru_cache(maxsize=PLAN_CACHE)
 def _planned(hand: tuple[Card, ...], side_melds: tuple[Meld, ...], rules: Rules,
              policy: WildPolicy) -> LayDown:
+    base = _natural(hand, side_melds, rules)
+    if not policy.new_melds and not (policy.canastra or policy.extend):
+        return base  # no wild to spend: every such policy plans alike
+    plan = LayDown(new=list(base.new), ext=dict(base.ext), left=list(base.left))
+    _spend_wilds(plan, side_melds, policy, rules)
+    return plan
+
+
+@lru_cache(maxsize=PLAN_CACHE)
+def _natural(hand: tuple[Card, ...], side_melds: tuple[Meld, ...], rules: Rules) -> LayDown:
+    """The lay-down before any wild is spent (the part every policy shares: ``normal``
+    plans the same hand with two policies in one decision)."""
     plan = LayDown(left=list(hand))
     _extend_pass(plan, side_melds, "run", rules)
     cands, _ = greedy_partition(plan.left, rules, 0)
     _lay_new(plan, cands, rules)
     _extend_pass(plan, side_melds, "set", rules)
-    _spend_wilds(plan, side_melds, policy, rules)
     return plan
 
 
