@@ -23,7 +23,7 @@ import time
 
 from engine.actions import Action
 from engine.ai import moves, normal
-from engine.ai.danger import discard_score
+from engine.ai.danger import discard_scores
 from engine.ai.determinize import sample_state
 from engine.ai.evaluate import expected_lead
 from engine.ai.normal import ALL_IN, choose_laydown, wild_policy
@@ -85,7 +85,9 @@ def candidates(view: SeatView, rng: random.Random) -> list[Action]:
     table = table_of(view)
     side = view.melds[view.side]
     options = [c for c in view.hand if moves.discardable(view, c)]
-    options.sort(key=lambda c: discard_score(c, view.hand, side, table, view.rules, w))
+    scores = dict(zip(options, discard_scores(options, view.hand, side, table, view.rules, w),
+                      strict=True))
+    options.sort(key=scores.__getitem__)
     out.extend(Action.discard(view.seat, c) for c in options[:DISCARDS])
     return _unique(out)
 

@@ -206,3 +206,34 @@ def rank_neighbours(card: Card, hand: Sequence[Card], rules: Rules) -> tuple[int
         near += gap == 1
         far += gap == 2
     return near, far, same
+
+
+class Neighbours:
+    """:func:`rank_neighbours` of every card of one ``hand``, from counts made once: the
+    hand's naturals by rank, and by suit and rank (``normal`` scores every card of the
+    hand as a discard; card by card that is a scan of the hand for each)."""
+
+    def __init__(self, hand: Sequence[Card], rules: Rules) -> None:
+        self.rules = rules
+        self.ranks: dict[int, int] = defaultdict(int)
+        suits: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        for c in hand:
+            if not c.wild:
+                self.ranks[c.rank] += 1
+                suits[c.suit][c.rank] += 1
+        self.suits = {s: [(r, positions(Card.of(r, s), rules), k) for r, k in by_rank.items()]
+                      for s, by_rank in suits.items()}
+
+    def of(self, card: Card) -> tuple[int, int, int]:
+        """``rank_neighbours(card, hand, rules)`` for a natural ``card`` of the hand."""
+        near = far = 0
+        mine = positions(card, self.rules)
+        for rank, theirs, k in self.suits.get(card.suit, ()):
+            if rank == card.rank:
+                continue
+            gap = min(abs(p - q) for p in theirs for q in mine) if mine else 99
+            if gap == 1:
+                near += k
+            elif gap == 2:
+                far += k
+        return near, far, self.ranks[card.rank] - 1

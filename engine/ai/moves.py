@@ -29,6 +29,8 @@ def lay_alone(card: Card, view: SeatView) -> bool:
 def discardable(view: SeatView, card: Card, hand: Sequence[Card] | None = None) -> bool:
     """May ``card`` be discarded from ``hand`` (default: the view's hand) now? C3 (not
     the card taken from the pile), A32 (never a tranca red 3), C13 (the last card)."""
+    if hand is None and view.taken_top is None and len(view.hand) >= 2:
+        return not lay_alone(card, view)  # what the general case below finds, no copies
     rest = list(view.hand if hand is None else hand)
     if not can_throw(view, card, rest):
         return False
