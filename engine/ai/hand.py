@@ -56,9 +56,9 @@ class _CardFacts:
         self.set_ok: list[bool] = [False] * 53
         self.bits: list[int] = [0] * 53
         """The slots as a bit mask (bit p for position p)."""
-        places = [(), *(positions(Card.of(rank, 0), rules) for rank in range(1, 14))]
+        at = [(), *(positions(Card.of(rank, 0), rules) for rank in range(1, 14))]
         self.gap: list[list[int]] = [
-            [min((abs(p - q) for p in places[a] for q in places[b]), default=99)
+            [min((abs(p - q) for p in at[a] for q in at[b]), default=99)
              for b in range(14)] for a in range(14)]
         """``gap[a][b]``: the fewest steps between run positions of ranks a and b."""
         for suit in range(4):
