@@ -50,7 +50,9 @@ def same_line(card: Card, meld: Meld) -> bool:
 def fitting(card: Card, melds: Sequence[Meld], rules: Rules) -> list[Meld]:
     """The melds natural ``card`` could be added to now (:func:`fits_meld`), asking only
     about those it passes :func:`same_line` with."""
-    return [m for m in melds if same_line(card, m) and fits_meld(card, m, rules)]
+    rank, suit = card.rank, card.suit  # same_line, inline: this runs per card and meld
+    return [m for m in melds if (rank == m.low if m.kind == "set" else suit == m.suit)
+            and fits_meld(card, m, rules)]
 
 
 @dataclass(frozen=True)
