@@ -103,7 +103,7 @@ def view_for(state: DealState, seat: int, seen_taken: list[list[Card]] | None = 
     rules = state.rules
     own_turn = state.turn == seat
     pile = list(state.pile) if rules.pile_open else state.pile[-1:]
-    taken = seen_taken if seen_taken is not None else [list(s) for s in state.seen]
+    taken = seen_taken if seen_taken is not None else list(map(list, state.seen))
     return _seat_view(
         seat=seat,
         side=state.side_of[seat],
@@ -111,18 +111,18 @@ def view_for(state: DealState, seat: int, seen_taken: list[list[Card]] | None = 
         n_players=state.n_players,
         teams=state.teams,
         hand=sorted(state.hands[seat], key=_ORDER),  # sort_hand's order, without __lt__
-        hand_counts=[len(h) for h in state.hands],
-        melds=[list(side) for side in state.melds],
+        hand_counts=list(map(len, state.hands)),
+        melds=list(map(list, state.melds)),
         pile=pile,
         pile_size=len(state.pile),
         pile_blocked=state.pile_blocked,
         pile_reused=state.pile_reused,
         killed_count=len(state.killed),
         stock_size=len(state.stock),
-        mortos_left=[bool(m) for m in state.mortos],
+        mortos_left=list(map(bool, state.mortos)),
         morto_taken=list(state.morto_taken),
         pending_morto=len(state.pending_morto[seat]),
-        laid_threes=[list(t) for t in state.laid_threes],
+        laid_threes=list(map(list, state.laid_threes)),
         turn=state.turn,
         phase=state.phase,
         can_redraw=own_turn and state.redraw_ok and state.phase == PLAY,

@@ -60,6 +60,8 @@ def three_to_lay(view: SeatView) -> Card | None:
     tranca red 3 may always be laid (engine D1); a Dólar drawn or dealt is replaced from
     the stock; one that came with the pile (``view.pile_dollars``) or met an empty stock
     is not, so it is laid only when the cards left still end the turn (C13)."""
+    if view.rules.red_three not in (RedThree.LAY_ALONE, RedThree.DOLLAR):
+        return None  # no 3 is laid alone (legal_moves offers none)
     threes = legal_moves(view).threes_to_lay
     if not threes:
         return None

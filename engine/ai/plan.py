@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from engine.ai.danger import fits_meld, same_line
+from engine.ai.danger import fits_meld
 from engine.ai.hand import Candidate, greedy_partition
 from engine.cards import Card
 from engine.errors import IllegalAction
@@ -88,7 +88,10 @@ def _extend_pass(plan: LayDown, side_melds: Sequence[Meld], kind: str, rules: Ru
         changed = True
         while changed:
             changed = False
-            for card in [c for c in plan.left if same_line(c, cur)]:  # a copy: removes below
+            # same_line, inline (a copy of the list: cards are removed below)
+            line = ([c for c in plan.left if c.suit == cur.suit] if kind == "run"
+                    else [c for c in plan.left if c.rank == cur.low])
+            for card in line:
                 if card.wild and not (card.rank == 2 and card.suit == cur.suit):
                     continue
                 if not fits_meld(card, cur, rules):
