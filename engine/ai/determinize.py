@@ -21,7 +21,6 @@ from engine.cards import Card, full_deck
 from engine.state import DealState
 from engine.view import SeatView
 
-
 _ORDER = attrgetter("index")
 
 
