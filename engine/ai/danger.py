@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai.hand import fits_run, positions, rank_neighbours
+from engine.ai.hand import Neighbours, fits_run, positions, rank_neighbours
 from engine.ai.weights import NORMAL, Weights
 from engine.cards import RED_SUITS, Card
 from engine.melds import Meld
@@ -50,7 +50,9 @@ def same_line(card: Card, meld: Meld) -> bool:
 def fitting(card: Card, melds: Sequence[Meld], rules: Rules) -> list[Meld]:
     """The melds natural ``card`` could be added to now (:func:`fits_meld`), asking only
     about those it passes :func:`same_line` with."""
-    return [m for m in melds if same_line(card, m) and fits_meld(card, m, rules)]
+    rank, suit = card.rank, card.suit  # same_line, inline: this runs per card and meld
+    return [m for m in melds if (rank == m.low if m.kind == "set" else suit == m.suit)
+            and fits_meld(card, m, rules)]
 
 
 @dataclass(frozen=True)
@@ -119,12 +121,14 @@ def special_reach(meld: Meld, rules: Rules) -> int:
 
 
 def keep_value(card: Card, hand: Sequence[Card], own_melds: Sequence[Meld], rules: Rules,
-               pile_size: int, w: Weights = NORMAL) -> float:
+               pile_size: int, w: Weights = NORMAL, links: Neighbours | None = None) -> float:
     """Worth of keeping ``card`` in ``hand`` for the AI's own side: wilds most, then cards
     that fit the side's melds (more for a clean run on its way to a special canastra,
     :func:`special_reach`), then cards that connect with the hand. Points held
     count against at the end, so heavy loose cards are cheaper to keep out. ``w``: the
-    weights (``keep_*``; ``special_pull`` per card beyond five of such a run, C7, A12)."""
+    weights (``keep_*``; ``special_pull`` per card beyond five of such a run, C7, A12).
+    ``links``: the hand's :class:`~engine.ai.hand.Neighbours` when ``card`` is one of its
+    cards (the same value, faster)."""
     if card.wild:
         return 200.0
     if card.rank == 3 and not card.is_red and rules.black_three != BlackThree.ORDINARY:
@@ -133,7 +137,7 @@ def keep_value(card: Card, hand: Sequence[Card], own_melds: Sequence[Meld], rule
     fits = fitting(card, own_melds, rules)
     if fits:
         value += w.keep_fit + w.special_pull * max(special_reach(m, rules) for m in fits)
-    near, far, same = rank_neighbours(card, hand, rules)
+    near, far, same = rank_neighbours(card, hand, rules) if links is None else links.of(card)
     value += w.keep_near * min(near, 2) + w.keep_far * min(far, 2)
     if rules.sets_allowed:
         value += w.keep_same * min(same, 2)
@@ -145,3 +149,20 @@ def discard_score(card: Card, hand: Sequence[Card], own_melds: Sequence[Meld], t
     """Lower is a better discard: keep value plus danger (both with weights ``w``)."""
     return (keep_value(card, hand, own_melds, rules, table.pile_size, w)
             + danger(card, table, rules, w))
+
+
+def discard_scores(cards: Sequence[Card], hand: Sequence[Card], own_melds: Sequence[Meld],
+                   table: Table, rules: Rules, w: Weights = NORMAL) -> list[float]:
+    """:func:`discard_score` of each of ``cards`` (cards of ``hand``), counting the hand's
+    neighbours once and scoring two copies of a face once."""
+    links = Neighbours(hand, rules)
+    seen: dict[Card, float] = {}
+    out: list[float] = []
+    for card in cards:
+        score = seen.get(card)
+        if score is None:
+            score = seen[card] = (
+                keep_value(card, hand, own_melds, rules, table.pile_size, w, links)
+                + danger(card, table, rules, w))
+        out.append(score)
+    return out

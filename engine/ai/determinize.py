@@ -14,10 +14,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
+from operator import attrgetter
 
 from engine.cards import Card, full_deck
 from engine.state import DealState
 from engine.view import SeatView
+
+_ORDER = attrgetter("index")
+
+
+@cache
+def _deck_size(jokers: bool) -> int:
+    return len(full_deck(jokers))
 
 
 def unseen(view: SeatView) -> list[Card]:
@@ -35,7 +44,7 @@ def unseen(view: SeatView) -> list[Card]:
         if seat != view.seat:
             shown.update(cards)
     pool.subtract(shown)
-    return sorted(pool.elements())
+    return sorted(pool.elements(), key=_ORDER)  # sort_hand's order, without Card.__lt__
 
 
 def sample_state(view: SeatView, rng: random.Random) -> DealState:
@@ -78,7 +87,7 @@ def sample_state(view: SeatView, rng: random.Random) -> DealState:
             pending[holder] = list(cards)
     own_pickup = view.taken_top is not None and view.rules.pile_open
     from_pile = list(view.seen_taken[view.seat]) if own_pickup and view.seen_taken else []
-    reshuffle = list(range(len(full_deck(rules.jokers))))
+    reshuffle = list(range(_deck_size(rules.jokers)))
     rng.shuffle(reshuffle)
     return DealState(
         rules=rules, n_players=n, teams=view.teams, side_of=side_of, hands=hands,

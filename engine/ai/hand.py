@@ -47,17 +47,58 @@ class Candidate:
     wild: Card | None = None
 
 
+class _CardFacts:
+    """Per rules, by ``Card.index``: the run positions a card may take as a natural
+    (:func:`_suit_slots`) and whether it may sit in a set as a natural."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.slots: list[tuple[int, ...]] = [()] * 53
+        self.set_ok: list[bool] = [False] * 53
+        self.bits: list[int] = [0] * 53
+        """The slots as a bit mask (bit p for position p)."""
+        at = [(), *(positions(Card.of(rank, 0), rules) for rank in range(1, 14))]
+        self.gap: list[list[int]] = [
+            [min((abs(p - q) for p in at[a] for q in at[b]), default=99)
+             for b in range(14)] for a in range(14)]
+        """``gap[a][b]``: the fewest steps between run positions of ranks a and b."""
+        for suit in range(4):
+            for rank in range(1, 14):
+                c = Card.of(rank, suit)
+                if not meldable(c, rules):
+                    continue
+                self.set_ok[c.index] = not c.wild
+                if rank == 2 and not rules.natural_two:
+                    continue
+                places = positions(c, rules) if rank != 2 else (2,)
+                self.slots[c.index] = tuple(p for p in places if p >= rules.run_lowest)
+                self.bits[c.index] = sum(1 << p for p in self.slots[c.index])
+
+
+_FACTS: dict[int, tuple[Rules, _CardFacts]] = {}
+
+
+def _facts(rules: Rules) -> _CardFacts:
+    """The :class:`_CardFacts` of ``rules``, looked up by identity (hashing a ``Rules``
+    costs more than the scan it saves); the entry keeps its ``rules`` alive."""
+    hit = _FACTS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_FACTS) >= 64:
+        _FACTS.clear()
+    facts = _CardFacts(rules)
+    _FACTS[id(rules)] = (rules, facts)
+    return facts
+
+
 def _suit_slots(cards: Iterable[Card], suit: int, rules: Rules) -> dict[int, Card]:
     """Position -> one natural card of ``suit`` (the suit's 2 taken as natural at 2)."""
+    places = _facts(rules).slots
     slots: dict[int, Card] = {}
     for c in cards:
-        if c.suit != suit or c.is_joker or not meldable(c, rules):
+        if c.suit != suit:
             continue
-        if c.rank == 2 and not rules.natural_two:
-            continue
-        for p in positions(c, rules) if c.rank != 2 else (2,):
-            if p >= rules.run_lowest:
-                slots.setdefault(p, c)
+        for p in places[c.index]:
+            slots.setdefault(p, c)
     return slots
 
 
@@ -133,9 +174,10 @@ def find_sets(hand: Sequence[Card], rules: Rules, with_wild: bool = True) -> lis
     naturals and a wild. Empty when the variant has no sets. Tranca has no sets of 3s."""
     if not rules.sets_allowed:
         return []
+    set_ok = _facts(rules).set_ok
     by_rank: dict[int, list[Card]] = defaultdict(list)
     for c in hand:
-        if not c.wild and meldable(c, rules):
+        if set_ok[c.index]:
             by_rank[c.rank].append(c)
     out: list[Candidate] = []
     for cards in by_rank.values():
@@ -148,6 +190,24 @@ def find_sets(hand: Sequence[Card], rules: Rules, with_wild: bool = True) -> lis
     return out
 
 
+def _may_meld(hand: Sequence[Card], rules: Rules) -> bool:
+    """False when ``hand`` surely holds no natural meld: no three naturals of one rank
+    (for sets) and no three natural cards of a suit at consecutive run positions. A
+    cheap screen before :func:`find_runs` and :func:`find_sets` (most hands hold none)."""
+    facts = _facts(rules)
+    bits, set_ok = facts.bits, facts.set_ok
+    masks = [0, 0, 0, 0, 0]
+    ranks = [0] * 14
+    sets = rules.sets_allowed
+    for c in hand:
+        masks[c.suit] |= bits[c.index]
+        if sets and set_ok[c.index]:
+            ranks[c.rank] += 1
+            if ranks[c.rank] >= 3:
+                return True
+    return any(m & (m >> 1) & (m >> 2) for m in masks)
+
+
 def greedy_partition(
     hand: Sequence[Card], rules: Rules, max_wilds: int = 0
 ) -> tuple[list[Candidate], list[Card]]:
@@ -158,6 +218,8 @@ def greedy_partition(
     wilds_used = 0
     while True:
         allow = wilds_used < max_wilds
+        if not allow and not _may_meld(left, rules):
+            return chosen, left
         cands = find_runs(left, rules, allow) + find_sets(left, rules, allow)
         if not cands:
             return chosen, left
@@ -206,3 +268,31 @@ def rank_neighbours(card: Card, hand: Sequence[Card], rules: Rules) -> tuple[int
         near += gap == 1
         far += gap == 2
     return near, far, same
+
+
+class Neighbours:
+    """:func:`rank_neighbours` of every card of one ``hand``, from counts made once: the
+    hand's naturals by rank, and by suit and rank (``normal`` scores every card of the
+    hand as a discard; card by card that is a scan of the hand for each)."""
+
+    def __init__(self, hand: Sequence[Card], rules: Rules) -> None:
+        self.gap = _facts(rules).gap
+        self.ranks = [0] * 14
+        counts = [[0] * 14 for _ in range(5)]
+        for c in hand:
+            if not c.wild:
+                self.ranks[c.rank] += 1
+                counts[c.suit][c.rank] += 1
+        self.suits = [[(r, k) for r, k in enumerate(row) if k] for row in counts]
+
+    def of(self, card: Card) -> tuple[int, int, int]:
+        """``rank_neighbours(card, hand, rules)`` for a natural ``card`` of the hand."""
+        near = far = 0
+        gaps = self.gap[card.rank]
+        for rank, k in self.suits[card.suit]:
+            gap = gaps[rank]  # 0 for the card's own rank: counted in ``same`` only
+            if gap == 1:
+                near += k
+            elif gap == 2:
+                far += k
+        return near, far, self.ranks[card.rank] - 1

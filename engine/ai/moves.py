@@ -29,6 +29,8 @@ def lay_alone(card: Card, view: SeatView) -> bool:
 def discardable(view: SeatView, card: Card, hand: Sequence[Card] | None = None) -> bool:
     """May ``card`` be discarded from ``hand`` (default: the view's hand) now? C3 (not
     the card taken from the pile), A32 (never a tranca red 3), C13 (the last card)."""
+    if hand is None and view.taken_top is None and len(view.hand) >= 2:
+        return not lay_alone(card, view)  # what the general case below finds, no copies
     rest = list(view.hand if hand is None else hand)
     if not can_throw(view, card, rest):
         return False
@@ -58,6 +60,8 @@ def three_to_lay(view: SeatView) -> Card | None:
     tranca red 3 may always be laid (engine D1); a Dólar drawn or dealt is replaced from
     the stock; one that came with the pile (``view.pile_dollars``) or met an empty stock
     is not, so it is laid only when the cards left still end the turn (C13)."""
+    if view.rules.red_three not in (RedThree.LAY_ALONE, RedThree.DOLLAR):
+        return None  # no 3 is laid alone (legal_moves offers none)
     threes = legal_moves(view).threes_to_lay
     if not threes:
         return None

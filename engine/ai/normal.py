@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from engine.actions import Action
 from engine.ai import moves
-from engine.ai.danger import discard_score
+from engine.ai.danger import discard_scores
 from engine.ai.plan import LayDown, WildPolicy, plan_laydown, trim
 from engine.ai.seat import ending_pays, morto_open, out_allowed, table_of
 from engine.ai.weights import NORMAL, Weights
@@ -169,6 +169,6 @@ def choose_discard(view: SeatView, rng: random.Random, w: Weights = NORMAL) -> C
     table = table_of(view)
     side = view.melds[view.side]
     options = [c for c in view.hand if moves.discardable(view, c)] or list(view.hand)
-    scored = [(discard_score(c, view.hand, side, table, view.rules, w), rng.random(), c)
-              for c in options]
+    scores = discard_scores(options, view.hand, side, table, view.rules, w)
+    scored = [(score, rng.random(), c) for score, c in zip(scores, options, strict=True)]
     return min(scored)[2]

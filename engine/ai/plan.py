@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
-from engine.ai.danger import fits_meld, same_line
+from engine.ai.danger import fits_meld
 from engine.ai.hand import Candidate, greedy_partition
 from engine.cards import Card
 from engine.errors import IllegalAction
@@ -52,11 +53,11 @@ class LayDown:
         return out + self.new
 
 
-@dataclass(frozen=True)
-class WildPolicy:
+class WildPolicy(NamedTuple):
     """When the planner may spend wilds: ``new_melds`` how many new melds may use one;
     ``canastra`` whether a wild may turn a 6-card meld into a canastra; ``extend``
-    whether a wild may lengthen a meld otherwise."""
+    whether a wild may lengthen a meld otherwise. (A named tuple: it is part of every
+    plan cache key, and a tuple hashes in C.)"""
 
     new_melds: int = 0
     canastra: bool = False
@@ -87,7 +88,10 @@ def _extend_pass(plan: LayDown, side_melds: Sequence[Meld], kind: str, rules: Ru
         changed = True
         while changed:
             changed = False
-            for card in [c for c in plan.left if same_line(c, cur)]:  # a copy: removes below
+            # same_line, inline (a copy of the list: cards are removed below)
+            line = ([c for c in plan.left if c.suit == cur.suit] if kind == "run"
+                    else [c for c in plan.left if c.rank == cur.low])
+            for card in line:
                 if card.wild and not (card.rank == 2 and card.suit == cur.suit):
                     continue
                 if not fits_meld(card, cur, rules):
@@ -141,6 +145,9 @@ def _spend_wilds(plan: LayDown, side_melds: Sequence[Meld], policy: WildPolicy,
         plan.left.remove(wild)
 
 
+NO_WILDS = WildPolicy()
+"""The policy that spends no wild."""
+
 PLAN_CACHE = 1024
 """Lay-downs :func:`plan_laydown` remembers. Most repeats come within one ``dificil``
 decision; a much bigger cache holds so many objects that Python's full garbage
@@ -149,7 +156,7 @@ collections pause for tens of milliseconds (4,096: 40 ms; 16,384: 90 ms, past
 
 
 def plan_laydown(hand: Sequence[Card], side_melds: Sequence[Meld], rules: Rules,
-                 policy: WildPolicy = WildPolicy()) -> LayDown:
+                 policy: WildPolicy = NO_WILDS) -> LayDown:
     """The lay-down the AI would make from ``hand`` onto its side's ``side_melds``.
 
     Cards that cannot leave the hand by melding (tranca 3s, Trancas) stay in ``left``.
@@ -157,19 +164,56 @@ def plan_laydown(hand: Sequence[Card], side_melds: Sequence[Meld], rules: Rules,
     result is the caller's own copy; the planning itself is memoized (``dificil``'s
     rollouts meet the same hand and table again and again).
     """
-    done = _planned(tuple(hand), tuple(side_melds), rules, policy)
+    done = _planned(tuple(hand), tuple(side_melds), _token(rules), policy)
     return LayDown(new=list(done.new), ext=dict(done.ext), left=list(done.left))
 
 
+class _Rules:
+    """A cache key standing for one ``Rules`` object: it hashes by identity, where a
+    ``Rules`` (a pydantic model) hashes all its fields in Python on every lookup."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+
+_TOKENS: dict[int, _Rules] = {}
+
+
+def _token(rules: Rules) -> _Rules:
+    """The :class:`_Rules` of ``rules`` (kept while the table is small; it holds
+    ``rules`` alive, so an id is never reused while its entry stands)."""
+    token = _TOKENS.get(id(rules))
+    if token is None or token.rules is not rules:
+        if len(_TOKENS) >= 64:
+            _TOKENS.clear()
+        token = _TOKENS[id(rules)] = _Rules(rules)
+    return token
+
+
 @lru_cache(maxsize=PLAN_CACHE)
-def _planned(hand: tuple[Card, ...], side_melds: tuple[Meld, ...], rules: Rules,
+def _planned(hand: tuple[Card, ...], side_melds: tuple[Meld, ...], key: _Rules,
              policy: WildPolicy) -> LayDown:
+    rules = key.rules
+    base = _natural(hand, side_melds, key)
+    if not policy.new_melds and not (policy.canastra or policy.extend):
+        return base  # no wild to spend: every such policy plans alike
+    plan = LayDown(new=list(base.new), ext=dict(base.ext), left=list(base.left))
+    _spend_wilds(plan, side_melds, policy, rules)
+    return plan
+
+
+@lru_cache(maxsize=PLAN_CACHE)
+def _natural(hand: tuple[Card, ...], side_melds: tuple[Meld, ...], key: _Rules) -> LayDown:
+    """The lay-down before any wild is spent (the part every policy shares: ``normal``
+    plans the same hand with two policies in one decision)."""
+    rules = key.rules
     plan = LayDown(left=list(hand))
     _extend_pass(plan, side_melds, "run", rules)
     cands, _ = greedy_partition(plan.left, rules, 0)
     _lay_new(plan, cands, rules)
     _extend_pass(plan, side_melds, "set", rules)
-    _spend_wilds(plan, side_melds, policy, rules)
     return plan
 
 
