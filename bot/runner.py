@@ -75,6 +75,14 @@ class GameRunner:
             return None
         return got[0], decode(got[1])
 
+    async def _game_lang(self, gid: str | None) -> str:
+        """The language of game ``gid`` (pt-BR when there is no such readable game)."""
+        try:
+            got = await self.store.load_game(gid) if gid else None
+            return self._parsed(gid, got).lang if gid and got else DEFAULT_LANG
+        except CorruptGame:
+            return DEFAULT_LANG
+
     async def _reply(self, chat: ChatRef | None, user: PlayerRef, msgid: str,
                      lang: str | None = None, **kw: Any) -> list[Effect]:
         lang = lang or (await self._lang(chat) if chat is not None else DEFAULT_LANG)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from bot import info, lobby, play, results, robot, timers, turns, upkeep, views
+from bot import buttons, info, lobby, play, results, robot, timers, turns, upkeep, views
 from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import LANGS, N_, Translator, norm_lang
 from bot.model import CorruptGame, Game, encode, new_game_id
@@ -190,28 +190,39 @@ class Service(GameRunner):
 
     # Buttons ------------------------------------------------------------------------
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False, *,
-                    update: str | None = None) -> list[Effect]:
-        """Any button: decode ``data`` and do it (see :meth:`act`)."""
+                    update: str | None = None, chat: ChatRef | None = None) -> list[Effect]:
+        """Any button: decode ``data`` and do it (see :meth:`act`). ``chat`` is where it
+        was pressed, when the platform says: a payload that is no button of ours is
+        answered in its language."""
         parsed = unpack(data)
         if parsed is None:
-            if not await self._fresh(update):
-                return []
-            return await self._reply(None, user, N_("Botão desconhecido."))
+            return await self._unknown(user, chat, None, update)
         gid, version, code, arg = parsed
-        if code == "h":
-            return await self.show_hand_of(gid, user)
-        return await self.act(gid, user, version, code, arg, is_admin=is_admin, update=update)
+        return await self.act(gid, user, version, code, arg, is_admin=is_admin,
+                              update=update, chat=chat)
 
     async def act(self, game_id: str, user: PlayerRef, version: int, code: str,
-                  arg: str = "", *, is_admin: bool = False,
-                  update: str | None = None) -> list[Effect]:
+                  arg: str = "", *, is_admin: bool = False, update: str | None = None,
+                  chat: ChatRef | None = None) -> list[Effect]:
         """One decoded button press by ``user`` on game ``game_id``; ``update`` (the
-        platform's update key) makes a redelivery of an applied press a no-op."""
+        platform's update key) makes a redelivery of an applied press a no-op. A code or
+        argument no button carries (:mod:`bot.buttons`) gets "Botão desconhecido." and
+        changes nothing."""
+        if not buttons.is_ours(code, arg):
+            return await self._unknown(user, chat, game_id, update)
         if code == "h":
             return await self.show_hand_of(game_id, user)
         return await self._run(game_id, user,
                                lambda g: self._dispatch(g, user, version, code, arg, is_admin),
-                               update=update)
+                               update=update, chat=chat)
+
+    async def _unknown(self, user: PlayerRef, chat: ChatRef | None, gid: str | None,
+                       update: str | None) -> list[Effect]:
+        """"Botão desconhecido." in the language of ``chat``, else of game ``gid``."""
+        if not await self._fresh(update):
+            return []
+        lang = await self._lang(chat) if chat is not None else await self._game_lang(gid)
+        return await self._reply(None, user, buttons.UNKNOWN, lang)
 
     def _dispatch(self, game: Game, user: PlayerRef, version: int, code: str, arg: str,
                   is_admin: bool) -> Outcome:

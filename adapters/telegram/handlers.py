@@ -153,8 +153,11 @@ class Handlers:
             if parts is not None and parts[2] == "x" and query.message is not None:
                 admin = await self.is_admin(query.message.chat.id, query.from_user.id,
                                             context.bot)
+            chat = None  # a private chat (the hand) has no language of its own
+            if query.message is not None and query.message.chat.type != ChatType.PRIVATE:
+                chat = await self.chat(query.message.chat)
             effects = origin.absorb(await self.call(self.service.press(
-                user, data, is_admin=admin, update=update_key(update))))
+                user, data, is_admin=admin, update=update_key(update), chat=chat)))
             if parts is not None and parts[2] in OPENS_DM and (
                     not origin.replies if parts[2] == "h"
                     else not await self.outbox.dm_known(user.user_id)):
