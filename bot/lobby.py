@@ -240,12 +240,21 @@ def closing(game: Game, why: str, tell: bool = False, **kw: Any) -> Outcome:
                    delete=not started)
 
 
+def may_cancel(game: Game, user: PlayerRef) -> bool:
+    """Whether ``user`` may close the game without being a chat admin: its creator, or
+    the only person seated at it."""
+    if user.key == game.creator.key:
+        return True
+    people = game.humans()
+    return len(people) == 1 and people[0][1].key == user.key
+
+
 def cancel(game: Game, user: PlayerRef, is_admin: bool) -> Outcome:
     """Close the game by its creator or a chat admin (a closed one stays closed: a
     second delivery of the button is refused)."""
     if game.status == "over":
         raise Refusal(N_("Esta partida terminou."))
-    if user.key != game.creator.key and not is_admin:
+    if not may_cancel(game, user) and not is_admin:
         raise Refusal(N_("Só quem abriu a mesa ou um admin do grupo pode cancelar."))
     return closing(game, N_("Jogo cancelado por {name}."), name=user.name)
 

@@ -188,6 +188,19 @@ class Service(GameRunner):
         return await self._run(gid, user, lambda g: lobby.cancel(g, user, is_admin),
                                update=update, chat=chat)
 
+    async def needs_admin(self, user: PlayerRef, *, chat: ChatRef | None = None,
+                          game_id: str | None = None) -> bool:
+        """Whether closing the game of ``chat`` (or game ``game_id``) by ``user`` turns on
+        ``user`` being a chat admin, so the adapter asks the platform only then: not for
+        its creator or the only person at the table, nor when there is no game to close;
+        always for a game whose state cannot be read (an admin closes it)."""
+        gid = game_id or (await self._active(chat) if chat is not None else None)
+        try:
+            got = await self.store.load_game(gid) if gid else None
+            return got is not None and not lobby.may_cancel(self._parsed(gid or "", got), user)
+        except CorruptGame:
+            return True
+
     # Buttons ------------------------------------------------------------------------
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False, *,
                     update: str | None = None, chat: ChatRef | None = None) -> list[Effect]:
