@@ -94,17 +94,17 @@ class GameRunner:
         gid = await self.store.chat_game(chat.key)
         if gid is None:
             return None
-        got = await self.store.load_game(gid)
-        if got is None:
-            await self.store.unbind_chat(chat.key, gid)
-            return None
         try:
+            got = await self.store.load_game(gid)
+            if got is None:
+                await self.store.unbind_chat(chat.key, gid)
+                return None
             game = self._parsed(gid, got)
+            if game.status == "over":
+                await upkeep.close_out(self.store, game)
+                return None
         except CorruptGame:
             return gid  # the call that follows says it cannot be read
-        if game.status == "over":
-            await upkeep.close_out(self.store, game)
-            return None
         return gid
 
     async def _run(self, gid: str, user: PlayerRef | None, fn: UseCase,
@@ -320,7 +320,10 @@ class GameRunner:
         now = self.clock.now() if now is None else now
         if now - self._swept_at >= upkeep.SWEEP_S:
             self._swept_at = now
-            await upkeep.sweep(self.store, self.pacing)
+            try:  # one bad key must not stop the timers of every game
+                await upkeep.sweep(self.store, self.pacing)
+            except Exception as err:
+                log.error("sweep failed (%s)", type(err).__name__)
         out: list[Effect] = []
         for gid in await self.store.claim_due(now, limit):
             try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import Literal
 
 from bot import buttons, info, lobby, play, results, robot, timers, turns, upkeep, views
 from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
@@ -92,7 +93,10 @@ class Service(GameRunner):
         its deadline set again (the crash may have come before it); else None."""
         if update is None:
             return None
-        applied, got = await self.store.load_for_update(gid, update)
+        try:
+            applied, got = await self.store.load_for_update(gid, update)
+        except CorruptGame:
+            return None  # told by _existing
         if not applied or got is None or not self._readable(gid, got):
             return None
         game = self._parsed(gid, got)
@@ -101,12 +105,22 @@ class Service(GameRunner):
 
     async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,
                         lang: str) -> list[Effect]:
-        stored = await self.store.load_game(gid)
-        if stored is not None and not self._readable(gid, stored):
+        stored = await self._stored(gid)
+        if stored is False:
             return await self._reply(chat, user, CORRUPT, lang)
         out = await self._reply(chat, user, N_("Já há um jogo neste grupo: veja a mesa abaixo."),
                                 lang)
         return out + ([views.table_effect(self._parsed(gid, stored))] if stored else [])
+
+    async def _stored(self, gid: str) -> tuple[int, str] | Literal[False] | None:
+        """Game ``gid`` as stored (None: there is none), or False when it cannot be read:
+        a damaged state, or a key of the wrong type (logged)."""
+        try:
+            got = await self.store.load_game(gid)
+        except CorruptGame as err:
+            log.error("game %s: stored state unreadable (%s)", gid, err)
+            return False
+        return got if got is None or self._readable(gid, got) else False
 
     def _readable(self, gid: str, got: tuple[int, str]) -> bool:
         """Whether the stored game ``got`` and its match can be read (else it is logged)."""
@@ -176,8 +190,7 @@ class Service(GameRunner):
         gid = await self._chat_game(chat, user, update)
         if isinstance(gid, list):
             return gid
-        stored = await self.store.load_game(gid)
-        if is_admin and stored is not None and not self._readable(gid, stored):
+        if is_admin and await self._stored(gid) is False:
             if not await self._fresh(update):
                 return []
             await self.store.unbind_chat(chat.key, gid)
@@ -272,8 +285,8 @@ class Service(GameRunner):
     async def table_of(self, game_id: str) -> list[Effect]:
         """The table view of game ``game_id`` as stored now (``[]`` when it is gone): a
         worker re-renders a table another worker left stale (adapters/delivery/stale.py)."""
-        got = await self.store.load_game(game_id)
-        if got is None or not self._readable(game_id, got):
+        got = await self._stored(game_id)
+        if not got:
             return []
         game = self._parsed(game_id, got)
         return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
@@ -285,10 +298,13 @@ class Service(GameRunner):
             return []
         lang = await self._lang(chat)
         gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
-        stored = await self.store.load_game(gid) if gid else None
-        game = self._parsed(gid, stored) if gid and stored and self._readable(
-            gid, stored) else None  # an unreadable game: the ranking alone
-        rows = await self.store.ranking(chat.key)
+        stored = await self._stored(gid) if gid else None
+        game = self._parsed(gid, stored) if gid and stored else None  # unreadable: no match
+        try:
+            rows = await self.store.ranking(chat.key)
+        except CorruptGame as err:
+            log.error("chat %s: ranking unreadable (%s)", chat.key, err)
+            rows = []
         text = info.scoreboard_text(game, rows, Translator(lang))
         return [Reply(player=user, text=text)]
 
@@ -301,7 +317,11 @@ class Service(GameRunner):
             return await self._reply(chat, user, N_(
                 "O registro só sai depois do fim da partida."))
         gid = await self.store.get_setting(chat.key, "last_game")
-        record = await self.store.load_record(gid) if gid else None
+        try:
+            record = await self.store.load_record(gid) if gid else None
+        except CorruptGame as err:
+            log.error("game %s: record unreadable (%s)", gid, err)
+            return await self._reply(chat, user, CORRUPT)
         if record is None:
             return await self._reply(chat, user, N_("Ainda não há partida terminada neste grupo."))
         return [Document(chat=chat, filename=f"buraco-{gid}.json", content=record)]
