@@ -18,6 +18,9 @@ MAX_DATA = 64
 MAX_DIGITS = 9
 """Longest number a payload or a command argument may carry (versions, indexes, seconds)."""
 _ASCII_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
+_GAME_ID = re.compile("[0-9a-z]{1,32}")
+"""A game id as :func:`bot.model.new_game_id` makes them (a prefixed or mangled id, such
+as a Discord custom_id's ``bb:<id>``, is no game id)."""
 
 
 class _Frozen(BaseModel):
@@ -193,9 +196,10 @@ def number(text: str) -> int | None:
 
 def unpack(data: str) -> tuple[str, int, str, str] | None:
     """``(game_id, version, code, arg)`` of a payload, or None when it is not one of ours
-    (four ``|``-separated parts, the version ASCII digits, see :func:`number`)."""
+    (four ``|``-separated parts, the game id lowercase ASCII letters and digits, the
+    version ASCII digits, see :func:`number`)."""
     parts = data.split("|")
-    if len(parts) != 4 or not parts[0] or not parts[2]:
+    if len(parts) != 4 or not _GAME_ID.fullmatch(parts[0]) or not parts[2]:
         return None
     version = number(parts[1])
     if version is None:

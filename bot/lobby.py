@@ -12,6 +12,7 @@ import secrets
 from typing import Any
 
 from bot import play, views
+from bot.buttons import UNKNOWN
 from bot.effects import ChatRef, Effect, PlayerRef, Say, number
 from bot.i18n import N_, Translator
 from bot.model import Game, Seat, norm_level
@@ -37,9 +38,11 @@ def button_number(arg: str) -> int:
 
 
 def button_flag(arg: str) -> bool:
-    """The on/off value a switch button sets (``"1"`` / ``"0"``)."""
+    """The on/off value a switch button sets (``"1"`` / ``"0"``); another number was
+    never on a button."""
     if arg not in ("0", "1"):
-        raise Refusal(N_("Esse botão é antigo: use a mesa mais recente."))
+        button_number(arg)
+        raise Refusal(UNKNOWN)
     return arg == "1"
 
 
@@ -181,6 +184,8 @@ def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
     level = norm_level(level_text)
     if level is None:
         raise Refusal(N_("Nível desconhecido: use facil, normal ou dificil."))
+    if robots is not None and not 1 <= robots <= game.robots() + 1:
+        raise Refusal(UNKNOWN)  # no table showed that count: robots only come in
     if robots is not None and robots != game.robots() + 1:
         raise Refusal(N_("Esse robô já entrou: veja a mesa."))
     if len(game.seats) >= max_seats(game):
@@ -235,12 +240,21 @@ def closing(game: Game, why: str, tell: bool = False, **kw: Any) -> Outcome:
                    delete=not started)
 
 
+def may_cancel(game: Game, user: PlayerRef) -> bool:
+    """Whether ``user`` may close the game without being a chat admin: its creator, or
+    the only person seated at it."""
+    if user.key == game.creator.key:
+        return True
+    people = game.humans()
+    return len(people) == 1 and people[0][1].key == user.key
+
+
 def cancel(game: Game, user: PlayerRef, is_admin: bool) -> Outcome:
     """Close the game by its creator or a chat admin (a closed one stays closed: a
     second delivery of the button is refused)."""
     if game.status == "over":
         raise Refusal(N_("Esta partida terminou."))
-    if user.key != game.creator.key and not is_admin:
+    if not may_cancel(game, user) and not is_admin:
         raise Refusal(N_("Só quem abriu a mesa ou um admin do grupo pode cancelar."))
     return closing(game, N_("Jogo cancelado por {name}."), name=user.name)
 

@@ -17,6 +17,8 @@ class GameStore(Protocol):
 
     Game states are opaque JSON text with an integer version (1 on creation). All
     methods are coroutines; none raises for a missing key (they return ``None``/False).
+    A game's key, record or ranking that exists but cannot be read as one (a Redis key
+    of the wrong type) raises :class:`bot.model.CorruptGame`, like a damaged state.
     """
 
     async def create_game(self, game_id: str, state: str, ttl_s: int,

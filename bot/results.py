@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import play, views
+from bot.buttons import UNKNOWN
 from bot.effects import Effect, Say
 from bot.i18n import N_, Translator
 from bot.model import Game
@@ -87,7 +88,11 @@ def next_deal(game: Game, now: float, seat: int | None,
     is out (a double tap, a re-sent press, the timer came first) the press is refused."""
     if game.status == "over" and seat is not None:
         raise Refusal(N_("Esta partida terminou."))
+    if game.match is None and seat is not None:
+        raise Refusal(N_("A partida ainda não começou."))
     due = len(game.deals) + 1
+    if deal is not None and not 1 <= deal <= due:
+        raise Refusal(UNKNOWN)  # a deal no table offered
     if game.status != "between" or (deal is not None and deal != due):
         if seat is None:
             return Outcome(changed=False)

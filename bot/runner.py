@@ -75,6 +75,14 @@ class GameRunner:
             return None
         return got[0], decode(got[1])
 
+    async def _game_lang(self, gid: str | None) -> str:
+        """The language of game ``gid`` (pt-BR when there is no such readable game)."""
+        try:
+            got = await self.store.load_game(gid) if gid else None
+            return self._parsed(gid, got).lang if gid and got else DEFAULT_LANG
+        except CorruptGame:
+            return DEFAULT_LANG
+
     async def _reply(self, chat: ChatRef | None, user: PlayerRef, msgid: str,
                      lang: str | None = None, **kw: Any) -> list[Effect]:
         lang = lang or (await self._lang(chat) if chat is not None else DEFAULT_LANG)
@@ -86,17 +94,17 @@ class GameRunner:
         gid = await self.store.chat_game(chat.key)
         if gid is None:
             return None
-        got = await self.store.load_game(gid)
-        if got is None:
-            await self.store.unbind_chat(chat.key, gid)
-            return None
         try:
+            got = await self.store.load_game(gid)
+            if got is None:
+                await self.store.unbind_chat(chat.key, gid)
+                return None
             game = self._parsed(gid, got)
+            if game.status == "over":
+                await upkeep.close_out(self.store, game)
+                return None
         except CorruptGame:
             return gid  # the call that follows says it cannot be read
-        if game.status == "over":
-            await upkeep.close_out(self.store, game)
-            return None
         return gid
 
     async def _run(self, gid: str, user: PlayerRef | None, fn: UseCase,
@@ -312,7 +320,10 @@ class GameRunner:
         now = self.clock.now() if now is None else now
         if now - self._swept_at >= upkeep.SWEEP_S:
             self._swept_at = now
-            await upkeep.sweep(self.store, self.pacing)
+            try:  # one bad key must not stop the timers of every game
+                await upkeep.sweep(self.store, self.pacing)
+            except Exception as err:
+                log.error("sweep failed (%s)", type(err).__name__)
         out: list[Effect] = []
         for gid in await self.store.claim_due(now, limit):
             try:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import Literal
 
-from bot import info, lobby, play, results, robot, timers, turns, upkeep, views
+from bot import buttons, info, lobby, play, results, robot, timers, turns, upkeep, views
 from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import LANGS, N_, Translator, norm_lang
 from bot.model import CorruptGame, Game, encode, new_game_id
@@ -92,7 +93,10 @@ class Service(GameRunner):
         its deadline set again (the crash may have come before it); else None."""
         if update is None:
             return None
-        applied, got = await self.store.load_for_update(gid, update)
+        try:
+            applied, got = await self.store.load_for_update(gid, update)
+        except CorruptGame:
+            return None  # told by _existing
         if not applied or got is None or not self._readable(gid, got):
             return None
         game = self._parsed(gid, got)
@@ -101,12 +105,22 @@ class Service(GameRunner):
 
     async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,
                         lang: str) -> list[Effect]:
-        stored = await self.store.load_game(gid)
-        if stored is not None and not self._readable(gid, stored):
+        stored = await self._stored(gid)
+        if stored is False:
             return await self._reply(chat, user, CORRUPT, lang)
         out = await self._reply(chat, user, N_("Já há um jogo neste grupo: veja a mesa abaixo."),
                                 lang)
         return out + ([views.table_effect(self._parsed(gid, stored))] if stored else [])
+
+    async def _stored(self, gid: str) -> tuple[int, str] | Literal[False] | None:
+        """Game ``gid`` as stored (None: there is none), or False when it cannot be read:
+        a damaged state, or a key of the wrong type (logged)."""
+        try:
+            got = await self.store.load_game(gid)
+        except CorruptGame as err:
+            log.error("game %s: stored state unreadable (%s)", gid, err)
+            return False
+        return got if got is None or self._readable(gid, got) else False
 
     def _readable(self, gid: str, got: tuple[int, str]) -> bool:
         """Whether the stored game ``got`` and its match can be read (else it is logged)."""
@@ -176,8 +190,7 @@ class Service(GameRunner):
         gid = await self._chat_game(chat, user, update)
         if isinstance(gid, list):
             return gid
-        stored = await self.store.load_game(gid)
-        if is_admin and stored is not None and not self._readable(gid, stored):
+        if is_admin and await self._stored(gid) is False:
             if not await self._fresh(update):
                 return []
             await self.store.unbind_chat(chat.key, gid)
@@ -188,30 +201,54 @@ class Service(GameRunner):
         return await self._run(gid, user, lambda g: lobby.cancel(g, user, is_admin),
                                update=update, chat=chat)
 
+    async def needs_admin(self, user: PlayerRef, *, chat: ChatRef | None = None,
+                          game_id: str | None = None) -> bool:
+        """Whether closing the game of ``chat`` (or game ``game_id``) by ``user`` turns on
+        ``user`` being a chat admin, so the adapter asks the platform only then: not for
+        its creator or the only person at the table, nor when there is no game to close;
+        always for a game whose state cannot be read (an admin closes it)."""
+        gid = game_id or (await self._active(chat) if chat is not None else None)
+        try:
+            got = await self.store.load_game(gid) if gid else None
+            return got is not None and not lobby.may_cancel(self._parsed(gid or "", got), user)
+        except CorruptGame:
+            return True
+
     # Buttons ------------------------------------------------------------------------
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False, *,
-                    update: str | None = None) -> list[Effect]:
-        """Any button: decode ``data`` and do it (see :meth:`act`)."""
+                    update: str | None = None, chat: ChatRef | None = None) -> list[Effect]:
+        """Any button: decode ``data`` and do it (see :meth:`act`). ``chat`` is where it
+        was pressed, when the platform says: a payload that is no button of ours is
+        answered in its language."""
         parsed = unpack(data)
         if parsed is None:
-            if not await self._fresh(update):
-                return []
-            return await self._reply(None, user, N_("Botão desconhecido."))
+            return await self._unknown(user, chat, None, update)
         gid, version, code, arg = parsed
-        if code == "h":
-            return await self.show_hand_of(gid, user)
-        return await self.act(gid, user, version, code, arg, is_admin=is_admin, update=update)
+        return await self.act(gid, user, version, code, arg, is_admin=is_admin,
+                              update=update, chat=chat)
 
     async def act(self, game_id: str, user: PlayerRef, version: int, code: str,
-                  arg: str = "", *, is_admin: bool = False,
-                  update: str | None = None) -> list[Effect]:
+                  arg: str = "", *, is_admin: bool = False, update: str | None = None,
+                  chat: ChatRef | None = None) -> list[Effect]:
         """One decoded button press by ``user`` on game ``game_id``; ``update`` (the
-        platform's update key) makes a redelivery of an applied press a no-op."""
+        platform's update key) makes a redelivery of an applied press a no-op. A code or
+        argument no button carries (:mod:`bot.buttons`) gets "Botão desconhecido." and
+        changes nothing."""
+        if not buttons.is_ours(code, arg):
+            return await self._unknown(user, chat, game_id, update)
         if code == "h":
             return await self.show_hand_of(game_id, user)
         return await self._run(game_id, user,
                                lambda g: self._dispatch(g, user, version, code, arg, is_admin),
-                               update=update)
+                               update=update, chat=chat)
+
+    async def _unknown(self, user: PlayerRef, chat: ChatRef | None, gid: str | None,
+                       update: str | None) -> list[Effect]:
+        """"Botão desconhecido." in the language of ``chat``, else of game ``gid``."""
+        if not await self._fresh(update):
+            return []
+        lang = await self._lang(chat) if chat is not None else await self._game_lang(gid)
+        return await self._reply(None, user, buttons.UNKNOWN, lang)
 
     def _dispatch(self, game: Game, user: PlayerRef, version: int, code: str, arg: str,
                   is_admin: bool) -> Outcome:
@@ -248,8 +285,8 @@ class Service(GameRunner):
     async def table_of(self, game_id: str) -> list[Effect]:
         """The table view of game ``game_id`` as stored now (``[]`` when it is gone): a
         worker re-renders a table another worker left stale (adapters/delivery/stale.py)."""
-        got = await self.store.load_game(game_id)
-        if got is None or not self._readable(game_id, got):
+        got = await self._stored(game_id)
+        if not got:
             return []
         game = self._parsed(game_id, got)
         return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
@@ -261,10 +298,13 @@ class Service(GameRunner):
             return []
         lang = await self._lang(chat)
         gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
-        stored = await self.store.load_game(gid) if gid else None
-        game = self._parsed(gid, stored) if gid and stored and self._readable(
-            gid, stored) else None  # an unreadable game: the ranking alone
-        rows = await self.store.ranking(chat.key)
+        stored = await self._stored(gid) if gid else None
+        game = self._parsed(gid, stored) if gid and stored else None  # unreadable: no match
+        try:
+            rows = await self.store.ranking(chat.key)
+        except CorruptGame as err:
+            log.error("chat %s: ranking unreadable (%s)", chat.key, err)
+            rows = []
         text = info.scoreboard_text(game, rows, Translator(lang))
         return [Reply(player=user, text=text)]
 
@@ -277,7 +317,11 @@ class Service(GameRunner):
             return await self._reply(chat, user, N_(
                 "O registro só sai depois do fim da partida."))
         gid = await self.store.get_setting(chat.key, "last_game")
-        record = await self.store.load_record(gid) if gid else None
+        try:
+            record = await self.store.load_record(gid) if gid else None
+        except CorruptGame as err:
+            log.error("game %s: record unreadable (%s)", gid, err)
+            return await self._reply(chat, user, CORRUPT)
         if record is None:
             return await self._reply(chat, user, N_("Ainda não há partida terminada neste grupo."))
         return [Document(chat=chat, filename=f"buraco-{gid}.json", content=record)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import narration, play, results, views
+from bot.buttons import UNKNOWN
 from bot.effects import Effect, Reply, number
 from bot.i18n import N_, Translator
 from bot.model import Game, Group
@@ -32,6 +33,8 @@ def check_seat(game: Game, seat: int | None, version: int) -> int:
         raise Refusal(N_("Você não está nesta partida."))
     if game.status == "between":
         raise Refusal(N_("A mão terminou: espere a próxima."))
+    if game.status == "lobby":
+        raise Refusal(N_("A partida ainda não começou."))
     if game.status != "playing":
         raise Refusal(N_("Esta partida terminou."))
     if version != game.seats[seat].ver:
@@ -58,13 +61,13 @@ def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
     elif code == "g":
         _stage(game, seat, None)
     elif code == "e" and s.groups:
-        _stage(game, seat, _index(arg))
+        _stage(game, seat, _meld(game, seat, arg))
     elif code in ENGINE_CODES:
         if play.deal_of(game).turn != seat:
             raise Refusal(N_("Não é a sua vez."))
         return apply_action(game, seat, build_action(game, seat, code, arg), now, human=True)
     else:
-        raise Refusal(N_("Botão desconhecido."))
+        raise Refusal(UNKNOWN)
     game.touched = now
     effects: list[Effect] = []
     if was_away:
@@ -79,14 +82,27 @@ def _index(arg: str) -> int:
     """A card or meld index of a payload (ASCII digits only, :func:`bot.effects.number`)."""
     value = number(arg)
     if value is None:
-        raise Refusal(N_("Botão desconhecido."))
+        raise Refusal(UNKNOWN)
     return value
 
 
 def _card(game: Game, seat: int, arg: str) -> int:
+    """A card index of the seat's hand. The hand keeps its size while a version stands
+    (every draw, meld and discard makes a new one), so a current button past its end was
+    never shown: it is no button of ours."""
     i = _index(arg)
     if i >= len(play.view_of(game, seat).hand):
-        raise Refusal(N_("Essa carta não está mais na sua mão."))
+        raise Refusal(UNKNOWN)
+    return i
+
+
+def _meld(game: Game, seat: int, arg: str) -> int:
+    """A meld index of the seat's side ("+N", "Lixo → N"): melds are never taken back
+    in a deal, so one past the last was never offered."""
+    i = _index(arg)
+    state = play.deal_of(game)
+    if i >= len(state.melds[state.side_of[seat]]):
+        raise Refusal(UNKNOWN)
     return i
 
 
@@ -137,12 +153,13 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
         return Action.redraw(seat)
     if code == "p":
         if arg:
-            return Action.take_pile(seat, meld=_index(arg))
+            return Action.take_pile(seat, meld=_meld(game, seat, arg))
         return Action.take_pile(seat, with_=sel or None)
     if code == "e":
+        meld = _meld(game, seat, arg)
         if not sel:
             raise Refusal(N_("Selecione as cartas primeiro."))
-        return Action.extend(seat, _index(arg), sel)
+        return Action.extend(seat, meld, sel)
     if code == "m":
         new = [_cards(game, seat, g.cards) for g in s.groups if g.onto is None]
         ext = [(g.onto, _cards(game, seat, g.cards)) for g in s.groups if g.onto is not None]

@@ -77,8 +77,8 @@ async def schedule(store: GameStore, game: Game, pacing: timers.Pacing) -> None:
 async def sweep(store: GameStore, pacing: timers.Pacing, batch: int = 200) -> int:
     """Give every stored game without a deadline the one its state calls for; a game
     that is over gets :func:`close_out` if its chat is still bound to it. Returns how
-    many games were repaired. A state that cannot be read is logged (its id only) and
-    left alone."""
+    many games were repaired. A state that cannot be read (damaged, or a key of the
+    wrong type) is logged (its id and the error's kind only) and left alone."""
     repaired = 0
     ids: list[str] = []
     async for gid in store.game_ids(batch):
@@ -94,17 +94,22 @@ async def _repair(store: GameStore, pacing: timers.Pacing, ids: list[str]) -> in
     for gid, has in zip(ids, await store.has_deadline(ids), strict=True):
         if has:
             continue
-        got = await store.load_game(gid)
-        if got is None:
-            continue
         try:
-            game = decode(got[1])
-        except Exception as err:  # a corrupt state: keep it for a person to look at
+            repaired += await _repair_one(store, pacing, gid)
+        except Exception as err:  # a corrupt state or key: keep it for a person to see
             log.error("game %s: unreadable state in the sweep (%s)", gid, type(err).__name__)
-            continue
-        if game.status == "over" and await store.chat_game(game.chat.key) != gid:
-            continue  # closed out already: nothing to do
-        log.warning("game %s: had no deadline; restored", gid)
-        await schedule(store, game, pacing)
-        repaired += 1
     return repaired
+
+
+async def _repair_one(store: GameStore, pacing: timers.Pacing, gid: str) -> int:
+    """Give game ``gid`` (which has no deadline) the one its state calls for: 1 when
+    done, 0 when there is nothing to do. Raises what reading it raises."""
+    got = await store.load_game(gid)
+    if got is None:
+        return 0
+    game = decode(got[1])
+    if game.status == "over" and await store.chat_game(game.chat.key) != gid:
+        return 0  # closed out already: nothing to do
+    log.warning("game %s: had no deadline; restored", gid)
+    await schedule(store, game, pacing)
+    return 1

@@ -60,7 +60,7 @@ class SlowService:
         self.presses: list[tuple[str, str]] = []
 
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False,
-                    update: str | None = None) -> list[Any]:
+                    update: str | None = None, chat: ChatRef | None = None) -> list[Any]:
         self.presses.append((data, update or ""))
         await asyncio.sleep(self.delay_s)
         return self.effects

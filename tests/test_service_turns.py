@@ -254,7 +254,7 @@ async def test_a_refused_press_leaves_no_trace(svc: Service, store: Any,
     assert game.seats[0].away
     # a press that is refused must not bring her back (nothing of it is kept)
     refused = await svc.press(ANA, pack(gid, game.seats[0].ver, "t", 99))
-    assert refused == [Reply(player=ANA, text="Essa carta não está mais na sua mão.")]
+    assert refused == [Reply(player=ANA, text="Botão desconhecido.")]
     after, game = await game_of(store)
     assert after == version and game.seats[0].away
     assert (await svc.tick())[0].view.lines[-1] == (

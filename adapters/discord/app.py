@@ -26,7 +26,7 @@ from adapters.delivery.stale import StaleTables
 from adapters.delivery.ticks import tick_loop, wind_down
 from adapters.delivery.window import SharedWindow
 from adapters.discord.commands import GettextTranslator, install
-from adapters.discord.items import ITEMS
+from adapters.discord.items import ITEMS, item_of, payloads_of
 from adapters.discord.platform import DiscordPlatform, Origin
 from bot.effects import ChatRef, Effect, HandView, PlayerRef, TableView, number
 
@@ -117,17 +117,21 @@ class BuracoClient(discord.AutoShardedClient):
 
     # ---- interactions --------------------------------------------------------------
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A component whose custom_id none of the items matches (forged, cut short, or
-        from another bot) is pressed through the service like any payload, which answers
-        "Botão desconhecido.": never "This interaction failed" (issue 12, "Bad input")."""
+        """A component discord.py does not call (its custom_id is no longer on the message:
+        a double tap after an edit, an old hand; or it is forged, cut short, or from
+        another bot) is pressed through the service with the payloads its custom_id
+        stands for (:func:`adapters.discord.items.payloads_of`), which answers it like
+        Telegram ("Esse botão é antigo…", "Botão desconhecido."): never "This interaction
+        failed" (issue 12, "Bad input")."""
         if interaction.type != discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if _on_message(interaction.message, custom_id) and any(
-                item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ITEMS):
+        if _on_message(interaction.message, custom_id) and item_of(custom_id) is not None:
             return  # discord.py's view store calls the item
-        await self.press(interaction, [custom_id])
+        values = [str(v) for v in data.get("values", []) or []]
+        payloads, page = payloads_of(custom_id, values)
+        await self.press(interaction, payloads, page)
 
     async def _answer_in_time(self, interaction: discord.Interaction[Any], origin: Origin,
                               pending: Awaitable[list[Effect]], fresh: bool = False,
@@ -178,15 +182,18 @@ class BuracoClient(discord.AutoShardedClient):
     async def press(self, interaction: discord.Interaction[Any], data: list[str],
                     page: int | None = None) -> None:
         """A component: press each service payload in order (one for a button, the
-        changed cards for a select); ``page`` shows that page of a big hand."""
+        changed cards for a select); ``page`` shows that page of a big hand. The channel
+        of a guild goes with it: a payload that is no button is answered in its language."""
         user = player_of(interaction.user)
+        chat = chat_of(interaction) if interaction.guild is not None else None  # not a DM
         admin = interaction.permissions.manage_messages
 
         async def presses() -> list[Effect]:
             out: list[Effect] = []
             for k, payload in enumerate(data):
                 key = f"{PLATFORM}:i:{interaction.id}:{k}"
-                out += await self.service.press(user, payload, is_admin=admin, update=key)
+                out += await self.service.press(user, payload, is_admin=admin, update=key,
+                                                chat=chat)
             return out
 
         origin = Origin(interaction, page=page or 0)

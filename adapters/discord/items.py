@@ -131,6 +131,33 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 ITEMS = (PressButton, PageButton, CardSelect, ActionSelect)
 
 
+def item_of(custom_id: str) -> type[discord.ui.DynamicItem[Any]] | None:
+    """The item class whose template ``custom_id`` matches, or None."""
+    for item in ITEMS:
+        if item.__discord_ui_compiled_template__.fullmatch(custom_id):
+            return item
+    return None
+
+
+def payloads_of(custom_id: str, values: list[str]) -> tuple[list[str], int | None]:
+    """The service payloads a component stands for, read from its ``custom_id`` (and a
+    select's chosen ``values``) alone: what a press of a component that is no longer on
+    its message (a double tap after an edit, an old hand) means, so the service answers
+    it as Telegram's would be ("Esse botão é antigo…"), never with a ``bb:`` prefix
+    taken for a game id. A custom_id of no item goes as it is (the service says
+    "Botão desconhecido."). Also the hand page to show, for a page button."""
+    item = item_of(custom_id)
+    if item is None:
+        return [custom_id], None
+    match = item.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None
+    if item is PressButton:
+        return [match["data"]], None
+    if item is PageButton:
+        return [f"{match['game']}|0|h|"], int(match["page"])
+    return (values[:1] if item is ActionSelect else values), None
+
+
 def _item(part: Btn | Menu, row: int) -> discord.ui.Item[Any]:
     if isinstance(part, Menu):
         kind = CardSelect if part.custom_id.startswith("bbc:") else ActionSelect

@@ -10,18 +10,20 @@ Lua support comes from ``lupa``, so a newcomer needs no Redis installed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any
 
 import fakeredis
 import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
 from adapters.storage import scripts
 from adapters.storage.keys import DEFAULT_PREFIX, StoreKeys
+from bot.model import CorruptGame
 
 if TYPE_CHECKING:
     from bot.ports import GameStore
@@ -52,6 +54,22 @@ def _tag(state: str) -> str:
     """The tag stored beside a state text (field ``t``): 16 hex digits of its BLAKE2b
     digest, so ``save_game(base=)`` checks the stored text without sending it."""
     return hashlib.blake2b(state.encode(), digest_size=8).hexdigest()
+
+
+@contextlib.contextmanager
+def _readable() -> Iterator[None]:
+    """Turn a game key that cannot be read as one of ours (a key of the wrong Redis type,
+    ``WRONGTYPE``, a version that is no number) into :class:`CorruptGame`, which every
+    caller already treats as a damaged game (logged by kind, skipped, the person told);
+    other server errors pass unchanged."""
+    try:
+        yield
+    except ResponseError as err:
+        if "WRONGTYPE" not in str(err):
+            raise
+        raise CorruptGame("WrongType") from None
+    except ValueError:
+        raise CorruptGame("BadVersion") from None
 
 
 def _check_ttl(ttl_s: int) -> None:
@@ -96,11 +114,13 @@ class RedisStore:
                            args=[state, ttl_s, update or "", repr(now_ts), _tag(state)])
 
     async def load_game(self, game_id: str) -> tuple[int, str] | None:
-        """``(version, state)`` of the game, or None when it does not exist (or expired)."""
-        version, state = await self.client.hmget(self.keys.state(game_id), ["v", "s"])
-        if version is None or state is None:
-            return None
-        return int(version), str(_text(state))
+        """``(version, state)`` of the game, or None when it does not exist (or expired).
+        Raises :class:`CorruptGame` when its key cannot be read (:func:`_readable`)."""
+        with _readable():
+            version, state = await self.client.hmget(self.keys.state(game_id), ["v", "s"])
+            if version is None or state is None:
+                return None
+            return int(version), str(_text(state))
 
     async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
                         update: str | None = None, now_ts: float = 0.0,
@@ -128,7 +148,8 @@ class RedisStore:
         args: list[str | int] = [expected_version, state, ttl_s, update or "", repr(now_ts),
                                  SEEN_KEPT, "" if base is None else _tag(base), _tag(state)]
         if deadline is None:
-            return int(await self._save(keys=keys, args=args)) == 1
+            with _readable():
+                return int(await self._save(keys=keys, args=args)) == 1
         if not math.isfinite(deadline):
             raise ValueError(f"deadline must be a finite Unix time, got {deadline!r}")
         async with self.client.pipeline(transaction=False) as pipe:
@@ -138,7 +159,8 @@ class RedisStore:
         if isinstance(written, NoScriptError):  # a new or flushed server: load it, once
             written = await self._save(keys=keys, args=args)
         elif isinstance(written, Exception):
-            raise written
+            with _readable():
+                raise written
         return int(written) == 1
 
     async def delete_game(self, game_id: str) -> None:
@@ -183,10 +205,11 @@ class RedisStore:
         round trip (one script: both keys are in the game's slot). The marker itself is
         written only by the :meth:`save_game` that applies the update."""
         keys = [self.keys.state(game_id), self.keys.applied(game_id)]
-        applied, version, state = await self._load(keys=keys, args=[update])
-        if version is None or state is None:
-            return applied == 1, None
-        return applied == 1, (int(version), str(_text(state)))
+        with _readable():
+            applied, version, state = await self._load(keys=keys, args=[update])
+            if version is None or state is None:
+                return applied == 1, None
+            return applied == 1, (int(version), str(_text(state)))
 
     # -- timers ---------------------------------------------------------------------
 
@@ -247,8 +270,10 @@ class RedisStore:
         await self.client.set(self.keys.record(game_id), record)
 
     async def load_record(self, game_id: str) -> str | None:
-        """The game's record JSON, or None."""
-        return _text(await self.client.get(self.keys.record(game_id)))
+        """The game's record JSON, or None; :class:`CorruptGame` when its key cannot be
+        read."""
+        with _readable():
+            return _text(await self.client.get(self.keys.record(game_id)))
 
     # -- ranking and settings -------------------------------------------------------
 
@@ -281,9 +306,11 @@ class RedisStore:
 
     async def ranking(self, chat_key: str) -> list[RankingRow]:
         """The chat's rows ``(player_key, name, matches, wins, points)``, best first:
-        more wins, then more points, then fewer matches, then player key."""
-        fields = await self.client.hgetall(self.keys.ranking(chat_key))
-        return _ranking_rows({str(_text(k)): str(_text(v)) for k, v in fields.items()})
+        more wins, then more points, then fewer matches, then player key;
+        :class:`CorruptGame` when the ranking key cannot be read."""
+        with _readable():
+            fields = await self.client.hgetall(self.keys.ranking(chat_key))
+            return _ranking_rows({str(_text(k)): str(_text(v)) for k, v in fields.items()})
 
     async def get_setting(self, chat_key: str, name: str) -> str | None:
         """A per-chat setting such as the language (``"lang"``), or None."""

@@ -33,6 +33,7 @@ GROUP_ONLY = {"novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", 
               "voltar", "exportar"}
 GROUP_ONLY_TEXT = N_("Esse comando funciona no grupo da mesa: me adicione a um grupo e use /novojogo lá.")  # noqa: E501
 WELCOME = N_("Tudo certo! Suas cartas vão chegar aqui quando a partida começar. Para abrir uma mesa, me adicione a um grupo e use /novojogo.")  # noqa: E501
+ADMIN_UNKNOWN = N_("Não consegui confirmar com o Telegram se você é admin do grupo: nada foi mudado. Tente /cancelar de novo daqui a pouco.")  # noqa: E501
 # The callback answer's url opens the private chat: "Minha mão" unless the service refused
 # (the hand is there; ``/start h<game>`` re-sends it to someone the bot could not
 # reach; a non-player gets the refusal as a toast, no link), "Entrar" only for someone
@@ -81,11 +82,23 @@ class Handlers:
         """The adapter's texts in the chat's language."""
         return Texts(await self.outbox.lang_of(chat.key))
 
-    async def is_admin(self, chat_id: int, user_id: int, bot: Any) -> bool:
-        """True when the person administers the group (False if the server cannot say)."""
-        member = await api("getChatMember", lambda: bot.get_chat_member(chat_id, user_id))
-        return member is not None and member.status in (
-            ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+    async def is_admin(self, chat_id: int, user_id: int, bot: Any) -> bool | None:
+        """Whether the person administers the group; None when Telegram could not say
+        (a server error is retried once, so a person waits half a second, not four)."""
+        member = await api("getChatMember", lambda: bot.get_chat_member(chat_id, user_id),
+                           transient=1)
+        if member is None:
+            return None
+        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+    async def cancel_admin(self, chat: ChatRef | None, user: PlayerRef, chat_id: int,
+                           bot: Any, game_id: str | None = None) -> bool | None:
+        """``is_admin`` for closing a game, asked of Telegram only when the service says
+        it matters (:meth:`bot.service.Service.needs_admin`): the table's creator, or
+        the only person at it, closes it without a ``getChatMember`` call."""
+        if not await self.service.needs_admin(user, chat=chat, game_id=game_id):
+            return False
+        return await self.is_admin(chat_id, int(user.user_id), bot)
 
     async def command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Any registered command except ``/start``."""
@@ -102,7 +115,12 @@ class Handlers:
             return
         admin = False
         if name == "cancelar":
-            admin = await self.is_admin(message.chat_id, int(user.user_id), context.bot)
+            checked = await self.cancel_admin(chat, user, message.chat_id, context.bot)
+            if checked is None:
+                _ = await self.lang(chat)
+                await api("sendMessage", lambda: message.reply_text(_(ADMIN_UNKNOWN)))
+                return
+            admin = checked
         effects = await self.call(run_command(self.service, name, chat, user, args, admin,
                                               update_key(update)), fresh=name == "mao")
         sent_hand = self.outbox.queued_hand  # read before any await: set by this call
@@ -149,12 +167,19 @@ class Handlers:
             user = player_of(query.from_user)
             data = query.data or ""
             parts = unpack(data)
-            admin = False
+            chat = None  # a private chat (the hand) has no language of its own
+            if query.message is not None and query.message.chat.type != ChatType.PRIVATE:
+                chat = await self.chat(query.message.chat)
+            admin: bool | None = False
             if parts is not None and parts[2] == "x" and query.message is not None:
-                admin = await self.is_admin(query.message.chat.id, query.from_user.id,
-                                            context.bot)
-            effects = origin.absorb(await self.call(self.service.press(
-                user, data, is_admin=admin, update=update_key(update))))
+                admin = await self.cancel_admin(chat, user, query.message.chat.id,
+                                                context.bot, game_id=parts[0])
+            if admin is None:
+                origin.replies.append((await self.lang(chat) if chat else Texts())(
+                    ADMIN_UNKNOWN))
+            else:
+                effects = origin.absorb(await self.call(self.service.press(
+                    user, data, is_admin=admin, update=update_key(update), chat=chat)))
             if parts is not None and parts[2] in OPENS_DM and (
                     not origin.replies if parts[2] == "h"
                     else not await self.outbox.dm_known(user.user_id)):

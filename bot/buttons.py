@@ -1,0 +1,36 @@
+"""What a button payload may say: the action codes the service makes and the argument
+each one takes (DESIGN "One button press"). A payload outside this table (an unknown
+code, an argument where none belongs, a word where a number belongs) is no button of
+ours: it gets "Botão desconhecido." and changes nothing. Ranges that depend on the game
+(a card index past the hand, a meld that does not exist, a robot count or a deal number
+no table ever showed) are checked by the use cases, with the same answer.
+"""
+
+from __future__ import annotations
+
+from bot.effects import number
+from bot.i18n import N_
+
+UNKNOWN = N_("Botão desconhecido.")
+"""The answer to a payload that no button of the service carries."""
+NO_ARG = frozenset({"c", "m", "d", "3", "r", "z", "g", "h", "j", "lv", "s", "x"})
+"""Codes whose buttons carry no argument."""
+INDEXED = frozenset({"t", "u", "e"})
+"""Codes whose argument is a card or meld index."""
+MAYBE_INDEXED = frozenset({"p"})
+"""Codes with an optional meld index ("Pegar o lixo", "Lixo → N")."""
+NUMBERED = frozenset({"ai", "sh", "n"})
+"""Codes whose argument is a number checked by the use case (an old button of an
+earlier format, without it, is refused there as old)."""
+CODES = NO_ARG | INDEXED | MAYBE_INDEXED | NUMBERED
+
+
+def is_ours(code: str, arg: str) -> bool:
+    """Whether ``code`` is a button code of the service and ``arg`` has its shape."""
+    if code in NO_ARG:
+        return arg == ""
+    if code in INDEXED:
+        return number(arg) is not None
+    if code in MAYBE_INDEXED:
+        return arg == "" or number(arg) is not None
+    return code in NUMBERED

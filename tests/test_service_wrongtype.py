@@ -1,0 +1,107 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
+"""A Redis key of a game that holds the wrong type (its ``:state`` hash replaced by a
+string, fresh-user trial item 3) is a damaged game like any other: the timers and the
+sweep log it by its kind and skip it, every other game keeps being served, and a person
+acting on it is told its state cannot be read, with nothing changed."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from test_service_support import (  # noqa: F401  (fixtures)
+    ANA,
+    BIA,
+    CHAT,
+    CHAT2,
+    backend,
+    clock,
+    kinds,
+    only,
+    store,
+    svc,
+)
+
+from bot.effects import Reply
+from bot.service import Service
+
+CORRUPT = ("Não consegui ler o estado deste jogo (dados danificados): nada foi mudado. "
+           "Um admin do grupo pode encerrar a mesa com /cancelar.")
+
+
+@pytest.fixture
+def redis_store(store: Any) -> Any:
+    if not hasattr(store, "client"):
+        pytest.skip("the in-memory store has no key types")
+    return store
+
+
+async def two_tables(svc: Service, store: Any) -> tuple[str, str, str]:
+    """A started game in CHAT whose state key becomes a string, and a lobby in CHAT2;
+    their ids and the bad key's name."""
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.join(CHAT, BIA)
+    await svc.start(CHAT, ANA)
+    bad = await store.chat_game(CHAT.key)
+    good = only(await svc.new_game(CHAT2, BIA, "buraco"), "table").game_id
+    key = store.keys.state(bad)
+    await store.client.delete(key)
+    await store.client.set(key, "not a hash")
+    svc._cache.clear()  # another worker: it reads the key
+    return bad, good, key
+
+
+async def test_the_sweep_skips_a_wrong_type_key_and_repairs_the_other_games(
+        svc: Service, redis_store: Any, caplog: pytest.LogCaptureFixture) -> None:
+    bad, good, key = await two_tables(svc, redis_store)
+    for gid in (bad, good):
+        await redis_store.clear_deadline(gid)
+    with caplog.at_level(logging.ERROR):
+        assert await svc.tick() == []
+    assert await redis_store.has_deadline([bad, good]) == [False, True]
+    assert f"game {bad}: unreadable state in the sweep (CorruptGame)" in caplog.messages
+    assert await redis_store.client.get(key) == "not a hash"
+
+
+async def test_a_due_wrong_type_game_is_skipped_and_the_others_are_served(
+        svc: Service, redis_store: Any, clock: Any,
+        caplog: pytest.LogCaptureFixture) -> None:
+    bad, good, key = await two_tables(svc, redis_store)
+    await svc.tick()  # the first tick's sweep
+    await redis_store.set_deadline(bad, clock.now())
+    await redis_store.set_deadline(good, clock.now())
+    clock.advance(1)
+    with caplog.at_level(logging.ERROR):
+        await svc.tick(limit=5)
+    assert f"game {bad}: timer step failed (CorruptGame)" in caplog.messages
+    assert await redis_store.load_game(good) is not None
+    assert kinds(await svc.join(CHAT2, ANA)) == ["table"]  # the other game is served
+    assert await redis_store.client.get(key) == "not a hash"
+
+
+async def test_a_person_acting_on_a_wrong_type_game_is_told_it_is_damaged(
+        svc: Service, redis_store: Any) -> None:
+    bad, _good, key = await two_tables(svc, redis_store)
+    assert await svc.press(ANA, f"{bad}|1|c|") == [Reply(player=ANA, text=CORRUPT)]
+    assert await svc.press(ANA, f"{bad}|1|c|", update="tg:1:u:9") == [
+        Reply(player=ANA, text=CORRUPT)]
+    assert await svc.join(CHAT, BIA) == [Reply(player=BIA, text=CORRUPT)]
+    assert await svc.new_game(CHAT, BIA, "", update="tg:1:u:10") == [
+        Reply(player=BIA, text=CORRUPT)]
+    assert await svc.show_hand(CHAT, ANA) == [Reply(player=ANA, text=CORRUPT)]
+    assert await svc.cancel(CHAT, ANA) == [Reply(player=ANA, text=CORRUPT)]
+    assert await svc.table_of(bad) == []
+    assert kinds(await svc.scoreboard(CHAT, ANA)) == ["reply"]
+    assert kinds(await svc.set_language(CHAT, ANA, "en")) == ["reply"]
+    assert await redis_store.client.get(key) == "not a hash"
+    closed = await svc.cancel(CHAT, BIA, is_admin=True)  # an admin frees the chat
+    assert kinds(closed) == ["say", "closed"]
+    assert await redis_store.chat_game(CHAT.key) is None
+
+
+async def test_a_ranking_key_of_the_wrong_type_leaves_the_scoreboard_readable(
+        svc: Service, redis_store: Any) -> None:
+    await redis_store.client.set(redis_store.keys.ranking(CHAT.key), "not a hash")
+    effects = await svc.scoreboard(CHAT, ANA)
+    assert kinds(effects) == ["reply"]
