@@ -27,7 +27,7 @@ def _replay_one(path: str, _: Words) -> tuple[int, dict[str, Any]]:
             record = json.load(fh)
     except OSError as err:
         return _malformed(_("não consegui ler {path}: {reason}", path=path,
-                             reason=err.strerror))
+                            reason=_os_reason(err, _)))
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         return _malformed(_("{path} não é JSON válido: {err}", path=path, err=err))
     except RecursionError:
@@ -42,6 +42,18 @@ def _replay_one(path: str, _: Words) -> tuple[int, dict[str, Any]]:
         return _malformed(_("registro ilegível: {kind}: {err}", kind=type(err).__name__,
                                    err=err))
     return (0 if result.ok else 1), result.to_json()
+
+
+def _os_reason(err: OSError, _: Words) -> str:
+    """Why a file could not be read, in ``_``'s language for the common cases (missing,
+    no permission, a directory); the system's own text otherwise."""
+    if isinstance(err, FileNotFoundError):
+        return _("arquivo não encontrado")
+    if isinstance(err, PermissionError):
+        return _("sem permissão de leitura")
+    if isinstance(err, IsADirectoryError):
+        return _("é uma pasta, não um arquivo")
+    return err.strerror or str(err)
 
 
 def _malformed(message: str) -> tuple[int, dict[str, Any]]:

@@ -29,7 +29,7 @@ def test_replay_takes_several_files_and_exits_with_the_worst(
     assert [(d["file"], d["ok"]) for d in lines] == [
         (EXAMPLE, True), (EXAMPLE, True), (EXAMPLE, True), (missing, False)]
     assert lines[3]["error"]["message"] == (
-        f"não consegui ler {missing}: No such file or directory")
+        f"não consegui ler {missing}: arquivo não encontrado")
     assert main(["replay", EXAMPLE]) == 0
     assert "file" not in json.loads(capsys.readouterr().out)  # one file: as before
 
@@ -57,6 +57,24 @@ def test_the_engine_command_line_speaks_the_locale(
     assert main(["replay"]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "python -m engine replay: errore: mancano gli argomenti: FILE.json")
+
+
+@pytest.mark.parametrize(("lang", "missing", "folder"), [
+    ("pt_BR.UTF-8", "não consegui ler {path}: arquivo não encontrado",
+     "não consegui ler {path}: é uma pasta, não um arquivo"),
+    ("en_US.UTF-8", "could not read {path}: file not found",
+     "could not read {path}: it is a folder, not a file"),
+    ("it_IT.UTF-8", "impossibile leggere {path}: file non trovato",
+     "impossibile leggere {path}: è una cartella, non un file")])
+def test_replay_says_why_a_file_cannot_be_read_in_the_locale(
+        lang: str, missing: str, folder: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("LANG", lang)
+    nope = str(tmp_path / "nope.json")
+    assert main(["replay", nope]) == 2
+    assert main(["replay", str(tmp_path)]) == 2
+    lines = [json.loads(ln)["error"]["message"] for ln in capsys.readouterr().out.splitlines()]
+    assert lines == [missing.format(path=nope), folder.format(path=tmp_path)]
 
 
 def test_locale_names_give_one_of_the_three_languages() -> None:
