@@ -100,3 +100,63 @@ def test_selfplay_speaks_one_language_refusals_included(
     with pytest.raises(SystemExit):
         selfplay_main(["--help"])
     assert "mostra questo aiuto ed esce" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("lang", "lines"), [
+    ("pt", ["normal               1         1        0      100,0%        20,7%–100,0%      +12,5",
+            "duração da mão: 34,5 vezes, 1.234,0 ações em média",
+            "tempo de decisão normal: média 1,25 ms, p99 1,50 ms, máx. 1,50 ms (2 decisões)"]),
+    ("en", ["normal                1     1     0    100.0%        20.7%–100.0%      +12.5",
+            "deal length: 34.5 turns, 1,234.0 actions on average",
+            "decision time normal: mean 1.25 ms, p99 1.50 ms, max 1.50 ms (2 decisions)"]),
+    ("it", ["normal               1         1        0      100,0%        20,7%–100,0%      +12,5",
+            "durata della mano: 34,5 turni, 1.234,0 azioni in media",
+            "tempo di decisione normal: media 1,25 ms, p99 1,50 ms, max 1,50 ms "
+            "(2 decisioni)"])])
+def test_selfplay_writes_numbers_as_the_locale_does(lang: str, lines: list[str]) -> None:
+    from engine.ai.selfplay import Summary, report
+    from engine.ai.stats import SideTally
+    from engine.cli_i18n import Words
+
+    summary = Summary()
+    summary.sides["normal"] = SideTally("normal", wins=1)
+    summary.sides["normal"].score.add(12.5)
+    summary.turns.add(34.5)
+    summary.actions.add(1234.0)
+    summary.times["normal"] = [0.001, 0.0015]
+    assert report(summary, Words(lang)).splitlines()[1:] == lines
+
+
+@pytest.mark.parametrize(("lang", "one", "two"), [
+    ("pt_BR.UTF-8", "buraco_morto, 2 jogadores, 1 mão, lugares normal,facil",
+     "buraco_morto, 2 jogadores, 2 mãos, lugares normal,facil"),
+    ("en_US.UTF-8", "buraco_morto, 2 players, 1 deal, seats normal,facil",
+     "buraco_morto, 2 players, 2 deals, seats normal,facil"),
+    ("it_IT.UTF-8", "buraco_morto, 2 giocatori, 1 mano, posti normal,facil",
+     "buraco_morto, 2 giocatori, 2 mani, posti normal,facil")])
+def test_selfplay_counts_deals_with_plural_forms(
+        lang: str, one: str, two: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.ai.selfplay import main as selfplay_main
+
+    monkeypatch.setenv("LANG", lang)
+    for games in ("1", "2"):
+        assert selfplay_main(["--variant", "biriba", "--players", "2", "--games", games]) == 0
+    heads = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("buraco_")]
+    assert heads == [one, two]
+
+
+def test_the_cli_template_holds_the_command_lines_msgids() -> None:
+    from babel.messages.extract import extract_from_file
+    from babel.messages.pofile import read_po
+
+    root = Path(__file__).resolve().parents[1]
+    found: set[str] = set()
+    for name in ("engine/__main__.py", "engine/ai/selfplay.py"):
+        for _line, msg, _c, _x in extract_from_file(
+                "python", root / name, keywords={"_": None, "n": (1, 2),
+                                                 "IllegalAction": (2,)}):
+            found.add(msg if isinstance(msg, str) else msg[0])
+    with (root / "engine" / "locale" / "cli.pot").open("rb") as fh:
+        pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh) if m.id}
+    assert found == pot
