@@ -131,9 +131,9 @@ LISTED = {
           "(lixo volta ao monte uma vez), dollar_per_canastra (Dólares por canastra), timer "
           "ou tempo (segundos por jogada), shuffle ou sortear (sortear as duplas)",
     "en": "target (points to win), jokers (jokers in the deck), first_player_second_card "
-          "(the first player's second card), morto_requires (what taking the dead hand "
+          "(the first player's second card), morto_requires (what taking the morto "
           "needs), end_requires (what going out needs), second_morto_direct_only (second "
-          "dead hand only directly), relancinho_bonus (relancinho bonus), vulnerable_at "
+          "morto only directly), relancinho_bonus (relancinho bonus), vulnerable_at "
           "(points that make a side vulnerable), single_card_pile_rule (one-card discard "
           "pile), reuse_pile_once (discard pile back to the stock once), dollar_per_canastra "
           "(Dollars per canasta), timer or tempo (seconds per move), shuffle or sortear "
