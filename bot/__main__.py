@@ -190,8 +190,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "play":
             return _run_play(settings, args, args.lang or lang)
         _need_token(args.command, settings)
-        if args.command == "discord":
-            importlib.import_module("adapters.discord").run(settings, args.sync, args.guild)
+        if args.command == "discord" and args.sync:
+            names = asyncio.run(importlib.import_module("adapters.discord.process").sync(
+                settings, args.guild))
+            print(_synced(names, args.guild))
+        elif args.command == "discord":
+            importlib.import_module("adapters.discord").run(settings, False, None)
         elif args.command == "serve":
             return asyncio.run(_serve_all(settings))
         else:
@@ -253,6 +257,15 @@ async def _serve_one(name: str, serve: Any, settings: Settings, stop: asyncio.Ev
         else:
             log.exception("%s", _Words._("{name} parou por um erro inesperado (as outras "
                                          "plataformas continuam)", name=name))
+
+
+def _synced(names: list[str], guild: int | None) -> str:
+    """The line ``discord --sync`` ends with: how many slash commands, where, which."""
+    _ = _Words._
+    return _.n("{n} comando de barra registrado ({where}): {names}",
+               "{n} comandos de barra registrados ({where}): {names}", len(names),
+               where=_("servidor {guild}", guild=guild) if guild else _("global"),
+               names=", ".join(names))
 
 
 def _need_token(command: str, settings: Settings) -> None:

@@ -219,3 +219,24 @@ async def test_the_synced_payload_carries_the_english_and_italian_descriptions()
         "it": "Aggiungi un robot: /robo [facil|normal|dificil]"}
     assert payload["options"][0]["description_localizations"]["it"] == "Livello del robot"
     await tree.client.close()
+
+
+@pytest.mark.usefixtures("_no_env")
+@pytest.mark.parametrize(("lang", "guild", "line"), [
+    ("C", "7", "2 comandos de barra registrados (servidor 7): novojogo, placar"),
+    ("en_US.UTF-8", None, "2 slash commands synced (global): novojogo, placar"),
+    ("it_IT.UTF-8", "7", "2 comandi slash registrati (server 7): novojogo, placar"),
+])
+def test_sync_says_what_it_registered_in_the_locale(
+        lang: str, guild: str | None, line: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    async def synced(_settings: Any, _guild: int | None) -> list[str]:
+        return ["novojogo", "placar"]
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", lang)
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setattr("adapters.discord.process.sync", synced)
+    assert cli.main(["discord", "--sync", *(["--guild", guild] if guild else [])]) == 0
+    assert capsys.readouterr().out == line + "\n"
