@@ -6,8 +6,8 @@ Used only by the command lines (it reads catalog files): the engine's own messag
 pt-BR msgids translated by the ``cli`` domain of ``engine/locale``; argparse's words
 ("usage:", "error:", "invalid choice") by its ``argparse`` domain. Update::
 
-    pybabel extract --no-wrap -k IllegalAction:2 -k n:1,2 -o engine/locale/cli.pot \
-        engine/__main__.py engine/ai/selfplay.py
+    pybabel extract --no-wrap -k IllegalAction:2 -k n:1,2 -k MalformedRecord:1 \
+        -o engine/locale/cli.pot engine/__main__.py engine/ai/selfplay.py engine/record.py
     pybabel update --no-wrap -D cli -i engine/locale/cli.pot -d engine/locale
 """
 
@@ -90,6 +90,13 @@ class Words:
         """``share`` (0 to 1) as a percentage with one decimal: ``81,2%`` (pt-BR, it),
         ``81.2%`` (en)."""
         return format_percent(share, "#,##0.0%", locale=LOCALES[self.lang])
+
+    def record(self, template: str, params: Mapping[str, str],
+               cause: IllegalAction | None = None) -> str:
+        """A malformed record's reason (``MalformedRecord``'s ``template``, ``params``
+        and ``cause``) in this language; the engine's refusal it wraps is ``{reason}``."""
+        extra = {"reason": self.reason(cause)} if cause is not None else {}
+        return self._cat.gettext(template).format(**params, **extra)
 
     def reason(self, err: IllegalAction) -> str:
         """The engine's refusal ``err`` in this language (its pt-BR ``message`` for pt or

@@ -152,11 +152,47 @@ def test_the_cli_template_holds_the_command_lines_msgids() -> None:
 
     root = Path(__file__).resolve().parents[1]
     found: set[str] = set()
-    for name in ("engine/__main__.py", "engine/ai/selfplay.py"):
+    for name in ("engine/__main__.py", "engine/ai/selfplay.py", "engine/record.py"):
         for _line, msg, _c, _x in extract_from_file(
                 "python", root / name, keywords={"_": None, "n": (1, 2),
-                                                 "IllegalAction": (2,)}):
+                                                 "IllegalAction": (2,),
+                                                 "MalformedRecord": (1,)}):
             found.add(msg if isinstance(msg, str) else msg[0])
     with (root / "engine" / "locale" / "cli.pot").open("rb") as fh:
         pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh) if m.id}
     assert found == pot
+
+
+@pytest.mark.parametrize(("lang", "messages"), [
+    ("pt_BR.UTF-8", ["primeiro compre do monte ou pegue o lixo",
+                     "ação 0: ação sem 'seat' válido",
+                     "formato desconhecido: 'x' (esperado 'buraco-record/2')",
+                     "{path} não é JSON válido (linha 1, coluna 2)"]),
+    ("en_US.UTF-8", ["first draw from the stock or take the discard pile",
+                     "action 0: action without a valid 'seat'",
+                     "unknown format: 'x' (expected 'buraco-record/2')",
+                     "{path} is not valid JSON (line 1, column 2)"]),
+    ("it_IT.UTF-8", ["prima pesca dal tallone o prendi gli scarti",
+                     "azione 0: azione senza un 'seat' valido",
+                     "formato sconosciuto: 'x' (atteso 'buraco-record/2')",
+                     "{path} non è JSON valido (riga 1, colonna 2)"])])
+def test_replay_reasons_speak_the_locale(
+        lang: str, messages: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    record = json.loads(Path(EXAMPLE).read_text(encoding="utf-8"))
+    files = []
+    for name, change in (("illegal", {"actions": [{"seat": 0, "do": "discard",
+                                                   "card": "5c"}]}),
+                         ("no_seat", {"actions": [{"do": "draw"}]}),
+                         ("format", {"format": "x"})):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({**record, **change}), encoding="utf-8")
+        files.append(str(path))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{,}", encoding="utf-8")
+    monkeypatch.setenv("LANG", lang)
+    assert main(["replay", *files, str(broken)]) == 2
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [d["error"]["message"] for d in out] == [
+        *messages[:3], messages[3].format(path=broken)]
+    assert [d["error"]["code"] for d in out] == ["must_draw", *["malformed_record"] * 3]
