@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def msgstrs(lang: str) -> list[tuple[str, str]]:
     """(msgid, translation) of every catalog of ``lang``, plural forms included."""
     found: list[tuple[str, str]] = []
-    for po in sorted(ROOT.glob(f"*/**/locale/{lang}/LC_MESSAGES/*.po")):
+    for po in sorted(po for top in ("bot", "engine", "adapters")
+                     for po in (ROOT / top).glob(f"**/locale/{lang}/LC_MESSAGES/*.po")):
         if po.name == "argparse.po":
             continue
         with po.open("rb") as fh:
