@@ -92,8 +92,9 @@ def _setup_error(err: BaseException) -> str | None:
         return _Words._("Redis não responde (REDIS_URL): {err}", err=err)
     if isinstance(err, redis.exceptions.ResponseError):  # e.g. a database number it lacks
         return _Words._("Redis recusou a conexão (REDIS_URL): {err}", err=err)
-    if isinstance(err, ValueError) and "redis" in str(err).lower():
-        return _Words._("REDIS_URL inválida: {err}", err=err)
+    if isinstance(err, ValueError) and "redis" in str(err).lower():  # redis-py's own words
+        return _Words._("REDIS_URL inválida: use redis://, rediss:// ou unix:// (ex.: "
+                        "redis://localhost:6379/0)")
     if "discord" in sys.modules:
         import aiohttp
         import discord
@@ -104,8 +105,11 @@ def _setup_error(err: BaseException) -> str | None:
             return _Words._("O Discord recusou as intents pedidas: {err}", err=err)
         if isinstance(err, discord.GatewayNotFound | aiohttp.ClientError | discord.HTTPException):
             return _Words._("Sem conexão com o Discord: {err}", err=err)
-    if isinstance(err, ValueError) and str(err).startswith("DISCORD_SHARD"):
-        return str(err)
+    if "adapters.discord.app" in sys.modules:
+        from adapters.discord.app import ShardSettingError
+
+        if isinstance(err, ShardSettingError):
+            return err.line(_Words._.lang)
     if "telegram" in sys.modules:
         import telegram.error
 
@@ -185,8 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "play":
             return _run_play(settings, args, args.lang or lang)
-        if args.command == "discord":
-            importlib.import_module("adapters.discord").run(settings, args.sync, args.guild)
+        _need_token(args.command, settings)
+        if args.command == "discord" and args.sync:
+            names = asyncio.run(importlib.import_module("adapters.discord.process").sync(
+                settings, args.guild))
+            print(_synced(names, args.guild))
+        elif args.command == "discord":
+            importlib.import_module("adapters.discord").run(settings, False, None)
         elif args.command == "serve":
             return asyncio.run(_serve_all(settings))
         else:
@@ -222,7 +231,8 @@ async def _serve_all(settings: Settings) -> int:
     await asyncio.gather(*(_serve_one(name, serve, settings, stop, failed)
                            for name, serve in servers))
     if len(failed) == len(servers):
-        print(f"Nenhuma plataforma pôde rodar: {'; '.join(failed)}", file=sys.stderr)
+        print(_Words._("Nenhuma plataforma pôde rodar: {failed}", failed="; ".join(failed)),
+              file=sys.stderr)
         return 1
     return 0
 
@@ -242,10 +252,31 @@ async def _serve_one(name: str, serve: Any, settings: Settings, stop: asyncio.Ev
         failed.append(f"{name}: {line or type(inner).__name__}")
         log = logging.getLogger("bot")
         if line is not None:
-            log.error("%s parou: %s (as outras plataformas continuam)", name, line)
+            log.error("%s", _Words._("{name} parou: {line} (as outras plataformas continuam)",
+                                     name=name, line=line))
         else:
-            log.exception("%s parou por um erro inesperado (as outras plataformas continuam)",
-                          name)
+            log.exception("%s", _Words._("{name} parou por um erro inesperado (as outras "
+                                         "plataformas continuam)", name=name))
+
+
+def _synced(names: list[str], guild: int | None) -> str:
+    """The line ``discord --sync`` ends with: how many slash commands, where, which."""
+    _ = _Words._
+    return _.n("{n} comando de barra registrado ({where}): {names}",
+               "{n} comandos de barra registrados ({where}): {names}", len(names),
+               where=_("servidor {guild}", guild=guild) if guild else _("global"),
+               names=", ".join(names))
+
+
+def _need_token(command: str, settings: Settings) -> None:
+    """Exit with one line in the operator's language (``SystemExit``) when ``telegram`` or
+    ``discord`` is run without its token."""
+    if command == "telegram" and not settings.telegram_token:
+        raise SystemExit(_Words._("TELEGRAM_TOKEN não definido: peça um token ao @BotFather e "
+                                  "rode TELEGRAM_TOKEN=<token> python -m bot telegram"))
+    if command == "discord" and not settings.discord_token:
+        raise SystemExit(_Words._("DISCORD_TOKEN não definido: crie um bot em "
+                                  "https://discord.com/developers/applications (README)"))
 
 
 def _argv_lang(argv: list[str]) -> str | None:

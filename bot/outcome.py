@@ -59,9 +59,22 @@ class Choices(tuple[str, ...]):
                              last=self[-1]))
 
 
+class Phrases(tuple[str, ...]):
+    """A parameter of a :class:`Refusal` listing pt-BR msgids, each translated, joined
+    with commas (e.g. the options a table takes, in the players' words)."""
+
+    __slots__ = ()
+
+    def render(self, translate: Callable[..., str]) -> str:
+        """The items translated with ``translate`` and joined with ``", "``."""
+        return ", ".join(translate(item) for item in self)
+
+
 def _param(value: Any, translate: Callable[..., str]) -> Any:
     if isinstance(value, Phrase):
         return translate(value)
+    if isinstance(value, Phrases):
+        return value.render(translate)
     if isinstance(value, Choices):
         return value.render(translate)
     return value

@@ -14,7 +14,7 @@ from typing import Any
 from bot.effects import Button
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, Game
-from bot.outcome import Phrase, Refusal
+from bot.outcome import Phrase, Phrases, Refusal
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
@@ -50,14 +50,37 @@ OPTION_NAMES: dict[str, str] = {
 words: a refusal names the option so (issue 12 item 6)."""
 
 
+OPTION_LIST: tuple[str, ...] = (
+    N_("target (meta de pontos)"),
+    N_("jokers (curingas)"),
+    N_("first_player_second_card (segunda carta do primeiro)"),
+    N_("morto_requires (o que pegar o morto exige)"),
+    N_("end_requires (o que a batida exige)"),
+    N_("second_morto_direct_only (segundo morto só direto)"),
+    N_("relancinho_bonus (bônus do relancinho)"),
+    N_("vulnerable_at (pontos da vulnerabilidade)"),
+    N_("single_card_pile_rule (lixo de uma carta só)"),
+    N_("reuse_pile_once (lixo volta ao monte uma vez)"),
+    N_("dollar_per_canastra (Dólares por canastra)"),
+    N_("timer ou tempo (segundos por jogada)"),
+    N_("shuffle ou sortear (sortear as duplas)"),
+)
+"""Every option ``/novojogo`` takes, as typed (the engine's keys, which stored games and
+records use; the table's own ``timer``/``shuffle`` also by their pt-BR names), each with
+its players' name: the refusal of an unknown option and ``/regras`` list them so."""
+
+
 def refusal(err: IllegalAction) -> Refusal:
     """The engine's reason as a :class:`Refusal` the service translates into the chat's
     language: the pt-BR template is the msgid (catalog ``engine.po``), params its values;
-    an option it names is shown in the players' words (:data:`OPTION_NAMES`)."""
+    an option it names is shown in the players' words (:data:`OPTION_NAMES`), and the
+    options an unknown one is refused with are :data:`OPTION_LIST`."""
     params: dict[str, Any] = dict(err.params)
     where = params.get("where")
     if isinstance(where, str) and where in OPTION_NAMES:
         params["where"] = Phrase(OPTION_NAMES[where])
+    if err.code == "unknown_option":
+        params["options"] = Phrases(OPTION_LIST)
     return Refusal(err.template, None, **params)
 
 

@@ -18,8 +18,8 @@ from engine.cli_i18n import Words, argparse_language, env_lang
 
 
 def _replay_one(path: str, _: Words) -> tuple[int, dict[str, Any]]:
-    """The status and JSON object of one record file (its own messages in ``_``'s
-    language; the engine's reasons stay the pt-BR of the record format)."""
+    """The status and JSON object of one record file, every message in ``_``'s language
+    (the engine's refusals too; the ``code`` fields stay as they are)."""
     from engine.record import MalformedRecord, replay
 
     try:
@@ -27,21 +27,39 @@ def _replay_one(path: str, _: Words) -> tuple[int, dict[str, Any]]:
             record = json.load(fh)
     except OSError as err:
         return _malformed(_("não consegui ler {path}: {reason}", path=path,
-                             reason=err.strerror))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        return _malformed(_("{path} não é JSON válido: {err}", path=path, err=err))
+                            reason=_os_reason(err, _)))
+    except json.JSONDecodeError as err:
+        return _malformed(_("{path} não é JSON válido (linha {line}, coluna {col})",
+                            path=path, line=err.lineno, col=err.colno))
+    except UnicodeDecodeError:
+        return _malformed(_("{path} não está em UTF-8", path=path))
     except RecursionError:
         return _malformed(_("{path} tem JSON aninhado fundo demais", path=path))
     try:
         result = replay(record)
     except MalformedRecord as err:
-        return _malformed(str(err))
+        return _malformed(_.record(err.template, err.params, err.cause))
     except RecursionError:
         return _malformed(_("registro aninhado fundo demais"))
     except Exception as err:  # a record must never end in a traceback
         return _malformed(_("registro ilegível: {kind}: {err}", kind=type(err).__name__,
                                    err=err))
-    return (0 if result.ok else 1), result.to_json()
+    out = result.to_json()
+    if result.refusal is not None and out.get("error"):
+        out["error"] = {**out["error"], "message": _.reason(result.refusal)}
+    return (0 if result.ok else 1), out
+
+
+def _os_reason(err: OSError, _: Words) -> str:
+    """Why a file could not be read, in ``_``'s language for the common cases (missing,
+    no permission, a directory); the system's own text otherwise."""
+    if isinstance(err, FileNotFoundError):
+        return _("arquivo não encontrado")
+    if isinstance(err, PermissionError):
+        return _("sem permissão de leitura")
+    if isinstance(err, IsADirectoryError):
+        return _("é uma pasta, não um arquivo")
+    return err.strerror or str(err)
 
 
 def _malformed(message: str) -> tuple[int, dict[str, Any]]:

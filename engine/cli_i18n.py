@@ -6,8 +6,8 @@ Used only by the command lines (it reads catalog files): the engine's own messag
 pt-BR msgids translated by the ``cli`` domain of ``engine/locale``; argparse's words
 ("usage:", "error:", "invalid choice") by its ``argparse`` domain. Update::
 
-    pybabel extract --no-wrap -k IllegalAction:2 -o engine/locale/cli.pot \
-        engine/__main__.py engine/ai/selfplay.py
+    pybabel extract --no-wrap -k IllegalAction:2 -k n:1,2 -k MalformedRecord:1 \
+        -o engine/locale/cli.pot engine/__main__.py engine/ai/selfplay.py engine/record.py
     pybabel update --no-wrap -D cli -i engine/locale/cli.pot -d engine/locale
 """
 
@@ -24,6 +24,7 @@ from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 
 from engine.errors import IllegalAction
 
@@ -32,6 +33,7 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 # bot's catalogs, which show them in chats; the command lines read the same files.
 REASONS_DIR = Path(__file__).resolve().parents[1] / "bot" / "locale"
 LANGS = ("pt", "en", "it")
+LOCALES = {"pt": "pt_BR", "en": "en", "it": "it"}  # Babel's locale for numbers
 
 
 def env_lang(environ: Mapping[str, str]) -> str:
@@ -71,6 +73,30 @@ class Words:
     def __call__(self, msgid: str, **kw: Any) -> str:
         text = self._cat.gettext(msgid)
         return text.format(**kw) if kw else text
+
+    def n(self, singular: str, plural: str, count: int, **kw: Any) -> str:
+        """The plural form for ``count`` (also available as ``{n}``), then formatted."""
+        return self._cat.ngettext(singular, plural, count).format(n=count, **kw)
+
+    def num(self, value: float, digits: int = 1, sign: bool = False) -> str:
+        """``value`` with ``digits`` decimals as this language writes it (``34,5`` in pt-BR
+        and it, ``34.5`` in en); ``sign``: always with ``+`` or ``-``."""
+        pattern = "#,##0" + ("." + "0" * digits if digits else "")
+        if sign:
+            pattern = f"+{pattern};-{pattern}"
+        return format_decimal(value, pattern, locale=LOCALES[self.lang])
+
+    def pct(self, share: float) -> str:
+        """``share`` (0 to 1) as a percentage with one decimal: ``81,2%`` (pt-BR, it),
+        ``81.2%`` (en)."""
+        return format_percent(share, "#,##0.0%", locale=LOCALES[self.lang])
+
+    def record(self, template: str, params: Mapping[str, str],
+               cause: IllegalAction | None = None) -> str:
+        """A malformed record's reason (``MalformedRecord``'s ``template``, ``params``
+        and ``cause``) in this language; the engine's refusal it wraps is ``{reason}``."""
+        extra = {"reason": self.reason(cause)} if cause is not None else {}
+        return self._cat.gettext(template).format(**params, **extra)
 
     def reason(self, err: IllegalAction) -> str:
         """The engine's refusal ``err`` in this language (its pt-BR ``message`` for pt or

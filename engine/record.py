@@ -30,18 +30,30 @@ from engine.state import DealState, deal_cards
 
 
 class MalformedRecord(Exception):
-    """The record cannot be read; ``str(err)`` is the clear reason (pt-BR)."""
+    """The record cannot be read; ``str(err)`` is the clear reason (pt-BR).
+
+    ``template`` is that reason with ``{name}`` fields and ``params`` their values (the
+    command line translates it, catalog ``engine/locale/*/cli.po``); ``cause`` the
+    engine's refusal it wraps, shown as ``{reason}``."""
+
+    def __init__(self, template: str, cause: IllegalAction | None = None,
+                 **params: str) -> None:
+        self.template, self.cause, self.params = template, cause, params
+        reason = {"reason": cause.message} if cause is not None else {}
+        super().__init__(template.format(**params, **reason))
 
 
 @dataclass(slots=True)
 class ReplayResult:
     """Outcome of a replay. ``error``: None or ``{"action", "code", "message"}`` (the
-    index counts actions across deals); ``state``: the final deal."""
+    index counts actions across deals); ``state``: the final deal; ``refusal``: the
+    engine's refusal behind ``error`` (for the command line to translate)."""
 
     ok: bool
     error: dict[str, Any] | None
     state: DealState
     match_scores: list[int]
+    refusal: IllegalAction | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The object ``python -m engine replay`` prints."""
@@ -60,10 +72,10 @@ class ReplayResult:
 
 def _need(record: dict[str, Any], key: str, kind: type) -> Any:
     if key not in record:
-        raise MalformedRecord(f"o registro não tem o campo obrigatório {key!r}")
+        raise MalformedRecord("o registro não tem o campo obrigatório {key}", key=repr(key))
     value = record[key]
     if not isinstance(value, kind):
-        raise MalformedRecord(f"o campo {key!r} tem o tipo errado")
+        raise MalformedRecord("o campo {key} tem o tipo errado", key=repr(key))
     return value
 
 
@@ -88,12 +100,12 @@ def _rules_of(record: Any) -> tuple[Rules, list[str]]:
         raise MalformedRecord("o registro precisa ser um objeto JSON")
     unknown = set(record) - TOP_LEVEL
     if unknown:
-        raise MalformedRecord(f"campos desconhecidos no registro: {', '.join(sorted(unknown))}")
+        raise MalformedRecord("campos desconhecidos no registro: {keys}",
+                              keys=", ".join(sorted(unknown)))
     legacy = record.get("format") in LEGACY_FORMATS
     if record.get("format") != RECORD_FORMAT and not legacy:
-        raise MalformedRecord(
-            f"formato desconhecido: {record.get('format')!r} (esperado {RECORD_FORMAT!r})"
-        )
+        raise MalformedRecord("formato desconhecido: {given} (esperado {wanted})",
+                              given=repr(record.get("format")), wanted=repr(RECORD_FORMAT))
     variant = _need(record, "variant", str)
     options = record.get("options") or {}
     if not isinstance(options, dict):
@@ -105,7 +117,7 @@ def _rules_of(record: Any) -> tuple[Rules, list[str]]:
         rules = make_rules(variant, stored_options(options))
         rules.teams(len(players))
     except IllegalAction as err:
-        raise MalformedRecord(err.message) from None
+        raise MalformedRecord("{reason}", err) from None
     if legacy:
         rules = rules.model_copy(update={"legacy_relayout": True})
     return rules, players
@@ -120,7 +132,7 @@ def _actions(raw: Any, offset: int = 0) -> list[Action]:
         try:
             parsed.append(Action.from_json(item))
         except IllegalAction as err:
-            raise MalformedRecord(f"ação {offset + i}: {err.message}") from None
+            raise MalformedRecord("ação {n}: {reason}", err, n=str(offset + i)) from None
     return parsed
 
 
@@ -136,7 +148,7 @@ def _start(
         or len(scores) != sides
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores)
     ):
-        raise MalformedRecord(f"'scores' precisa ter {sides} números inteiros")
+        raise MalformedRecord("'scores' precisa ter {n} números inteiros", n=str(sides))
     reshuffle = record.get("reshuffle")
     if reshuffle and not rules.reuse_pile_once:
         raise MalformedRecord("'reshuffle' só existe quando o lixo volta ao monte (altaneira)")
@@ -152,10 +164,14 @@ def _start(
 def _deck(raw: Any) -> list[Card]:
     if not isinstance(raw, list):
         raise MalformedRecord("'deck' precisa ser uma lista de cartas")
-    try:
-        return [Card.parse(c) for c in raw]
-    except CardParseError as err:
-        raise MalformedRecord(f"baralho inválido: {err}") from None
+    cards = []
+    for item in raw:
+        try:
+            cards.append(Card.parse(item))
+        except CardParseError:
+            raise MalformedRecord("baralho inválido: {card} não é uma carta",
+                                  card=repr(item)) from None
+    return cards
 
 
 def replay(record: Any) -> ReplayResult:
@@ -180,22 +196,23 @@ def replay(record: Any) -> ReplayResult:
         else:
             raise MalformedRecord("o registro precisa de 'deck', 'position' ou 'deals'")
     except IllegalAction as err:
-        raise MalformedRecord(err.message) from None
+        raise MalformedRecord("{reason}", err) from None
     before = list(state.scores)
-    error = _run(actions, 0, lambda a: apply(state, a))
+    error, refusal = _run(actions, 0, lambda a: apply(state, a))
     final = before
     if state.over:
         final = [b + t for b, t in zip(before, score_deal(state).totals, strict=True)]
-    return ReplayResult(error is None, error, state, final)
+    return ReplayResult(error is None, error, state, final, refusal)
 
 
-def _run(actions: list[Action], offset: int, step: Any) -> dict[str, Any] | None:
+def _run(actions: list[Action], offset: int,
+         step: Any) -> tuple[dict[str, Any] | None, IllegalAction | None]:
     for i, action in enumerate(actions):
         try:
             step(action)
         except IllegalAction as err:
-            return {"action": offset + i, "code": err.code, "message": err.message}
-    return None
+            return {"action": offset + i, "code": err.code, "message": err.message}, err
+    return None, None
 
 
 def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> ReplayResult:
@@ -209,7 +226,8 @@ def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> R
     parsed = []
     for k, deal in enumerate(deals):
         if not isinstance(deal, dict) or set(deal) - DEAL_LEVEL:
-            raise MalformedRecord(f"a mão {k + 1} precisa ser um objeto com {sorted(DEAL_LEVEL)}")
+            raise MalformedRecord("a mão {n} precisa ser um objeto com {keys}", n=str(k + 1),
+                                  keys=str(sorted(DEAL_LEVEL)))
         first, _ = _start(deal, len(players), sides, rules)
         parsed.append(
             (
@@ -221,16 +239,17 @@ def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> R
         )
     offset = 0
     error: dict[str, Any] | None = None
+    refusal: IllegalAction | None = None
     for k, (first, deck, reshuffle, actions) in enumerate(parsed):
         if k and not match.deal_state.over:
-            raise MalformedRecord(f"a mão {k} não terminou, mas há outra depois dela")
+            raise MalformedRecord("a mão {n} não terminou, mas há outra depois dela", n=str(k))
         try:
             match.dealer = (first - 1) % len(players)
             match.start_deal(deck, reshuffle)
         except IllegalAction as err:
-            raise MalformedRecord(f"mão {k + 1}: {err.message}") from None
-        error = _run(actions, offset, match.act)
+            raise MalformedRecord("mão {n}: {reason}", err, n=str(k + 1)) from None
+        error, refusal = _run(actions, offset, match.act)
         offset += len(actions)
         if error is not None:
             break
-    return ReplayResult(error is None, error, match.deal_state, list(match.scores))
+    return ReplayResult(error is None, error, match.deal_state, list(match.scores), refusal)

@@ -73,8 +73,7 @@ def test_ctrl_c_at_the_prompt_exits_130(monkeypatch: pytest.MonkeyPatch) -> None
     ("telegram", {"TELEGRAM_TOKEN": "123:ABC", "REDIS_URL": "redis://127.0.0.1:1/0"},
      "Redis não responde (REDIS_URL): "),
     ("telegram", {"TELEGRAM_TOKEN": "123:ABC", "REDIS_URL": "notaurl"},
-     "REDIS_URL inválida: Redis URL must specify one of the following schemes "
-     "(redis://, rediss://, unix://)"),
+     "REDIS_URL inválida: use redis://, rediss:// ou unix:// (ex.: redis://localhost:6379/0)"),
     ("telegram", {"TELEGRAM_TOKEN": "garbage", "TELEGRAM_BASE_URL": "http://127.0.0.1:1/bot"},
      "Sem conexão com o Telegram: "),
 ])
@@ -98,3 +97,31 @@ def test_setup_error_lines() -> None:
         "Redis recusou a conexão (REDIS_URL): DB index is out of range")
     assert cli._setup_error(ValueError("other")) is None
     assert cli._setup_error(KeyError("x")) is None
+
+
+@pytest.mark.parametrize(("lang", "telegram_line", "redis_line"), [
+    (None, "TELEGRAM_TOKEN não definido: peça um token ao @BotFather e rode "
+     "TELEGRAM_TOKEN=<token> python -m bot telegram",
+     "REDIS_URL inválida: use redis://, rediss:// ou unix:// (ex.: redis://localhost:6379/0)"),
+    ("C.UTF-8", "TELEGRAM_TOKEN não definido: peça um token ao @BotFather e rode "
+     "TELEGRAM_TOKEN=<token> python -m bot telegram",
+     "REDIS_URL inválida: use redis://, rediss:// ou unix:// (ex.: redis://localhost:6379/0)"),
+    ("en_US.UTF-8", "TELEGRAM_TOKEN is not set: get a token from @BotFather and run "
+     "TELEGRAM_TOKEN=<token> python -m bot telegram",
+     "Invalid REDIS_URL: use redis://, rediss:// or unix:// (e.g. redis://localhost:6379/0)"),
+    ("it_IT.UTF-8", "TELEGRAM_TOKEN non impostato: chiedi un token a @BotFather ed esegui "
+     "TELEGRAM_TOKEN=<token> python -m bot telegram",
+     "REDIS_URL non valida: usa redis://, rediss:// o unix:// (es.: redis://localhost:6379/0)"),
+])
+def test_start_up_errors_speak_the_locale(lang: str | None, telegram_line: str,
+                                          redis_line: str, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    if lang:
+        monkeypatch.setenv("LANG", lang)
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["telegram"])
+    assert stop.value.code == telegram_line
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:ABC")
+    monkeypatch.setenv("REDIS_URL", "notaurl")
+    assert cli.main(["telegram"]) == 1
+    assert capsys.readouterr().err == redis_line + "\n"

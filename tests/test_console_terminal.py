@@ -123,7 +123,7 @@ async def test_terminal_rules_score_and_language() -> None:
     assert "Tranca" in said and "Idiomas: pt (Português (Brasil)), en (English), it " \
         "(Italiano). Use: idioma en." in said
     assert "Language: English." in said and "Group language: English." not in said
-    assert "Your hand (11 cards)" in text and "│ Actions: Draw from stock (c)" in text
+    assert "Your hand (11 cards)" in text and "│ Actions: Draw from the stock (c)" in text
     assert said[-6:] == ["Match: Você × AI 2", "Total: 0 × 0", "Group ranking:",
                          "(no finished match yet)", "Quit the match? (y/n) <y>",
                          "See you next time!"]

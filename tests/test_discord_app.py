@@ -172,6 +172,33 @@ def test_setup_mistakes_end_with_one_line(env: dict[str, str], line: str,
 
 
 @pytest.mark.usefixtures("_no_env")
+@pytest.mark.parametrize(("lang", "token_line", "shard_line"), [
+    ("C", "DISCORD_TOKEN não definido: crie um bot em "
+     "https://discord.com/developers/applications (README)",
+     "DISCORD_SHARD_COUNT inválido ('abc'): use um número inteiro a partir de 1"),
+    ("en_US.UTF-8", "DISCORD_TOKEN is not set: create a bot at "
+     "https://discord.com/developers/applications (README)",
+     "Invalid DISCORD_SHARD_COUNT ('abc'): use a whole number from 1"),
+    ("it_IT.UTF-8", "DISCORD_TOKEN non impostato: crea un bot su "
+     "https://discord.com/developers/applications (README)",
+     "DISCORD_SHARD_COUNT non valido ('abc'): usa un numero intero da 1 in su"),
+])
+def test_start_up_errors_speak_the_locale(lang: str, token_line: str, shard_line: str,
+                                          monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", lang)
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["discord"])
+    assert stop.value.code == token_line
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "abc")
+    assert cli.main(["discord"]) == 1
+    assert capsys.readouterr().err == shard_line + "\n"
+
+
+@pytest.mark.usefixtures("_no_env")
 @pytest.mark.parametrize("command", ["discord", "serve"])
 def test_no_token_ends_with_one_line(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
@@ -192,3 +219,24 @@ async def test_the_synced_payload_carries_the_english_and_italian_descriptions()
         "it": "Aggiungi un robot: /robo [facil|normal|dificil]"}
     assert payload["options"][0]["description_localizations"]["it"] == "Livello del robot"
     await tree.client.close()
+
+
+@pytest.mark.usefixtures("_no_env")
+@pytest.mark.parametrize(("lang", "guild", "line"), [
+    ("C", "7", "2 comandos de barra registrados (servidor 7): novojogo, placar"),
+    ("en_US.UTF-8", None, "2 slash commands synced (global): novojogo, placar"),
+    ("it_IT.UTF-8", "7", "2 comandi slash registrati (server 7): novojogo, placar"),
+])
+def test_sync_says_what_it_registered_in_the_locale(
+        lang: str, guild: str | None, line: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    async def synced(_settings: Any, _guild: int | None) -> list[str]:
+        return ["novojogo", "placar"]
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", lang)
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setattr("adapters.discord.process.sync", synced)
+    assert cli.main(["discord", "--sync", *(["--guild", guild] if guild else [])]) == 0
+    assert capsys.readouterr().out == line + "\n"

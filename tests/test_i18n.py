@@ -125,7 +125,7 @@ async def test_italian_game_texts(svc: Service) -> None:
         Reply(player=BIA, text="Non è il tuo turno.")]
     ana = next(e for e in effects if e.kind == "hand" and e.player == ANA).view
     drawn = await svc.press(ANA, pack(gid, ana.version, "c"))
-    assert only(drawn, "table").view.lines[-1] == "Ana ha pescato dal mazzo."
+    assert only(drawn, "table").view.lines[-1] == "Ana ha pescato dal tallone."
 
 
 @pytest.mark.parametrize(("lang", "text"), [

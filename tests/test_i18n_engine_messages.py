@@ -107,7 +107,7 @@ def test_illegal_action_keeps_the_pt_br_message() -> None:
 @pytest.mark.parametrize(("lang", "text"), [
     ("pt", "seu lado não tem o jogo 3"),
     ("en", "your side has no meld 3"),
-    ("it", "il tuo lato non ha la combinazione 3"),
+    ("it", "il tuo lato non ha il gioco 3"),
 ])
 def test_the_translator_reads_the_engine_catalog(lang: str, text: str) -> None:
     err = IllegalAction("no_such_meld", "seu lado não tem o jogo {number}", number=3)
@@ -123,7 +123,7 @@ REFUSALS = {
            "First draw from the stock or take the discard pile.", "The discard pile is empty.",
            "You have already drawn this turn."),
     "it": ("Variante sconosciuta: 'pif' (conosco: {known}).",
-           "Prima pesca dal mazzo o prendi gli scarti.", "Gli scarti sono vuoti.",
+           "Prima pesca dal tallone o prendi gli scarti.", "Gli scarti sono vuoti.",
            "Hai già pescato in questo turno."),
 }
 

@@ -244,7 +244,7 @@ async def test_a_justified_pick_up_onto_a_meld_says_which_meld_it_extended() -> 
     shown_everywhere(hand_of(effects, BIA), own, hand=True)
     assert Translator("en")("pegou o lixo (cartas: {n}) juntando {card} ao jogo {meld}",
                             n=1, card="10♦", meld=1) == (
-        "took the pile (cards: 1) adding 10♦ to meld 1")
+        "took the discard pile (cards: 1) adding 10♦ to meld 1")
 
 
 # -- items 3, 4, 5: own moves in the hand, the drawn card, Dólares ------------------
@@ -441,12 +441,13 @@ def test_a_turn_is_one_sentence_and_the_reader_is_told_in_the_second_person() ->
     assert views.last_text(game, PT) == (
         "Ana comprou do monte, descartou 3♣ e trancou o lixo. Robô 2 comprou do monte.")
     assert views.last_text(game, Translator("en")) == (
-        "Ana drew from the stock, discarded 3♣ and killed the pile. AI 2 drew from the stock.")
+        "Ana drew from the stock, discarded 3♣ and killed the discard pile. AI 2 drew from "
+        "the stock.")
     mine = {lang: narration.own_line(game, 0, Translator(lang), None, 5)
             for lang in ("pt", "en", "it")}
     assert mine == {"pt": "Você comprou do monte, descartou 3♣ e trancou o lixo.",
-                    "en": "You drew from the stock, discarded 3♣ and killed the pile.",
-                    "it": "Hai pescato dal mazzo, hai scartato 3♣ e hai chiuso gli scarti."}
+                    "en": "You drew from the stock, discarded 3♣ and killed the discard pile.",
+                    "it": "Hai pescato dal tallone, hai scartato 3♣ e hai chiuso gli scarti."}
     assert narration.own_line(game, 1, PT, Card.parse("7d"), 5) == "Você comprou o 7♦."
 
 

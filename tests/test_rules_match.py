@@ -331,7 +331,7 @@ def malformed(cli: dict[str, Any], name: str) -> str:
 
 
 def test_replay_not_json_exits_2(cli: dict[str, Any]) -> None:
-    assert " não é JSON válido: " in malformed(cli, "not_json")
+    assert " não é JSON válido (linha 1, coluna " in malformed(cli, "not_json")
 
 
 def test_replay_wrong_format_exits_2(cli: dict[str, Any]) -> None:

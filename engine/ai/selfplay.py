@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from engine.actions import Action
 from engine.ai import LEVELS, choose
-from engine.ai.stats import Mean, SideTally, percent
+from engine.ai.stats import Mean, SideTally
 from engine.ai.tracker import SeenTracker
 from engine.cards import Card, shuffled_deck
 from engine.cli_i18n import Words, argparse_language, env_lang
@@ -201,18 +201,18 @@ def report(summary: Summary, _: Words | None = None) -> str:
                                                 zip(heads[1:], widths[1:], strict=True))]
     for tally in summary.sides.values():
         lo, hi = tally.interval()
-        cells = [str(tally.deals), str(tally.wins), str(tally.ties), percent(tally.win_rate()),
-                 percent(lo) + "–" + percent(hi), f"{tally.score.mean:+.1f}"]
+        cells = [str(tally.deals), str(tally.wins), str(tally.ties), _.pct(tally.win_rate()),
+                 _.pct(lo) + "–" + _.pct(hi), _.num(tally.score.mean, sign=True)]
         lines.append(tally.label.ljust(widths[0]) + "".join(
             c.rjust(w) for c, w in zip(cells, widths[1:], strict=True)))
     lines.append(_("duração da mão: {turns} vezes, {actions} ações em média",
-                   turns=f"{summary.turns.mean:.1f}", actions=f"{summary.actions.mean:.1f}"))
+                   turns=_.num(summary.turns.mean), actions=_.num(summary.actions.mean)))
     for lv, ts in sorted(summary.times.items()):
         if ts:
             lines.append(_("tempo de decisão {level}: média {mean} ms, p99 {p99} ms, "
                            "máx. {max} ms ({n} decisões)", level=lv,
-                           mean=f"{1000 * sum(ts) / len(ts):.2f}", p99=f"{1000 * p99(ts):.2f}",
-                           max=f"{1000 * max(ts):.2f}", n=len(ts)))
+                           mean=_.num(1000 * sum(ts) / len(ts), 2), p99=_.num(1000 * p99(ts), 2),
+                           max=_.num(1000 * max(ts), 2), n=_.num(len(ts), 0)))
     if summary.fallbacks:
         lines.append(_("ações recusadas do robô trocadas por facil: {n}", n=summary.fallbacks))
     return "\n".join(lines)
@@ -312,8 +312,9 @@ def main(argv: Sequence[str]) -> int:
     except KeyboardInterrupt:
         print("\n" + _("interrompido"), file=sys.stderr)
         return 130
-    print(_("{preset}, {players} jogadores, {deals} mãos{mirror}, lugares {seats}",
-            preset=rules.preset, players=players, deals=summary.turns.n,
-            mirror=_(" (baralhos espelhados)") if args.mirror else "", seats=",".join(seats)))
+    print(_.n("{preset}, {players} jogadores, {n} mão{mirror}, lugares {seats}",
+              "{preset}, {players} jogadores, {n} mãos{mirror}, lugares {seats}",
+              summary.turns.n, preset=rules.preset, players=players,
+              mirror=_(" (baralhos espelhados)") if args.mirror else "", seats=",".join(seats)))
     print(report(summary, _))
     return 0

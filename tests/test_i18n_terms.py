@@ -1,0 +1,68 @@
+"""One card-game term per thing in each catalog (fresh-user trial): Italian speaks
+Italian Burraco ("tallone" the stock, "scarti" the discard pile, "gioco" a meld,
+"burraco" pulito/sporco a canasta, "pozzetto" the morto, "punti" in full); English says
+"stock", "discard pile", "meld", "clean/dirty canasta", "morto"."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.i18n import Translator
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def msgstrs(lang: str) -> list[tuple[str, str]]:
+    """(msgid, translation) of every catalog of ``lang``, plural forms included."""
+    found: list[tuple[str, str]] = []
+    for po in sorted(po for top in ("bot", "engine", "adapters")
+                     for po in (ROOT / top).glob(f"**/locale/{lang}/LC_MESSAGES/*.po")):
+        if po.name == "argparse.po":
+            continue
+        with po.open("rb") as fh:
+            for m in read_po(fh, locale=lang):
+                if m.id:
+                    mid = m.id if isinstance(m.id, str) else m.id[0]
+                    texts = [m.string] if isinstance(m.string, str) else list(m.string)
+                    found += [(mid, text) for text in texts]
+    return found
+
+
+@pytest.mark.parametrize(("lang", "banned"), [
+    ("it", re.compile(r"\bcombinazion|\bcanast|\bpozzo\b|\bpti\b|(?<![_{])\bmorto\b(?![_}])"
+                      r"|in questo gioco")),
+    ("en", re.compile(r"(?<!discard )(?<!Discard )\b[Pp]ile\b|\bcanasta (clean|dirty)"
+                      r"|\bpts\b(?! ·)")),
+])
+def test_each_thing_has_one_name(lang: str, banned: re.Pattern[str]) -> None:
+    assert [(mid, text) for mid, text in msgstrs(lang) if banned.search(text)] == []
+
+
+def test_italian_mazzo_is_only_the_deck() -> None:
+    # the stock is "tallone"; "mazzo" stays only where the pt-BR says "baralho" (the deck)
+    assert all("baralho" in mid or mid == "jokers (curingas)"
+               for mid, text in msgstrs("it") if "mazzo" in text)
+
+
+@pytest.mark.parametrize(("lang", "texts"), [
+    ("it", ["Pesca dal tallone", "c = pesca dal tallone", "Tallone: 40", "giochi 2",
+            "burraco pulito 200", "burraco sporco 100", "pozzetto 100",
+            "Ana: 120 punti · questa mano: 80 nei giochi", "e 2 4 5 = aggiungi le carte 4 5 "
+            "al gioco 2", "(nessun gioco)"]),
+    ("en", ["Draw from the stock", "c = draw from the stock", "Stock: 40", "melds 2",
+            "clean canasta 200", "dirty canasta 100", "morto 100",
+            "Ana: 120 pts · this deal: 80 in melds", "e 2 4 5 = add cards 4 5 to meld 2",
+            "(no melds)"]),
+])
+def test_actions_help_table_and_score_use_the_same_words(lang: str, texts: list[str]) -> None:
+    _ = Translator(lang)
+    assert [_("Comprar do monte"), _("c = comprar do monte"), _("Monte: {n}", n=40),
+            _("jogos {n}", n=2), _("canastra {label} {n}", label=_("limpa"), n=200),
+            _("canastra {label} {n}", label=_("suja"), n=100), _("morto {n}", n=100),
+            _("{side}: {points} pts · nesta mão: {melded} em jogos", side="Ana",
+              points=120, melded=80),
+            _("e 2 4 5 = juntar as cartas 4 5 ao jogo 2"), _("(sem jogos)")] == texts
