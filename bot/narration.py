@@ -42,6 +42,12 @@ YOU = "você"
 DREW = N_("comprou do monte")
 DREW_CARD = N_("comprou o {card}")
 REDREW = N_("abriu o lixo com {card} e comprou outra")
+REDREW_CARD = N_("abriu o lixo com {card} e comprou o {new}")
+LAID_THREE = N_("baixou o {card}")
+LAID_DREW = N_("baixou o {card} e comprou outra")
+LAID_DREW_MORE = N_("baixou o {card} e comprou mais {n}")
+LAID_DREW_CARD = N_("baixou o {card} e comprou o {new}")
+LAID_DREW_CARDS = N_("baixou o {card} e comprou {cards}")
 MELDED = N_("baixou {melds}")
 EXTENDED = N_("juntou {extended}")
 MELDED_EXTENDED = N_("baixou {melds} e juntou {extended}")
@@ -53,7 +59,7 @@ PHRASES: dict[str, str] = {
     "redrew": REDREW,
     "took_pile": N_("pegou o lixo (cartas: {n})"),
     "discarded": N_("descartou {card}"),
-    "laid_three": N_("baixou o {card}"),
+    "laid_three": LAID_THREE,
     "took_morto": TOOK_MORTO,
     "pile_killed": N_("trancou o lixo"),
     "pile_blocked": N_("trancou o lixo para o próximo jogador"),
@@ -84,6 +90,9 @@ def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
         return None
     if isinstance(pub.get("card"), str):
         kw["card"] = str(Card.parse(pub["card"]))
+    if ev.kind == "laid_three" and int(pub.get("replaced", 0)):  # RULES A4, D1: not named
+        kw["n"] = int(pub["replaced"])
+        return (LAID_DREW if kw["n"] == 1 else LAID_DREW_MORE), kw
     if ev.kind == "took_pile":
         kw["n"] = len(pub["cards"]) if "cards" in pub else int(pub.get("count", 0))
         if "meld" in pub:  # a justified pick-up names the meld it made or extended
@@ -182,21 +191,36 @@ def last_text(game: Game, _: Translator, names: list[str], you: int | None = Non
     return " ".join(out)
 
 
-def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int) -> str:
-    """``seat``'s own latest turn in the narration, said to them in their hand:
-    ``"Você comprou o 7♦."`` (``drawn``: the card they drew from the stock this turn,
-    ``turn``; the engine's ``view_for`` gives it to its drawer only), ``"Você descartou
-    3♣ e trancou o lixo."``; ``""`` when the narration holds no move of theirs."""
+def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int,
+             more: list[Card] | None = None) -> str:
+    """``seat``'s own latest turn in the narration, said to them in their hand, naming
+    the cards they drew this turn (``turn``; the engine's ``view_for`` gives them to
+    their drawer only): ``drawn`` from the stock (``"Você comprou o 7♦."``; after the
+    first player's redraw, RULES A9, the second card: ``"Você comprou o A♠, abriu o lixo
+    com A♠ e comprou o 5♥."``) and ``more``, the red-3 replacements in the order drawn
+    (RULES A4, D1: ``"Você baixou o 3♦ e comprou o 10♥."``); ``"Você descartou 3♣ e
+    trancou o lixo."``; ``""`` when the narration holds no move of theirs."""
     mine = [(m, p) for m, p in game.last if p.get("seat") == seat and "t" in p]
     if not mine:
         return ""
     last_turn = mine[-1][1]["t"]
     ours = [(m, p) for m, p in mine if p["t"] == last_turn]
-    named = drawn is not None and last_turn == turn and all(m != REDREW for m, _p in ours)
+    now = last_turn == turn
+    extra = list(more or []) if now else []
+    redrawn = [p for m, p in ours if m == REDREW]
     phrases = []
     for msgid, params in ours:
-        if msgid == DREW and named:
+        if msgid == DREW and now and redrawn:
+            msgid, params = DREW_CARD, {"card": redrawn[0]["card"]}
+        elif msgid == DREW and now and drawn is not None:
             msgid, params = DREW_CARD, {"card": str(drawn)}
+        elif msgid == REDREW and now and drawn is not None:
+            msgid, params = REDREW_CARD, {**params, "new": str(drawn)}
+        elif msgid in (LAID_DREW, LAID_DREW_MORE) and len(extra) >= int(params["n"]):
+            got, extra = extra[:int(params["n"])], extra[int(params["n"]):]
+            msgid, params = (LAID_DREW_CARD, {"card": params["card"], "new": str(got[0])}) \
+                if len(got) == 1 else (LAID_DREW_CARDS, {
+                    "card": params["card"], "cards": and_join([str(c) for c in got], _)})
         phrases.append(_phrase(msgid, params, _, True))
     return sentence(seat, phrases, True, "", _)
 

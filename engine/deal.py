@@ -199,6 +199,7 @@ def _take_pile(state: DealState, action: Action) -> list[Event]:
     state.pile = []
     state.phase = PLAY
     state.drawn = None
+    state.drawn_more = []
     state.redraw_ok = False
     if not state.hands[seat]:
         go_out(state, seat, True, events)
@@ -386,10 +387,12 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
         drawn = 1 if replace else 0
         if replace:
             hand.append(state.stock.pop())
+            state.drawn_more.append(hand[-1])
     else:
         drawn = 0
         while not able_to_end_turn(state, seat, hand) and state.stock:
             hand.append(state.stock.pop())  # D1: only when the turn could not end
+            state.drawn_more.append(hand[-1])
             drawn += 1
     state.laid_threes[side].append(card)
     state.redraw_ok = False

@@ -264,11 +264,11 @@ async def test_own_discard_of_a_tranca_is_confirmed_in_the_hand() -> None:
     shown_everywhere(table_of(laid), "  Dólares: 3♥")
     ana = await press_cards(svc, hand_of(laid, ANA), ANA, "3♣")
     effects = await svc.press(ANA, button(ana, "Descartar"))
-    own = "Você comprou do monte, baixou o 3♥, descartou 3♣ e trancou o lixo."
+    own = "Você comprou do monte, baixou o 3♥ e comprou outra, descartou 3♣ e trancou o lixo."
     assert hand_of(effects, ANA).lines[1] == own
     shown_everywhere(hand_of(effects, ANA), own, hand=True)
     assert table_of(effects).lines[-1] == (
-        "Ana comprou do monte, baixou o 3♥, descartou 3♣ e trancou o lixo.")
+        "Ana comprou do monte, baixou o 3♥ e comprou outra, descartou 3♣ e trancou o lixo.")
 
 
 async def test_the_drawn_card_is_named_and_marked_only_in_the_drawers_hand() -> None:
