@@ -50,14 +50,21 @@ LAID_DREW_CARD = N_("baixou o {card} e comprou o {new}")
 LAID_DREW_CARDS = N_("baixou o {card} e comprou {cards}")
 MELDED = N_("baixou {melds}")
 EXTENDED = N_("juntou {extended}")
-MELDED_EXTENDED = N_("baixou {melds} e juntou {extended}")
+MELDED_EXTENDED = "baixou {melds} e juntou {extended}"
+"""A lay-down with new melds and extensions: told as two phrases (:data:`MELDED`,
+:data:`EXTENDED`), so a sentence has one list per phrase (:func:`sentence`)."""
 TOOK_MORTO = N_("pegou o morto")
-PILE_ONTO = N_("pegou o lixo (cartas: {n}) juntando {card} ao jogo {meld}")
-PILE_NEW = N_("pegou o lixo (cartas: {n}) baixando {cards}")
+TOOK_PILE = N_("pegou o lixo ({count})")
+PILE_ONTO = N_("pegou o lixo ({count}) juntando {card} ao jogo {meld}")
+PILE_NEW = N_("pegou o lixo ({count}) baixando {cards}")
+OLD_MSGIDS = {"pegou o lixo (cartas: {n})": TOOK_PILE,
+              "pegou o lixo (cartas: {n}) juntando {card} ao jogo {meld}": PILE_ONTO,
+              "pegou o lixo (cartas: {n}) baixando {cards}": PILE_NEW}
+"""Phrases an older version stored -> the phrase said now."""
 PHRASES: dict[str, str] = {
     "drew": DREW,
     "redrew": REDREW,
-    "took_pile": N_("pegou o lixo (cartas: {n})"),
+    "took_pile": TOOK_PILE,
     "discarded": N_("descartou {card}"),
     "laid_three": LAID_THREE,
     "took_morto": TOOK_MORTO,
@@ -126,7 +133,9 @@ def recent(entries: list[Entry], turn: int, now: float) -> list[Entry]:
 
 
 def and_join(items: list[str], _: Translator) -> str:
-    """``a``, ``a e b``, ``a, b e c`` in the chat's language."""
+    """``a``, ``a e b``, ``a, b e c`` in the chat's language: the one rule of every list
+    in the narration, the cards or melds of a phrase ("baixou 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠") and
+    the phrases of a turn ("comprou do monte, baixou ... e descartou 10♠")."""
     if len(items) < 2:
         return "".join(items)
     return _("{items} e {last}", items=", ".join(items[:-1]), last=items[-1])
@@ -136,6 +145,8 @@ def _values(params: dict[str, Any], _: Translator) -> dict[str, Any]:
     """The format values of an entry: ``seat``, ``t`` and ``at`` left out, the melds
     and extensions of :func:`_melded` put into words."""
     kw = {k: v for k, v in params.items() if k not in ("seat", "t", "at")}
+    if "n" in kw and "count" not in kw:  # the pile's cards: "(2 cartas)"
+        kw["count"] = _.n("{n} carta", "{n} cartas", int(kw["n"]))
     if isinstance(kw.get("melds"), list):
         kw["melds"] = and_join([" ".join(m) for m in kw["melds"]], _)
         kw["extended"] = and_join([_("{cards} ao jogo {n}", cards=" ".join(cards), n=n)
@@ -144,8 +155,18 @@ def _values(params: dict[str, Any], _: Translator) -> dict[str, Any]:
 
 
 def _phrase(msgid: str, params: dict[str, Any], _: Translator, you: bool) -> str:
+    msgid = OLD_MSGIDS.get(msgid, msgid)
     kw = _values(params, _)
     return _.p(YOU, msgid, **kw) if you else _(msgid, **kw)
+
+
+def _phrases(msgid: str, params: dict[str, Any], _: Translator, you: bool) -> list[str]:
+    """The phrases of one entry: a lay-down with new melds and extensions is two
+    ("baixou 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠", "juntou 4♥ ao jogo 1 e 7♠ ao jogo 2")."""
+    if msgid == MELDED_EXTENDED:
+        return [_phrase(MELDED, {**params, "extend": []}, _, you),
+                _phrase(EXTENDED, {**params, "melds": []}, _, you)]
+    return [_phrase(msgid, params, _, you)]
 
 
 def _groups(entries: list[Entry]) -> list[tuple[int, list[Entry]]]:
@@ -186,7 +207,7 @@ def last_text(game: Game, _: Translator, names: list[str], you: int | None = Non
                 kw["name"] = names[params["seat"]]  # a "{name} ..." of an older version
             out.append(_(msgid, **kw))
             continue
-        phrases = [_phrase(m, p, _, seat == you) for m, p in group]
+        phrases = [x for m, p in group for x in _phrases(m, p, _, seat == you)]
         out.append(sentence(seat, phrases, seat == you, names[seat], _))
     return " ".join(out)
 
@@ -221,7 +242,7 @@ def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int
             msgid, params = (LAID_DREW_CARD, {"card": params["card"], "new": str(got[0])}) \
                 if len(got) == 1 else (LAID_DREW_CARDS, {
                     "card": params["card"], "cards": and_join([str(c) for c in got], _)})
-        phrases.append(_phrase(msgid, params, _, True))
+        phrases += _phrases(msgid, params, _, True)
     return sentence(seat, phrases, True, "", _)
 
 

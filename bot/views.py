@@ -169,11 +169,11 @@ def last_text(game: Game, _: Translator) -> str:
 
 
 def _threes_line(rules: Any, cards: str, _: Translator) -> str:
-    """Laid red 3s: ``"Dólares: 3♥ 3♦"`` (altaneira, RULES A4), ``"3s baixados: 3♦"``
+    """Laid red 3s: ``"Dólares: 3♥ 3♦"`` (altaneira, RULES A4), ``"3 vermelhos baixados: 3♦"``
     (tranca, RULES A32)."""
     if rules.red_three == RedThree.DOLLAR:
         return _("Dólares: {cards}", cards=cards)
-    return _("3s baixados: {cards}", cards=cards)
+    return _("3 vermelhos baixados: {cards}", cards=cards)
 
 
 def _canastra(meld: Any, _: Translator) -> str:

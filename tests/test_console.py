@@ -49,7 +49,7 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
     assert "Ações: Baixar (b N N N) · Descartar (d N) · Baixar o 3 (t N)" in text
     assert "Não há carta 99 na sua mão (1 a 12)." in text
     assert "Baixe o 3 vermelho antes de descartar" in text
-    assert "Você comprou do monte e baixou o 3♦." in text and "3s baixados: 3♦" in text
+    assert "Você comprou do monte e baixou o 3♦." in text and "3 vermelhos baixados: 3♦" in text
     assert "Um jogo precisa de pelo menos 3 cartas" in text
     assert "Separado 1" not in text  # a refused meld leaves no selection behind
     # the AI answered, the person's discard went to the pile

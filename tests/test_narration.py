@@ -237,14 +237,14 @@ async def test_a_justified_pick_up_onto_a_meld_says_which_meld_it_extended() -> 
     bia = hand_of(await svc.press(ANA, button(ana, "Descartar")), BIA)
     effects = await svc.press(BIA, button(bia, "Lixo → 1"))
     said = ("Ana comprou do monte e descartou 10♦. "
-            "Bia pegou o lixo (cartas: 1) juntando 10♦ ao jogo 1.")
+            "Bia pegou o lixo (1 carta) juntando 10♦ ao jogo 1.")
     assert table_of(effects).lines[-1] == said
     shown_everywhere(table_of(effects), said)
-    own = "Você pegou o lixo (cartas: 1) juntando 10♦ ao jogo 1."
+    own = "Você pegou o lixo (1 carta) juntando 10♦ ao jogo 1."
     shown_everywhere(hand_of(effects, BIA), own, hand=True)
-    assert Translator("en")("pegou o lixo (cartas: {n}) juntando {card} ao jogo {meld}",
-                            n=1, card="10♦", meld=1) == (
-        "took the pile (cards: 1) adding 10♦ to meld 1")
+    assert Translator("en")("pegou o lixo ({count}) juntando {card} ao jogo {meld}",
+                            count="1 card", card="10♦", meld=1) == (
+        "took the pile (1 card) adding 10♦ to meld 1")
 
 
 # -- items 3, 4, 5: own moves in the hand, the drawn card, Dólares ------------------

@@ -66,3 +66,50 @@ async def test_the_first_players_second_card_is_named_in_the_hand() -> None:
     assert hand.lines[1] == own
     shown_everywhere(hand, own, hand=True)
     assert [c.text for c in hand.cards if c.drawn] == ["9♦"]
+
+
+def test_a_turns_lists_read_with_commas_and_one_final_e_in_every_language() -> None:
+    """One rule for every list: items joined by ", " and a final " e " (cards of a
+    meld list, melds extended, the phrases of a turn); new melds and extensions of one
+    lay-down are two phrases, so no "e ... e ... e" chain of phrases."""
+    from test_narration import narrated_game
+
+    from bot import views
+    from bot.i18n import Translator
+    from bot.narration import describe
+    from engine.state import Event
+    move = Event("melded", 1, {"melds": [["2d", "3d", "4d"], ["3s", "4s", "5s"]],
+                               "extend": [{"meld": 0, "cards": ["4h"]},
+                                          {"meld": 1, "cards": ["7s"]}]})
+    game = narrated_game([("comprou do monte", {"seat": 1, "t": 3, "at": 0}),
+                          describe(move, 3, [], False) or ("", {}),
+                          ("descartou {card}", {"seat": 1, "t": 3, "at": 0, "card": "10♠"})])
+    said = {lang: views.last_text(game, Translator(lang)) for lang in ("pt", "en", "it")}
+    assert said == {
+        "pt": "Robô 2 comprou do monte, baixou 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠, juntou 4♥ ao jogo 1 e "
+              "7♠ ao jogo 2 e descartou 10♠.",
+        "en": "AI 2 drew from the stock, melded 2♦ 3♦ 4♦ and 3♠ 4♠ 5♠, added 4♥ to meld 1 and "
+              "7♠ to meld 2 and discarded 10♠.",
+        "it": "Robot 2 ha pescato dal mazzo, ha calato 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠, ha aggiunto 4♥ "
+              "al gioco 1 e 7♠ al gioco 2 e ha scartato 10♠."}
+
+
+def test_a_pile_pick_up_says_how_many_cards_with_plural_forms() -> None:
+    from test_narration import narrated_game
+
+    from bot import views
+    from bot.i18n import Translator
+    game = narrated_game([("pegou o lixo ({count})", {"seat": 1, "t": 3, "at": 0, "n": 1}),
+                          ("descartou {card}", {"seat": 0, "t": 4, "at": 0, "card": "9♥"}),
+                          ("pegou o lixo ({count}) baixando {cards}",
+                           {"seat": 1, "t": 5, "at": 0, "n": 4, "cards": "7♦ 8♦ 9♦"})])
+    said = {lang: views.last_text(game, Translator(lang)) for lang in ("pt", "en", "it")}
+    assert said == {
+        "pt": "Robô 2 pegou o lixo (1 carta). Ana descartou 9♥. "
+              "Robô 2 pegou o lixo (4 cartas) baixando 7♦ 8♦ 9♦.",
+        "en": "AI 2 took the pile (1 card). Ana discarded 9♥. "
+              "AI 2 took the pile (4 cards) laying 7♦ 8♦ 9♦.",
+        "it": "Robot 2 ha preso gli scarti (1 carta). Ana ha scartato 9♥. "
+              "Robot 2 ha preso gli scarti (4 carte) calando 7♦ 8♦ 9♦."}
+    old = narrated_game([("pegou o lixo (cartas: {n})", {"seat": 1, "t": 3, "at": 0, "n": 2})])
+    assert views.last_text(old, Translator("pt")) == "Robô 2 pegou o lixo (2 cartas)."
