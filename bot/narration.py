@@ -125,11 +125,18 @@ def _melded(kw: dict[str, Any], pub: dict[str, Any]) -> Entry:
 def recent(entries: list[Entry], turn: int, now: float) -> list[Entry]:
     """What the narration keeps after a move at ``now``: the moves of turn ``turn`` (the
     deal's ``turn_count`` now) and of the turn before it, and any move of the last
-    :data:`RECENT_S` seconds, at most :data:`MAX_ENTRIES` (the newest); sentences without
-    a turn are dropped (they last until the next move)."""
+    :data:`RECENT_S` seconds, at most :data:`MAX_ENTRIES` (the newest, whole turns: a turn
+    cut by the limit is dropped); sentences without a turn are dropped (they last until
+    the next move)."""
     kept = [(m, p) for m, p in entries if isinstance(p.get("t"), int)
             and (p["t"] >= turn - 1 or p.get("at", 0) >= now - RECENT_S)]
-    return kept[-MAX_ENTRIES:]
+    if len(kept) <= MAX_ENTRIES:
+        return kept
+    cut = len(kept) - MAX_ENTRIES
+    key = (kept[cut - 1][1].get("seat"), kept[cut - 1][1]["t"])
+    whole = next((i for i in range(cut, len(kept))
+                  if (kept[i][1].get("seat"), kept[i][1]["t"]) != key), cut)
+    return kept[whole:]  # not the tail of a turn without its start ("Robô 2 descartou 9♥.")
 
 
 def and_join(items: list[str], _: Translator) -> str:

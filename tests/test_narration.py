@@ -380,11 +380,15 @@ async def test_the_terminal_says_the_players_own_moves_in_the_second_person() ->
     # the hand panel after the draw: the drawn card at the end, marked
     assert "│ 1:6♣  2:3♦  3:4♦  4:Q♦  5:A♥  6:5♥  7:9♥  8:K♥  9:8♠  10:10♠  11:K♠  12:•8♦*" in text
     assert "│ Você comprou o 8♦." in text
-    # the robots played while the person waited: the table tells all of it
-    assert ("│ Você comprou do monte e descartou 6♣. Robô 2 comprou do monte e descartou A♣. "
-            "Robô 3 comprou do monte e descartou A♦. Robô 4 comprou do monte e descartou A♣."
-            ) in text
-    assert "\nRobô 3 comprou do monte e descartou A♦.\n" in text  # narrated once, as played
+    # the robots played while the person waited: each turn printed once, on its own line,
+    # when it ended; the last one is in the table; the person's own turn is in the hand
+    assert ("\nRobô 2 comprou do monte e descartou A♣.\n"
+            "Robô 3 comprou do monte e descartou A♦.\n╭") in text
+    assert "│ Robô 4 comprou do monte e descartou A♣." in text
+    assert text.count("Robô 3 comprou do monte e descartou A♦.") == 1
+    assert "Robô 2 comprou do monte.\n" not in text  # no growing line per move
+    assert "│ Você comprou do monte e descartou 6♣." in text
+    assert "\nVocê comprou do monte e descartou 6♣." not in text
 
 
 # -- item 7: the going-out rule where a player looks for it (RULES §2) -------------

@@ -113,3 +113,13 @@ def test_a_pile_pick_up_says_how_many_cards_with_plural_forms() -> None:
               "Robot 2 ha preso gli scarti (4 carte) calando 7♦ 8♦ 9♦."}
     old = narrated_game([("pegou o lixo (cartas: {n})", {"seat": 1, "t": 3, "at": 0, "n": 2})])
     assert views.last_text(old, Translator("pt")) == "Robô 2 pegou o lixo (2 cartas)."
+
+
+def test_the_narrations_limit_drops_a_whole_turn_never_its_tail() -> None:
+    """MAX_ENTRIES cut the oldest turn in two: the table said "Robô 2 descartou 10♠."."""
+    from bot import narration
+    old = [("comprou do monte", {"seat": 1, "t": 1, "at": 0}),
+           ("descartou {card}", {"seat": 1, "t": 1, "at": 0, "card": "10♠"})]
+    new = [("descartou {card}", {"seat": 0, "t": 2, "at": 0, "card": "9♥"})] * (
+        narration.MAX_ENTRIES - 1)
+    assert narration.recent(old + new, 2, 0) == new
