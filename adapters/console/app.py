@@ -15,8 +15,9 @@ by their number under "Sua mão" or by name (:mod:`adapters.console.typed`)::
   p, placar    scoreboard     regras   the variant's rules     idioma en   language
   exportar     save the finished match's record     ?  help     q  quit (asks first)
 
-Hand numbers stay put during a turn: a drawn card goes to the end, marked ``*``; the
-hand is sorted again when the person's next turn starts.
+Hand numbers stay put during a turn: a drawn card goes to the end, marked ``•``
+(other new cards, from the pile or a morto, ``*``); the hand is sorted again when the
+person's next turn starts.
 """
 
 from __future__ import annotations
