@@ -41,9 +41,11 @@ def relabel(game: Game, lang: str) -> Outcome:
 
 
 def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]],
-                    _: Translator) -> str:
+                    _: Translator, you: str | None = None) -> str:
     """``/placar``: the (current or last) match deal by deal with totals, then the
-    chat's ranking (matches, wins, points)."""
+    chat's ranking (matches, wins, points). ``you``: the key of the one person of a
+    one-person chat (the terminal): its ranking is not a group's, and it names that
+    person ``"Você"`` in the chat's language."""
     lines: list[str] = []
     if game is not None and game.match is not None:
         state = play.deal_of(game)
@@ -55,10 +57,11 @@ def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]
         lines.append(_("Total: {scores}", scores=" × ".join(map(str, totals))))
         if game.status == "over":
             lines += _standings(sides, totals, _)
-    lines.append(_("Ranking do grupo:"))
+    lines.append(_("Ranking do grupo:") if you is None else _("Ranking:"))
     if not rows:
         lines.append(_("(nenhuma partida terminada ainda)"))
-    for k, (_key, name, matches, wins, points) in enumerate(rows, start=1):
+    for k, (key, name, matches, wins, points) in enumerate(rows, start=1):
+        name = _("Você") if key == you else name
         lines.append(_("{k}. {name}: partidas {matches}, vitórias {wins}, pontos {points}",
                        k=k, name=name, wins=wins, matches=matches, points=points))
     return "\n".join(lines)

@@ -265,7 +265,8 @@ class Service(GameRunner):
         game = self._parsed(gid, stored) if gid and stored and self._readable(
             gid, stored) else None  # an unreadable game: the ranking alone
         rows = await self.store.ranking(chat.key)
-        text = info.scoreboard_text(game, rows, Translator(lang))
+        you = user.key if chat.platform in views.SOLO_PLATFORMS else None
+        text = info.scoreboard_text(game, rows, Translator(lang), you)
         return [Reply(player=user, text=text)]
 
     async def export(self, chat: ChatRef, user: PlayerRef, *,

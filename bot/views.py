@@ -42,9 +42,12 @@ draw and any red-3 replacement (RULES A4, D1)."""
 
 
 def seat_name(game: Game, seat: int, _: Translator) -> str:
-    """Display name of ``seat``: the person's name or ``"Robô N"``."""
+    """Display name of ``seat``: the person's name or ``"Robô N"``; on a one-person
+    table (the terminal) the person is ``"Você"``, in the chat's language now."""
     player = game.seats[seat].player
-    return player.name if player is not None else _("Robô {n}", n=game.robot_number(seat))
+    if player is None:
+        return _("Robô {n}", n=game.robot_number(seat))
+    return _("Você") if seat == you_seat(game) else player.name
 
 
 def side_label(game: Game, side: int, team: list[int], _: Translator) -> str:

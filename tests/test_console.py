@@ -59,7 +59,7 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
     assert "1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:A♥  7:8♥  8:9♥  9:6♠  10:K♠" in text
     assert "Partida: Você × Robô 2" in text
     assert text.rstrip().endswith(
-        "<q>\nPartida: Você × Robô 2\nTotal: 0 × 0\nRanking do grupo:\n"
+        "<q>\nPartida: Você × Robô 2\nTotal: 0 × 0\nRanking:\n"
         "(nenhuma partida terminada ainda)\n\nAté a próxima!")  # q shows the score first
 
 
@@ -83,7 +83,7 @@ async def test_a_whole_match_to_the_score() -> None:
     text = out.getvalue()
     assert "Fim da mão 1." in text
     assert "Fim da partida! Vencedor:" in text
-    assert "Ranking do grupo:" in text and "1. Você: partidas 1, vitórias 0, pontos " in text
+    assert "Ranking:" in text and "1. Você: partidas 1, vitórias 0, pontos " in text
 
 
 def test_cli_parses_play_options() -> None:

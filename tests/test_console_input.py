@@ -75,7 +75,7 @@ async def test_console_worded_messages() -> None:
         "Use: e JOGO CARTAS (ex.: e 2 4 5 ou e 1 9c).",
         "Seu lado ainda não tem jogos.",
         "r não leva números.",
-        "Partida: Você × Robô 2", "Total: 0 × 0", "Ranking do grupo:",
+        "Partida: Você × Robô 2", "Total: 0 × 0", "Ranking:",
         "(nenhuma partida terminada ainda)", "Sair da partida? (s/n) <s>",
         "Até a próxima!",
     ]

@@ -93,7 +93,7 @@ def test_card_names_in_both_letter_sets_and_the_clubs_letter() -> None:
 async def test_q_asks_first_and_shows_the_score() -> None:
     text = await play("buraco", ["q", "n", "c", "q", "s"])
     assert answers(text)[:7] == [
-        "Partida: Você × Robô 2", "Total: 0 × 0", "Ranking do grupo:",
+        "Partida: Você × Robô 2", "Total: 0 × 0", "Ranking:",
         "(nenhuma partida terminada ainda)", "Sair da partida? (s/n) <n>",
         "A partida continua.", "Partida: Você × Robô 2"]
     assert "Você comprou do monte." in text  # the game went on after "n"
@@ -126,7 +126,7 @@ async def test_terminal_rules_score_and_language() -> None:
         "(Italiano). Use: idioma en." in said
     assert "Language: English." in said and "Group language: English." not in said
     assert "Your hand (11 cards)" in text and "│ Actions: Draw from stock (c)" in text
-    assert said[-6:] == ["Match: Você × AI 2", "Total: 0 × 0", "Group ranking:",
+    assert said[-6:] == ["Match: You × AI 2", "Total: 0 × 0", "Ranking:",
                          "(no finished match yet)", "Quit the match? (y/n) <y>",
                          "See you next time!"]
 
@@ -138,7 +138,7 @@ async def test_a_whole_match_shows_every_side_and_exports_its_record(
     monkeypatch.chdir(tmp_path)
     text = await play_seeded_duel(after=["exportar"])
     assert ("Total: -175 × 2100\nClassificação da partida:\n1. Robô 2: 2100 pontos\n"
-            "2. Você: -175 pontos\nRanking do grupo:") in text
+            "2. Você: -175 pontos\nRanking:") in text
     saved = list(tmp_path.glob("buraco-*.json"))
     assert len(saved) == 1 and f"Registro da partida salvo em {saved[0]}" in text
     assert json.loads(saved[0].read_text(encoding="utf-8"))["deals"]
