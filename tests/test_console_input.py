@@ -110,8 +110,10 @@ async def test_help_lists_only_the_commands_of_the_variant() -> None:
 async def test_goodbye_on_q_and_on_end_of_input() -> None:
     game, out = scripted([], width=200)
     assert await game.setup("buraco", 2)
-    await game.play()  # the script is empty: EOF at the first prompt
-    assert out.getvalue().endswith("╯\n\nAté a próxima!\n")
+    await game.play()  # the script is empty: EOF at the first prompt, then at "Sair?"
+    assert out.getvalue().endswith(
+        "╯\n\nPartida: Você × Robô 2\nTotal: 0 × 0\nRanking:\n"
+        "(nenhuma partida terminada ainda)\n\nAté a próxima!\n")
     assert out.getvalue().count("Até a próxima!") == 1
 
 

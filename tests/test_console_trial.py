@@ -4,7 +4,14 @@ asks first and ends cleanly, the exported record is named after the variant."""
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
 from test_console import scripted
+from test_service_support import FakeClock, SeededDecks, make_service
+
+from adapters.console.app import ConsoleGame
+from bot.memstore import MemoryStore
 
 
 async def run(variant: str, lines: list[str], players: int | None = None) -> str:
@@ -27,3 +34,35 @@ async def test_the_terminals_ranking_is_not_a_groups() -> None:
     text = await run("buraco", ["p", "q", "s"])
     assert "\nRanking:\n(nenhuma partida terminada ainda)\n" in text
     assert "Ranking do grupo" not in text
+
+
+def keyed(keys: list[str]) -> tuple[ConsoleGame, io.StringIO]:
+    """A terminal game reading ``keys``: a line, or "^C" (Ctrl-C), "^D" (Ctrl-D)."""
+    clock = FakeClock()
+    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks())
+    out = io.StringIO()
+    console = Console(file=out, width=200, color_system=None)
+    feed = iter(keys)
+
+    def read(prompt: str) -> str:
+        key = next(feed, "^D")
+        console.print(f"{prompt}<{key}>")
+        if key == "^C":
+            raise KeyboardInterrupt
+        if key == "^D":
+            raise EOFError
+        return key
+
+    return ConsoleGame(svc, console, read=read), out
+
+
+async def test_ctrl_c_and_ctrl_d_at_the_prompt_ask_like_q_then_quit_cleanly() -> None:
+    game, out = keyed(["^C", "n", "^D", "n", "^C", "^C"])
+    assert await game.setup("buraco", 2)
+    await game.play()  # returns: no KeyboardInterrupt escapes
+    said = [ln for ln in out.getvalue().splitlines() if ln and ln[0] not in "╭│╰"]
+    score = ["Partida: Você × Robô 2", "Total: 0 × 0", "Ranking:",
+             "(nenhuma partida terminada ainda)"]
+    assert said == ["> <^C>", *score, "Sair da partida? (s/n) <n>", "A partida continua.",
+                    "> <^D>", *score, "Sair da partida? (s/n) <n>", "A partida continua.",
+                    "> <^C>", *score, "Sair da partida? (s/n) <^C>", "Até a próxima!"]

@@ -242,10 +242,10 @@ class ConsoleGame:
         self.console.print(text, style="bold yellow")
 
     def ask(self, prompt: str) -> str | None:
-        """One more line from the person, None at end of input."""
+        """One more line from the person, None at end of input (Ctrl-D) or on Ctrl-C."""
         try:
             return self.read(prompt)
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):
             self.console.print()
             return None
 
@@ -264,11 +264,9 @@ class ConsoleGame:
                 self.render()  # leave the table as it is on screen
             prompt = self._("(Enter para a próxima mão) > ") if self.between() else "> "
             line = self.ask(prompt)
-            if line is None:
-                self.console.print(self._("Até a próxima!"))
-                await self.close()
-                return
-            if self.between() and not commands.is_info(line):
+            if line is None:  # Ctrl-C or Ctrl-D at the prompt: as "q", the score and a
+                line = "q"  # question; a second one there quits ("Até a próxima!")
+            elif self.between() and not commands.is_info(line):
                 line = "n"  # between deals any move starts the next deal
             if not await self.command(line):
                 await self.close()
