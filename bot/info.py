@@ -132,12 +132,16 @@ def going_out_rule(rules: Rules, _: Translator) -> str:
     """The rule that decides going out in ``rules`` (RULES §2 "going out", C13):
     ``"Para bater: não precisa de canastra."`` (buraco, A17); with a morto, what taking
     it and what ending the deal need (buraco_morto A17, bossa_nova A16, tranca,
-    justificado, altaneira with A1's second morto)."""
+    justificado, altaneira with A1's second morto), said once when they are the same
+    (``"Para bater (e pegar o morto ou encerrar a mão): não precisa de canastra."``)."""
     end = _(REQUIRES[rules.end_requires])
     if not rules.morto:
         return _("Para bater: {end}.", end=end)
-    text = _("Para bater e pegar o morto: {morto}; para bater e encerrar a mão: {end}.",
-             morto=_(REQUIRES[rules.morto_requires]), end=end)
+    if rules.morto_requires == rules.end_requires:  # one requirement: said once
+        text = _("Para bater (e pegar o morto ou encerrar a mão): {end}.", end=end)
+    else:
+        text = _("Para bater e pegar o morto: {morto}; para bater e encerrar a mão: "
+                 "{end}.", morto=_(REQUIRES[rules.morto_requires]), end=end)
     if rules.second_morto_direct_only:  # RULES A1
         text += " " + _("O segundo morto só sai numa batida sem descarte.")
     return text

@@ -11,6 +11,7 @@ returns a :class:`Reply` with the reason and saves nothing.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 
 from bot import info, lobby, play, results, robot, timers, turns, upkeep, views
@@ -281,7 +282,7 @@ class Service(GameRunner):
         record = await self.store.load_record(gid) if gid else None
         if record is None:
             return await self._reply(chat, user, N_("Ainda não há partida terminada neste grupo."))
-        return [Document(chat=chat, filename=f"buraco-{gid}.json", content=record)]
+        return [Document(chat=chat, filename=record_filename(gid or "", record), content=record)]
 
     async def set_language(self, chat: ChatRef, user: PlayerRef, lang: str = "", *,
                            update: str | None = None) -> list[Effect]:
@@ -342,3 +343,14 @@ class Service(GameRunner):
         await self.store.bind_chat(new.key, gid, CHAT_BIND_TTL_S)
         return effects
 
+
+def record_filename(gid: str, record: str) -> str:
+    """``tranca-<id>.json``: a record's file is named after its variant (the record's
+    ``variant``, docs/record-format.md; ``buraco`` when it cannot be read)."""
+    try:
+        variant = json.loads(record).get("variant")
+    except (ValueError, AttributeError):
+        variant = None
+    name = variant if isinstance(variant, str) and variant.replace("_", "").isalnum() \
+        else "buraco"
+    return f"{name}-{gid}.json"

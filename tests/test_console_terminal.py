@@ -139,7 +139,7 @@ async def test_a_whole_match_shows_every_side_and_exports_its_record(
     text = await play_seeded_duel(after=["exportar"])
     assert ("Total: -175 × 2100\nClassificação da partida:\n1. Robô 2: 2100 pontos\n"
             "2. Você: -175 pontos\nRanking:") in text
-    saved = list(tmp_path.glob("buraco-*.json"))
+    saved = list(tmp_path.glob("buraco-*.json"))  # a buraco match
     assert len(saved) == 1 and f"Registro da partida salvo em {saved[0]}" in text
     assert json.loads(saved[0].read_text(encoding="utf-8"))["deals"]
 

@@ -394,8 +394,8 @@ async def test_the_terminal_says_the_players_own_moves_in_the_second_person() ->
 # -- item 7: the going-out rule where a player looks for it (RULES §2) -------------
 GOING_OUT = {
     "buraco": "Para bater: não precisa de canastra.",  # RULES A17
-    "buraco_morto": "Para bater e pegar o morto: não precisa de canastra; para bater e "
-                    "encerrar a mão: não precisa de canastra.",  # RULES A17
+    "buraco_morto": "Para bater (e pegar o morto ou encerrar a mão): não precisa de "
+                    "canastra.",  # RULES A17: one requirement, said once
     "bossa_nova": "Para bater e pegar o morto: não precisa de canastra; para bater e "
                   "encerrar a mão: precisa de uma canastra (limpa ou suja).",  # RULES A16
     "tranca": "Para bater e pegar o morto: não precisa de canastra; para bater e "
