@@ -50,7 +50,7 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
     assert "Não há carta 99 na sua mão (1 a 12)." in text
     assert "Baixe o 3 vermelho antes de descartar" in text
     assert "Você comprou do monte e baixou o 3♦." in text and "3 vermelhos baixados: 3♦" in text
-    assert "Um jogo precisa de pelo menos 3 cartas" in text
+    assert "5♣ 10♦: um jogo precisa de pelo menos 3 cartas." in text  # "b 1 2 / 3"
     assert "Separado 1" not in text  # a refused meld leaves no selection behind
     # the AI answered, the person's discard went to the pile
     assert "│ Robô 2 comprou do monte e descartou A♣." in text  # the table, told once

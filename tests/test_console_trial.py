@@ -74,3 +74,50 @@ def test_an_exported_record_is_named_after_its_variant() -> None:
     assert record_filename("g1", '{"variant": "buraco_morto"}') == "buraco_morto-g1.json"
     assert record_filename("g1", '{"variant": "../x"}') == "buraco-g1.json"
     assert record_filename("g1", "not json") == "buraco-g1.json"
+
+
+async def test_a_refused_meld_of_several_is_named_in_every_language() -> None:
+    """``b 5s 6s 2d / 7c 8c 10c``: the first meld is fine, the second is not a run; the
+    refusal names it (engine ``IllegalAction.cards``, code kept)."""
+    from test_narration import encode, swap_in
+
+    from adapters.console.app import CHAT as TERMINAL
+    from bot import play
+    from engine.actions import Action
+    from engine.cards import Card
+    from engine.errors import IllegalAction
+
+    clock = FakeClock()
+    store = MemoryStore(clock)
+    svc = make_service(store, clock, deck_fn=SeededDecks())
+    out = io.StringIO()
+    feed = iter(["c", "b 5s 6s 2d / 7c 8c 10c", "idioma it", "b 5s 6s 2d / 7c 8c 10c"])
+
+    def read(_prompt: str) -> str:
+        line = next(feed, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    game = ConsoleGame(svc, Console(file=out, width=200, color_system=None), read=read)
+    assert await game.setup("buraco", 2)
+    gid = await store.chat_game(TERMINAL.key)
+    version, raw = await store.load_game(gid)
+    from bot.model import decode
+    stored = decode(raw)
+    swap_in(stored.match["deal"], 0, ["5s", "6s", "2d", "7c", "8c", "10c"])
+    assert await store.save_game(gid, version, encode(stored), 3600)
+    await game.play()
+    said = [ln for ln in out.getvalue().splitlines() if ln and ln[0] not in "╭│╰>"]
+    assert "7♣ 8♣ 10♣: as cartas não formam sequência." in said  # pt-BR
+    assert "7♣ 8♣ 10♣: le carte non formano una scala." in said
+    stored.__dict__.pop("_match", None)
+    match = play.match_of(stored)
+    match.act(Action.draw(0))
+    try:
+        match.act(Action.lay_down(0, melds=[[Card.parse(c) for c in ("5s", "6s", "2d")],
+                                            [Card.parse(c) for c in ("7c", "8c", "10c")]]))
+    except IllegalAction as err:
+        assert err.cards == ("7♣", "8♣", "10♣") and err.code.startswith("meld_")
+    else:
+        raise AssertionError("the lay-down was not refused")
