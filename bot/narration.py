@@ -176,6 +176,14 @@ def _phrases(msgid: str, params: dict[str, Any], _: Translator, you: bool) -> li
     return [_phrase(msgid, params, _, you)]
 
 
+def _told(group: list[Entry]) -> list[Entry]:
+    """The moves of one turn that are said: the draw before a redraw (RULES A9) is left
+    out, "abriu o lixo com A♠ e comprou outra" says it."""
+    if all(m != REDREW for m, _p in group):
+        return group
+    return [(m, p) for m, p in group if m != DREW]
+
+
 def _groups(entries: list[Entry]) -> list[tuple[int, list[Entry]]]:
     """Consecutive moves of one seat in one turn together; sentences alone (seat -1)."""
     out: list[tuple[int, list[Entry]]] = []
@@ -214,7 +222,7 @@ def last_text(game: Game, _: Translator, names: list[str], you: int | None = Non
                 kw["name"] = names[params["seat"]]  # a "{name} ..." of an older version
             out.append(_(msgid, **kw))
             continue
-        phrases = [x for m, p in group for x in _phrases(m, p, _, seat == you)]
+        phrases = [x for m, p in _told(group) for x in _phrases(m, p, _, seat == you)]
         out.append(sentence(seat, phrases, seat == you, names[seat], _))
     return " ".join(out)
 
@@ -224,23 +232,20 @@ def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int
     """``seat``'s own latest turn in the narration, said to them in their hand, naming
     the cards they drew this turn (``turn``; the engine's ``view_for`` gives them to
     their drawer only): ``drawn`` from the stock (``"Você comprou o 7♦."``; after the
-    first player's redraw, RULES A9, the second card: ``"Você comprou o A♠, abriu o lixo
-    com A♠ e comprou o 5♥."``) and ``more``, the red-3 replacements in the order drawn
+    first player's redraw, RULES A9, the second card: ``"Você abriu o lixo com A♠ e
+    comprou o 5♥."``) and ``more``, the red-3 replacements in the order drawn
     (RULES A4, D1: ``"Você baixou o 3♦ e comprou o 10♥."``); ``"Você descartou 3♣ e
     trancou o lixo."``; ``""`` when the narration holds no move of theirs."""
     mine = [(m, p) for m, p in game.last if p.get("seat") == seat and "t" in p]
     if not mine:
         return ""
     last_turn = mine[-1][1]["t"]
-    ours = [(m, p) for m, p in mine if p["t"] == last_turn]
+    ours = _told([(m, p) for m, p in mine if p["t"] == last_turn])
     now = last_turn == turn
     extra = list(more or []) if now else []
-    redrawn = [p for m, p in ours if m == REDREW]
     phrases = []
     for msgid, params in ours:
-        if msgid == DREW and now and redrawn:
-            msgid, params = DREW_CARD, {"card": redrawn[0]["card"]}
-        elif msgid == DREW and now and drawn is not None:
+        if msgid == DREW and now and drawn is not None:
             msgid, params = DREW_CARD, {"card": str(drawn)}
         elif msgid == REDREW and now and drawn is not None:
             msgid, params = REDREW_CARD, {**params, "new": str(drawn)}

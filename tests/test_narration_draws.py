@@ -60,9 +60,9 @@ async def test_the_first_players_second_card_is_named_in_the_hand() -> None:
     ana = hand_of(await svc.press(ANA, button(hand_of(started, ANA), "Comprar do monte")), ANA)
     effects = await svc.press(ANA, button(ana, "Abrir o lixo e comprar outra"))
     table, hand = table_of(effects), hand_of(effects, ANA)
-    assert table.lines[-1] == "Ana comprou do monte e abriu o lixo com A♠ e comprou outra."
+    assert table.lines[-1] == "Ana abriu o lixo com A♠ e comprou outra."
     assert "9♦" not in telegram_text(table)
-    own = "Você comprou o A♠ e abriu o lixo com A♠ e comprou o 9♦."
+    own = "Você abriu o lixo com A♠ e comprou o 9♦."
     assert hand.lines[1] == own
     shown_everywhere(hand, own, hand=True)
     assert [c.text for c in hand.cards if c.drawn] == ["9♦"]
