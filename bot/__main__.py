@@ -291,13 +291,17 @@ def _argv_lang(argv: list[str]) -> str | None:
 
 def _run_play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
     """The terminal match on a plain event loop: ``asyncio.run`` would catch the first
-    Ctrl-C itself and leave ``input()`` waiting; here it ends the match (exit 130)."""
+    Ctrl-C itself and leave ``input()`` waiting. Ctrl-C at a prompt is the console's
+    ``q`` (:meth:`adapters.console.app.ConsoleGame.ask`); one while the robots play ends
+    the run cleanly, "Até a próxima!" and exit 0 (the open game is dropped by the next
+    run)."""
     loop = asyncio.new_event_loop()
     try:
         return loop.run_until_complete(_play(settings, args, lang))
     except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
+        print()
+        print(Translator(lang)("Até a próxima!"))
+        return 0
     finally:
         loop.close()
 

@@ -41,9 +41,11 @@ def relabel(game: Game, lang: str) -> Outcome:
 
 
 def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]],
-                    _: Translator) -> str:
+                    _: Translator, you: str | None = None) -> str:
     """``/placar``: the (current or last) match deal by deal with totals, then the
-    chat's ranking (matches, wins, points)."""
+    chat's ranking (matches, wins, points). ``you``: the key of the one person of a
+    one-person chat (the terminal): its ranking is not a group's, and it names that
+    person ``"Você"`` in the chat's language."""
     lines: list[str] = []
     if game is not None and game.match is not None:
         state = play.deal_of(game)
@@ -55,10 +57,11 @@ def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]
         lines.append(_("Total: {scores}", scores=" × ".join(map(str, totals))))
         if game.status == "over":
             lines += _standings(sides, totals, _)
-    lines.append(_("Ranking do grupo:"))
+    lines.append(_("Ranking do grupo:") if you is None else _("Ranking:"))
     if not rows:
         lines.append(_("(nenhuma partida terminada ainda)"))
-    for k, (_key, name, matches, wins, points) in enumerate(rows, start=1):
+    for k, (key, name, matches, wins, points) in enumerate(rows, start=1):
+        name = _("Você") if key == you else name
         lines.append(_("{k}. {name}: partidas {matches}, vitórias {wins}, pontos {points}",
                        k=k, name=name, wins=wins, matches=matches, points=points))
     return "\n".join(lines)
@@ -131,12 +134,16 @@ def going_out_rule(rules: Rules, _: Translator) -> str:
     """The rule that decides going out in ``rules`` (RULES §2 "going out", C13):
     ``"Para bater: não precisa de canastra."`` (buraco, A17); with a morto, what taking
     it and what ending the deal need (buraco_morto A17, bossa_nova A16, tranca,
-    justificado, altaneira with A1's second morto)."""
+    justificado, altaneira with A1's second morto), said once when they are the same
+    (``"Para bater (e pegar o morto ou encerrar a mão): não precisa de canastra."``)."""
     end = _(REQUIRES[rules.end_requires])
     if not rules.morto:
         return _("Para bater: {end}.", end=end)
-    text = _("Para bater e pegar o morto: {morto}; para bater e encerrar a mão: {end}.",
-             morto=_(REQUIRES[rules.morto_requires]), end=end)
+    if rules.morto_requires == rules.end_requires:  # one requirement: said once
+        text = _("Para bater (e pegar o morto ou encerrar a mão): {end}.", end=end)
+    else:
+        text = _("Para bater e pegar o morto: {morto}; para bater e encerrar a mão: "
+                 "{end}.", morto=_(REQUIRES[rules.morto_requires]), end=end)
     if rules.second_morto_direct_only:  # RULES A1
         text += " " + _("O segundo morto só sai numa batida sem descarte.")
     return text

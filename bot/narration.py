@@ -42,18 +42,31 @@ YOU = "você"
 DREW = N_("comprou do monte")
 DREW_CARD = N_("comprou o {card}")
 REDREW = N_("abriu o lixo com {card} e comprou outra")
+REDREW_CARD = N_("abriu o lixo com {card} e comprou o {new}")
+LAID_THREE = N_("baixou o {card}")
+LAID_DREW = N_("baixou o {card} e comprou outra")
+LAID_DREW_MORE = N_("baixou o {card} e comprou mais {n}")
+LAID_DREW_CARD = N_("baixou o {card} e comprou o {new}")
+LAID_DREW_CARDS = N_("baixou o {card} e comprou {cards}")
 MELDED = N_("baixou {melds}")
 EXTENDED = N_("juntou {extended}")
-MELDED_EXTENDED = N_("baixou {melds} e juntou {extended}")
+MELDED_EXTENDED = "baixou {melds} e juntou {extended}"
+"""A lay-down with new melds and extensions: told as two phrases (:data:`MELDED`,
+:data:`EXTENDED`), so a sentence has one list per phrase (:func:`sentence`)."""
 TOOK_MORTO = N_("pegou o morto")
-PILE_ONTO = N_("pegou o lixo (cartas: {n}) juntando {card} ao jogo {meld}")
-PILE_NEW = N_("pegou o lixo (cartas: {n}) baixando {cards}")
+TOOK_PILE = N_("pegou o lixo ({count})")
+PILE_ONTO = N_("pegou o lixo ({count}) juntando {card} ao jogo {meld}")
+PILE_NEW = N_("pegou o lixo ({count}) baixando {cards}")
+OLD_MSGIDS = {"pegou o lixo (cartas: {n})": TOOK_PILE,
+              "pegou o lixo (cartas: {n}) juntando {card} ao jogo {meld}": PILE_ONTO,
+              "pegou o lixo (cartas: {n}) baixando {cards}": PILE_NEW}
+"""Phrases an older version stored -> the phrase said now."""
 PHRASES: dict[str, str] = {
     "drew": DREW,
     "redrew": REDREW,
-    "took_pile": N_("pegou o lixo (cartas: {n})"),
+    "took_pile": TOOK_PILE,
     "discarded": N_("descartou {card}"),
-    "laid_three": N_("baixou o {card}"),
+    "laid_three": LAID_THREE,
     "took_morto": TOOK_MORTO,
     "pile_killed": N_("trancou o lixo"),
     "pile_blocked": N_("trancou o lixo para o próximo jogador"),
@@ -84,6 +97,9 @@ def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
         return None
     if isinstance(pub.get("card"), str):
         kw["card"] = str(Card.parse(pub["card"]))
+    if ev.kind == "laid_three" and int(pub.get("replaced", 0)):  # RULES A4, D1: not named
+        kw["n"] = int(pub["replaced"])
+        return (LAID_DREW if kw["n"] == 1 else LAID_DREW_MORE), kw
     if ev.kind == "took_pile":
         kw["n"] = len(pub["cards"]) if "cards" in pub else int(pub.get("count", 0))
         if "meld" in pub:  # a justified pick-up names the meld it made or extended
@@ -109,15 +125,24 @@ def _melded(kw: dict[str, Any], pub: dict[str, Any]) -> Entry:
 def recent(entries: list[Entry], turn: int, now: float) -> list[Entry]:
     """What the narration keeps after a move at ``now``: the moves of turn ``turn`` (the
     deal's ``turn_count`` now) and of the turn before it, and any move of the last
-    :data:`RECENT_S` seconds, at most :data:`MAX_ENTRIES` (the newest); sentences without
-    a turn are dropped (they last until the next move)."""
+    :data:`RECENT_S` seconds, at most :data:`MAX_ENTRIES` (the newest, whole turns: a turn
+    cut by the limit is dropped); sentences without a turn are dropped (they last until
+    the next move)."""
     kept = [(m, p) for m, p in entries if isinstance(p.get("t"), int)
             and (p["t"] >= turn - 1 or p.get("at", 0) >= now - RECENT_S)]
-    return kept[-MAX_ENTRIES:]
+    if len(kept) <= MAX_ENTRIES:
+        return kept
+    cut = len(kept) - MAX_ENTRIES
+    key = (kept[cut - 1][1].get("seat"), kept[cut - 1][1]["t"])
+    whole = next((i for i in range(cut, len(kept))
+                  if (kept[i][1].get("seat"), kept[i][1]["t"]) != key), cut)
+    return kept[whole:]  # not the tail of a turn without its start ("Robô 2 descartou 9♥.")
 
 
 def and_join(items: list[str], _: Translator) -> str:
-    """``a``, ``a e b``, ``a, b e c`` in the chat's language."""
+    """``a``, ``a e b``, ``a, b e c`` in the chat's language: the one rule of every list
+    in the narration, the cards or melds of a phrase ("baixou 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠") and
+    the phrases of a turn ("comprou do monte, baixou ... e descartou 10♠")."""
     if len(items) < 2:
         return "".join(items)
     return _("{items} e {last}", items=", ".join(items[:-1]), last=items[-1])
@@ -127,6 +152,8 @@ def _values(params: dict[str, Any], _: Translator) -> dict[str, Any]:
     """The format values of an entry: ``seat``, ``t`` and ``at`` left out, the melds
     and extensions of :func:`_melded` put into words."""
     kw = {k: v for k, v in params.items() if k not in ("seat", "t", "at")}
+    if "n" in kw and "count" not in kw:  # the pile's cards: "(2 cartas)"
+        kw["count"] = _.n("{n} carta", "{n} cartas", int(kw["n"]))
     if isinstance(kw.get("melds"), list):
         kw["melds"] = and_join([" ".join(m) for m in kw["melds"]], _)
         kw["extended"] = and_join([_("{cards} ao jogo {n}", cards=" ".join(cards), n=n)
@@ -135,8 +162,26 @@ def _values(params: dict[str, Any], _: Translator) -> dict[str, Any]:
 
 
 def _phrase(msgid: str, params: dict[str, Any], _: Translator, you: bool) -> str:
+    msgid = OLD_MSGIDS.get(msgid, msgid)
     kw = _values(params, _)
     return _.p(YOU, msgid, **kw) if you else _(msgid, **kw)
+
+
+def _phrases(msgid: str, params: dict[str, Any], _: Translator, you: bool) -> list[str]:
+    """The phrases of one entry: a lay-down with new melds and extensions is two
+    ("baixou 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠", "juntou 4♥ ao jogo 1 e 7♠ ao jogo 2")."""
+    if msgid == MELDED_EXTENDED:
+        return [_phrase(MELDED, {**params, "extend": []}, _, you),
+                _phrase(EXTENDED, {**params, "melds": []}, _, you)]
+    return [_phrase(msgid, params, _, you)]
+
+
+def _told(group: list[Entry]) -> list[Entry]:
+    """The moves of one turn that are said: the draw before a redraw (RULES A9) is left
+    out, "abriu o lixo com A♠ e comprou outra" says it."""
+    if all(m != REDREW for m, _p in group):
+        return group
+    return [(m, p) for m, p in group if m != DREW]
 
 
 def _groups(entries: list[Entry]) -> list[tuple[int, list[Entry]]]:
@@ -177,27 +222,39 @@ def last_text(game: Game, _: Translator, names: list[str], you: int | None = Non
                 kw["name"] = names[params["seat"]]  # a "{name} ..." of an older version
             out.append(_(msgid, **kw))
             continue
-        phrases = [_phrase(m, p, _, seat == you) for m, p in group]
+        phrases = [x for m, p in _told(group) for x in _phrases(m, p, _, seat == you)]
         out.append(sentence(seat, phrases, seat == you, names[seat], _))
     return " ".join(out)
 
 
-def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int) -> str:
-    """``seat``'s own latest turn in the narration, said to them in their hand:
-    ``"Você comprou o 7♦."`` (``drawn``: the card they drew from the stock this turn,
-    ``turn``; the engine's ``view_for`` gives it to its drawer only), ``"Você descartou
-    3♣ e trancou o lixo."``; ``""`` when the narration holds no move of theirs."""
+def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int,
+             more: list[Card] | None = None) -> str:
+    """``seat``'s own latest turn in the narration, said to them in their hand, naming
+    the cards they drew this turn (``turn``; the engine's ``view_for`` gives them to
+    their drawer only): ``drawn`` from the stock (``"Você comprou o 7♦."``; after the
+    first player's redraw, RULES A9, the second card: ``"Você abriu o lixo com A♠ e
+    comprou o 5♥."``) and ``more``, the red-3 replacements in the order drawn
+    (RULES A4, D1: ``"Você baixou o 3♦ e comprou o 10♥."``); ``"Você descartou 3♣ e
+    trancou o lixo."``; ``""`` when the narration holds no move of theirs."""
     mine = [(m, p) for m, p in game.last if p.get("seat") == seat and "t" in p]
     if not mine:
         return ""
     last_turn = mine[-1][1]["t"]
-    ours = [(m, p) for m, p in mine if p["t"] == last_turn]
-    named = drawn is not None and last_turn == turn and all(m != REDREW for m, _p in ours)
+    ours = _told([(m, p) for m, p in mine if p["t"] == last_turn])
+    now = last_turn == turn
+    extra = list(more or []) if now else []
     phrases = []
     for msgid, params in ours:
-        if msgid == DREW and named:
+        if msgid == DREW and now and drawn is not None:
             msgid, params = DREW_CARD, {"card": str(drawn)}
-        phrases.append(_phrase(msgid, params, _, True))
+        elif msgid == REDREW and now and drawn is not None:
+            msgid, params = REDREW_CARD, {**params, "new": str(drawn)}
+        elif msgid in (LAID_DREW, LAID_DREW_MORE) and len(extra) >= int(params["n"]):
+            got, extra = extra[:int(params["n"])], extra[int(params["n"]):]
+            msgid, params = (LAID_DREW_CARD, {"card": params["card"], "new": str(got[0])}) \
+                if len(got) == 1 else (LAID_DREW_CARDS, {
+                    "card": params["card"], "cards": and_join([str(c) for c in got], _)})
+        phrases += _phrases(msgid, params, _, True)
     return sentence(seat, phrases, True, "", _)
 
 

@@ -23,6 +23,18 @@ class Phrase(str):
     __slots__ = ()
 
 
+class Reason:
+    """A parameter of a :class:`Refusal` that is itself a message with parameters
+    (``msgid`` translated, then formatted with ``kw``, :class:`Phrase` ones translated):
+    the engine's reason inside "{cards}: {reason}"."""
+
+    __slots__ = ("kw", "msgid")
+
+    def __init__(self, msgid: str, **kw: Any) -> None:
+        self.msgid = msgid
+        self.kw = kw
+
+
 class Refusal(Exception):
     """A refused request: ``msgid`` is the pt-BR message id, ``kw`` its parameters;
     ``raw`` is an already-written text (the engine's pt-BR reason)."""
@@ -75,6 +87,9 @@ def _param(value: Any, translate: Callable[..., str]) -> Any:
         return translate(value)
     if isinstance(value, Phrases):
         return value.render(translate)
+    if isinstance(value, Reason):
+        kw = {k: _param(v, translate) for k, v in value.kw.items()}
+        return translate(value.msgid, **kw) if kw else translate(value.msgid)
     if isinstance(value, Choices):
         return value.render(translate)
     return value

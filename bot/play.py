@@ -14,7 +14,7 @@ from typing import Any
 from bot.effects import Button
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, Game
-from bot.outcome import Phrase, Phrases, Refusal
+from bot.outcome import Phrase, Phrases, Reason, Refusal
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
@@ -74,13 +74,18 @@ def refusal(err: IllegalAction) -> Refusal:
     """The engine's reason as a :class:`Refusal` the service translates into the chat's
     language: the pt-BR template is the msgid (catalog ``engine.po``), params its values;
     an option it names is shown in the players' words (:data:`OPTION_NAMES`), and the
-    options an unknown one is refused with are :data:`OPTION_LIST`."""
+    options an unknown one is refused with are :data:`OPTION_LIST`; a reason about one
+    meld of several laid at once names it ("7♣ 8♣ 10♣: as cartas não formam uma
+    sequência.", engine ``IllegalAction.cards``)."""
     params: dict[str, Any] = dict(err.params)
     where = params.get("where")
     if isinstance(where, str) and where in OPTION_NAMES:
         params["where"] = Phrase(OPTION_NAMES[where])
     if err.code == "unknown_option":
         params["options"] = Phrases(OPTION_LIST)
+    if err.cards:
+        return Refusal(N_("{cards}: {reason}"), None, cards=" ".join(err.cards),
+                       reason=Reason(err.template, **params))
     return Refusal(err.template, None, **params)
 
 

@@ -11,6 +11,7 @@ returns a :class:`Reply` with the reason and saves nothing.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from typing import Literal
 
@@ -305,7 +306,8 @@ class Service(GameRunner):
         except CorruptGame as err:
             log.error("chat %s: ranking unreadable (%s)", chat.key, err)
             rows = []
-        text = info.scoreboard_text(game, rows, Translator(lang))
+        you = user.key if chat.platform in views.SOLO_PLATFORMS else None
+        text = info.scoreboard_text(game, rows, Translator(lang), you)
         return [Reply(player=user, text=text)]
 
     async def export(self, chat: ChatRef, user: PlayerRef, *,
@@ -324,7 +326,7 @@ class Service(GameRunner):
             return await self._reply(chat, user, CORRUPT)
         if record is None:
             return await self._reply(chat, user, N_("Ainda não há partida terminada neste grupo."))
-        return [Document(chat=chat, filename=f"buraco-{gid}.json", content=record)]
+        return [Document(chat=chat, filename=record_filename(gid or "", record), content=record)]
 
     async def set_language(self, chat: ChatRef, user: PlayerRef, lang: str = "", *,
                            update: str | None = None) -> list[Effect]:
@@ -385,3 +387,14 @@ class Service(GameRunner):
         await self.store.bind_chat(new.key, gid, CHAT_BIND_TTL_S)
         return effects
 
+
+def record_filename(gid: str, record: str) -> str:
+    """``tranca-<id>.json``: a record's file is named after its variant (the record's
+    ``variant``, docs/record-format.md; ``buraco`` when it cannot be read)."""
+    try:
+        variant = json.loads(record).get("variant")
+    except (ValueError, AttributeError):
+        variant = None
+    name = variant if isinstance(variant, str) and variant.replace("_", "").isalnum() \
+        else "buraco"
+    return f"{name}-{gid}.json"

@@ -37,13 +37,17 @@ CARDS_PER_ROW = 6
 SOLO_PLATFORMS = frozenset({"cli"})
 """Platforms whose table is seen by the one person playing (the terminal)."""
 DRAWN_MARK = "•"
-"""Marks the card drawn from the stock this turn in its drawer's hand (``•7♦``)."""
+"""Marks the cards drawn from the stock this turn in their drawer's hand (``•7♦``): the
+draw and any red-3 replacement (RULES A4, D1)."""
 
 
 def seat_name(game: Game, seat: int, _: Translator) -> str:
-    """Display name of ``seat``: the person's name or ``"Robô N"``."""
+    """Display name of ``seat``: the person's name or ``"Robô N"``; on a one-person
+    table (the terminal) the person is ``"Você"``, in the chat's language now."""
     player = game.seats[seat].player
-    return player.name if player is not None else _("Robô {n}", n=game.robot_number(seat))
+    if player is None:
+        return _("Robô {n}", n=game.robot_number(seat))
+    return _("Você") if seat == you_seat(game) else player.name
 
 
 def side_label(game: Game, side: int, team: list[int], _: Translator) -> str:
@@ -168,11 +172,11 @@ def last_text(game: Game, _: Translator) -> str:
 
 
 def _threes_line(rules: Any, cards: str, _: Translator) -> str:
-    """Laid red 3s: ``"Dólares: 3♥ 3♦"`` (altaneira, RULES A4), ``"3s baixados: 3♦"``
+    """Laid red 3s: ``"Dólares: 3♥ 3♦"`` (altaneira, RULES A4), ``"3 vermelhos baixados: 3♦"``
     (tranca, RULES A32)."""
     if rules.red_three == RedThree.DOLLAR:
         return _("Dólares: {cards}", cards=cards)
-    return _("3s baixados: {cards}", cards=cards)
+    return _("3 vermelhos baixados: {cards}", cards=cards)
 
 
 def _canastra(meld: Any, _: Translator) -> str:
@@ -216,11 +220,11 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     s = game.seats[seat]
     view = play.view_of(game, seat)
     grouped = {i: g + 1 for g, grp in enumerate(s.groups) for i in grp.cards}
-    drawn = -1 if narration.took_morto_in(game, seat, view.turn_count) else next(
-        (i for i, c in enumerate(view.hand) if c == view.drawn), -1)
+    drawn = set() if narration.took_morto_in(game, seat, view.turn_count) else _drawn_at(
+        view.hand, [view.drawn, *view.drawn_more])
     faces: list[dict[str, Any]] = [
         {"index": i, "code": c.code, "text": play.text_of(c), "red": c.is_red,
-         "selected": i in s.sel, "group": grouped.get(i, 0), "drawn": i == drawn}
+         "selected": i in s.sel, "group": grouped.get(i, 0), "drawn": i in drawn}
         for i, c in enumerate(view.hand)]
     b = _buttons(game, s.ver)
     rows: list[list[Any]] = []
@@ -230,7 +234,7 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
             for f in faces[start:start + CARDS_PER_ROW]])
     lines = [_("Mesa: {title}", title=game.chat.title or game.chat.chat_id)]
     lines += _pick_lines(game, seat, view, _)
-    own = narration.own_line(game, seat, _, view.drawn, view.turn_count)
+    own = narration.own_line(game, seat, _, view.drawn, view.turn_count, view.drawn_more)
     if own:
         lines.append(own)
     my_turn = game.status == "playing" and view.turn == seat
@@ -248,6 +252,21 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     title = _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", len(view.hand))
     return View.model_validate({"title": title, "lines": lines, "buttons": rows,
                                 "cards": faces, "version": s.ver})
+
+
+def _drawn_at(hand: list[Any], drawn: list[Any]) -> set[int]:
+    """Indexes in ``hand`` of the cards ``drawn`` from the stock this turn (None for no
+    card), one index per card even when both decks' copies are in the hand (the last
+    copies: drawn cards are appended)."""
+    out: set[int] = set()
+    for card in drawn:
+        if card is None:
+            continue
+        at = next((i for i in reversed(range(len(hand))) if hand[i] == card and i not in out),
+                  -1)
+        if at >= 0:
+            out.add(at)
+    return out
 
 
 def _fitting(rows: list[list[Button]], view: Any) -> list[list[Button]]:

@@ -191,6 +191,7 @@ def _take_pile(state: DealState, action: Action) -> list[Event]:
     state.pile = []
     state.phase = PLAY
     state.drawn = None
+    state.drawn_more = []
     state.redraw_ok = False
     if not state.hands[seat]:
         go_out(state, seat, True, events)
@@ -243,6 +244,13 @@ def _natural_two(meld: Meld, two: Card) -> bool:
     return slot.rank == 2 and slot.suit == two.suit
 
 
+def _about(err: IllegalAction, cards: Sequence[Card], several: bool) -> IllegalAction:
+    """``err`` naming the meld it is about (``err.cards``) when the lay-down had several."""
+    if several:
+        err.cards = tuple(str(c) for c in cards)
+    return err
+
+
 def _lay_down(state: DealState, action: Action) -> list[Event]:
     """New melds and extensions in one lay-down (C1, C10, A22 vulnerability, A21)."""
     if state.phase != PLAY:
@@ -262,14 +270,23 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
         raise IllegalAction("meld_no_cards", "escolha as cartas para baixar")
     hand = _without(state.hands[seat], laid)
     side_melds = list(state.melds[side])
+    several = len(new_melds) + len(extensions) > 1
     for index, cards in extensions:
         if index >= len(side_melds):
             raise IllegalAction(
                 "no_such_meld", "seu lado não tem o jogo {number}", number=index + 1
             )
-        side_melds[index] = extend_meld(side_melds[index], cards, rules)
-    built = [make_meld(m, rules) for m in new_melds] if new_melds else []
-    side_melds += built
+        try:
+            side_melds[index] = extend_meld(side_melds[index], cards, rules)
+        except IllegalAction as err:
+            raise _about(err, cards, several) from None
+    built = []
+    for cards in new_melds:
+        try:
+            built.append(make_meld(cards, rules))
+        except IllegalAction as err:
+            raise _about(err, cards, several) from None
+    side_melds.extend(built)
     minimum = state.vuln_min[seat]
     if minimum and not state.has_laid[seat]:
         points = sum(card_points(c, rules) for c in laid)
@@ -386,10 +403,12 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
         drawn = 1 if replace else 0
         if replace:
             hand.append(state.stock.pop())
+            state.drawn_more.append(hand[-1])
     else:
         drawn = 0
         while not able_to_end_turn(state, seat, hand) and state.stock:
             hand.append(state.stock.pop())  # D1: only when the turn could not end
+            state.drawn_more.append(hand[-1])
             drawn += 1
     state.laid_threes[side].append(card)
     state.redraw_ok = False

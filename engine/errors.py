@@ -12,6 +12,8 @@ class IllegalAction(Exception):
     chat's language as ``_(template).format(**params)`` (catalog ``bot/locale/*/engine.po``).
     ``message`` is the pt-BR reason: ``template.format(**params)``, or ``template`` as
     written when there are no params (so a template without params may hold braces).
+    ``cards`` names the meld the reason is about when a lay-down held several (the
+    cards of that new meld or extension, rendered: ``("7♣", "8♣", "10♣")``), else ().
     """
 
     def __init__(self, code: str, template: str, **params: str | int) -> None:
@@ -21,3 +23,4 @@ class IllegalAction(Exception):
         self.template = template
         self.params = params
         self.message = message
+        self.cards: tuple[str, ...] = ()

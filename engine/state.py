@@ -72,6 +72,7 @@ class DealState:
     # per turn
     taken_top: Card | None = None
     drawn: Card | None = None
+    drawn_more: list[Card] = field(default_factory=list)
     redraw_ok: bool = False
     laid_this_turn: bool = False
     from_pile: list[Card] = field(default_factory=list)
@@ -153,6 +154,7 @@ class DealState:
         new.relancinhos, new.went_out = self.relancinhos[:], self.went_out
         new.taken_top, new.drawn, new.redraw_ok = self.taken_top, self.drawn, self.redraw_ok
         new.laid_this_turn, new.from_pile = self.laid_this_turn, self.from_pile[:]
+        new.drawn_more = self.drawn_more[:]
         new.pile_dollars = [p[:] for p in self.pile_dollars]
         new.seen = [p[:] for p in self.seen]
         new.laid_before_turn = self.laid_before_turn
@@ -191,6 +193,7 @@ class DealState:
             "pile_dollars": [codes(p) for p in self.pile_dollars],
             "seen": [codes(p) for p in self.seen],
             "laid_before_turn": self.laid_before_turn,
+            **({"drawn_more": codes(self.drawn_more)} if self.drawn_more else {}),
         }
 
     @classmethod
@@ -318,6 +321,7 @@ def _from_json(cls: type[DealState], rules: Rules, d: Any) -> DealState:
     ]
     state.seen = [_cards(p) for p in _per(d.get("seen", [[]] * n), n, "seen")]
     state.laid_before_turn = jsonfields.flag(d, "laid_before_turn", state.has_laid[state.turn % n])
+    state.drawn_more = _cards(d.get("drawn_more", []))
     for name in ("taken_top", "drawn"):
         if d.get(name):
             if not isinstance(d[name], str):

@@ -144,6 +144,7 @@ def next_turn(state: DealState, events: list[Event]) -> None:
     state.phase = DRAW
     state.taken_top = None
     state.drawn = None
+    state.drawn_more = []
     state.redraw_ok = False
     state.laid_this_turn = False
     state.from_pile = []

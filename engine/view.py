@@ -59,6 +59,9 @@ class SeatView:
     first: int
     turn_count: int
     seen_taken: list[list[Card]] = field(default_factory=list)
+    drawn_more: list[Card] = field(default_factory=list)
+    """Cards drawn this turn besides ``drawn`` (red-3 replacements, RULES A4, D1), in
+    the order drawn; the turn's own player only."""
     pile_dollars: list[Card] = field(default_factory=list)
 
     @property
@@ -128,6 +131,7 @@ def view_for(state: DealState, seat: int, seen_taken: list[list[Card]] | None = 
         can_redraw=own_turn and state.redraw_ok and state.phase == PLAY,
         taken_top=state.taken_top if own_turn else None,
         drawn=state.drawn if own_turn else None,
+        drawn_more=list(state.drawn_more) if own_turn else [],
         scores=list(state.scores),
         vuln_min=0 if state.has_laid[seat] else state.vuln_min[seat],
         has_laid=state.has_laid[seat],

@@ -1,5 +1,5 @@
 """``python -m bot``: argument checks, the seat count refused before any AI seat, one
-clear line (exit 1) for ordinary setup mistakes, Ctrl-C at the prompt (exit 130)."""
+clear line (exit 1) for ordinary setup mistakes, Ctrl-C at the prompt (asks, as q; exit 0)."""
 
 from __future__ import annotations
 
@@ -60,12 +60,26 @@ def test_a_seat_count_the_variant_refuses_exits_2_with_one_line(
         f"Esta variante joga com {allowed} jogadores; a mesa tem {players}.\n")
 
 
-def test_ctrl_c_at_the_prompt_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_at_the_prompt_asks_like_q_and_a_second_one_quits_with_exit_0(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     def interrupted(_prompt: str = "") -> str:
         raise KeyboardInterrupt
 
     monkeypatch.setattr("builtins.input", interrupted)
-    assert cli.main(["play", "--players", "2", "--pause", "0"]) == 130
+    assert cli.main(["play", "--players", "2", "--pause", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "Partida: Você × Robô 2\nTotal: 0 × 0\nRanking:\n" in out  # the score, as q
+    assert out.endswith("\nAté a próxima!\n") and out.count("Até a próxima!") == 1
+
+
+def test_ctrl_c_while_the_robots_play_quits_cleanly_with_exit_0(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    async def interrupted(_self: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("adapters.console.app.ConsoleGame.run_ai", interrupted)
+    assert cli.main(["play", "--players", "2", "--pause", "0"]) == 0
+    assert capsys.readouterr().out.endswith("\nAté a próxima!\n")
 
 
 @pytest.mark.parametrize(("command", "env", "line"), [

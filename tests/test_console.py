@@ -49,17 +49,17 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
     assert "Ações: Baixar (b N N N) · Descartar (d N) · Baixar o 3 (t N)" in text
     assert "Não há carta 99 na sua mão (1 a 12)." in text
     assert "Baixe o 3 vermelho antes de descartar" in text
-    assert "Você comprou do monte e baixou o 3♦." in text and "3s baixados: 3♦" in text
-    assert "Um jogo precisa de pelo menos 3 cartas" in text
+    assert "Você comprou do monte e baixou o 3♦." in text and "3 vermelhos baixados: 3♦" in text
+    assert "5♣ 10♦: um jogo precisa de pelo menos 3 cartas." in text  # "b 1 2 / 3"
     assert "Separado 1" not in text  # a refused meld leaves no selection behind
     # the AI answered, the person's discard went to the pile
-    assert "Robô 2 comprou do monte." in text
-    assert "Robô 2 comprou do monte e descartou A♣." in text
+    assert "│ Robô 2 comprou do monte e descartou A♣." in text  # the table, told once
+    assert text.count("Robô 2 comprou do monte e descartou A♣.") == 1
     # "d 6" was typed from the screen where the drawn 8♦ stood at the end: 5♥ went
     assert "1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:A♥  7:8♥  8:9♥  9:6♠  10:K♠" in text
     assert "Partida: Você × Robô 2" in text
     assert text.rstrip().endswith(
-        "<q>\nPartida: Você × Robô 2\nTotal: 0 × 0\nRanking do grupo:\n"
+        "<q>\nPartida: Você × Robô 2\nTotal: 0 × 0\nRanking:\n"
         "(nenhuma partida terminada ainda)\n\nAté a próxima!")  # q shows the score first
 
 
@@ -83,7 +83,7 @@ async def test_a_whole_match_to_the_score() -> None:
     text = out.getvalue()
     assert "Fim da mão 1." in text
     assert "Fim da partida! Vencedor:" in text
-    assert "Ranking do grupo:" in text and "1. Você: partidas 1, vitórias 0, pontos " in text
+    assert "Ranking:" in text and "1. Você: partidas 1, vitórias 0, pontos " in text
 
 
 def test_cli_parses_play_options() -> None:

@@ -5,11 +5,13 @@ every side, and the language of ``python -m bot`` (LANG, ``--idioma``)."""
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from test_console import scripted
 from test_console_input import answers, play
 
@@ -64,8 +66,8 @@ async def test_a_draw_keeps_the_hand_numbers_and_marks_the_new_card() -> None:
     # "d 6" typed from the screen before the draw still means A♥ (sorted, the drawn J♥
     # would have made it J♥)
     text = await play("buraco", ["c", "d 6", "q", "s"])
-    assert "│ 1:5♣  2:3♦  3:10♦  4:Q♦  5:Q♦  6:A♥  7:5♥  8:8♥  9:9♥  10:6♠  11:K♠  12:•J♥*" in text
-    assert "│ * = nova nesta vez (no fim: as outras mantêm o número)" in text
+    assert "│ 1:5♣  2:3♦  3:10♦  4:Q♦  5:Q♦  6:A♥  7:5♥  8:8♥  9:9♥  10:6♠  11:K♠  12:•J♥ " in text
+    assert "* = nova" not in text  # one mark per card, the legend only with a "*"
     assert "│ Lixo: A♥ A♣ · Monte: 80" in text
 
 
@@ -91,7 +93,7 @@ def test_card_names_in_both_letter_sets_and_the_clubs_letter() -> None:
 async def test_q_asks_first_and_shows_the_score() -> None:
     text = await play("buraco", ["q", "n", "c", "q", "s"])
     assert answers(text)[:7] == [
-        "Partida: Você × Robô 2", "Total: 0 × 0", "Ranking do grupo:",
+        "Partida: Você × Robô 2", "Total: 0 × 0", "Ranking:",
         "(nenhuma partida terminada ainda)", "Sair da partida? (s/n) <n>",
         "A partida continua.", "Partida: Você × Robô 2"]
     assert "Você comprou do monte." in text  # the game went on after "n"
@@ -124,7 +126,7 @@ async def test_terminal_rules_score_and_language() -> None:
         "(Italiano). Use: idioma en." in said
     assert "Language: English." in said and "Group language: English." not in said
     assert "Your hand (11 cards)" in text and "│ Actions: Draw from the stock (c)" in text
-    assert said[-6:] == ["Match: Você × AI 2", "Total: 0 × 0", "Group ranking:",
+    assert said[-6:] == ["Match: You × AI 2", "Total: 0 × 0", "Ranking:",
                          "(no finished match yet)", "Quit the match? (y/n) <y>",
                          "See you next time!"]
 
@@ -136,8 +138,8 @@ async def test_a_whole_match_shows_every_side_and_exports_its_record(
     monkeypatch.chdir(tmp_path)
     text = await play_seeded_duel(after=["exportar"])
     assert ("Total: -175 × 2100\nClassificação da partida:\n1. Robô 2: 2100 pontos\n"
-            "2. Você: -175 pontos\nRanking do grupo:") in text
-    saved = list(tmp_path.glob("buraco-*.json"))
+            "2. Você: -175 pontos\nRanking:") in text
+    saved = list(tmp_path.glob("buraco-*.json"))  # a buraco match
     assert len(saved) == 1 and f"Registro da partida salvo em {saved[0]}" in text
     assert json.loads(saved[0].read_text(encoding="utf-8"))["deals"]
 
@@ -220,3 +222,24 @@ def test_a_bad_adapter_setting_is_one_line(monkeypatch: pytest.MonkeyPatch) -> N
         TelegramTuning()
     assert cli._setup_error(bad.value) == (
         "TELEGRAM_POLL_INTERVAL inválido ('x'): use um número.")
+
+
+def test_pile_cards_are_starred_the_drawn_card_dotted_and_the_legend_names_both() -> None:
+    from adapters.console import render
+    from bot.effects import CardFace, View
+    from bot.i18n import Translator
+    cards = [CardFace(index=i, code=c, text=t, red=False, drawn=(c == "7s"))
+             for i, (c, t) in enumerate([("5c", "5♣"), ("7s", "7♠"), ("Kc", "K♣"),
+                                          ("Qc", "Q♣")])]
+    view = View(title="Sua mão (4 cartas)", lines=["Mesa: x"], cards=cards)
+    out = io.StringIO()
+    render.show_hand(Console(file=out, width=200, color_system=None), view,
+                     Translator("pt"), [0, 1, 2, 3], 3)
+    text = out.getvalue()
+    assert "│ 1:5♣  2:•7♠  3:K♣*  4:Q♣* " in text
+    assert ("│ * = nova nesta vez, • = comprada do monte (no fim: as outras mantêm o número)"
+            in text)
+    out = io.StringIO()
+    render.show_hand(Console(file=out, width=200, color_system=None), view,
+                     Translator("pt"), [0, 2, 3, 1], 1)
+    assert "│ 1:5♣  2:K♣  3:Q♣  4:•7♠ " in out.getvalue() and "* =" not in out.getvalue()

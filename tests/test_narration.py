@@ -237,14 +237,14 @@ async def test_a_justified_pick_up_onto_a_meld_says_which_meld_it_extended() -> 
     bia = hand_of(await svc.press(ANA, button(ana, "Descartar")), BIA)
     effects = await svc.press(BIA, button(bia, "Lixo → 1"))
     said = ("Ana comprou do monte e descartou 10♦. "
-            "Bia pegou o lixo (cartas: 1) juntando 10♦ ao jogo 1.")
+            "Bia pegou o lixo (1 carta) juntando 10♦ ao jogo 1.")
     assert table_of(effects).lines[-1] == said
     shown_everywhere(table_of(effects), said)
-    own = "Você pegou o lixo (cartas: 1) juntando 10♦ ao jogo 1."
+    own = "Você pegou o lixo (1 carta) juntando 10♦ ao jogo 1."
     shown_everywhere(hand_of(effects, BIA), own, hand=True)
-    assert Translator("en")("pegou o lixo (cartas: {n}) juntando {card} ao jogo {meld}",
-                            n=1, card="10♦", meld=1) == (
-        "took the discard pile (cards: 1) adding 10♦ to meld 1")
+    assert Translator("en")("pegou o lixo ({count}) juntando {card} ao jogo {meld}",
+                            count="1 card", card="10♦", meld=1) == (
+        "took the discard pile (1 card) adding 10♦ to meld 1")
 
 
 # -- items 3, 4, 5: own moves in the hand, the drawn card, Dólares ------------------
@@ -264,11 +264,11 @@ async def test_own_discard_of_a_tranca_is_confirmed_in_the_hand() -> None:
     shown_everywhere(table_of(laid), "  Dólares: 3♥")
     ana = await press_cards(svc, hand_of(laid, ANA), ANA, "3♣")
     effects = await svc.press(ANA, button(ana, "Descartar"))
-    own = "Você comprou do monte, baixou o 3♥, descartou 3♣ e trancou o lixo."
+    own = "Você comprou do monte, baixou o 3♥ e comprou outra, descartou 3♣ e trancou o lixo."
     assert hand_of(effects, ANA).lines[1] == own
     shown_everywhere(hand_of(effects, ANA), own, hand=True)
     assert table_of(effects).lines[-1] == (
-        "Ana comprou do monte, baixou o 3♥, descartou 3♣ e trancou o lixo.")
+        "Ana comprou do monte, baixou o 3♥ e comprou outra, descartou 3♣ e trancou o lixo.")
 
 
 async def test_the_drawn_card_is_named_and_marked_only_in_the_drawers_hand() -> None:
@@ -378,20 +378,24 @@ async def test_the_terminal_says_the_players_own_moves_in_the_second_person() ->
     await game.play()
     text = out.getvalue()
     # the hand panel after the draw: the drawn card at the end, marked
-    assert "│ 1:6♣  2:3♦  3:4♦  4:Q♦  5:A♥  6:5♥  7:9♥  8:K♥  9:8♠  10:10♠  11:K♠  12:•8♦*" in text
+    assert "│ 1:6♣  2:3♦  3:4♦  4:Q♦  5:A♥  6:5♥  7:9♥  8:K♥  9:8♠  10:10♠  11:K♠  12:•8♦ " in text
     assert "│ Você comprou o 8♦." in text
-    # the robots played while the person waited: the table tells all of it
-    assert ("│ Você comprou do monte e descartou 6♣. Robô 2 comprou do monte e descartou A♣. "
-            "Robô 3 comprou do monte e descartou A♦. Robô 4 comprou do monte e descartou A♣."
-            ) in text
-    assert "\nRobô 3 comprou do monte e descartou A♦.\n" in text  # narrated once, as played
+    # the robots played while the person waited: each turn printed once, on its own line,
+    # when it ended; the last one is in the table; the person's own turn is in the hand
+    assert ("\nRobô 2 comprou do monte e descartou A♣.\n"
+            "Robô 3 comprou do monte e descartou A♦.\n╭") in text
+    assert "│ Robô 4 comprou do monte e descartou A♣." in text
+    assert text.count("Robô 3 comprou do monte e descartou A♦.") == 1
+    assert "Robô 2 comprou do monte.\n" not in text  # no growing line per move
+    assert "│ Você comprou do monte e descartou 6♣." in text
+    assert "\nVocê comprou do monte e descartou 6♣." not in text
 
 
 # -- item 7: the going-out rule where a player looks for it (RULES §2) -------------
 GOING_OUT = {
     "buraco": "Para bater: não precisa de canastra.",  # RULES A17
-    "buraco_morto": "Para bater e pegar o morto: não precisa de canastra; para bater e "
-                    "encerrar a mão: não precisa de canastra.",  # RULES A17
+    "buraco_morto": "Para bater (e pegar o morto ou encerrar a mão): não precisa de "
+                    "canastra.",  # RULES A17: one requirement, said once
     "bossa_nova": "Para bater e pegar o morto: não precisa de canastra; para bater e "
                   "encerrar a mão: precisa de uma canastra (limpa ou suja).",  # RULES A16
     "tranca": "Para bater e pegar o morto: não precisa de canastra; para bater e "

@@ -98,7 +98,7 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
     replayed = replay(record)  # the record replays to the same score
     assert replayed.ok and replayed.match_scores == [-480, -300]
     exported = await svc.export(CHAT, ANA)
-    assert exported == [Document(chat=CHAT, filename=f"buraco-{gid}.json",
+    assert exported == [Document(chat=CHAT, filename=f"tranca-{gid}.json",
                                  content=await store.load_record(gid))]
     board = only(await svc.scoreboard(CHAT, ANA), "reply").text
     assert board == (

@@ -152,7 +152,7 @@ async def test_meld_take_pile_and_set_aside(svc: Service) -> None:
     bia = hand_of(effects, BIA)
     effects = await svc.press(BIA, button(bia, "Pegar o lixo"))
     assert effects[0].view.lines[-1] == (
-        "Ana comprou do monte e descartou J♥. Bia pegou o lixo (cartas: 1).")
+        "Ana comprou do monte e descartou J♥. Bia pegou o lixo (1 carta).")
     bia = hand_of(effects, BIA)
     assert "J♥" in cards(bia) and len(bia.cards) == 12
     bia = await select(svc, BIA, gid, bia, "7♣", "7♦", "7♥")
@@ -165,7 +165,7 @@ async def test_meld_take_pile_and_set_aside(svc: Service) -> None:
     assert table.lines[:4] == ["Ana: 0 pts · nesta mão: 0 em jogos", "  (sem jogos)",
                                "Bia: 0 pts · nesta mão: 15 em jogos", "  1) 7♣ 7♦ 7♥"]
     assert table.lines[-1] == ("Ana comprou do monte e descartou J♥. "
-                               "Bia pegou o lixo (cartas: 1) e baixou 7♣ 7♦ 7♥.")
+                               "Bia pegou o lixo (1 carta) e baixou 7♣ 7♦ 7♥.")
     bia = hand_of(effects, BIA)
     assert len(bia.cards) == 9
     assert [b.label for b in bia.buttons[-2]] == ["+1"]
@@ -295,7 +295,7 @@ async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Se
     ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
     ana = await select(svc, ANA, gid, ana, "3♦")
     laid = await svc.press(ANA, button(ana, "Baixar o 3"))
-    assert laid[0].view.lines[1:3] == ["  (sem jogos)", "  3s baixados: 3♦"]
+    assert laid[0].view.lines[1:3] == ["  (sem jogos)", "  3 vermelhos baixados: 3♦"]
     ana = await select(svc, ANA, gid, hand_of(laid, ANA), "8♦")
     effects = await svc.press(ANA, button(ana, "Descartar"))
     assert "Lixo: 8♦ (1 carta) · Monte: 59 · Mortos na mesa: 2" in effects[0].view.lines
@@ -308,4 +308,4 @@ async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Se
                                           "Cartas na mão: Ana 10 · Bia 9"]
     assert effects[0].view.lines[-1] == (  # RULES A10: the pick-up names the meld it made
         "Ana comprou do monte, baixou o 3♦ e descartou 8♦. "
-        "Bia pegou o lixo (cartas: 1) baixando 7♦ 8♦ 2♦.")
+        "Bia pegou o lixo (1 carta) baixando 7♦ 8♦ 2♦.")

@@ -15,8 +15,9 @@ by their number under "Sua mão" or by name (:mod:`adapters.console.typed`)::
   p, placar    scoreboard     regras   the variant's rules     idioma en   language
   exportar     save the finished match's record     ?  help     q  quit (asks first)
 
-Hand numbers stay put during a turn: a drawn card goes to the end, marked ``*``; the
-hand is sorted again when the person's next turn starts.
+Hand numbers stay put during a turn: a drawn card goes to the end, marked ``•``
+(other new cards, from the pile or a morto, ``*``); the hand is sorted again when the
+person's next turn starts.
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ class ConsoleGame:
         self.game_id = ""
         self.closed = False
         self.narrate = False
+        self.told: set[str] = set()  # narration sentences already seen: not printed
+        self.printed: set[str] = set()  # those printed above the table: not in it again
         self._ = Translator(lang)
         self.rules: Any = None
 
@@ -82,6 +85,8 @@ class ConsoleGame:
                 self.table, self.game_id = eff.view, eff.game_id
                 if self.narrate and eff.view.lines and eff.view.lines[-1] != before:
                     self._narrate(before, eff.view.lines[-1])
+                elif not self.narrate and eff.view.lines:  # the person's own move: the
+                    self.told |= set(SENTENCE_END.split(eff.view.lines[-1]))  # hand says it
             elif eff.kind == "hand" and eff.player.key == ME.key:
                 self._new_hand(eff.view)
             elif eff.kind in ("reply", "say", "tell"):
@@ -110,13 +115,34 @@ class ConsoleGame:
         return [self.hand.cards[i].code for i in self.order] if self.hand else []
 
     def _narrate(self, before: str, now: str) -> None:
-        """Print the sentences of the table's narration (bot/narration.py: the last
-        turn, then the turn in play) that the previous table did not have: each move
-        once, as the sentence of its turn so far."""
-        seen = set(SENTENCE_END.split(before))
-        new = [part for part in SENTENCE_END.split(now) if part not in seen]
-        if new:
-            self.console.print(" ".join(new), style="dim")
+        """Print each turn of the table's narration (bot/narration.py: one sentence per
+        seat and turn) once, on its own line, when the turn has ended (a later sentence
+        follows it); the turn in play is shown by the table (:meth:`render`, which leaves
+        out what was printed here). ``before`` is the previous table's narration."""
+        del before  # each sentence is printed once, whatever the previous table said
+        parts = SENTENCE_END.split(now)
+        self.told &= set(parts)  # a sentence gone from the narration may come back anew
+        self.printed &= set(parts)
+        playing = self.table is not None and not self.between() and bool(self.table.buttons)
+        for part in parts[:-1] if playing else parts:  # a deal's end ends the last turn
+            if part and part not in self.told:
+                self.told.add(part)
+                self.printed.add(part)
+                self.console.print(part, style="dim")
+
+    def _untold(self, view: View) -> View:
+        """``view`` (the table) without the narration sentences already printed, nor
+        the person's own ended turn (their hand says it): the turn in play, or the turn
+        that ended last, is left."""
+        if not view.lines or not self.told:
+            return view
+        parts = SENTENCE_END.split(view.lines[-1])
+        left = [part for k, part in enumerate(parts) if part not in self.printed
+                and (part not in self.told or k == len(parts) - 1)]
+        if len(left) == len(parts):
+            return view
+        lines = view.lines[:-1] + ([" ".join(left)] if left else [])
+        return view.model_copy(update={"lines": lines})
 
     async def setup(self, variant: str, players: int | None,
                     levels: Sequence[str] = ("normal",)) -> bool:
@@ -178,7 +204,9 @@ class ConsoleGame:
     def render(self) -> None:
         """Table, then hand (with the numbers of :attr:`order`)."""
         if self.table is not None:
-            render.show_table(self.console, self.table)
+            render.show_table(self.console, self._untold(self.table))
+            if self.table.lines:  # the turn in play, now on screen, is not printed again
+                self.told |= set(SENTENCE_END.split(self.table.lines[-1]))
         if self.hand is not None:
             render.show_hand(self.console, self.hand, self._, self.order, self.new_cards)
         self._shown = self.snapshot()
@@ -214,10 +242,10 @@ class ConsoleGame:
         self.console.print(text, style="bold yellow")
 
     def ask(self, prompt: str) -> str | None:
-        """One more line from the person, None at end of input."""
+        """One more line from the person, None at end of input (Ctrl-D) or on Ctrl-C."""
         try:
             return self.read(prompt)
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):
             self.console.print()
             return None
 
@@ -236,11 +264,9 @@ class ConsoleGame:
                 self.render()  # leave the table as it is on screen
             prompt = self._("(Enter para a próxima mão) > ") if self.between() else "> "
             line = self.ask(prompt)
-            if line is None:
-                self.console.print(self._("Até a próxima!"))
-                await self.close()
-                return
-            if self.between() and not commands.is_info(line):
+            if line is None:  # Ctrl-C or Ctrl-D at the prompt: as "q", the score and a
+                line = "q"  # question; a second one there quits ("Até a próxima!")
+            elif self.between() and not commands.is_info(line):
                 line = "n"  # between deals any move starts the next deal
             if not await self.command(line):
                 await self.close()

@@ -16,9 +16,10 @@ COMMANDS = {"c": "c", "p": "l", "m": "b", "e": "e", "d": "d", "r": "r", "3": "t"
 
 def hand_text(view: View, order: list[int] | None = None, new: int = 0) -> Text:
     """``1:7♥  2:8♥ ...`` with red suits in red and selected cards underlined; ``order``
-    lists the view's card indexes in the order shown (default: the view's), the last
-    ``new`` of them marked ``*`` (cards that came this turn), the card drawn from the
-    stock this turn also marked ``•`` as on every platform (``bot.views.DRAWN_MARK``)."""
+    lists the view's card indexes in the order shown (default: the view's). One mark per
+    card: the cards drawn from the stock this turn ``•`` as on every platform
+    (``bot.views.DRAWN_MARK``), the other cards that came this turn (the last ``new``
+    shown: the pile, a morto) ``*``."""
     text = Text()
     shown = order if order is not None else list(range(len(view.cards)))
     for pos, i in enumerate(shown):
@@ -30,9 +31,15 @@ def hand_text(view: View, order: list[int] | None = None, new: int = 0) -> Text:
             text.append(DRAWN_MARK, style="bold")
         style = "bold red" if face.red else "bold"
         text.append(face.text, style=style + (" underline" if face.selected else ""))
-        if pos >= len(shown) - new:
+        if starred(view, shown, new, pos):
             text.append("*", style="bold green")
     return text
+
+
+def starred(view: View, shown: list[int], new: int, pos: int) -> bool:
+    """True when the card shown at ``pos`` is marked ``*``: new this turn (one of the
+    last ``new``) and not drawn from the stock (those are marked ``•``)."""
+    return pos >= len(shown) - new and not view.cards[shown[pos]].drawn
 
 
 def actions_text(view: View, _: Translator) -> str:
@@ -66,11 +73,14 @@ def show_table(console: Console, view: View) -> None:
 
 def show_hand(console: Console, view: View, _: Translator, order: list[int] | None = None,
               new: int = 0) -> None:
-    """The hand panel: numbered cards (see :func:`hand_text`), a note on the new cards,
+    """The hand panel: numbered cards (see :func:`hand_text`), a note on the marks when a
+    ``*`` is shown,
     status lines, and the actions valid now."""
     parts: list[Text | str] = [hand_text(view, order, new)]
-    if new:
-        parts.append(_("* = nova nesta vez (no fim: as outras mantêm o número)"))
+    shown = order if order is not None else list(range(len(view.cards)))
+    if any(starred(view, shown, new, pos) for pos in range(len(shown))):
+        parts.append(_("* = nova nesta vez, • = comprada do monte (no fim: as outras "
+                       "mantêm o número)"))
     parts += [line for line in view.lines[1:]]
     actions = actions_text(view, _)
     if actions:

@@ -102,6 +102,7 @@ def sample_state(view: SeatView, rng: random.Random) -> DealState:
                   for s in range(n)],
         vuln_min=[view.vuln_min if s == view.seat else 0 for s in range(n)],
         relancinhos=[0] * len(view.teams), went_out=-1, taken_top=view.taken_top,
-        drawn=view.drawn, redraw_ok=view.can_redraw, laid_this_turn=False, from_pile=from_pile,
+        drawn=view.drawn, drawn_more=list(view.drawn_more), redraw_ok=view.can_redraw,
+        laid_this_turn=False, from_pile=from_pile,
         laid_before_turn=view.has_laid,
     )

@@ -1,0 +1,125 @@
+"""Findings of a fresh-user trial on the narration: a red 3's replacement draw and the
+first player's second card are told (named only in the drawer's own hand and marked
+there like the drawn card), lists read with commas and one final "e"."""
+
+from __future__ import annotations
+
+from test_narration import (
+    ANA,
+    CHAT,
+    button,
+    hand_of,
+    press_cards,
+    rig,
+    service,
+    shown_everywhere,
+    stock_order,
+    swap_in,
+    table_of,
+    telegram_text,
+)
+
+
+async def test_a_red_three_replacement_draw_is_told_and_named_only_in_the_hand() -> None:
+    """RULES A4: each Dólar laid draws a replacement (stock 3 cards lower for the draw
+    and two 3s); the table says "comprou outra", the hand names and marks the card."""
+    svc, store, _clock = service()
+    await svc.new_game(CHAT, ANA, "altaneira")
+    for _robot in range(3):
+        await svc.add_ai(CHAT, ANA, "normal")
+    started = await svc.start(CHAT, ANA)
+    await rig(store, lambda d: (swap_in(d, 0, ["3d", "3h"]),
+                                stock_order(d, ["5h", "10h", "4c"]),
+                                d.update(turn=0, phase="draw")))
+    ana = hand_of(await svc.press(ANA, button(hand_of(started, ANA), "Comprar do monte")), ANA)
+    ana = await press_cards(svc, ana, ANA, "3♦")
+    effects = await svc.press(ANA, button(ana, "Baixar o 3"))
+    ana = await press_cards(svc, hand_of(effects, ANA), ANA, "3♥")
+    effects = await svc.press(ANA, button(ana, "Baixar o 3"))
+    table, hand = table_of(effects), hand_of(effects, ANA)
+    said = "Ana comprou do monte, baixou o 3♦ e comprou outra e baixou o 3♥ e comprou outra."
+    assert table.lines[-1] == said
+    shown_everywhere(table, said)
+    assert "10♥" not in telegram_text(table) and "4♣" not in telegram_text(table)
+    own = "Você comprou o 5♥, baixou o 3♦ e comprou o 10♥ e baixou o 3♥ e comprou o 4♣."
+    assert hand.lines[1] == own
+    shown_everywhere(hand, own, hand=True)
+    assert sorted(c.text for c in hand.cards if c.drawn) == ["10♥", "4♣", "5♥"]
+    shown_everywhere(hand, "•10♥", hand=True)
+
+
+async def test_the_first_players_second_card_is_named_in_the_hand() -> None:
+    """RULES A9 (altaneira): the first drawn card opens the pile and another is drawn;
+    the table does not name the new card, the drawer's hand does and marks it."""
+    svc, store, _clock = service()
+    await svc.new_game(CHAT, ANA, "altaneira")
+    for _robot in range(3):
+        await svc.add_ai(CHAT, ANA, "normal")
+    started = await svc.start(CHAT, ANA)
+    await rig(store, lambda d: (stock_order(d, ["As", "9d"]), d.update(turn=0, phase="draw")))
+    ana = hand_of(await svc.press(ANA, button(hand_of(started, ANA), "Comprar do monte")), ANA)
+    effects = await svc.press(ANA, button(ana, "Abrir o lixo e comprar outra"))
+    table, hand = table_of(effects), hand_of(effects, ANA)
+    assert table.lines[-1] == "Ana abriu o lixo com A♠ e comprou outra."
+    assert "9♦" not in telegram_text(table)
+    own = "Você abriu o lixo com A♠ e comprou o 9♦."
+    assert hand.lines[1] == own
+    shown_everywhere(hand, own, hand=True)
+    assert [c.text for c in hand.cards if c.drawn] == ["9♦"]
+
+
+def test_a_turns_lists_read_with_commas_and_one_final_e_in_every_language() -> None:
+    """One rule for every list: items joined by ", " and a final " e " (cards of a
+    meld list, melds extended, the phrases of a turn); new melds and extensions of one
+    lay-down are two phrases, so no "e ... e ... e" chain of phrases."""
+    from test_narration import narrated_game
+
+    from bot import views
+    from bot.i18n import Translator
+    from bot.narration import describe
+    from engine.state import Event
+    move = Event("melded", 1, {"melds": [["2d", "3d", "4d"], ["3s", "4s", "5s"]],
+                               "extend": [{"meld": 0, "cards": ["4h"]},
+                                          {"meld": 1, "cards": ["7s"]}]})
+    game = narrated_game([("comprou do monte", {"seat": 1, "t": 3, "at": 0}),
+                          describe(move, 3, [], False) or ("", {}),
+                          ("descartou {card}", {"seat": 1, "t": 3, "at": 0, "card": "10♠"})])
+    said = {lang: views.last_text(game, Translator(lang)) for lang in ("pt", "en", "it")}
+    assert said == {
+        "pt": "Robô 2 comprou do monte, baixou 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠, juntou 4♥ ao jogo 1 e "
+              "7♠ ao jogo 2 e descartou 10♠.",
+        "en": "AI 2 drew from the stock, melded 2♦ 3♦ 4♦ and 3♠ 4♠ 5♠, added 4♥ to meld 1 and "
+              "7♠ to meld 2 and discarded 10♠.",
+        "it": "Robot 2 ha pescato dal tallone, ha calato 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠, ha aggiunto 4♥ "
+              "al gioco 1 e 7♠ al gioco 2 e ha scartato 10♠."}
+
+
+def test_a_pile_pick_up_says_how_many_cards_with_plural_forms() -> None:
+    from test_narration import narrated_game
+
+    from bot import views
+    from bot.i18n import Translator
+    game = narrated_game([("pegou o lixo ({count})", {"seat": 1, "t": 3, "at": 0, "n": 1}),
+                          ("descartou {card}", {"seat": 0, "t": 4, "at": 0, "card": "9♥"}),
+                          ("pegou o lixo ({count}) baixando {cards}",
+                           {"seat": 1, "t": 5, "at": 0, "n": 4, "cards": "7♦ 8♦ 9♦"})])
+    said = {lang: views.last_text(game, Translator(lang)) for lang in ("pt", "en", "it")}
+    assert said == {
+        "pt": "Robô 2 pegou o lixo (1 carta). Ana descartou 9♥. "
+              "Robô 2 pegou o lixo (4 cartas) baixando 7♦ 8♦ 9♦.",
+        "en": "AI 2 took the discard pile (1 card). Ana discarded 9♥. "
+              "AI 2 took the discard pile (4 cards) laying 7♦ 8♦ 9♦.",
+        "it": "Robot 2 ha preso gli scarti (1 carta). Ana ha scartato 9♥. "
+              "Robot 2 ha preso gli scarti (4 carte) calando 7♦ 8♦ 9♦."}
+    old = narrated_game([("pegou o lixo (cartas: {n})", {"seat": 1, "t": 3, "at": 0, "n": 2})])
+    assert views.last_text(old, Translator("pt")) == "Robô 2 pegou o lixo (2 cartas)."
+
+
+def test_the_narrations_limit_drops_a_whole_turn_never_its_tail() -> None:
+    """MAX_ENTRIES cut the oldest turn in two: the table said "Robô 2 descartou 10♠."."""
+    from bot import narration
+    old = [("comprou do monte", {"seat": 1, "t": 1, "at": 0}),
+           ("descartou {card}", {"seat": 1, "t": 1, "at": 0, "card": "10♠"})]
+    new = [("descartou {card}", {"seat": 0, "t": 2, "at": 0, "card": "9♥"})] * (
+        narration.MAX_ENTRIES - 1)
+    assert narration.recent(old + new, 2, 0) == new
