@@ -198,7 +198,7 @@ def test_people_and_robots_play_a_whole_deal_with_buttons(emulator: Emulator,
     edits = group_edit_times(emu)
     assert most_in_a_minute(edits) <= 20
     assert min(b - a for a, b in itertools.pairwise(edits)) >= 2.5
-    # Ana closes the table: it keeps its last text and loses its buttons.
+    # Ana closes the table: it keeps its last text, says why it closed and loses its buttons.
     before = len(emu.calls())
     emu.command_in_group(GROUP, ANA, "/cancelar")
     wait_for(lambda: any("Jogo cancelado por Ana." in m.text
@@ -207,7 +207,8 @@ def test_people_and_robots_play_a_whole_deal_with_buttons(emulator: Emulator,
                                 if c["method"] == "editMessageText"
                                 and str(c["body"].get("chat_id")) == str(GROUP.chat_id)],
                        what="the table's last edit")
-    assert closing[-1]["text"] == final.text and "reply_markup" not in closing[-1]
+    assert closing[-1]["text"] == final.text + "\nJogo cancelado por Ana."
+    assert "reply_markup" not in closing[-1]
     log = bot_process.read_text()
     # the emulator lacks setMyCommands; the creator's /cancelar asks no getChatMember
     assert "WARNING adapters.telegram.calls: setMyCommands failed" in log
