@@ -7,15 +7,18 @@ acting on it is told its state cannot be read, with nothing changed."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from test_service_support import (  # noqa: F401  (fixtures)
     ANA,
+    BACKENDS,
     BIA,
     CHAT,
     CHAT2,
-    backend,
+    Backend,
+    FakeClock,
     clock,
     kinds,
     only,
@@ -30,10 +33,17 @@ CORRUPT = ("Não consegui ler o estado deste jogo (dados danificados): nada foi 
            "Um admin do grupo pode encerrar a mesa com /cancelar.")
 
 
+@pytest.fixture(params=[kind for kind in BACKENDS if kind != "memory"])
+async def backend(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[Backend]:
+    """The Redis stores only (fakeredis, and a real Redis with REDIS_URL): the in-memory
+    store has no key types to get wrong."""
+    b = Backend(request.param, clock)
+    yield b
+    await b.close()
+
+
 @pytest.fixture
 def redis_store(store: Any) -> Any:
-    if not hasattr(store, "client"):
-        pytest.skip("the in-memory store has no key types")
     return store
 
 
