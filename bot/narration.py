@@ -123,29 +123,43 @@ def _melded(kw: dict[str, Any], pub: dict[str, Any]) -> Entry:
 
 
 def recent(entries: list[Entry], turn: int, now: float) -> list[Entry]:
-    """What the narration keeps after a move at ``now``: the moves of turn ``turn`` (the
-    deal's ``turn_count`` now) and of the turn before it, and any move of the last
-    :data:`RECENT_S` seconds, at most :data:`MAX_ENTRIES` (the newest, whole turns: a turn
-    cut by the limit is dropped); sentences without a turn are dropped (they last until
-    the next move)."""
-    kept = [(m, p) for m, p in entries if isinstance(p.get("t"), int)
-            and (p["t"] >= turn - 1 or p.get("at", 0) >= now - RECENT_S)]
+    """What the narration keeps after a move at ``now``: whole turns only (a turn is one
+    seat's moves with one ``t``), those of turn ``turn`` (the deal's ``turn_count`` now)
+    and of the turn before it, and any turn with a move in the last :data:`RECENT_S`
+    seconds; at most :data:`MAX_ENTRIES` moves (the newest whole turns: a turn cut by the
+    limit is dropped). A turn is never told without its start ("Robô 2 descartou 9♥."
+    after its draw was dropped would read as a new turn). Sentences without a turn are
+    dropped (they last until the next move)."""
+    moves = [(m, p) for m, p in entries if isinstance(p.get("t"), int)]
+    keep = {_turn_key(p) for _m, p in moves
+            if p["t"] >= turn - 1 or p.get("at", 0) >= now - RECENT_S}
+    kept = [(m, p) for m, p in moves if _turn_key(p) in keep]
     if len(kept) <= MAX_ENTRIES:
         return kept
     cut = len(kept) - MAX_ENTRIES
-    key = (kept[cut - 1][1].get("seat"), kept[cut - 1][1]["t"])
-    whole = next((i for i in range(cut, len(kept))
-                  if (kept[i][1].get("seat"), kept[i][1]["t"]) != key), cut)
-    return kept[whole:]  # not the tail of a turn without its start ("Robô 2 descartou 9♥.")
+    key = _turn_key(kept[cut - 1][1])
+    whole = next((i for i in range(cut, len(kept)) if _turn_key(kept[i][1]) != key), cut)
+    return kept[whole:]
+
+
+def _turn_key(params: dict[str, Any]) -> tuple[Any, Any]:
+    """``(seat, t)``: the turn a move belongs to."""
+    return params.get("seat"), params.get("t")
 
 
 def and_join(items: list[str], _: Translator) -> str:
     """``a``, ``a e b``, ``a, b e c`` in the chat's language: the one rule of every list
     in the narration, the cards or melds of a phrase ("baixou 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠") and
-    the phrases of a turn ("comprou do monte, baixou ... e descartou 10♠")."""
+    the phrases of a turn ("comprou do monte, baixou ... e descartou 10♠"). When the item
+    before the last holds an "e" of its own, the last one is set off by a comma too, so
+    that two "e" never run on ("juntou 4♥ ao jogo 1 e 7♠ ao jogo 2, e descartou 10♠")."""
     if len(items) < 2:
         return "".join(items)
-    return _("{items} e {last}", items=", ".join(items[:-1]), last=items[-1])
+    joined: str = _("{items} e {last}", items=", ".join(items[:-1]), last=items[-1])
+    word = _("{items} e {last}", items="\x00", last="\x01").strip("\x00\x01")  # " e "
+    if word.strip() and word in items[-2]:
+        joined = _("{items} e {last}", items=", ".join(items[:-1]) + ",", last=items[-1])
+    return joined
 
 
 def _values(params: dict[str, Any], _: Translator) -> dict[str, Any]:

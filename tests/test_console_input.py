@@ -149,11 +149,11 @@ def test_several_melds_and_extensions_read_apart() -> None:
         game.last = [narration.describe(Event("melded", seat, pub), 0, [], False) or ("", {})]
         said.append(views.last_text(game, PT))
     assert said == ["Ana baixou 4♦ 5♦ 6♦ e 9♣ 9♥ 9♠.",
-                    "Robô 2 baixou 4♦ 5♦ 6♦ e 9♣ 9♥ 9♠ e juntou Q♦ K♦ ao jogo 3.",
+                    "Robô 2 baixou 4♦ 5♦ 6♦ e 9♣ 9♥ 9♠, e juntou Q♦ K♦ ao jogo 3.",
                     "Ana juntou 7♣ ao jogo 1 e Q♦ ao jogo 3."]
     game.last = [narration.describe(Event("melded", 1, mixed), 0, [], False) or ("", {})]
     assert views.last_text(game, Translator("en")) == (
-        "AI 2 melded 4♦ 5♦ 6♦ and 9♣ 9♥ 9♠ and added Q♦ K♦ to meld 3.")
+        "AI 2 melded 4♦ 5♦ 6♦ and 9♣ 9♥ 9♠, and added Q♦ K♦ to meld 3.")
 
 
 def test_pile_hints_only_for_melds_the_top_card_fits_with_the_command_to_type() -> None:

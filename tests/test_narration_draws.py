@@ -37,11 +37,11 @@ async def test_a_red_three_replacement_draw_is_told_and_named_only_in_the_hand()
     ana = await press_cards(svc, hand_of(effects, ANA), ANA, "3♥")
     effects = await svc.press(ANA, button(ana, "Baixar o 3"))
     table, hand = table_of(effects), hand_of(effects, ANA)
-    said = "Ana comprou do monte, baixou o 3♦ e comprou outra e baixou o 3♥ e comprou outra."
+    said = "Ana comprou do monte, baixou o 3♦ e comprou outra, e baixou o 3♥ e comprou outra."
     assert table.lines[-1] == said
     shown_everywhere(table, said)
     assert "10♥" not in telegram_text(table) and "4♣" not in telegram_text(table)
-    own = "Você comprou o 5♥, baixou o 3♦ e comprou o 10♥ e baixou o 3♥ e comprou o 4♣."
+    own = "Você comprou o 5♥, baixou o 3♦ e comprou o 10♥, e baixou o 3♥ e comprou o 4♣."
     assert hand.lines[1] == own
     shown_everywhere(hand, own, hand=True)
     assert sorted(c.text for c in hand.cards if c.drawn) == ["10♥", "4♣", "5♥"]
@@ -87,11 +87,11 @@ def test_a_turns_lists_read_with_commas_and_one_final_e_in_every_language() -> N
     said = {lang: views.last_text(game, Translator(lang)) for lang in ("pt", "en", "it")}
     assert said == {
         "pt": "Robô 2 comprou do monte, baixou 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠, juntou 4♥ ao jogo 1 e "
-              "7♠ ao jogo 2 e descartou 10♠.",
+              "7♠ ao jogo 2, e descartou 10♠.",
         "en": "AI 2 drew from the stock, melded 2♦ 3♦ 4♦ and 3♠ 4♠ 5♠, added 4♥ to meld 1 and "
-              "7♠ to meld 2 and discarded 10♠.",
+              "7♠ to meld 2, and discarded 10♠.",
         "it": "Robot 2 ha pescato dal tallone, ha calato 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠, ha aggiunto 4♥ "
-              "al gioco 1 e 7♠ al gioco 2 e ha scartato 10♠."}
+              "al gioco 1 e 7♠ al gioco 2, e ha scartato 10♠."}
 
 
 def test_a_pile_pick_up_says_how_many_cards_with_plural_forms() -> None:
@@ -123,3 +123,16 @@ def test_the_narrations_limit_drops_a_whole_turn_never_its_tail() -> None:
     new = [("descartou {card}", {"seat": 0, "t": 2, "at": 0, "card": "9♥"})] * (
         narration.MAX_ENTRIES - 1)
     assert narration.recent(old + new, 2, 0) == new
+
+
+def test_the_time_window_keeps_a_turn_whole_never_its_tail() -> None:
+    """A turn whose last move is recent (RECENT_S) but whose draw is not stays whole: the
+    table said "Bia descartou 3♣." after Bia drew, waited 11 s and discarded (second
+    trial), and the terminal printed that tail again as a new turn."""
+    from bot import narration
+    bia = [("comprou do monte", {"seat": 1, "t": 5, "at": 100}),
+           ("descartou {card}", {"seat": 1, "t": 5, "at": 111, "card": "3♣"})]
+    later = [("comprou do monte", {"seat": 2, "t": 6, "at": 112}),
+             ("comprou do monte", {"seat": 3, "t": 7, "at": 113})]
+    assert narration.recent(bia + later, 7, 115) == bia + later
+    assert narration.recent(bia + later, 7, 122) == later  # all of Bia's turn is old now
