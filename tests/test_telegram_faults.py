@@ -26,6 +26,8 @@ from test_telegram_fakeapi import (
     QUERY_TOO_OLD,
 )
 
+GENERIC = "Algo deu errado; nada foi mudado."
+NO_GAME = "Não há jogo aberto neste grupo. Use /novojogo."
 __all__ = ["tg"]  # the fixture, re-exported for pytest
 BIA_DM = {"id": BIA["id"], "type": "private", "first_name": "Bia"}
 SUPERGROUP = {"id": -1009, "type": "supergroup", "title": "Mesa da Firma"}
@@ -132,7 +134,37 @@ async def test_every_query_is_answered_even_when_the_service_fails(tg: Tg) -> No
 
     tg.handlers.service.press = broken
     query = await tg.press(BIA, tg.table(), "Entrar")
-    assert tg.answer(query) == {"callback_query_id": query, "show_alert": False}
+    assert tg.answer(query) == {"callback_query_id": query, "show_alert": False,
+                                "text": GENERIC}
+
+
+async def test_a_command_whose_service_call_fails_gets_the_generic_answer(tg: Tg) -> None:
+    await open_table(tg)
+
+    async def broken(*_args: Any, **_kw: Any) -> list[Any]:
+        raise RuntimeError("store down")
+
+    tg.handlers.service.show_hand = broken
+    n = await tg.command(BIA, "/mao")
+    reply = tg.fake.called("sendMessage")[-1]
+    assert (reply["chat_id"], reply["text"]) == (GROUP["id"], GENERIC)
+    assert reply["reply_parameters"]["message_id"] == n
+    await tg.command(ANA, "/idioma en")
+    await tg.command(BIA, "/mao")
+    assert tg.fake.called("sendMessage")[-1]["text"] == (
+        "Something went wrong; nothing was changed.")
+
+
+async def test_a_wrong_type_chat_binding_is_answered_and_novojogo_opens_a_table(
+        tg: Tg) -> None:
+    store = tg.service.store
+    await store.client.hset(store.keys.chat(f"tg:{GROUP['id']}"), "x", "1")
+    for text in ("/mao", "/placar", "/cancelar"):
+        await tg.command(BIA, text)
+        assert tg.fake.called("sendMessage")[-1]["text"] != GENERIC, text
+    assert tg.fake.called("sendMessage")[-1]["text"] == NO_GAME
+    await open_table(tg)
+    assert "Lugar 1: Ana" in tg.table()["text"]
 
 
 async def test_group_commands_in_a_private_chat_point_to_the_group(tg: Tg) -> None:
