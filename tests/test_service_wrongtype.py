@@ -164,3 +164,15 @@ async def test_a_wrong_type_settings_key_reads_as_unset_and_idioma_replaces_it(
     assert await svc.set_language(CHAT, ANA, "en") == [
         Reply(player=ANA, text="Group language: English.")]
     assert await redis_store.get_setting(CHAT.key, "lang") == "en"
+
+
+async def test_a_wrong_type_ranking_key_skips_counting_the_match_so_the_chat_is_freed(
+        redis_store: Any, caplog: pytest.LogCaptureFixture) -> None:
+    key = redis_store.keys.ranking(CHAT.key)
+    await redis_store.client.set(key, "not a hash")
+    with caplog.at_level(logging.ERROR):
+        assert await redis_store.add_results(CHAT.key, "g1", [("tg:1", "Ana", True, 120)]) \
+            is False
+    assert f"chat {CHAT.key}: ranking unreadable (CorruptGame): game g1 not counted" \
+        in caplog.messages
+    assert await redis_store.client.get(key) == "not a hash"

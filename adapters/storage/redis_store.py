@@ -309,11 +309,20 @@ class RedisStore:
                           rows: list[tuple[str, str, bool, int]]) -> bool:
         """Count one finished match ``game_id`` in the chat's ranking, once: ``rows`` are
         ``(player_key, name, won, points)``. True when counted now, False when this game
-        was counted before (a redone follow-up, issue 12 defect 5b). One Lua step."""
+        was counted before (a redone follow-up, issue 12 defect 5b). One Lua step.
+        A ranking key of another Redis type (damaged) is logged and left as it is, and
+        the match is not counted (False): the game's other follow-ups go on, so its chat
+        is freed instead of failing at each try."""
         args: list[str | int] = [game_id]
         for player_key, name, won, points in rows:
             args += [player_key, name, int(won), points]
-        done = await self._results(keys=[self.keys.ranking(chat_key)], args=args)
+        try:
+            with _readable():
+                done = await self._results(keys=[self.keys.ranking(chat_key)], args=args)
+        except CorruptGame as err:
+            log.error("chat %s: ranking unreadable (%s): game %s not counted", chat_key,
+                      type(err).__name__, game_id)
+            return False
         return int(done) == 1
 
     async def ranking(self, chat_key: str) -> list[RankingRow]:
