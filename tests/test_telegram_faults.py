@@ -187,3 +187,13 @@ async def test_a_command_reply_quotes_the_command(tg: Tg) -> None:
     assert reply["chat_id"] == GROUP["id"]
     assert reply["text"] == "Só quem abriu a mesa pode iniciar."
     assert reply["reply_parameters"]["message_id"] == n
+
+
+async def test_wrong_type_chat_migration_and_dm_keys_read_as_unknown(tg: Tg) -> None:
+    refs = tg.handlers.outbox.refs
+    for key in (f"{refs.prefix}:tg:chat:old:{GROUP['id']}",
+                f"{refs.prefix}:tg:chat:new:{GROUP['id']}", f"{refs.prefix}:tg:dm:{ANA['id']}"):
+        await refs.client.hset(key, "x", "1")
+    await open_table(tg)
+    assert "Lugar 1: Ana" in tg.table()["text"]
+    assert await refs.client.hgetall(f"{refs.prefix}:tg:chat:old:{GROUP['id']}") == {"x": "1"}
