@@ -26,7 +26,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
     svc,
 )
 
-from bot.effects import Reply
+from bot.effects import ChatRef, Reply
 from bot.service import Service
 
 CORRUPT = ("Não consegui ler o estado deste jogo (dados danificados): nada foi mudado. "
@@ -176,3 +176,12 @@ async def test_a_wrong_type_ranking_key_skips_counting_the_match_so_the_chat_is_
     assert f"chat {CHAT.key}: ranking unreadable (CorruptGame): game g1 not counted" \
         in caplog.messages
     assert await redis_store.client.get(key) == "not a hash"
+
+
+async def test_a_wrong_type_discord_channel_binding_reads_as_no_game(
+        svc: Service, redis_store: Any) -> None:
+    channel = ChatRef(platform="dc", chat_id="5001", title="#mesa")
+    await redis_store.client.rpush(redis_store.keys.chat(channel.key), "damaged")
+    assert await svc.show_hand(channel, ANA) == [Reply(player=ANA, text=NO_GAME)]
+    table = only(await svc.new_game(channel, ANA, "buraco"), "table")
+    assert await redis_store.chat_game(channel.key) == table.game_id
