@@ -24,6 +24,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
     only,
     store,
     svc,
+    texts,
 )
 
 from bot.effects import ChatRef, Reply
@@ -185,3 +186,18 @@ async def test_a_wrong_type_discord_channel_binding_reads_as_no_game(
     assert await svc.show_hand(channel, ANA) == [Reply(player=ANA, text=NO_GAME)]
     table = only(await svc.new_game(channel, ANA, "buraco"), "table")
     assert await redis_store.chat_game(channel.key) == table.game_id
+
+
+async def test_a_wrong_type_record_key_is_replaced_when_the_game_closes(
+        svc: Service, redis_store: Any, caplog: pytest.LogCaptureFixture) -> None:
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.join(CHAT, BIA)
+    await svc.start(CHAT, ANA)
+    gid = await redis_store.chat_game(CHAT.key)
+    await redis_store.client.hset(redis_store.keys.record(gid), "x", "1")
+    with caplog.at_level(logging.ERROR):
+        closed = await svc.cancel(CHAT, ANA)
+    assert "closed" in kinds(closed) and CORRUPT not in texts(closed)
+    assert f"game {gid}: earlier record unreadable (CorruptGame): replaced" in caplog.messages
+    assert await redis_store.chat_game(CHAT.key) is None
+    assert await redis_store.load_record(gid) is not None
