@@ -197,3 +197,15 @@ async def test_wrong_type_chat_migration_and_dm_keys_read_as_unknown(tg: Tg) -> 
     await open_table(tg)
     assert "Lugar 1: Ana" in tg.table()["text"]
     assert await refs.client.hgetall(f"{refs.prefix}:tg:chat:old:{GROUP['id']}") == {"x": "1"}
+
+
+async def test_a_wrong_type_table_refs_key_posts_the_table_anew(tg: Tg) -> None:
+    game_id = await open_table(tg)
+    refs = tg.handlers.outbox.refs
+    key = refs._game(game_id)
+    await refs.client.delete(key)
+    await refs.client.rpush(key, "damaged")  # the hash became a list
+    await tg.press(BIA, tg.table(), "Entrar")
+    tables = [m for m in tg.fake.current(GROUP["id"]) if m["text"].startswith("<b>")]
+    assert "Lugar 2: Bia · lado 2" in tables[-1]["text"]
+    assert await refs.table(game_id) == (GROUP["id"], tables[-1]["message_id"])
