@@ -11,6 +11,7 @@ from typing import Any
 
 import fakeredis
 import pytest
+from discord import app_commands
 
 from adapters.discord import app as dc_app
 from adapters.discord.app import BuracoClient
@@ -170,3 +171,10 @@ async def test_a_failing_press_answers_the_generic_error_in_the_channel_language
     await bot.press(inter, ["g1|3|c|"])
     assert inter.response.calls == [
         "send_message('Something went wrong; nothing was changed.')"]
+
+
+async def test_an_error_outside_the_service_call_answers_the_generic_error() -> None:
+    bot = client(SlowService(0.0, []))
+    inter = interaction()
+    await bot.tree.on_error(inter, app_commands.AppCommandError("check failed"))
+    assert inter.response.calls == [f"send_message({GENERIC!r})"]

@@ -90,6 +90,7 @@ class BuracoClient(discord.AutoShardedClient):
         self.service = service
         self.tick = tick
         self.tree: app_commands.CommandTree[BuracoClient] = app_commands.CommandTree(self)
+        self.tree.on_error = self.on_command_error  # type: ignore[method-assign]
         install(self.tree, self)
         self.lang_of = lang_of
         window = SharedWindow(redis, prefix, platform=PLATFORM)
@@ -157,6 +158,15 @@ class BuracoClient(discord.AutoShardedClient):
                       exc_info=err)
         finally:
             await self._finish(interaction, origin, command, failed)
+
+    async def on_command_error(self, interaction: discord.Interaction[Any],
+                               error: app_commands.AppCommandError) -> None:
+        """A slash command that failed outside :meth:`_answer_in_time` (a check, a
+        transformer, a bug before the service call): logged by type and answered
+        :data:`GENERIC_ERROR` instead of discord.py's bare log line and silence."""
+        log.error("interaction %s failed (%s)", interaction.id, type(error).__name__,
+                  exc_info=error)
+        await self._finish(interaction, Origin(interaction), True, failed=True)
 
     async def _texts(self, interaction: discord.Interaction[Any]) -> Texts:
         """The texts in the channel's language (pt-BR when it cannot be read)."""
