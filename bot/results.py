@@ -16,6 +16,7 @@ from bot.effects import Effect, Say
 from bot.i18n import N_, Translator
 from bot.model import Game
 from bot.outcome import Outcome, Refusal
+from engine.rules import RedThree, Rules
 
 
 def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
@@ -50,6 +51,7 @@ def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
 def breakdown_text(game: Game, score: Any, _: Translator) -> str:
     """The deal's result, one block per side (RULES C14 items that are not zero)."""
     state = play.deal_of(game)
+    rules = play.rules_of(game)
     lines = [_("Fim da mão {n}.", n=len(game.deals))]
     for side, team in enumerate(state.teams):
         row = score.breakdown[side]
@@ -57,7 +59,7 @@ def breakdown_text(game: Game, score: Any, _: Translator) -> str:
         for label, bonus in row["canastras"]:
             parts.append(_("canastra {label} {n}", label=_(views.CANASTRA_LABELS.get(
                 label, label)), n=bonus))
-        for key, msgid in (("batida", N_("batida {n}")), ("threes", N_("3s {n}")),
+        for key, msgid in (("batida", N_("batida {n}")), ("threes", threes_msgid(rules)),
                            ("relancinho", N_("relancinho {n}")), ("hand", N_("mão {n}")),
                            ("morto", N_("morto {n}"))):
             if row[key]:
@@ -67,6 +69,14 @@ def breakdown_text(game: Game, score: Any, _: Translator) -> str:
     totals = play.match_scores(game)
     lines.append(_("Placar: {scores}", scores=" × ".join(str(t) for t in totals)))
     return "\n".join(lines)
+
+
+def threes_msgid(rules: Rules) -> str:
+    """The deal result's label of the laid red 3s: "Dólares {n}" where they are Dólares
+    (altaneira, RULES A4), else "3 vermelhos {n}" (a bare "3s 200" read as 3200)."""
+    if rules.red_three == RedThree.DOLLAR:
+        return N_("Dólares {n}")
+    return N_("3 vermelhos {n}")
 
 
 def winner_text(game: Game, _: Translator) -> str:

@@ -22,7 +22,7 @@ import logging
 from typing import Any
 
 from bot import info, results, timers
-from bot.model import Game, decode
+from bot.model import CorruptGame, Game, decode
 from bot.ports import GameStore
 
 log = logging.getLogger(__name__)
@@ -31,9 +31,19 @@ SWEEP_S = 600.0
 
 
 async def earlier_record(store: GameStore, gid: str) -> dict[str, Any] | None:
-    """The record JSON already stored for ``gid`` (finished deals kept early), or None."""
-    raw = await store.load_record(gid)
-    return json.loads(raw) if raw else None
+    """The record JSON already stored for ``gid`` (finished deals kept early), or None.
+    A record that cannot be read (its key of the wrong Redis type, or no JSON object) is
+    logged by its kind and taken as none, so the record written next replaces it instead
+    of the game's follow-ups failing at every try."""
+    try:
+        raw = await store.load_record(gid)
+        record = json.loads(raw) if raw else None
+        if record is not None and not isinstance(record, dict):
+            raise ValueError("not an object")
+    except (CorruptGame, ValueError) as err:
+        log.error("game %s: earlier record unreadable (%s): replaced", gid, type(err).__name__)
+        return None
+    return record
 
 
 async def keep_deals(store: GameStore, gid: str, deals: list[tuple[int, dict[str, Any]]]) -> None:

@@ -5,6 +5,7 @@ buttons dropped on closing, and stale tables kept in Redis for any worker (issue
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -150,6 +151,23 @@ async def test_a_deleted_table_is_posted_anew_and_remembered(setup: Any) -> None
     await delivery.deliver([table("v3", 3)])
     await delivery.flush()
     assert platform.calls[1:] == [("post", "table:v2", "m2"), ("edit", "m2", "table:v3")]
+
+
+async def test_a_wrong_type_refs_key_is_dropped_and_the_table_posted_anew(
+        setup: Any, caplog: pytest.LogCaptureFixture) -> None:
+    delivery, platform = setup
+    await delivery.deliver([table("v1", 1)])
+    await delivery.flush()
+    key = delivery.refs._game("g1")
+    await delivery.refs.client.delete(key)
+    await delivery.refs.client.rpush(key, "damaged")  # the hash became a list
+    with caplog.at_level(logging.ERROR):
+        await delivery.deliver([table("v2", 2)])
+        await delivery.flush()
+    await delivery.deliver([table("v3", 3)])
+    await delivery.flush()
+    assert platform.calls[1:] == [("post", "table:v2", "m2"), ("edit", "m2", "table:v3")]
+    assert "game g1: xx message refs unreadable (WRONGTYPE): dropped" in caplog.messages
 
 
 async def test_a_table_older_than_the_one_shown_is_dropped(setup: Any) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import fakeredis
 import pytest
+from discord import app_commands
 
 from adapters.discord import app as dc_app
 from adapters.discord.app import BuracoClient
@@ -119,3 +120,61 @@ async def test_a_command_with_nothing_to_say_answers_done() -> None:
     inter = interaction()
     await bot.command(inter, "ajuda")
     assert inter.response.calls == ["send_message('Feito.')"]
+
+
+GENERIC = "Algo deu errado; nada foi mudado."
+
+
+class BrokenService(SlowService):
+    """Fails every press and ``/mao`` after ``delay_s`` (a bug, a damaged key)."""
+
+    async def press(self, user: PlayerRef, data: str, is_admin: bool = False,
+                    update: str | None = None, chat: ChatRef | None = None) -> list[Any]:
+        await asyncio.sleep(self.delay_s)
+        raise RuntimeError("WRONGTYPE")
+
+    async def show_hand(self, chat: ChatRef, user: PlayerRef,
+                        update: str | None = None) -> list[Any]:
+        await asyncio.sleep(self.delay_s)
+        raise RuntimeError("WRONGTYPE")
+
+
+async def test_a_failing_command_answers_the_generic_error_not_done() -> None:
+    bot = client(BrokenService(0.0, []))
+    inter = interaction()
+    await bot.command(inter, "mao")
+    assert inter.response.calls == [f"send_message({GENERIC!r})"]
+
+
+@pytest.mark.usefixtures("fast_ack")
+async def test_a_slow_failing_command_edits_its_deferred_answer_to_the_generic_error() -> None:
+    bot = client(BrokenService(0.3, []))
+    inter = interaction()
+    edits: list[str] = []
+
+    async def edit_original_response(content: str) -> None:
+        edits.append(content)
+
+    inter.edit_original_response = edit_original_response
+    await bot.command(inter, "mao")
+    assert inter.response.calls == ["defer(thinking=True)"]
+    assert edits == [GENERIC]
+
+
+async def test_a_failing_press_answers_the_generic_error_in_the_channel_language() -> None:
+    async def english(chat_key: str) -> str:
+        return "en"
+
+    bot = BuracoClient(BrokenService(0.0, []), fakeredis.FakeAsyncRedis(decode_responses=True),
+                       english, tick=False)
+    inter = interaction()
+    await bot.press(inter, ["g1|3|c|"])
+    assert inter.response.calls == [
+        "send_message('Something went wrong; nothing was changed.')"]
+
+
+async def test_an_error_outside_the_service_call_answers_the_generic_error() -> None:
+    bot = client(SlowService(0.0, []))
+    inter = interaction()
+    await bot.tree.on_error(inter, app_commands.AppCommandError("check failed"))
+    assert inter.response.calls == [f"send_message({GENERIC!r})"]

@@ -12,6 +12,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.i18n import Translator
+from bot.results import threes_msgid
+from engine.rules import make_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,9 +36,9 @@ def msgstrs(lang: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("lang", "banned"), [
     ("it", re.compile(r"\bcombinazion|\bcanast|\bpozzo\b|\bpti\b|(?<![_{])\bmorto\b(?![_}])"
-                      r"|in questo gioco")),
+                      r"|in questo gioco|\b[Mm]orti\b")),
     ("en", re.compile(r"(?<!discard )(?<!Discard )\b[Pp]ile\b|\bcanasta (clean|dirty)"
-                      r"|\bpts\b(?! ·)")),
+                      r"|\bpts\b(?! ·)|\b[Mm]ortos\b")),
 ])
 def test_each_thing_has_one_name(lang: str, banned: re.Pattern[str]) -> None:
     assert [(mid, text) for mid, text in msgstrs(lang) if banned.search(text)] == []
@@ -66,3 +68,21 @@ def test_actions_help_table_and_score_use_the_same_words(lang: str, texts: list[
             _("{side}: {points} pts · nesta mão: {melded} em jogos", side="Ana",
               points=120, melded=80),
             _("e 2 4 5 = juntar as cartas 4 5 ao jogo 2"), _("(sem jogos)")] == texts
+
+
+def test_the_morto_count_on_the_table_uses_each_catalog_s_term() -> None:
+    assert [Translator(lang)("Mortos na mesa: {n}", n=2) for lang in ("pt", "en", "it")] == [
+        "Mortos na mesa: 2", "Morto hands on the table: 2", "Pozzetti sul tavolo: 2"]
+
+
+@pytest.mark.parametrize(("lang", "red_threes", "dollars"), [
+    ("pt", "3 vermelhos 200", "Dólares 200"),
+    ("en", "red 3s 200", "Dollars 200"),
+    ("it", "3 rossi 200", "Dollari 200"),
+])
+def test_the_deal_result_names_red_threes_so_they_do_not_read_as_one_number(
+        lang: str, red_threes: str, dollars: str) -> None:
+    _ = Translator(lang)
+    assert _(threes_msgid(make_rules("buraco")), n=200) == red_threes
+    assert _(threes_msgid(make_rules("tranca")), n=200) == red_threes
+    assert _(threes_msgid(make_rules("altaneira")), n=200) == dollars

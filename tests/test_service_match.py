@@ -83,8 +83,8 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
     says = [e.text for e in effects if e.kind == "say"]
     assert says[-2] == (
         "Fim da mão 1.\n"
-        "Ana: jogos 0, 3s -300, mão -80, morto -100 = -480\n"
-        "Robô 2: jogos 0, 3s -100, mão -100, morto -100 = -300\n"
+        "Ana: jogos 0, 3 vermelhos -300, mão -80, morto -100 = -480\n"
+        "Robô 2: jogos 0, 3 vermelhos -100, mão -100, morto -100 = -300\n"
         "Placar: -480 × -300")
     assert says[-1] == "Fim da partida! Vencedor: Robô 2 com -300 pontos."
     final = [e for e in effects if e.kind == "table"][-1]

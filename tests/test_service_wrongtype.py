@@ -24,9 +24,10 @@ from test_service_support import (  # noqa: F401  (fixtures)
     only,
     store,
     svc,
+    texts,
 )
 
-from bot.effects import Reply
+from bot.effects import ChatRef, Reply
 from bot.service import Service
 
 CORRUPT = ("Não consegui ler o estado deste jogo (dados danificados): nada foi mudado. "
@@ -115,3 +116,88 @@ async def test_a_ranking_key_of_the_wrong_type_leaves_the_scoreboard_readable(
     await redis_store.client.set(redis_store.keys.ranking(CHAT.key), "not a hash")
     effects = await svc.scoreboard(CHAT, ANA)
     assert kinds(effects) == ["reply"]
+
+
+NO_GAME = "Não há jogo aberto neste grupo. Use /novojogo."
+
+
+async def broken_binding(svc: Service, store: Any) -> str:
+    """A lobby in CHAT2 and CHAT's chat→game key replaced by a hash; the bad key's name."""
+    await svc.new_game(CHAT2, BIA, "buraco")
+    key = store.keys.chat(CHAT.key)
+    await store.client.hset(key, "x", "1")
+    return str(key)
+
+
+async def test_a_wrong_type_chat_binding_reads_as_no_game_and_changes_nothing(
+        svc: Service, redis_store: Any, caplog: pytest.LogCaptureFixture) -> None:
+    key = await broken_binding(svc, redis_store)
+    with caplog.at_level(logging.ERROR):
+        assert await svc.show_hand(CHAT, ANA) == [Reply(player=ANA, text=NO_GAME)]
+        assert await svc.cancel(CHAT, ANA, update="tg:1:u:13") == [
+            Reply(player=ANA, text=NO_GAME)]
+        assert await svc.join(CHAT, ANA) == [Reply(player=ANA, text=NO_GAME)]
+        assert kinds(await svc.scoreboard(CHAT, ANA)) == ["reply"]
+        assert await svc.needs_admin(ANA, chat=CHAT) is False
+    assert f"chat {CHAT.key}: game binding unreadable (CorruptGame)" in caplog.messages
+    assert await redis_store.client.hgetall(key) == {"x": "1"}
+    assert kinds(await svc.join(CHAT2, ANA)) == ["table"]  # the other chat is served
+
+
+async def test_novojogo_replaces_a_wrong_type_chat_binding_with_the_new_game(
+        svc: Service, redis_store: Any) -> None:
+    await broken_binding(svc, redis_store)
+    table = only(await svc.new_game(CHAT, ANA, "buraco", update="tg:1:u:14"), "table")
+    assert await redis_store.chat_game(CHAT.key) == table.game_id
+    assert kinds(await svc.join(CHAT, BIA)) == ["table"]
+
+
+async def test_a_wrong_type_settings_key_reads_as_unset_and_idioma_replaces_it(
+        svc: Service, redis_store: Any, caplog: pytest.LogCaptureFixture) -> None:
+    key = redis_store.keys.settings(CHAT.key)
+    await redis_store.client.set(key, "not a hash")
+    with caplog.at_level(logging.ERROR):
+        assert await svc.show_hand(CHAT, ANA) == [Reply(player=ANA, text=NO_GAME)]
+        assert kinds(await svc.scoreboard(CHAT, ANA)) == ["reply"]
+        assert kinds(await svc.export(CHAT, ANA)) == ["reply"]
+    assert f"chat {CHAT.key}: settings unreadable (CorruptGame)" in caplog.messages
+    assert await redis_store.client.get(key) == "not a hash"
+    assert await svc.set_language(CHAT, ANA, "en") == [
+        Reply(player=ANA, text="Group language: English.")]
+    assert await redis_store.get_setting(CHAT.key, "lang") == "en"
+
+
+async def test_a_wrong_type_ranking_key_skips_counting_the_match_so_the_chat_is_freed(
+        redis_store: Any, caplog: pytest.LogCaptureFixture) -> None:
+    key = redis_store.keys.ranking(CHAT.key)
+    await redis_store.client.set(key, "not a hash")
+    with caplog.at_level(logging.ERROR):
+        assert await redis_store.add_results(CHAT.key, "g1", [("tg:1", "Ana", True, 120)]) \
+            is False
+    assert f"chat {CHAT.key}: ranking unreadable (CorruptGame): game g1 not counted" \
+        in caplog.messages
+    assert await redis_store.client.get(key) == "not a hash"
+
+
+async def test_a_wrong_type_discord_channel_binding_reads_as_no_game(
+        svc: Service, redis_store: Any) -> None:
+    channel = ChatRef(platform="dc", chat_id="5001", title="#mesa")
+    await redis_store.client.rpush(redis_store.keys.chat(channel.key), "damaged")
+    assert await svc.show_hand(channel, ANA) == [Reply(player=ANA, text=NO_GAME)]
+    table = only(await svc.new_game(channel, ANA, "buraco"), "table")
+    assert await redis_store.chat_game(channel.key) == table.game_id
+
+
+async def test_a_wrong_type_record_key_is_replaced_when_the_game_closes(
+        svc: Service, redis_store: Any, caplog: pytest.LogCaptureFixture) -> None:
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.join(CHAT, BIA)
+    await svc.start(CHAT, ANA)
+    gid = await redis_store.chat_game(CHAT.key)
+    await redis_store.client.hset(redis_store.keys.record(gid), "x", "1")
+    with caplog.at_level(logging.ERROR):
+        closed = await svc.cancel(CHAT, ANA)
+    assert "closed" in kinds(closed) and CORRUPT not in texts(closed)
+    assert f"game {gid}: earlier record unreadable (CorruptGame): replaced" in caplog.messages
+    assert await redis_store.chat_game(CHAT.key) is None
+    assert await redis_store.load_record(gid) is not None

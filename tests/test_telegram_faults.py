@@ -26,6 +26,8 @@ from test_telegram_fakeapi import (
     QUERY_TOO_OLD,
 )
 
+GENERIC = "Algo deu errado; nada foi mudado."
+NO_GAME = "Não há jogo aberto neste grupo. Use /novojogo."
 __all__ = ["tg"]  # the fixture, re-exported for pytest
 BIA_DM = {"id": BIA["id"], "type": "private", "first_name": "Bia"}
 SUPERGROUP = {"id": -1009, "type": "supergroup", "title": "Mesa da Firma"}
@@ -132,7 +134,37 @@ async def test_every_query_is_answered_even_when_the_service_fails(tg: Tg) -> No
 
     tg.handlers.service.press = broken
     query = await tg.press(BIA, tg.table(), "Entrar")
-    assert tg.answer(query) == {"callback_query_id": query, "show_alert": False}
+    assert tg.answer(query) == {"callback_query_id": query, "show_alert": False,
+                                "text": GENERIC}
+
+
+async def test_a_command_whose_service_call_fails_gets_the_generic_answer(tg: Tg) -> None:
+    await open_table(tg)
+
+    async def broken(*_args: Any, **_kw: Any) -> list[Any]:
+        raise RuntimeError("store down")
+
+    tg.handlers.service.show_hand = broken
+    n = await tg.command(BIA, "/mao")
+    reply = tg.fake.called("sendMessage")[-1]
+    assert (reply["chat_id"], reply["text"]) == (GROUP["id"], GENERIC)
+    assert reply["reply_parameters"]["message_id"] == n
+    await tg.command(ANA, "/idioma en")
+    await tg.command(BIA, "/mao")
+    assert tg.fake.called("sendMessage")[-1]["text"] == (
+        "Something went wrong; nothing was changed.")
+
+
+async def test_a_wrong_type_chat_binding_is_answered_and_novojogo_opens_a_table(
+        tg: Tg) -> None:
+    store = tg.service.store
+    await store.client.hset(store.keys.chat(f"tg:{GROUP['id']}"), "x", "1")
+    for text in ("/mao", "/placar", "/cancelar"):
+        await tg.command(BIA, text)
+        assert tg.fake.called("sendMessage")[-1]["text"] != GENERIC, text
+    assert tg.fake.called("sendMessage")[-1]["text"] == NO_GAME
+    await open_table(tg)
+    assert "Lugar 1: Ana" in tg.table()["text"]
 
 
 async def test_group_commands_in_a_private_chat_point_to_the_group(tg: Tg) -> None:
@@ -155,3 +187,25 @@ async def test_a_command_reply_quotes_the_command(tg: Tg) -> None:
     assert reply["chat_id"] == GROUP["id"]
     assert reply["text"] == "Só quem abriu a mesa pode iniciar."
     assert reply["reply_parameters"]["message_id"] == n
+
+
+async def test_wrong_type_chat_migration_and_dm_keys_read_as_unknown(tg: Tg) -> None:
+    refs = tg.handlers.outbox.refs
+    for key in (f"{refs.prefix}:tg:chat:old:{GROUP['id']}",
+                f"{refs.prefix}:tg:chat:new:{GROUP['id']}", f"{refs.prefix}:tg:dm:{ANA['id']}"):
+        await refs.client.hset(key, "x", "1")
+    await open_table(tg)
+    assert "Lugar 1: Ana" in tg.table()["text"]
+    assert await refs.client.hgetall(f"{refs.prefix}:tg:chat:old:{GROUP['id']}") == {"x": "1"}
+
+
+async def test_a_wrong_type_table_refs_key_posts_the_table_anew(tg: Tg) -> None:
+    game_id = await open_table(tg)
+    refs = tg.handlers.outbox.refs
+    key = refs._game(game_id)
+    await refs.client.delete(key)
+    await refs.client.rpush(key, "damaged")  # the hash became a list
+    await tg.press(BIA, tg.table(), "Entrar")
+    tables = [m for m in tg.fake.current(GROUP["id"]) if m["text"].startswith("<b>")]
+    assert "Lugar 2: Bia · lado 2" in tables[-1]["text"]
+    assert await refs.table(game_id) == (GROUP["id"], tables[-1]["message_id"])

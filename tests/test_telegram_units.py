@@ -234,6 +234,15 @@ async def test_shared_window_caps_the_slots_in_a_window(store_clients: Any,
     assert 29.0 < wait <= 30.0
 
 
+async def test_a_wrong_type_edit_window_key_is_replaced_by_a_fresh_window(
+        store_clients: Any, store_prefix: str) -> None:
+    client = store_clients()
+    window = SharedWindow(client, store_prefix, gap_s=10.0, per_minute=20)
+    await client.set(f"{store_prefix}:tg:edits:{{-100}}", "damaged")
+    assert await window.reserve("-100") == 0.0
+    assert 9.0 < await window.reserve("-100") <= 10.0
+
+
 async def test_the_coalescer_waits_for_the_shared_slot() -> None:
     time = FakeTime()
     waits = [2.5, 0.0]

@@ -26,6 +26,9 @@ COMMANDS: list[tuple[str, str]] = [
     ("idioma", N_("Idioma do grupo: /idioma [pt|en|it]")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
+GENERIC_ERROR = N_("Algo deu errado; nada foi mudado.")
+"""Told to a person whose command or button failed in a way nobody foresaw (an exception
+out of the service or the delivery), instead of silence or "Feito."."""
 Call = Callable[..., Awaitable[list[Effect]]]
 SIMPLE = {"entrar": "join", "sair": "leave", "iniciar": "start", "mao": "show_hand",
           "placar": "scoreboard", "voltar": "come_back", "exportar": "export"}

@@ -13,8 +13,14 @@ The hash expires ``ttl_s`` after its last write; when the game closes only the
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
+from redis.exceptions import ResponseError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 TWO_DAYS = 2 * 86_400
 CLOSED_V = 2**53 - 1
 """``table_v`` of a closed game: newer than any version a game reaches."""
@@ -43,40 +49,62 @@ class GameRefs:
     def _game(self, game_id: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:{self.platform}"
 
+    async def _healed(self, game_id: str, op: Callable[[], Awaitable[T]]) -> T:
+        """Run ``op`` on the game's hash; when that key holds another Redis type
+        (``WRONGTYPE``: damaged), log it, drop the key and run ``op`` once more. The
+        game's messages are then unknown, so the next table and hands are posted anew
+        instead of every edit failing (a lost table, a retried delivery)."""
+        try:
+            return await op()
+        except ResponseError as err:
+            if "WRONGTYPE" not in str(err):
+                raise
+            log.error("game %s: %s message refs unreadable (WRONGTYPE): dropped", game_id,
+                      self.platform)
+            await self.client.delete(self._game(game_id))
+            return await op()
+
     async def get(self, game_id: str, field: str) -> str | None:
         """The stored reference ``field`` of the game (``"table"``, ``"hand:42"``), or None."""
-        value = await self.client.hget(self._game(game_id), field)
+        value = await self._healed(game_id, lambda: self.client.hget(self._game(game_id),
+                                                                     field))
         return str(value) if value else None
 
     async def put(self, game_id: str, field: str, value: str) -> None:
         """Store reference ``field`` of the game (refreshes the hash's expiry)."""
         key = self._game(game_id)
-        async with self.client.pipeline(transaction=True) as pipe:
-            pipe.hset(key, field, value)
-            pipe.expire(key, self.ttl_s)
-            await pipe.execute()
+
+        async def write() -> None:
+            async with self.client.pipeline(transaction=True) as pipe:
+                pipe.hset(key, field, value)
+                pipe.expire(key, self.ttl_s)
+                await pipe.execute()
+
+        await self._healed(game_id, write)
 
     async def drop(self, game_id: str, field: str) -> None:
         """Forget reference ``field`` (the next view of it is posted anew)."""
-        await self.client.hdel(self._game(game_id), field)
+        await self._healed(game_id, lambda: self.client.hdel(self._game(game_id), field))
 
     async def newest_table(self, game_id: str, version: int) -> bool:
         """True when a table view of game state ``version`` is not older than the last
         one shown (any worker): an older view must not overwrite a newer one."""
-        shown = await self.client.eval(_NEWEST, 1, self._game(game_id), version, self.ttl_s)
+        shown = await self._healed(game_id, lambda: self.client.eval(
+            _NEWEST, 1, self._game(game_id), version, self.ttl_s))
         return bool(shown)
 
     async def flag(self, game_id: str, name: str) -> bool:
         """Set a once-per-game flag; True the first time (e.g. "told the group about X")."""
         key = self._game(game_id)
-        added = await self.client.hsetnx(key, f"flag:{name}", "1")
+        added = await self._healed(game_id, lambda: self.client.hsetnx(key, f"flag:{name}",
+                                                                       "1"))
         await self.client.expire(key, self.ttl_s)
         return bool(added)
 
     async def all(self, game_id: str) -> dict[str, str]:
         """Every stored field of the game (``table``, ``hand:<id>``, ``ping:<id>``...)
         but the version mark ``table_v``."""
-        fields = await self.client.hgetall(self._game(game_id))
+        fields = await self._healed(game_id, lambda: self.client.hgetall(self._game(game_id)))
         return {k: v for k, v in fields.items() if k != "table_v"}
 
     async def forget_game(self, game_id: str) -> None:

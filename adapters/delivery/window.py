@@ -5,7 +5,9 @@ One sorted set per platform and chat, ``<prefix>:<platform>:edits:{<chat>}`` (``
 ``dc``), holds the times of the recent
 edits; a Lua script reads Redis's own clock (``TIME``, so workers need no synchronised
 clocks), drops entries older than the window and either reserves a slot (returns 0) or
-says how many seconds to wait. One key per script call: fine for Redis Cluster.
+says how many seconds to wait. One key per script call: fine for Redis Cluster. A key of
+another Redis type (damaged) is replaced by a fresh window instead of failing every edit
+of the chat.
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 RESERVE = """
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind ~= 'none' and kind ~= 'zset' then
+  redis.call('DEL', KEYS[1])  -- damaged: a fresh window (it only spaces edits)
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local gap, cap, window = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from adapters.delivery.coalesce import EditCoalescer
-from adapters.delivery.commands import run_command
+from adapters.delivery.commands import GENERIC_ERROR, run_command
 from adapters.delivery.i18n import N_, Texts
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import GameRefs
@@ -90,6 +90,7 @@ class BuracoClient(discord.AutoShardedClient):
         self.service = service
         self.tick = tick
         self.tree: app_commands.CommandTree[BuracoClient] = app_commands.CommandTree(self)
+        self.tree.on_error = self.on_command_error  # type: ignore[method-assign]
         install(self.tree, self)
         self.lang_of = lang_of
         window = SharedWindow(redis, prefix, platform=PLATFORM)
@@ -136,7 +137,8 @@ class BuracoClient(discord.AutoShardedClient):
     async def _answer_in_time(self, interaction: discord.Interaction[Any], origin: Origin,
                               pending: Awaitable[list[Effect]], fresh: bool = False,
                               command: bool = False) -> None:
-        """Run the service call; defer the answer if it takes over ACK_S; deliver."""
+        """Run the service call; defer the answer if it takes over ACK_S; deliver. A call
+        that fails is logged and answered with :data:`GENERIC_ERROR` (never "Feito.")."""
         async def call() -> list[Effect]:
             async with self.delivery.lock:  # the order rule of the Telegram handlers
                 effects = last_views(list(await pending))
@@ -146,18 +148,50 @@ class BuracoClient(discord.AutoShardedClient):
         done, _pending = await asyncio.wait({task}, timeout=ACK_S)
         if not done and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=command)
+        failed = False
         try:
             effects = await task
             await self.delivery.deliver(effects, origin)
+        except Exception as err:
+            failed = True  # the type only in the line: a message may name a hidden card
+            log.error("interaction %s failed (%s)", interaction.id, type(err).__name__,
+                      exc_info=err)
         finally:
-            await self._finish(interaction, origin, command)
+            await self._finish(interaction, origin, command, failed)
+
+    async def on_command_error(self, interaction: discord.Interaction[Any],
+                               error: app_commands.AppCommandError) -> None:
+        """A slash command that failed outside :meth:`_answer_in_time` (a check, a
+        transformer, a bug before the service call): logged by type and answered
+        :data:`GENERIC_ERROR` instead of discord.py's bare log line and silence."""
+        log.error("interaction %s failed (%s)", interaction.id, type(error).__name__,
+                  exc_info=error)
+        await self._finish(interaction, Origin(interaction), True, failed=True)
+
+    async def _texts(self, interaction: discord.Interaction[Any]) -> Texts:
+        """The texts in the channel's language (pt-BR when it cannot be read)."""
+        try:
+            return Texts(await self.lang_of(chat_of(interaction).key))
+        except Exception as err:
+            log.error("interaction %s: language unreadable (%s)", interaction.id,
+                      type(err).__name__)
+            return Texts()
 
     async def _finish(self, interaction: discord.Interaction[Any], origin: Origin,
-                      command: bool) -> None:
-        """Make sure the interaction got an answer (never "This interaction failed")."""
+                      command: bool, failed: bool = False) -> None:
+        """Make sure the interaction got an answer (never "This interaction failed");
+        ``failed``: the call failed, the answer is :data:`GENERIC_ERROR`."""
         response: Any = interaction.response
         try:
-            if not response.is_done():
+            if failed:
+                text = (await self._texts(interaction))(GENERIC_ERROR)
+                if not response.is_done():
+                    await response.send_message(text, ephemeral=True)
+                elif response.type == DEFERRED:
+                    await interaction.edit_original_response(content=text)
+                else:
+                    await interaction.followup.send(content=text, ephemeral=True)
+            elif not response.is_done():
                 if command:
                     _ = Texts(await self.lang_of(chat_of(interaction).key))
                     await response.send_message(_(DONE), ephemeral=True)

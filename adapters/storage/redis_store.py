@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import math
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ from bot.model import CorruptGame
 if TYPE_CHECKING:
     from bot.ports import GameStore
 
+log = logging.getLogger(__name__)
 RankingRow = tuple[str, str, int, int, int]
 LEASE_S = 20.0
 """Seconds a claimed deadline is held by the worker that claimed it (a ``dificil`` move
@@ -92,6 +94,8 @@ class RedisStore:
         self._save: AsyncScript = client.register_script(scripts.SAVE_GAME)
         self._load: AsyncScript = client.register_script(scripts.LOAD_FOR_UPDATE)
         self._unbind: AsyncScript = client.register_script(scripts.UNBIND_CHAT)
+        self._bind: AsyncScript = client.register_script(scripts.BIND_CHAT)
+        self._set_setting: AsyncScript = client.register_script(scripts.SET_SETTING)
         self._claim: AsyncScript = client.register_script(scripts.CLAIM_DUE)
         self._results: AsyncScript = client.register_script(scripts.ADD_RESULTS)
 
@@ -170,17 +174,25 @@ class RedisStore:
     # -- chats and idempotency ----------------------------------------------------
 
     async def chat_game(self, chat_key: str) -> str | None:
-        """The active game id of a chat (``"tg:-100123"``), or None."""
-        return _text(await self.client.get(self.keys.chat(chat_key)))
+        """The active game id of a chat (``"tg:-100123"``), or None. A binding key that
+        cannot be read (another Redis type) is logged and reads as None: the chat has no
+        game it can reach, and its next ``/novojogo`` replaces the key (:meth:`bind_chat`)."""
+        try:
+            with _readable():
+                return _text(await self.client.get(self.keys.chat(chat_key)))
+        except CorruptGame as err:
+            log.error("chat %s: game binding unreadable (%s)", chat_key, type(err).__name__)
+            return None
 
     async def bind_chat(self, chat_key: str, game_id: str, ttl_s: int) -> bool:
         """Make ``game_id`` the chat's active game only if it has none (SET NX EX).
 
+        A binding key of another Redis type (damaged, read as no game) is replaced.
         True if bound; False if the chat already has a game. Raises ValueError if ``ttl_s < 1``.
         """
         _check_ttl(ttl_s)
-        done = await self.client.set(self.keys.chat(chat_key), game_id, nx=True, ex=ttl_s)
-        return bool(done)
+        done = await self._bind(keys=[self.keys.chat(chat_key)], args=[game_id, ttl_s])
+        return int(done) == 1
 
     async def unbind_chat(self, chat_key: str, game_id: str) -> None:
         """Clear the chat's active game if it is still ``game_id`` (atomic, Lua)."""
@@ -297,11 +309,20 @@ class RedisStore:
                           rows: list[tuple[str, str, bool, int]]) -> bool:
         """Count one finished match ``game_id`` in the chat's ranking, once: ``rows`` are
         ``(player_key, name, won, points)``. True when counted now, False when this game
-        was counted before (a redone follow-up, issue 12 defect 5b). One Lua step."""
+        was counted before (a redone follow-up, issue 12 defect 5b). One Lua step.
+        A ranking key of another Redis type (damaged) is logged and left as it is, and
+        the match is not counted (False): the game's other follow-ups go on, so its chat
+        is freed instead of failing at each try."""
         args: list[str | int] = [game_id]
         for player_key, name, won, points in rows:
             args += [player_key, name, int(won), points]
-        done = await self._results(keys=[self.keys.ranking(chat_key)], args=args)
+        try:
+            with _readable():
+                done = await self._results(keys=[self.keys.ranking(chat_key)], args=args)
+        except CorruptGame as err:
+            log.error("chat %s: ranking unreadable (%s): game %s not counted", chat_key,
+                      type(err).__name__, game_id)
+            return False
         return int(done) == 1
 
     async def ranking(self, chat_key: str) -> list[RankingRow]:
@@ -313,12 +334,19 @@ class RedisStore:
             return _ranking_rows({str(_text(k)): str(_text(v)) for k, v in fields.items()})
 
     async def get_setting(self, chat_key: str, name: str) -> str | None:
-        """A per-chat setting such as the language (``"lang"``), or None."""
-        return _text(await self.client.hget(self.keys.settings(chat_key), name))
+        """A per-chat setting such as the language (``"lang"``), or None. A settings key
+        that cannot be read (another Redis type) is logged and reads as unset."""
+        try:
+            with _readable():
+                return _text(await self.client.hget(self.keys.settings(chat_key), name))
+        except CorruptGame as err:
+            log.error("chat %s: settings unreadable (%s)", chat_key, type(err).__name__)
+            return None
 
     async def set_setting(self, chat_key: str, name: str, value: str) -> None:
-        """Store a per-chat setting (no expiry)."""
-        await self.client.hset(self.keys.settings(chat_key), name, value)
+        """Store a per-chat setting (no expiry); a settings key of another Redis type
+        (damaged, read as unset) is replaced by one holding this setting."""
+        await self._set_setting(keys=[self.keys.settings(chat_key)], args=[name, value])
 
 
 def _ranking_rows(fields: dict[str, str]) -> list[RankingRow]:

@@ -68,11 +68,37 @@ return {applied, got[1], got[2]}
 """
 
 UNBIND_CHAT = """
--- KEYS[1] chat binding; ARGV[1] game id. Deletes the binding only if it is still ARGV[1].
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+-- KEYS[1] chat binding; ARGV[1] game id. Deletes the binding only if it is still ARGV[1]
+-- (a key of another type, damaged, binds nothing and is left as it is).
+if redis.call('TYPE', KEYS[1])['ok'] == 'string' and redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0
+"""
+
+BIND_CHAT = """
+-- KEYS[1] chat binding; ARGV[1] game id; ARGV[2] ttl in seconds. SET NX EX, after
+-- deleting a key of another type than a string (a damaged binding reads as no game, so
+-- the chat's next game replaces it). Returns 1 when bound, 0 when a game is bound.
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind ~= 'none' and kind ~= 'string' then
+  redis.call('DEL', KEYS[1])
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]) then
+  return 1
+end
+return 0
+"""
+
+SET_SETTING = """
+-- KEYS[1] the chat's settings hash; ARGV[1] name; ARGV[2] value. HSET, after deleting a
+-- key of another type than a hash (damaged settings read as unset: the setting asked
+-- for replaces them).
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind ~= 'none' and kind ~= 'hash' then
+  redis.call('DEL', KEYS[1])
+end
+return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 """
 
 CLAIM_DUE = """

@@ -19,7 +19,7 @@ from telegram import Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
-from adapters.delivery.commands import HAND_IN_PRIVATE, run_command
+from adapters.delivery.commands import GENERIC_ERROR, HAND_IN_PRIVATE, run_command
 from adapters.telegram import render
 from adapters.telegram.calls import api
 from adapters.telegram.i18n import N_, Texts
@@ -184,6 +184,10 @@ class Handlers:
                     not origin.replies if parts[2] == "h"
                     else not await self.outbox.dm_known(user.user_id)):
                 url = render.deep_link(self.outbox.username, OPENS_DM[parts[2]] + parts[0])
+        except Exception:
+            origin.replies.append(await self.generic(query.message.chat
+                                                     if query.message is not None else None))
+            raise  # logged by on_error
         finally:
             text = "\n".join(origin.replies)[:200] or None
             await api("answerCallbackQuery", lambda: query.answer(
@@ -197,7 +201,27 @@ class Handlers:
             return
         await self.outbox.chat_migrated(message.chat.id, int(message.migrate_to_chat_id))
 
+    async def generic(self, chat: Chat | None) -> str:
+        """:data:`GENERIC_ERROR` in the language of ``chat`` (pt-BR when there is none or
+        it cannot be read: this text must get out whatever else is broken)."""
+        try:
+            if chat is not None and chat.type != ChatType.PRIVATE:
+                return (await self.lang(await self.chat(chat)))(GENERIC_ERROR)
+        except Exception as err:
+            log.error("chat %s: language unreadable (%s)", chat.id if chat else None,
+                      type(err).__name__)
+        return Texts()(GENERIC_ERROR)
+
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Log any handler failure with the update id (never the update's content)."""
+        """Log any handler failure with the update id (never the update's content) and
+        tell the person who sent a message :data:`GENERIC_ERROR` (a button press was
+        answered with it by :meth:`press` already)."""
         update_id = update.update_id if isinstance(update, Update) else None
         log.error("update %s failed", update_id, exc_info=context.error)
+        if not isinstance(update, Update) or update.callback_query is not None:
+            return
+        message = update.effective_message
+        if message is None:
+            return
+        text = await self.generic(message.chat)
+        await api("sendMessage", lambda: message.reply_text(text))

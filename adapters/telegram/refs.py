@@ -12,9 +12,14 @@ the bot can write to them (``"1"``) or was refused (``"0"``).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from redis.exceptions import ResponseError
+
 from adapters.delivery.refs import TWO_DAYS, GameRefs
+
+log = logging.getLogger(__name__)
 
 __all__ = ["TWO_DAYS", "MessageRefs"]
 
@@ -58,19 +63,31 @@ class MessageRefs(GameRefs):
             pipe.set(f"{self.prefix}:tg:chat:old:{new_chat_id}", str(old_chat_id))
             await pipe.execute()
 
+    async def _read(self, key: str) -> str | None:
+        """``GET key``; a key of another Redis type (damaged) is logged by its kind and
+        reads as unset (its next write replaces it), so one bad key never stops a chat."""
+        try:
+            value = await self.client.get(key)
+        except ResponseError as err:
+            if "WRONGTYPE" not in str(err):
+                raise
+            log.error("key %s unreadable (WRONGTYPE): read as unset", key)
+            return None
+        return None if value is None else str(value)
+
     async def successor(self, chat_id: int) -> int | None:
         """The supergroup id that replaced group ``chat_id``, or None."""
-        value = await self.client.get(f"{self.prefix}:tg:chat:new:{chat_id}")
+        value = await self._read(f"{self.prefix}:tg:chat:new:{chat_id}")
         return int(value) if value else None
 
     async def original(self, chat_id: int) -> int | None:
         """The group id that supergroup ``chat_id`` replaced, or None."""
-        value = await self.client.get(f"{self.prefix}:tg:chat:old:{chat_id}")
+        value = await self._read(f"{self.prefix}:tg:chat:old:{chat_id}")
         return int(value) if value else None
 
     async def dm_state(self, user_id: str) -> bool | None:
         """True if the bot could write to the person, False if refused, None if unknown."""
-        value = await self.client.get(f"{self.prefix}:tg:dm:{user_id}")
+        value = await self._read(f"{self.prefix}:tg:dm:{user_id}")
         return None if value is None else value == "1"
 
     async def set_dm_state(self, user_id: str, ok: bool) -> None:
