@@ -19,14 +19,10 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable
 from functools import lru_cache
-from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-
-from engine.cli_i18n import argparse_language, env_lang
+from engine.cli_i18n import argparse_language, compile_po, env_lang
 
 __all__ = ["DEFAULT_LANG", "LANGS", "N_", "Translator", "argparse_language", "catalog",
            "env_lang", "load_domain", "norm_lang"]
@@ -71,12 +67,7 @@ def load_domain(locale_dir: Path, lang: str, domain: str) -> gettext.GNUTranslat
     if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
         with mo.open("rb") as fh:
             return gettext.GNUTranslations(fh)
-    with po.open("rb") as fh:
-        cat = read_po(fh, locale=lang)
-    buf = BytesIO()
-    write_mo(buf, cat)
-    buf.seek(0)
-    return gettext.GNUTranslations(buf)
+    return compile_po(po, lang)
 
 
 class Translator:

@@ -55,6 +55,12 @@ def catalog(lang: str, domain: str, where: Path = LOCALE_DIR) -> gettext.NullTra
     po = where / lang / "LC_MESSAGES" / f"{domain}.po"
     if not po.exists():
         return gettext.NullTranslations()
+    return compile_po(po, lang)
+
+
+def compile_po(po: Path, lang: str) -> gettext.GNUTranslations:
+    """The catalog ``po`` (a ``.po`` file of language ``lang``) compiled in memory with
+    Babel, so a clean clone needs no build step. Raises ``OSError`` when it is missing."""
     with po.open("rb") as fh:
         cat = read_po(fh, locale=lang)
     buf = BytesIO()
