@@ -91,7 +91,7 @@ def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
     if ev.kind in TABLE_SENTENCES:
         return TABLE_SENTENCES[ev.kind], kw
     if ev.kind == "melded":
-        return _melded(kw, pub)
+        return _melded(kw, pub, melds)
     msgid = PHRASES.get(ev.kind)
     if msgid is None:
         return None
@@ -112,14 +112,26 @@ def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
     return msgid, kw
 
 
-def _melded(kw: dict[str, Any], pub: dict[str, Any]) -> Entry:
+def _melded(kw: dict[str, Any], pub: dict[str, Any], side: list[Any]) -> Entry:
     """New melds and extensions kept apart (``melds`` = [[codes]], ``extend`` =
-    [{meld, cards}]); joined into words by :func:`_phrase`."""
+    [{meld, cards}]); joined into words by :func:`_phrase`. An extension's cards are told
+    in the order they lie in the meld (``side``: the mover's melds after the move), so a
+    run grown at its low end reads "juntou 4♣ 5♣ 6♣ ao jogo 3", not in the order played."""
     melds = [[str(Card.parse(c)) for c in m] for m in pub.get("melds", [])]
-    ext = [[int(e["meld"]) + 1, [str(Card.parse(c)) for c in e["cards"]]]
+    ext = [[int(e["meld"]) + 1, _in_layout(e["cards"], side, int(e["meld"]))]
            for e in pub.get("extend", [])]
     msgid = MELDED_EXTENDED if melds and ext else (MELDED if melds else EXTENDED)
     return msgid, {**kw, "melds": melds, "extend": ext}
+
+
+def _in_layout(codes: list[str], side: list[Any], index: int) -> list[str]:
+    """The texts of cards ``codes``, ordered as they lie in meld ``index`` of ``side``
+    (as given when that meld is not there)."""
+    texts = [str(Card.parse(c)) for c in codes]
+    if not 0 <= index < len(side):
+        return texts
+    laid = [str(c) for c in side[index].cards]
+    return sorted(texts, key=lambda t: laid.index(t) if t in laid else len(laid))
 
 
 def recent(entries: list[Entry], turn: int, now: float) -> list[Entry]:

@@ -136,3 +136,27 @@ def test_the_time_window_keeps_a_turn_whole_never_its_tail() -> None:
              ("comprou do monte", {"seat": 3, "t": 7, "at": 113})]
     assert narration.recent(bia + later, 7, 115) == bia + later
     assert narration.recent(bia + later, 7, 122) == later  # all of Bia's turn is old now
+
+
+def test_an_extension_is_told_in_the_order_its_cards_lie_in_the_meld() -> None:
+    """A run grown at its low end (RULES C10: the cards keep their places) was told in
+    the order played, "juntou 7♣ 6♣ 5♣ 4♣ ao jogo 3" (second trial)."""
+    from test_narration import narrated_game
+
+    from bot import views
+    from bot.i18n import Translator
+    from bot.narration import describe
+    from engine.cards import Card
+    from engine.melds import make_meld
+    from engine.rules import make_rules
+    from engine.state import Event
+
+    rules = make_rules("buraco", {})
+    laid = [make_meld([Card.parse(c) for c in codes], rules) for codes in (
+        ["Ah", "Ad", "As"], ["5h", "6h", "7h"],
+        ["4c", "5c", "6c", "7c", "8c", "9c", "10c"])]
+    move = Event("melded", 1, {"extend": [{"meld": 2, "cards": ["7c", "6c", "5c", "4c"]}]})
+    entry = describe(move, 3, laid, False)
+    assert entry is not None
+    assert views.last_text(narrated_game([entry]), Translator("pt")) == (
+        "Robô 2 juntou 4♣ 5♣ 6♣ 7♣ ao jogo 3.")
