@@ -30,6 +30,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
     kinds,
     make_service,
     only,
+    rollback,
     store,
 )
 from test_service_turns import hand_of
@@ -229,14 +230,6 @@ async def test_a_crash_after_the_match_ending_save_is_finished_by_whoever_comes_
     board = only(await heir.scoreboard(CHAT, ANA), "reply").text
     assert board.endswith("Ranking do grupo:\n1. Ana: partidas 1, vitórias 0, pontos -480")
     assert await deadline(store, gid) is None
-
-
-async def rollback(store: Any, gid: str, version: int, text: str) -> None:
-    """The store goes back to an older ``(version, text)`` (a failover that lost writes)."""
-    if isinstance(store, MemoryStore):
-        store.games[gid] = (version, text, store.games[gid][2])
-    else:
-        await store.client.hset(store.keys.state(gid), mapping={"v": version, "s": text})
 
 
 async def test_a_worker_cache_is_not_trusted_after_the_store_went_back(

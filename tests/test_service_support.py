@@ -162,6 +162,14 @@ async def game_of(store: Any, chat: ChatRef = CHAT, gid: str | None = None) -> A
     return got[0], decode(got[1])
 
 
+async def rollback(store: Any, gid: str, version: int, text: str) -> None:
+    """The store goes back to an older ``(version, text)`` (a failover that lost writes)."""
+    if isinstance(store, MemoryStore):
+        store.games[gid] = (version, text, store.games[gid][2])
+    else:
+        await store.client.hset(store.keys.state(gid), mapping={"v": version, "s": text})
+
+
 def seeded_ai(view: Any, level: str) -> Any:
     """``engine.ai.choose`` with a seeded random source, so a game replays exactly."""
     from engine.ai import choose

@@ -16,11 +16,11 @@ from test_service_support import (  # noqa: F401  (fixtures)
     clock,
     game_of,
     make_service,
+    rollback,
 )
 from test_service_turns import hand_of, two_player_buraco
 
 from bot.effects import pack
-from bot.memstore import MemoryStore
 
 
 class Counting:
@@ -101,14 +101,6 @@ async def test_a_redelivered_press_on_the_cached_copy_is_applied_once(
     assert (again, game2.seats[0].sel) == (version, game.seats[0].sel) == (version, [0])
 
 
-async def put_back(store: Any, gid: str, version: int, text: str) -> None:
-    """A failover that lost the last write: the stored game is ``(version, text)`` again."""
-    if isinstance(store, MemoryStore):
-        store.games[gid] = (version, text, store.games[gid][2])
-    else:
-        await store.client.hset(store.keys.state(gid), mapping={"v": version, "s": text})
-
-
 async def test_a_cached_copy_of_a_lost_save_is_refused_at_the_same_version(
         backend: Backend, clock: FakeClock) -> None:
     """Issue 12 defect 5d on the warm path: w1's save is lost in a failover, w2 saves
@@ -121,7 +113,7 @@ async def test_a_cached_copy_of_a_lost_save_is_refused_at_the_same_version(
     old_version, _game = await game_of(store)
     old = await store.load_game(gid)
     await w1.press(ANA, pack(gid, ana.version, "t", 0))  # w1 caches sel [0]
-    await put_back(store, gid, *old)
+    await rollback(store, gid, *old)
     await w2.press(ANA, pack(gid, ana.version, "t", 2))  # same version number, sel [2]
     version, game = await game_of(store)
     assert version == old_version + 1 and game.seats[0].sel == [2]
