@@ -118,7 +118,8 @@ def rules_summary(preset: str, _: Translator) -> str:
                      _("Dólar: +100 cada com canastra, −100 sem "
                        "(opção dollar_per_canastra=true: +100 por canastra)"))
     lines.append(_("Opções da mesa (/novojogo {preset} opção=valor): {options}",
-                   preset=rules.preset, options=", ".join(_(o) for o in play.OPTION_LIST)))
+                   preset=rules.preset,
+                   options=", ".join(_(o) for o in play.options_for(rules.preset))))
     return "\n".join(lines)
 
 

@@ -8,6 +8,7 @@ rest of ``bot/`` does not depend on the engine's module layout. The parsed
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from enum import Enum
 from functools import lru_cache
 from typing import Any
 
@@ -68,6 +69,41 @@ OPTION_LIST: tuple[str, ...] = (
 """Every option ``/novojogo`` takes, as typed (the engine's keys, which stored games and
 records use; the table's own ``timer``/``shuffle`` also by their pt-BR names), each with
 its players' name: the refusal of an unknown option and ``/regras`` list them so."""
+
+
+def options_for(preset: str) -> tuple[str, ...]:
+    """The entries of :data:`OPTION_LIST` a table of ``preset`` (canonical name) takes:
+    an engine option is left out when the preset refuses every value but its own
+    (``dollar_per_canastra`` without Dólares, RULES A4; ``jokers`` outside the buraco
+    family; ``morto_requires`` and ``second_morto_direct_only`` without a morto, A1;
+    ``reuse_pile_once`` where the black 3 blocks the pile). ``/regras`` lists these."""
+    return tuple(item for item in OPTION_LIST
+                 if item.split(" ")[0] not in _refused_options(preset))
+
+
+@lru_cache(maxsize=16)
+def _refused_options(preset: str) -> frozenset[str]:
+    base = make_rules(preset)
+    refused = set()
+    for key in OPTION_NAMES:
+        value = getattr(base, key)
+        if isinstance(value, bool):
+            probes: list[Any] = [not value]
+        elif isinstance(value, Enum):
+            probes = [m.value for m in type(value) if m != value]
+        else:
+            continue  # numbers: every preset takes them
+        if not any(_takes(preset, key, probe) for probe in probes):
+            refused.add(key)
+    return frozenset(refused)
+
+
+def _takes(preset: str, key: str, value: Any) -> bool:
+    try:
+        make_rules(preset, {key: value})
+    except IllegalAction:
+        return False
+    return True
 
 
 def refusal(err: IllegalAction) -> Refusal:

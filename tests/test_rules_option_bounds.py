@@ -184,4 +184,46 @@ def test_regras_lists_the_options_in_the_players_words(lang: str) -> None:
     line = {"pt": "Opções da mesa (/novojogo tranca opção=valor): ",
             "en": "Table options (/novojogo tranca option=value): ",
             "it": "Opzioni del tavolo (/novojogo tranca opzione=valore): "}[lang]
-    assert line + LISTED[lang] in rules_summary("tranca", Translator(lang)).splitlines()
+    assert line + TRANCA_LISTED[lang] in rules_summary("tranca", Translator(lang)).splitlines()
+
+
+TRANCA_LISTED = {
+    "pt": "target (meta de pontos), first_player_second_card (segunda "
+          "carta do primeiro), morto_requires (o que pegar o morto exige), end_requires (o "
+          "que a batida exige), second_morto_direct_only (segundo morto só direto), "
+          "relancinho_bonus (bônus do relancinho), vulnerable_at (pontos da "
+          "vulnerabilidade), single_card_pile_rule (lixo de uma carta só), timer "
+          "ou tempo (segundos por jogada), shuffle ou sortear (sortear as duplas)",
+    "en": "target (points to win), first_player_second_card "
+          "(the first player's second card), morto_requires (what taking the morto "
+          "needs), end_requires (what going out needs), second_morto_direct_only (second "
+          "morto only directly), relancinho_bonus (relancinho bonus), vulnerable_at "
+          "(points that make a side vulnerable), single_card_pile_rule (one-card discard "
+          "pile), timer or tempo (seconds per move), shuffle or sortear "
+          "(draw the partners)",
+    "it": "target (punti per vincere), first_player_second_card "
+          "(seconda carta del primo giocatore), morto_requires (cosa serve per prendere il "
+          "pozzetto), end_requires (cosa serve per chiudere), second_morto_direct_only "
+          "(secondo pozzetto solo diretto), relancinho_bonus (bonus del relancinho), "
+          "vulnerable_at (punti che rendono vulnerabili), single_card_pile_rule (scarti di "
+          "una carta sola), timer o tempo (secondi per mossa), "
+          "shuffle o sortear (sorteggiare le coppie)",
+}
+"""/regras tranca: no jokers (buraco family only), no reuse_pile_once (the black 3 blocks
+the pile), no dollar_per_canastra (no Dólares, RULES A4)."""
+
+
+@pytest.mark.parametrize(("preset", "left_out"), [
+    ("buraco", {"dollar_per_canastra", "morto_requires", "second_morto_direct_only"}),
+    ("buraco_morto", {"dollar_per_canastra"}),
+    ("bossa_nova", {"dollar_per_canastra"}),
+    ("justificado", {"dollar_per_canastra", "jokers"}),
+    ("tranca", {"dollar_per_canastra", "jokers", "reuse_pile_once"}),
+    ("altaneira", {"jokers"}),
+])
+def test_regras_leaves_out_the_options_the_variant_refuses(
+        preset: str, left_out: set[str]) -> None:
+    from bot.play import OPTION_LIST, options_for
+
+    listed = options_for(preset)
+    assert {item.split(" ")[0] for item in OPTION_LIST if item not in listed} == left_out

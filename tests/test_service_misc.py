@@ -74,14 +74,13 @@ async def test_help_and_rules(svc: Service) -> None:
                                   "Para bater e pegar o morto: não precisa de canastra; "
                                   "para bater e encerrar a mão: precisa de uma canastra limpa.",
                                   "Opções da mesa (/novojogo tranca opção=valor): target (meta "
-                                  "de pontos), jokers (curingas), first_player_second_card "
+                                  "de pontos), first_player_second_card "
                                   "(segunda carta do primeiro), morto_requires (o que pegar o "
                                   "morto exige), end_requires (o que a batida exige), "
                                   "second_morto_direct_only (segundo morto só direto), "
                                   "relancinho_bonus (bônus do relancinho), vulnerable_at "
                                   "(pontos da vulnerabilidade), single_card_pile_rule (lixo de "
-                                  "uma carta só), reuse_pile_once (lixo volta ao monte uma "
-                                  "vez), dollar_per_canastra (Dólares por canastra), timer ou "
+                                  "uma carta só), timer ou "
                                   "tempo (segundos por jogada), shuffle ou sortear (sortear as "
                                   "duplas)"]
     refused = await svc.rules_text(CHAT, ANA, "pife")
