@@ -122,7 +122,7 @@ async def test_a_command_with_nothing_to_say_answers_done() -> None:
     assert inter.response.calls == ["send_message('Feito.')"]
 
 
-GENERIC = "Algo deu errado; nada foi mudado."
+GENERIC = "Algo deu errado. Confira a mesa e tente de novo."
 
 
 class BrokenService(SlowService):
@@ -170,7 +170,7 @@ async def test_a_failing_press_answers_the_generic_error_in_the_channel_language
     inter = interaction()
     await bot.press(inter, ["g1|3|c|"])
     assert inter.response.calls == [
-        "send_message('Something went wrong; nothing was changed.')"]
+        "send_message('Something went wrong. Check the table and try again.')"]
 
 
 async def test_an_error_outside_the_service_call_answers_the_generic_error() -> None:

@@ -26,7 +26,7 @@ from test_telegram_fakeapi import (
     QUERY_TOO_OLD,
 )
 
-GENERIC = "Algo deu errado; nada foi mudado."
+GENERIC = "Algo deu errado. Confira a mesa e tente de novo."
 NO_GAME = "Não há jogo aberto neste grupo. Use /novojogo."
 __all__ = ["tg"]  # the fixture, re-exported for pytest
 BIA_DM = {"id": BIA["id"], "type": "private", "first_name": "Bia"}
@@ -152,7 +152,7 @@ async def test_a_command_whose_service_call_fails_gets_the_generic_answer(tg: Tg
     await tg.command(ANA, "/idioma en")
     await tg.command(BIA, "/mao")
     assert tg.fake.called("sendMessage")[-1]["text"] == (
-        "Something went wrong; nothing was changed.")
+        "Something went wrong. Check the table and try again.")
 
 
 async def test_a_wrong_type_chat_binding_is_answered_and_novojogo_opens_a_table(

@@ -26,9 +26,11 @@ COMMANDS: list[tuple[str, str]] = [
     ("idioma", N_("Idioma do grupo: /idioma [pt|en|it]")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
-GENERIC_ERROR = N_("Algo deu errado; nada foi mudado.")
+GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
 """Told to a person whose command or button failed in a way nobody foresaw (an exception
-out of the service or the delivery), instead of silence or "Feito."."""
+out of the service or the delivery), instead of silence or "Feito.". It does not say
+whether anything changed: the failure may come after the game was saved (a delivery that
+failed), so the person is sent to the table, which shows what holds."""
 Call = Callable[..., Awaitable[list[Effect]]]
 SIMPLE = {"entrar": "join", "sair": "leave", "iniciar": "start", "mao": "show_hand",
           "placar": "scoreboard", "voltar": "come_back", "exportar": "export"}
