@@ -136,7 +136,8 @@ def table_view(game: Game, _: Translator) -> View:
             lines.append(f"  {k + 1}) {play.show(meld.cards)}{_canastra(meld, _)}")
         if state.laid_threes[side]:
             lines.append("  " + _threes_line(rules, play.show(state.laid_threes[side]), _))
-    counts = " · ".join(f"{seat_name(game, k, _)} {len(h)}" for k, h in enumerate(state.hands))
+    counts = " · ".join(_hand_count(seat_name(game, k, _), len(h), len(state.pending_morto[k]), _)
+                        for k, h in enumerate(state.hands))
     lines.append(_("Cartas na mão: {counts}", counts=counts))
     lines.append(_pile_line(state, rules, _))
     if game.status == "playing":
@@ -184,6 +185,15 @@ def _canastra(meld: Any, _: Translator) -> str:
         return ""
     label = CANASTRA_LABELS.get(meld.canastra)
     return " · " + _("canastra {label}", label=_(label) if label else meld.label)
+
+
+def _hand_count(name: str, held: int, pending: int, _: Translator) -> str:
+    """``"Ana 11"``; a seat that took its morto by discard and holds it for its next turn
+    (RULES C12) shows it beside the hand, ``"Ana 0 (+11 do morto)"``, so an empty hand
+    does not read as a deal about to end."""
+    if pending:
+        return _("{name} {n} (+{morto} do morto)", name=name, n=held, morto=pending)
+    return f"{name} {held}"
 
 
 def _pile_line(state: Any, rules: Any, _: Translator) -> str:
@@ -247,6 +257,9 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     if game.status == "playing" and view.vuln_min:  # RULES A22, shown before trying (D4)
         lines.append(_("Sua primeira baixada precisa de {points} pontos.",
                        points=view.vuln_min))
+    if view.pending_morto:  # RULES C12: taken by discard, played from the next turn
+        lines.append(_("O morto ({n} cartas) entra na sua mão na sua próxima vez.",
+                       n=view.pending_morto))
     if s.away:
         lines.append(_("O robô está jogando por você. Mande /voltar para retomar."))
     title = _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", len(view.hand))

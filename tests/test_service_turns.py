@@ -309,3 +309,28 @@ async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Se
     assert effects[0].view.lines[-1] == (  # RULES A10: the pick-up names the meld it made
         "Ana comprou do monte, baixou o 3♦ e descartou 8♦. "
         "Bia pegou o lixo (1 carta) baixando 7♦ 8♦ 2♦.")
+
+
+async def test_a_morto_taken_by_discard_shows_beside_the_empty_hand(
+        svc: Service, store: Any) -> None:
+    """RULES C12: a morto taken by discard waits for its taker's next turn; the table
+    shows it beside the hand ("Bia 0 (+11 do morto)") and Bia's hand says when it comes,
+    so an empty hand does not read as a deal about to end."""
+    await svc.new_game(CHAT, ANA, "tranca")
+    await svc.join(CHAT, BIA)
+    effects = await svc.start(CHAT, ANA)
+    gid, ana = effects[0].game_id, hand_of(effects, ANA)
+    version, game = await game_of(store)
+    assert game.match is not None
+    deal = game.match["deal"]
+    morto = deal["mortos"][1]
+    assert len(morto) == 11
+    deal["mortos"][1], deal["pending_morto"] = [], [[], morto]
+    deal["stock"] += deal["hands"][1]  # Bia's hand emptied, its cards kept in the deck
+    deal["hands"][1] = []
+    assert await store.save_game(gid, version, encode(game), 3600)
+    effects = await svc.press(ANA, button(ana, "Comprar do monte"))
+    assert "Cartas na mão: Ana 12 · Bia 0 (+11 do morto)" in effects[0].view.lines
+    shown = await svc.show_hand(CHAT, BIA)
+    assert "O morto (11 cartas) entra na sua mão na sua próxima vez." in hand_of(
+        shown, BIA).lines
