@@ -18,7 +18,7 @@ from typing import Literal
 from bot import buttons, info, lobby, play, results, robot, timers, turns, upkeep, views
 from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import LANGS, N_, Translator, norm_lang
-from bot.model import CorruptGame, Game, encode, new_game_id
+from bot.model import Codec, CorruptGame, Game, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, GameRunner, UseCase
@@ -41,7 +41,9 @@ class Service(GameRunner):
     when present, else the fallback of :mod:`bot.robot`). ``deck_fn(rules)`` gives each
     deal's deck (tests); None shuffles with ``secrets.SystemRandom``. ``threaded`` runs
     timer steps (AI thinking) in a worker thread so the event loop stays responsive.
-    ``compress`` stores states zlib-compressed (:func:`bot.model.encode`). Loading,
+    ``compress`` is how states are stored (:data:`bot.model.Codec`: ``True``/``"z2"``
+    zlib with a preset dictionary, ``"z1"`` without, ``False`` plain JSON; every form is
+    read whatever this says, :func:`bot.model.decode`). Loading,
     saving and the timers are :class:`bot.runner.GameRunner`'s.
     """
 
@@ -49,7 +51,7 @@ class Service(GameRunner):
                  ai_pace_s: float = 1.0, next_deal_s: float = 30.0, idle_s: float = 86_400.0,
                  chooser: robot.Chooser | str | None = "engine",
                  deck_fn: play.DeckFn | None = None, threaded: bool = True,
-                 compress: bool = True) -> None:
+                 compress: Codec = True) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
