@@ -151,7 +151,7 @@ at level 1 with :data:`STATE_DICT` as preset dictionary (about 30% fewer bytes t
 ``"z1:"``, no slower; bench/README.md "Service speed (issue 13)")."""
 STATE_DICT = (Path(__file__).with_name("state-dict-1.bin")).read_bytes()
 """The preset dictionary of ``"z2:"`` (the JSON of three seeded games,
-bench/state_dict.py, 11,773 bytes). Frozen: every ``"z2:"`` state needs these very
+bench/_state_dict.py, 11,773 bytes). Frozen: every ``"z2:"`` state needs these very
 bytes (the zlib header names their Adler-32); a new dictionary needs a new prefix."""
 _DEFLATE = zlib.compressobj(1, zlib.DEFLATED, 15, 5, zlib.Z_DEFAULT_STRATEGY, STATE_DICT)
 """A compressor primed with :data:`STATE_DICT`, copied for each state (priming a new one

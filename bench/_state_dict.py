@@ -1,8 +1,11 @@
 """Build the preset dictionary of the ``"z2:"`` state encoding (bot/model.py, issue 13).
 
-Usage: ``python bench/state_dict.py OUT`` (writes ``OUT``; the frozen dictionary is
-``bot/state-dict-1.bin`` and must never change: every state stored as ``"z2:"`` needs
-the very bytes it was compressed with. A new dictionary gets a new file and prefix).
+Usage: ``python bench/_state_dict.py OUT`` writes ``OUT`` (a tool, not a benchmark:
+``make bench`` skips ``_*.py``). The frozen dictionary is ``bot/state-dict-1.bin`` and
+must never change: every state stored as ``"z2:"`` needs the very bytes it was
+compressed with; a new dictionary gets a new file and prefix. At 6ecbb0b this script
+wrote that file byte for byte; a later engine or AI may play the seeded games
+differently, which changes the output, never the frozen file.
 
 The dictionary is the JSON of three seeded games as ``bot.model.to_json`` writes them
 (``tg`` seats, the engine's ``normal`` AI playing): buraco_morto at turn 12, tranca at
