@@ -41,10 +41,8 @@ class Service(GameRunner):
     when present, else the fallback of :mod:`bot.robot`). ``deck_fn(rules)`` gives each
     deal's deck (tests); None shuffles with ``secrets.SystemRandom``. ``threaded`` runs
     timer steps (AI thinking) in a worker thread so the event loop stays responsive.
-    ``compress`` is how states are stored (:data:`bot.model.Codec`: ``True``/``"z2"``
-    zlib with a preset dictionary, ``"z1"`` without, ``False`` plain JSON; every form is
-    read whatever this says, :func:`bot.model.decode`). Loading,
-    saving and the timers are :class:`bot.runner.GameRunner`'s.
+    ``compress`` is how states are written (:data:`bot.model.Codec`; every form is read,
+    :func:`bot.model.decode`). Loading, saving and timers are :class:`GameRunner`'s.
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,

@@ -38,9 +38,8 @@ takes about 0.1-1 s; a worker that died mid-move delays its game by at most this
 MAX_CONNECTIONS = 64
 POOL_WAIT_S = 10.0
 """A burst of more concurrent calls than ``MAX_CONNECTIONS`` waits up to ``POOL_WAIT_S``
-for a free connection (:class:`adapters.storage.pool.BoundedPool`, as redis-py's
-``BlockingConnectionPool`` does, with less work per command) instead of failing with
-``MaxConnectionsError`` as redis-py's default pool does past 100 (issue 12, "Load")."""
+for a free connection (:class:`BoundedPool`) instead of failing with ``MaxConnectionsError``
+as redis-py's default pool does past 100 (issue 12, "Load")."""
 SEEN_KEPT = 64
 """Applied update keys kept per game (issue 12, defect 8): a platform redelivers an
 update within minutes, long before 64 later changes of that game; every press also
@@ -377,9 +376,8 @@ async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX) -> RedisStor
     """Connect to Redis at ``url`` (``redis://host:port/db``) and check it answers PING;
     with ``url=None`` use a fresh embedded fakeredis server (Lua via ``lupa``).
 
-    A real server is reached through a :class:`adapters.storage.pool.BoundedPool` of
-    :data:`MAX_CONNECTIONS`. Raises ``redis.exceptions.ConnectionError`` when the server
-    at ``url`` does not answer.
+    A real server is reached through a :class:`BoundedPool` of :data:`MAX_CONNECTIONS`.
+    Raises ``redis.exceptions.ConnectionError`` when the server at ``url`` does not answer.
     """
     client: Any
     if url is None:
