@@ -18,7 +18,7 @@ from typing import Any
 from bot import robot, timers, upkeep
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, TableView
 from bot.i18n import DEFAULT_LANG, N_, Translator
-from bot.model import CorruptGame, Game, decode, encode
+from bot.model import Codec, CorruptGame, Game, decode, encode
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 
@@ -49,7 +49,7 @@ class GameRunner:
 
     def __init__(self, store: GameStore, clock: Clock, *, pacing: timers.Pacing,
                  chooser: robot.Chooser | None, deck_fn: Any, threaded: bool,
-                 compress: bool) -> None:
+                 compress: Codec) -> None:
         self.store = store
         self.clock = clock
         self.pacing = pacing

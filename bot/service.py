@@ -18,7 +18,7 @@ from typing import Literal
 from bot import buttons, info, lobby, play, results, robot, timers, turns, upkeep, views
 from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import LANGS, N_, Translator, norm_lang
-from bot.model import CorruptGame, Game, encode, new_game_id
+from bot.model import Codec, CorruptGame, Game, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, GameRunner, UseCase
@@ -41,15 +41,15 @@ class Service(GameRunner):
     when present, else the fallback of :mod:`bot.robot`). ``deck_fn(rules)`` gives each
     deal's deck (tests); None shuffles with ``secrets.SystemRandom``. ``threaded`` runs
     timer steps (AI thinking) in a worker thread so the event loop stays responsive.
-    ``compress`` stores states zlib-compressed (:func:`bot.model.encode`). Loading,
-    saving and the timers are :class:`bot.runner.GameRunner`'s.
+    ``compress`` is how states are written (:data:`bot.model.Codec`; every form is read,
+    :func:`bot.model.decode`). Loading, saving and timers are :class:`GameRunner`'s.
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
                  ai_pace_s: float = 1.0, next_deal_s: float = 30.0, idle_s: float = 86_400.0,
                  chooser: robot.Chooser | str | None = "engine",
                  deck_fn: play.DeckFn | None = None, threaded: bool = True,
-                 compress: bool = True) -> None:
+                 compress: Codec = True) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,

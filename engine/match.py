@@ -7,6 +7,7 @@ exported as a record (docs/record-format.md) and replayed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from engine import jsonfields
@@ -240,7 +241,7 @@ class Match:
         return {
             "format": self.record_format,
             "variant": self.rules.preset,
-            "options": options_of(self.rules),
+            "options": _options_of(self.rules),
             "players": self.players,
             "scores": self.scores,
             "dealer": self.dealer,
@@ -303,6 +304,18 @@ class Match:
             raise IllegalAction(  # the kind of error only: its text may quote hidden cards
                 "bad_position", "estado corrompido: {error}", error=type(err).__name__
             ) from None
+
+
+@lru_cache(maxsize=256)
+def _stored_options(rules: Rules) -> dict[str, Any]:
+    return options_of(rules)
+
+
+def _options_of(rules: Rules) -> dict[str, Any]:
+    """``options_of(rules)`` (a copy), remembered per rules: :meth:`Match.to_json` runs
+    after every action the service applies, and ``options_of`` dumps two rules models,
+    half of its time (issue 13). ``Rules`` is frozen, so equal rules give equal options."""
+    return dict(_stored_options(rules))
 
 
 def _dealt_order(state: DealState, stock_top_first: list[Card]) -> list[str]:

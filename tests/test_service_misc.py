@@ -118,14 +118,14 @@ def test_fallback_ai_draws_then_discards_the_safe_card() -> None:
 
 
 async def test_states_are_stored_compressed(svc: Service, store: Any) -> None:
-    from bot.model import PACKED, decode, encode
+    from bot.model import PACKED_DICT, decode, encode
 
     await svc.new_game(CHAT, ANA, "buraco")
     await svc.join(CHAT, BIA)
     await svc.start(CHAT, ANA)
     gid = await store.chat_game(CHAT.key)
     _v, text = await store.load_game(gid)
-    assert text.startswith(PACKED)
+    assert text.startswith(PACKED_DICT)
     game = decode(text)
     plain = encode(game, compress=False)
     # a fresh deal is mostly a shuffled deck, the least compressible state (about 2x;

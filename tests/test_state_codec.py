@@ -4,6 +4,7 @@ states written by earlier code (pydantic's JSON, packed or plain) still read."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import zlib
 
@@ -13,7 +14,18 @@ from test_service_turns import hand_of, two_player_buraco
 
 from bot import play
 from bot.memstore import MemoryStore
-from bot.model import PACKED, CorruptGame, Game, decode, encode, to_json
+from bot.model import (
+    PACKED,
+    PACKED_DICT,
+    STATE_DICT,
+    CorruptGame,
+    Game,
+    decode,
+    encode,
+    to_json,
+)
+
+DICT_SHA256_16 = "73cbbf578c5934fb"
 
 
 async def mid_game() -> Game:
@@ -34,7 +46,7 @@ async def test_a_game_round_trips_packed_and_plain() -> None:
     assert game.seats[0].sel == [2] and game.last
     for compress in (True, False):
         text = encode(game, compress)
-        assert text.startswith(PACKED) == compress
+        assert text.startswith(PACKED_DICT) == compress
         again = decode(text)
         assert again == game
         assert play.deal_of(again).to_json() == play.deal_of(game).to_json()
@@ -63,3 +75,39 @@ def test_a_damaged_state_raises_corrupt_game_naming_the_damage_only() -> None:
         decode('{"id": "x"}')  # JSON, but not a game
     with pytest.raises(CorruptGame, match=r"^error$"):
         decode(PACKED + base64.b64encode(b"not zlib").decode())
+
+
+async def test_states_are_written_with_the_dictionary_and_every_form_reads() -> None:
+    """``"z2:"`` (issue 13): zlib with the frozen preset dictionary, smaller than
+    ``"z1:"``; ``"z1:"`` is still written on request (rolling deploys) and read."""
+    game = await mid_game()
+    packed, legacy = encode(game), encode(game, "z1")
+    assert packed.startswith(PACKED_DICT) and legacy.startswith(PACKED)
+    assert encode(game, "z2") == packed
+    assert decode(packed) == game and decode(legacy) == game
+    assert len(packed) * 4 < len(legacy) * 3  # at least 25% fewer bytes
+    raw = zlib.decompressobj(15, STATE_DICT).decompress(base64.b64decode(packed[3:]))
+    assert raw == to_json(game)
+
+
+def test_the_dictionary_is_the_frozen_one() -> None:
+    """Every ``"z2:"`` state needs these very bytes: the file must never change."""
+    assert len(STATE_DICT) == 11_773
+    assert hashlib.sha256(STATE_DICT).hexdigest()[:16] == DICT_SHA256_16
+
+
+def test_a_damaged_dictionary_state_is_corrupt() -> None:
+    game_text = PACKED_DICT + base64.b64encode(b"not zlib").decode()
+    with pytest.raises(CorruptGame, match=r"^error$"):
+        decode(game_text)
+    other = zlib.compressobj(1, zlib.DEFLATED, 15, 5, zlib.Z_DEFAULT_STRATEGY, b'{"id": "y"}')
+    made = other.compress(b'{"id": "x"}') + other.flush()  # with another dictionary
+    with pytest.raises(CorruptGame, match=r"^error$"):
+        decode(PACKED_DICT + base64.b64encode(made).decode())
+
+
+async def test_a_truncated_dictionary_state_is_corrupt() -> None:
+    packed = base64.b64decode(encode(await mid_game())[3:])
+    for cut in (packed[:-7], packed + b"x"):
+        with pytest.raises(CorruptGame, match=r"^error$"):
+            decode(PACKED_DICT + base64.b64encode(cut).decode())

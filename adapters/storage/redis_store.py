@@ -24,6 +24,7 @@ from redis.exceptions import NoScriptError, ResponseError
 
 from adapters.storage import scripts
 from adapters.storage.keys import DEFAULT_PREFIX, StoreKeys
+from adapters.storage.pool import BoundedPool
 from bot.model import CorruptGame
 
 if TYPE_CHECKING:
@@ -37,8 +38,8 @@ takes about 0.1-1 s; a worker that died mid-move delays its game by at most this
 MAX_CONNECTIONS = 64
 POOL_WAIT_S = 10.0
 """A burst of more concurrent calls than ``MAX_CONNECTIONS`` waits up to ``POOL_WAIT_S``
-for a free connection (``BlockingConnectionPool``) instead of failing with
-``MaxConnectionsError`` as redis-py's default pool does past 100 (issue 12, "Load")."""
+for a free connection (:class:`BoundedPool`) instead of failing with ``MaxConnectionsError``
+as redis-py's default pool does past 100 (issue 12, "Load")."""
 SEEN_KEPT = 64
 """Applied update keys kept per game (issue 12, defect 8): a platform redelivers an
 update within minutes, long before 64 later changes of that game; every press also
@@ -375,16 +376,15 @@ async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX) -> RedisStor
     """Connect to Redis at ``url`` (``redis://host:port/db``) and check it answers PING;
     with ``url=None`` use a fresh embedded fakeredis server (Lua via ``lupa``).
 
-    A real server is reached through a ``BlockingConnectionPool`` of
-    :data:`MAX_CONNECTIONS`. Raises ``redis.exceptions.ConnectionError`` when the server
-    at ``url`` does not answer.
+    A real server is reached through a :class:`BoundedPool` of :data:`MAX_CONNECTIONS`.
+    Raises ``redis.exceptions.ConnectionError`` when the server at ``url`` does not answer.
     """
     client: Any
     if url is None:
         client = fakeredis.FakeAsyncRedis(decode_responses=True)
     else:
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT_S)
+        pool = BoundedPool.from_url(
+            url, decode_responses=True, max_connections=MAX_CONNECTIONS, wait_s=POOL_WAIT_S)
         client = aioredis.Redis(connection_pool=pool)
     store = RedisStore(client, prefix)
     try:

@@ -129,7 +129,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry the token
     store = await open_store(settings.redis_url, settings.redis_prefix)
     service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
-                      ai_pace_s=settings.ai_pace_s)
+                      ai_pace_s=settings.ai_pace_s, compress=settings.state_codec)
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"

@@ -1,0 +1,81 @@
+"""adapters/storage/pool.py: the bounded pool under the Redis store (issue 13) lends at
+most ``max_connections`` connections, makes a caller beyond that wait up to ``wait_s``,
+and every connection it lends is ready for a command."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from adapters.storage.pool import BoundedPool
+from adapters.storage.redis_store import MAX_CONNECTIONS, open_store
+
+pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"),
+                                reason="the pool's connections need a real Redis (REDIS_URL)")
+
+
+def client(max_connections: int, wait_s: float = 10.0) -> aioredis.Redis:
+    pool = BoundedPool.from_url(os.environ["REDIS_URL"], decode_responses=True,
+                                max_connections=max_connections, wait_s=wait_s)
+    return aioredis.Redis(connection_pool=pool)
+
+
+async def test_the_store_runs_on_the_bounded_pool() -> None:
+    store = await open_store(os.environ["REDIS_URL"], prefix="test-pool")
+    try:
+        pool = store.client.connection_pool
+        assert isinstance(pool, BoundedPool) and pool.max_connections == MAX_CONNECTIONS
+    finally:
+        await store.close()
+
+
+async def test_more_callers_than_connections_wait_their_turn() -> None:
+    redis = client(3)
+    try:
+        replies = await asyncio.gather(*(redis.execute_command("ECHO", str(k))
+                                         for k in range(40)))
+        assert replies == [str(k) for k in range(40)]
+        pool = redis.connection_pool
+        assert len(pool._available_connections) == 3 and not pool._in_use_connections
+    finally:
+        await redis.aclose()
+
+
+async def test_a_caller_waits_at_most_wait_s_then_gets_connection_error() -> None:
+    redis = client(2, wait_s=0.2)
+    pool = redis.connection_pool
+    held = [await pool.get_connection(), await pool.get_connection()]
+    try:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        with pytest.raises(RedisConnectionError, match="No connection available"):
+            await redis.ping()
+        assert 0.15 <= loop.time() - start < 2.0
+        await pool.release(held.pop())
+        assert await redis.ping() is True  # a slot came back: served at once
+    finally:
+        for connection in held:
+            await pool.release(connection)
+        await redis.aclose()
+
+
+async def test_a_connection_closed_by_the_server_is_replaced() -> None:
+    """As with redis-py's own pools: the command that finds its connection closed fails
+    with ConnectionError (the store's callers retry or leave it to redelivery), and the
+    slot is not lost: the next command reconnects."""
+    redis = client(1)
+    try:
+        own_id = await redis.client_id()
+        killer = aioredis.from_url(os.environ["REDIS_URL"])
+        await killer.client_kill_filter(_id=own_id)
+        await killer.aclose()
+        with pytest.raises(RedisConnectionError):
+            await redis.ping()
+        assert await redis.ping() is True  # the one connection, reconnected
+        assert await redis.client_id() != own_id
+    finally:
+        await redis.aclose()
