@@ -53,6 +53,19 @@ def test_settings_defaults_and_bad_values(monkeypatch: pytest.MonkeyPatch) -> No
         Settings(_env_file=None)
 
 
+def test_states_are_written_as_z1_unless_state_codec_says_z2(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/deploy.md "Rolling deploys": every earlier release reads "z1:", so a rolling
+    deploy needs no setting; "z2:" (smaller) only once every worker reads it."""
+    monkeypatch.delenv("STATE_CODEC", raising=False)
+    assert Settings(_env_file=None).state_codec == "z1"
+    monkeypatch.setenv("STATE_CODEC", "z2")
+    assert Settings(_env_file=None).state_codec == "z2"
+    monkeypatch.setenv("STATE_CODEC", "z3")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)
+
+
 def test_payloads_round_trip_and_stay_short() -> None:
     assert pack("k3f9qz2a", 17, "t", 4) == "k3f9qz2a|17|t|4"
     assert unpack("k3f9qz2a|17|t|4") == ("k3f9qz2a", 17, "t", "4")
