@@ -226,7 +226,7 @@ def _deck_counts(jokers: bool) -> Counter[Card]:
 
 def _new_state() -> DealState:
     """An empty DealState for :meth:`DealState.clone` to fill (skips ``__init__``)."""
-    return object.__new__(DealState)
+    return DealState.__new__(DealState)
 
 
 def sides_of(teams: list[list[int]], n_players: int) -> list[int]:

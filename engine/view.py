@@ -83,7 +83,7 @@ def _seat_view(**values: Any) -> SeatView:
     ``__init__``, which sets each of its 30 fields through ``object.__setattr__``: the
     slots' own setters take half the time (the AI builds a view for every decision of
     its rollouts)."""
-    view = object.__new__(SeatView)
+    view = SeatView.__new__(SeatView)
     for name, put in _FILL:
         put(view, values[name])
     return view
