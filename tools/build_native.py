@@ -46,10 +46,13 @@ def _load_native(root: Path) -> ModuleType:
     return module
 
 
-def build(root: Path, force: bool = False, quiet: bool = False) -> bool:
+def build(root: Path, force: bool = False, quiet: bool = False,
+          config: Path | None = None) -> bool:
     """Build ``root``'s compiled engine; True when an up-to-date build is in place.
 
-    Never raises for a failed build: it prints one line and returns False."""
+    ``config``: the mypy configuration (default ``root/pyproject.toml``; ``bench/compare.py``
+    builds exported trees that hold only ``engine/``). Never raises for a failed build: it
+    prints one line and returns False."""
     native = _load_native(root)
     out = root / native.DIR_NAME
     manifest = native.expected_manifest(root)
@@ -65,7 +68,7 @@ def build(root: Path, force: bool = False, quiet: bool = False) -> bool:
     log = io.StringIO()
     try:
         with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
-            _compile(root, out, native.COMPILED)
+            _compile(root, out, native.COMPILED, config or root / "pyproject.toml")
     except (Exception, SystemExit) as err:  # any failure: fall back to pure Python
         shutil.rmtree(out, ignore_errors=True)
         last = [line for line in log.getvalue().splitlines() if "error" in line.lower()]
@@ -81,7 +84,7 @@ def build(root: Path, force: bool = False, quiet: bool = False) -> bool:
     return True
 
 
-def _compile(root: Path, out: Path, modules: tuple[str, ...]) -> None:
+def _compile(root: Path, out: Path, modules: tuple[str, ...], config: Path) -> None:
     """mypyc + setuptools ``build_ext`` of ``modules`` into ``out`` (cwd ``root``)."""
     from mypyc.build import mypycify
     from setuptools import setup  # type: ignore[import-untyped]
@@ -89,10 +92,9 @@ def _compile(root: Path, out: Path, modules: tuple[str, ...]) -> None:
     here = Path.cwd()
     os.chdir(root)
     try:
-        config = ["--config-file", str(root / "pyproject.toml")] if (
-            root / "pyproject.toml").exists() else []
+        options = ["--config-file", str(config)] if config.exists() else []
         extensions = mypycify(
-            [*config, *modules],
+            [*options, *modules],
             target_dir=str(out / "build"),
             group_name="engine_native",
             opt_level="3",
