@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 NATIVE_STAMP := $(VENV)/.native-tried
 ENGINE_SOURCES := $(shell find engine -name '*.py' 2>/dev/null)
 
-.PHONY: venv native play test lint bench
+.PHONY: venv native play test test-pure lint bench
 
 venv: $(STAMP) $(NATIVE_STAMP)
 
@@ -45,6 +45,14 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 test: venv node_modules/.package-lock.json
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The pure-Python engine is the reference: its rules, property, record/replay and AI
+# tests run again with the compiled build switched off (CI runs both; `make test` runs
+# the compiled engine when it is built).
+PURE_TESTS := tests/test_engine*.py tests/test_rules*.py tests/test_properties.py \
+	tests/test_ai*.py tests/test_state_codec.py tests/test_match_archive.py
+test-pure: venv
+	BURACO_NATIVE=0 $(BIN)/python -m pytest -q $(PURE_TESTS) $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check .

@@ -173,7 +173,7 @@ def _report(base: str, new: str, runs: list[list[dict[str, float]]]) -> None:
         ratios.setdefault(figure, []).append(ratio)
         print(f"{key:<34} {a:>14.1f} {b:>14.1f} {ratio:>7.2f}")
     for figure, values in ratios.items():
-        if len(values) > 1:
+        if len(values) > 1 and min(values) > 0:
             mean = statistics.geometric_mean(values)
             print(f"{'geometric mean ratio, ' + figure:<64} {mean:>7.2f}  (min {min(values):.2f})")
 
@@ -307,21 +307,25 @@ def _dificil(preset: str) -> dict[str, float]:
     from engine.ai import dificil
     from engine.view import view_for
 
-    played = [0]
-    real = dificil.rollout
+    if hasattr(dificil, "ROLLOUTS_PLAYED"):  # its own count (works compiled)
+        played = dificil.ROLLOUTS_PLAYED
+    else:  # older trees: count the calls of the module-level function
+        played = [0]
+        real = dificil.rollout
 
-    def counted(*args: Any) -> float:
-        played[0] += 1
-        return real(*args)
+        def counted(*args: Any) -> float:
+            played[0] += 1
+            return real(*args)
 
-    dificil.rollout = counted  # type: ignore[assignment]
+        dificil.rollout = counted  # type: ignore[assignment]
     counts = []
     for state in _positions(preset, 6, 14, True):
-        played[0] = 0
+        before = played[0]
         dificil.choose(view_for(state, state.turn), 0.1, random.Random(1))
-        if played[0]:
-            counts.append(played[0])
-    dificil.rollout = real  # type: ignore[assignment]
+        if played[0] > before:
+            counts.append(played[0] - before)
+    if not hasattr(dificil, "ROLLOUTS_PLAYED"):
+        dificil.rollout = real  # type: ignore[assignment]
     return {f"{preset} 2p rollouts/move": statistics.fmean(counts) if counts else 0.0}
 
 

@@ -101,6 +101,16 @@ def test_the_compiled_modules_are_the_ones_that_run() -> None:
     assert expected == engine.NATIVE
 
 
+def _compiler() -> str | None:
+    """The C compiler tools/build_native.py would use, if any."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        from build_native import _compiler as find
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    return find()
+
+
 def _play(native: bool) -> list[str]:
     env = dict(os.environ, **{_native.ENV: "1" if native else "0"})
     done = subprocess.run([sys.executable, str(ROOT / "tests" / "native_support.py"), "25"],
@@ -114,7 +124,9 @@ def test_compiled_and_pure_play_the_same_actions_events_and_states() -> None:
     state, the state after replaying the actions on a copy), one seeded ``normal`` deal of
     every two-player preset with ``dificil``'s fixed-sample answers along it."""
     if _native.read_manifest(ROOT / ".native") is None:
-        pytest.fail("no compiled build in .native/: run `make venv` (or tools/build_native.py)")
+        if _compiler() is None:  # make venv could not build: nothing to compare with
+            pytest.skip("no C compiler: the engine runs as pure Python only")
+        pytest.fail("no compiled build in .native/: run `make venv` (or `make native`)")
     pure, native = _play(native=False), _play(native=True)
     assert json.loads(pure[0]) == {"native": False}
     assert json.loads(native[0]) == {"native": True}

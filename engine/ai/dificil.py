@@ -63,6 +63,11 @@ around :func:`~engine.ai.evaluate.expected_lead`, measured on ``normal`` self-pl
 altaneira 722 points)."""
 DEFAULT_SCALE = 300.0
 
+ROLLOUTS_PLAYED: list[int] = [0]
+"""Rollouts this process has played (``ROLLOUTS_PLAYED[0]``, read by ``bench/compare.py``:
+with the module compiled, wrapping :func:`rollout` from outside would not see the calls
+:func:`choose` makes)."""
+
 
 def candidates(view: SeatView, rng: random.Random) -> list[Action]:
     """The alternatives worth comparing now: first what ``normal`` with the preset's tuned
@@ -110,6 +115,7 @@ def evaluate(state: DealState, side: int) -> float:
 def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> float:
     """Apply ``action`` then let ``normal`` play every seat for :data:`ROUNDS` rounds
     (``side``'s seats with the tuned weights); the value of the position reached."""
+    ROLLOUTS_PLAYED[0] += 1
     try:
         apply(state, action)
     except IllegalAction:
