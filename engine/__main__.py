@@ -79,20 +79,11 @@ def _replay(paths: list[str], _: Words) -> int:
     return worst
 
 
-def _version() -> str:
-    """``python -m engine --version``: which engine runs (compiled by mypyc, issue 13,
-    or pure Python)."""
-    import engine
-
-    return "engine: " + ("compiled (mypyc, .native/)" if engine.NATIVE else "pure Python")
-
-
 def parser(_: Words) -> argparse.ArgumentParser:
     """``python -m engine`` and its two commands, help in ``_``'s language."""
     top = argparse.ArgumentParser(
         prog="python -m engine", description=_("Motor do buraco: reproduzir registros de "
                                                "jogo e pôr robôs contra robôs."))
-    top.add_argument("--version", action="version", version=_version())
     sub = top.add_subparsers(dest="command", required=True, metavar=_("COMANDO"),
                              title=_("comandos"))
     replay = sub.add_parser(

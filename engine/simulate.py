@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Iterator
+from typing import Final
 
 from engine.actions import Action
 from engine.cards import Card
@@ -66,11 +67,11 @@ def _up(rank: int) -> int:
     return 1 if rank == 14 else rank
 
 
-_UPS: tuple[tuple[int, int, int], ...] = tuple(
+_UPS: Final[tuple[tuple[int, int, int], ...]] = tuple(
     (_up(r + 1), _up(r + 2), _up(r + 3)) for r in range(14)
 )
 """The ranks one, two and three steps above each rank (candidate runs)."""
-_ROWS: tuple[tuple[Card, ...], ...] = tuple(
+_ROWS: Final[tuple[tuple[Card, ...], ...]] = tuple(
     tuple(Card.of(max(r, 1), suit) for r in range(14)) for suit in range(4)
 )
 """``_ROWS[suit][rank]``: the card (rank 1..13; index 0 unused)."""
@@ -88,7 +89,7 @@ def _may_fit(meld: Meld, card: Card) -> bool:
     return card.rank in ends or (card.rank == 1 and 14 in ends) or meld.wild is not None
 
 
-_FITS: RulesMemo[int, tuple[Meld, dict[Card, bool]]] = RulesMemo(1_000)
+_FITS: Final[RulesMemo[int, tuple[Meld, dict[Card, bool]]]] = RulesMemo(1_000)
 """Per rules and meld (by ``id``, the meld kept alongside), whether a card extends the
 meld: a pure question the random player asks again at every turn of the same melds
 and hand cards."""

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from engine import jsonfields
 from engine.cards import Card, CardParseError, codes, copies_allowed, full_deck, shuffled_deck
@@ -20,7 +20,9 @@ from engine.jsonfields import per as _per
 from engine.melds import Meld, meld_from_table
 from engine.rules import Rules
 
-DRAW, PLAY, OVER = "draw", "play", "over"
+DRAW: Final = "draw"
+PLAY: Final = "play"
+OVER: Final = "over"
 
 
 @dataclass(slots=True)

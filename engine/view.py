@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import Card
 from engine.melds import Meld
@@ -75,7 +75,7 @@ class SeatView:
         return self.pile[-1] if self.pile else None
 
 
-_FILL = tuple((f.name, getattr(SeatView, f.name).__set__) for f in fields(SeatView))
+_FILL: Final = tuple((f.name, getattr(SeatView, f.name).__set__) for f in fields(SeatView))
 
 
 def _seat_view(**values: Any) -> SeatView:
@@ -89,7 +89,7 @@ def _seat_view(**values: Any) -> SeatView:
     return view
 
 
-_ORDER = attrgetter("index")
+_ORDER: Final = attrgetter("index")
 """A card's place in :func:`engine.cards.sort_hand`'s order (suit, then rank, ace low;
 jokers last), as a C-level sort key."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from engine.actions import Action
 from engine.ai import moves
@@ -24,7 +25,7 @@ from engine.melds import Meld
 from engine.rules import Requirement
 from engine.view import SeatView
 
-ALL_IN = WildPolicy(new_melds=3, canastra=True, extend=True)
+ALL_IN: Final = WildPolicy(new_melds=3, canastra=True, extend=True)
 
 
 def choose(view: SeatView, rng: random.Random, w: Weights = NORMAL) -> Action:
