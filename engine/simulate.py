@@ -22,9 +22,10 @@ from engine.rules import Rules
 from engine.state import DRAW, OVER, DealState, Event
 
 
-def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
-    """Possible new melds of three cards (or two naturals and a wild) from ``hand``.
-    A cheap generator, not exhaustive: sets by rank and runs of neighbouring ranks."""
+def candidate_melds(hand: list[Card], rules: Rules) -> Iterator[list[Card]]:
+    """Possible new melds of three cards (or two naturals and a wild) from ``hand``
+    under ``rules``. A cheap generator, not exhaustive: sets by rank and runs of
+    neighbouring ranks."""
     wilds: list[Card] = []
     by_rank: dict[int, list[Card]] = defaultdict(list)
     by_suit: dict[int, set[int]] = defaultdict(set)
@@ -34,7 +35,7 @@ def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
         else:
             by_rank[c.rank].append(c)
             by_suit[c.suit].add(c.rank)
-    if state.rules.sets_allowed:
+    if rules.sets_allowed:
         for cards in by_rank.values():
             if len(cards) >= 3:
                 yield cards[:3]
@@ -127,7 +128,7 @@ def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
             for i, meld in enumerate(state.melds[state.side_of[seat]]):
                 if _may_fit(meld, top):  # cheap pre-check before the full verification
                     yield Action.take_pile(seat, meld=i)
-            for trio in candidate_melds([*hand, top], state):
+            for trio in candidate_melds([*hand, top], state.rules):
                 if top in trio:
                     rest = list(trio)
                     rest.remove(top)
@@ -150,7 +151,7 @@ def _choices(state: DealState, rng: random.Random) -> Iterator[Action]:
             if c.rank == 3 and c.is_red and rng.random() < 0.9:
                 yield Action.lay_three(seat, c)
     if rng.random() < 0.85:
-        for trio in candidate_melds(hand, state):
+        for trio in candidate_melds(hand, state.rules):
             yield Action(seat, "meld", melds=(tuple(trio),))  # Action.lay_down(seat, [trio])
         yield from _extensions(hand, state, seat)
     order = list(hand)
