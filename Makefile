@@ -5,10 +5,14 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The mypyc-compiled engine (issue 13): out of tree, loaded only while its manifest
+# matches the sources (engine/_native.py); BURACO_NATIVE=0 forces pure Python.
+NATIVE_STAMP := $(VENV)/.native-tried
+ENGINE_SOURCES := $(shell find engine -name '*.py' 2>/dev/null)
 
-.PHONY: venv play test lint bench
+.PHONY: venv native play test test-pure lint bench
 
-venv: $(STAMP)
+venv: $(STAMP) $(NATIVE_STAMP)
 
 # Create the venv only when it is missing.
 $(BIN)/python:
@@ -18,6 +22,18 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet -e '.[test]'
 	touch $(STAMP)
+
+# Compile the engine's hot modules into .native/ (tools/build_native.py). Never fails:
+# without a C compiler or when the build fails it prints one line and the engine runs as
+# pure Python. Tried again when any engine source changes (the script also checks the
+# manifest); a failed build is not retried until then (`make native` forces it).
+$(NATIVE_STAMP): $(STAMP) $(ENGINE_SOURCES) tools/build_native.py
+	-@$(BIN)/python tools/build_native.py
+	@touch $(NATIVE_STAMP)
+
+# Rebuild the compiled engine even when its manifest matches.
+native: $(STAMP)
+	$(BIN)/python tools/build_native.py --force
 
 play: venv
 	$(BIN)/python -m bot play $(ARGS)
@@ -29,6 +45,14 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 test: venv node_modules/.package-lock.json
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The pure-Python engine is the reference: its rules, property, record/replay and AI
+# tests run again with the compiled build switched off (CI runs both; `make test` runs
+# the compiled engine when it is built).
+PURE_TESTS := tests/test_engine*.py tests/test_rules*.py tests/test_properties.py \
+	tests/test_ai*.py tests/test_state_codec.py tests/test_match_archive.py
+test-pure: venv
+	BURACO_NATIVE=0 $(BIN)/python -m pytest -q $(PURE_TESTS) $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check .

@@ -1,7 +1,8 @@
 """Same-run engine speed ratios of two commits (issue 13).
 
 Usage: ``python bench/compare.py BASE NEW [--rounds N] [--deals N] [--replays N]``
-(commits, branches or ``WORKTREE`` for the files as they are now). The ``engine`` of
+(commits, branches or ``WORKTREE`` for the files as they are now, each optionally
+followed by ``:native`` or ``:pure``). The ``engine`` of
 each is exported with ``git archive`` into a temporary directory and one worker
 process is started on each (one process pair, one core each). The driver then hands
 the two workers the same tasks one at a time, alternating which goes first, for
@@ -21,6 +22,14 @@ within a second of the same figure of the other. Each worker runs the workload o
 - ``rollouts/move``: rollouts ``dificil.choose`` plays within its 0.1 s budget, mean
   over seeded play-phase positions of the same presets.
 
+A side named ``COMMIT:native`` is compiled first (``tools/build_native.py`` of this
+checkout, into the exported tree's ``.native/``; the commit must have the loader,
+``engine/_native.py``) and its worker checks that ``engine.NATIVE`` is true; a side
+named ``COMMIT:pure`` runs with ``BURACO_NATIVE=0``. Without a suffix an exported tree
+has no build and runs pure Python, and ``WORKTREE`` runs as ``import engine`` would here.
+So ``compare.py HEAD:pure HEAD:native`` is the compiled path's gain at one commit and
+``compare.py 209ff44 HEAD:native`` the whole of issue 13's.
+
 It prints the median over the rounds of each figure and the ratio NEW / BASE (for
 ``discard µs`` BASE / NEW, so above 1 is faster everywhere).
 """
@@ -29,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -40,25 +50,50 @@ from typing import IO, Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _export(commit: str, into: Path) -> Path:
-    """The files of ``commit`` (or of the work tree for ``WORKTREE``) under ``into``."""
+def _split(side: str) -> tuple[str, str]:
+    """``"HEAD:native"`` -> ``("HEAD", "native")``; no suffix -> ``(side, "")``."""
+    commit, _, mode = side.partition(":")
+    if mode not in ("", "native", "pure"):
+        sys.exit(f"compare.py: unknown mode {mode!r} in {side!r} (native or pure)")
+    return commit, mode
+
+
+def _export(side: str, into: Path) -> Path:
+    """The files of ``side``'s commit (or of the work tree for ``WORKTREE``) under
+    ``into``, compiled when ``side`` ends in ``:native`` (exits when that fails)."""
+    commit, mode = _split(side)
     if commit == "WORKTREE":
-        return ROOT
-    into.mkdir(parents=True)
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", commit, "engine"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
+        tree = ROOT
+    else:
+        tree = into
+        into.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", commit, "engine"], check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    if mode == "native":
+        if not (tree / "engine" / "_native.py").exists():
+            sys.exit(f"compare.py: {commit} has no compiled path (engine/_native.py)")
+        sys.path.insert(0, str(ROOT / "tools"))
+        from build_native import build
+
+        print(f"compiling {side} ...", file=sys.stderr)
+        if not build(tree, quiet=True, config=ROOT / "pyproject.toml"):
+            sys.exit(f"compare.py: the build of {side} failed")
+    return tree
 
 
 class _Worker:
     """One worker process on one exported tree; :meth:`run` hands it one task."""
 
-    def __init__(self, tree: Path, args: argparse.Namespace) -> None:
+    def __init__(self, tree: Path, mode: str, args: argparse.Namespace) -> None:
         cmd = [sys.executable, __file__, "--worker", str(tree), "--deals", str(args.deals),
-               "--replays", str(args.replays), "--rollouts", str(args.rollouts)]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+               "--replays", str(args.replays), "--rollouts", str(args.rollouts),
+               "--mode", mode]
+        env = dict(os.environ, BURACO_NATIVE="0") if mode == "pure" else None
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, env=env)
 
     def run(self, task: list[Any]) -> dict[str, float]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -96,6 +131,7 @@ def main() -> None:
     parser.add_argument("--replays", type=int, default=5)
     parser.add_argument("--rollouts", type=int, default=40)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--mode", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         _serve(Path(args.worker), args, sys.stdin, sys.stdout)
@@ -105,7 +141,8 @@ def main() -> None:
     tasks = _tasks()
     with tempfile.TemporaryDirectory(prefix="compare-") as tmp:
         trees = [_export(c, Path(tmp) / str(i)) for i, c in enumerate((args.base, args.new))]
-        workers = [_Worker(t, args) for t in trees]
+        modes = [_split(side)[1] for side in (args.base, args.new)]
+        workers = [_Worker(t, m, args) for t, m in zip(trees, modes, strict=True)]
         runs: list[list[dict[str, float]]] = [[{} for _ in range(args.rounds)] for _ in workers]
         for task in tasks[:1]:  # untimed: imports, bytecode, caches
             for w in workers:
@@ -121,24 +158,24 @@ def main() -> None:
 
 
 def _report(base: str, new: str, runs: list[list[dict[str, float]]]) -> None:
-    print(f"{'figure':<34} {base[:12]:>12} {new[:12]:>12} {'ratio':>7}")
+    print(f"{'figure':<34} {base[:14]:>14} {new[:14]:>14} {'ratio':>7}")
     ratios: dict[str, list[float]] = {}
     for key in runs[0][0]:
         a = statistics.median(run[key] for run in runs[0])
         b = statistics.median(run[key] for run in runs[1])
         if key.endswith("actions"):
             same = "same" if a == b else "DIFFERENT"
-            print(f"{key:<34} {a:>12.0f} {b:>12.0f} {same:>7}")
+            print(f"{key:<34} {a:>14.0f} {b:>14.0f} {same:>7}")
             continue
         ratio = a / b if key.endswith("µs") else b / a
         words = key.split()
         figure = " ".join(words[2:]) if words[1][:-1].isdigit() else key  # "<preset> 4p ..."
         ratios.setdefault(figure, []).append(ratio)
-        print(f"{key:<34} {a:>12.1f} {b:>12.1f} {ratio:>7.2f}")
+        print(f"{key:<34} {a:>14.1f} {b:>14.1f} {ratio:>7.2f}")
     for figure, values in ratios.items():
-        if len(values) > 1:
+        if len(values) > 1 and min(values) > 0:
             mean = statistics.geometric_mean(values)
-            print(f"{'geometric mean ratio, ' + figure:<60} {mean:>7.2f}  (min {min(values):.2f})")
+            print(f"{'geometric mean ratio, ' + figure:<64} {mean:>7.2f}  (min {min(values):.2f})")
 
 
 # Worker ----------------------------------------------------------------------
@@ -148,6 +185,9 @@ def _serve(tree: Path, args: argparse.Namespace, inp: IO[str], out: IO[str]) -> 
     import engine
 
     assert Path(engine.__file__).resolve().is_relative_to(tree.resolve()), engine.__file__
+    native = getattr(engine, "NATIVE", False)
+    assert args.mode != "native" or native, "the compiled build did not load"
+    assert args.mode != "pure" or not native, "BURACO_NATIVE=0 did not force pure Python"
     for line in inp:
         kind, *params = json.loads(line)
         if kind == "play":
@@ -267,21 +307,25 @@ def _dificil(preset: str) -> dict[str, float]:
     from engine.ai import dificil
     from engine.view import view_for
 
-    played = [0]
-    real = dificil.rollout
+    if hasattr(dificil, "ROLLOUTS_PLAYED"):  # its own count (works compiled)
+        played = dificil.ROLLOUTS_PLAYED
+    else:  # older trees: count the calls of the module-level function
+        played = [0]
+        real = dificil.rollout
 
-    def counted(*args: Any) -> float:
-        played[0] += 1
-        return real(*args)
+        def counted(*args: Any) -> float:
+            played[0] += 1
+            return real(*args)
 
-    dificil.rollout = counted  # type: ignore[assignment]
+        dificil.rollout = counted  # type: ignore[assignment]
     counts = []
     for state in _positions(preset, 6, 14, True):
-        played[0] = 0
+        before = played[0]
         dificil.choose(view_for(state, state.turn), 0.1, random.Random(1))
-        if played[0]:
-            counts.append(played[0])
-    dificil.rollout = real  # type: ignore[assignment]
+        if played[0] > before:
+            counts.append(played[0] - before)
+    if not hasattr(dificil, "ROLLOUTS_PLAYED"):
+        dificil.rollout = real  # type: ignore[assignment]
     return {f"{preset} 2p rollouts/move": statistics.fmean(counts) if counts else 0.0}
 
 

@@ -47,6 +47,13 @@ def _variant(text: str) -> str:
     return text
 
 
+def _engine_kind() -> str:
+    """Which rules engine runs (issue 13), for the servers' start-up log line."""
+    import engine
+
+    return "compiled (mypyc, .native/)" if engine.NATIVE else "pure Python"
+
+
 def _pause(text: str) -> float:
     """``--pause``: seconds between AI moves, 0 to 60."""
     try:
@@ -190,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "play":
             return _run_play(settings, args, args.lang or lang)
         _need_token(args.command, settings)
+        logging.getLogger("bot").info("engine: %s", _engine_kind())
         if args.command == "discord" and args.sync:
             names = asyncio.run(importlib.import_module("adapters.discord.process").sync(
                 settings, args.guild))

@@ -2,7 +2,17 @@
 
 Pure Python (standard library + pydantic): no I/O, no asyncio, no logging setup.
 See docs/engine-api.md for the contract the service and the AI build on.
+
+The hot modules may run compiled with mypyc (issue 13; ``tools/build_native.py``, run by
+``make venv``): :data:`NATIVE` says whether they do; ``BURACO_NATIVE=0`` forces pure
+Python, which stays the reference (``engine._native``).
 """
+
+from engine import _native
+
+NATIVE: bool = _native.activate(__path__)
+"""True when the engine's hot modules are the compiled build in ``.native/``."""
+
 
 from engine.actions import Action
 from engine.cards import Card, codes, parse_cards, show, shuffled_deck, sort_hand
@@ -18,6 +28,7 @@ from engine.view import MoveOptions, SeatView, legal_moves, view_for
 __all__ = [
     "ALIASES",
     "DRAW",
+    "NATIVE",
     "OVER",
     "PLAY",
     "PRESETS",

@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
-JOKER_SUIT = 4
-SUIT_LETTERS = "cdhs"
-SUIT_SYMBOLS = "♣♦♥♠"
-RED_SUITS = frozenset({DIAMONDS, HEARTS})
-RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
-JOKER_RANK = 0
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
+JOKER_SUIT: Final = 4
+SUIT_LETTERS: Final = "cdhs"
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+RED_SUITS: Final = frozenset({DIAMONDS, HEARTS})
+RANK_NAMES: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
+JOKER_RANK: Final = 0
 
 
 class CardParseError(ValueError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from operator import attrgetter
+from typing import Final
 
 from engine.actions import Action
 from engine.cards import Card, show
@@ -31,7 +32,7 @@ from engine.turns import (
 )
 
 new_deal = deal_cards
-_CODE = attrgetter("code")
+_CODE: Final = attrgetter("code")
 
 
 def verify(state: DealState, action: Action) -> None:
@@ -424,13 +425,13 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     return events
 
 
-_CHECKS: dict[str, Callable[[DealState, Action], object]] = {
+_CHECKS: Final[dict[str, Callable[[DealState, Action], object]]] = {
     "draw": _check_draw,
     "discard": _check_discard,
 }
 """Side-effect-free checks, run by :func:`verify` instead of an apply on a copy."""
 
-_HANDLERS: dict[str, Callable[[DealState, Action], list[Event]]] = {
+_HANDLERS: Final[dict[str, Callable[[DealState, Action], list[Event]]]] = {
     "draw": _draw,
     "redraw": _redraw,
     "take_pile": _take_pile,

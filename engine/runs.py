@@ -23,12 +23,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.rules import Rules
 
-MAX_SLOT = 14
+MAX_SLOT: Final = 14
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Iterator
+from typing import Final
 
 from engine.actions import Action
 from engine.cards import Card
@@ -21,9 +22,10 @@ from engine.rules import Rules
 from engine.state import DRAW, OVER, DealState, Event
 
 
-def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
-    """Possible new melds of three cards (or two naturals and a wild) from ``hand``.
-    A cheap generator, not exhaustive: sets by rank and runs of neighbouring ranks."""
+def candidate_melds(hand: list[Card], rules: Rules) -> Iterator[list[Card]]:
+    """Possible new melds of three cards (or two naturals and a wild) from ``hand``
+    under ``rules``. A cheap generator, not exhaustive: sets by rank and runs of
+    neighbouring ranks."""
     wilds: list[Card] = []
     by_rank: dict[int, list[Card]] = defaultdict(list)
     by_suit: dict[int, set[int]] = defaultdict(set)
@@ -33,7 +35,7 @@ def candidate_melds(hand: list[Card], state: DealState) -> Iterator[list[Card]]:
         else:
             by_rank[c.rank].append(c)
             by_suit[c.suit].add(c.rank)
-    if state.rules.sets_allowed:
+    if rules.sets_allowed:
         for cards in by_rank.values():
             if len(cards) >= 3:
                 yield cards[:3]
@@ -66,11 +68,11 @@ def _up(rank: int) -> int:
     return 1 if rank == 14 else rank
 
 
-_UPS: tuple[tuple[int, int, int], ...] = tuple(
+_UPS: Final[tuple[tuple[int, int, int], ...]] = tuple(
     (_up(r + 1), _up(r + 2), _up(r + 3)) for r in range(14)
 )
 """The ranks one, two and three steps above each rank (candidate runs)."""
-_ROWS: tuple[tuple[Card, ...], ...] = tuple(
+_ROWS: Final[tuple[tuple[Card, ...], ...]] = tuple(
     tuple(Card.of(max(r, 1), suit) for r in range(14)) for suit in range(4)
 )
 """``_ROWS[suit][rank]``: the card (rank 1..13; index 0 unused)."""
@@ -88,7 +90,7 @@ def _may_fit(meld: Meld, card: Card) -> bool:
     return card.rank in ends or (card.rank == 1 and 14 in ends) or meld.wild is not None
 
 
-_FITS: RulesMemo[int, tuple[Meld, dict[Card, bool]]] = RulesMemo(1_000)
+_FITS: Final[RulesMemo[int, tuple[Meld, dict[Card, bool]]]] = RulesMemo(1_000)
 """Per rules and meld (by ``id``, the meld kept alongside), whether a card extends the
 meld: a pure question the random player asks again at every turn of the same melds
 and hand cards."""
@@ -126,7 +128,7 @@ def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
             for i, meld in enumerate(state.melds[state.side_of[seat]]):
                 if _may_fit(meld, top):  # cheap pre-check before the full verification
                     yield Action.take_pile(seat, meld=i)
-            for trio in candidate_melds([*hand, top], state):
+            for trio in candidate_melds([*hand, top], state.rules):
                 if top in trio:
                     rest = list(trio)
                     rest.remove(top)
@@ -149,7 +151,7 @@ def _choices(state: DealState, rng: random.Random) -> Iterator[Action]:
             if c.rank == 3 and c.is_red and rng.random() < 0.9:
                 yield Action.lay_three(seat, c)
     if rng.random() < 0.85:
-        for trio in candidate_melds(hand, state):
+        for trio in candidate_melds(hand, state.rules):
             yield Action(seat, "meld", melds=(tuple(trio),))  # Action.lay_down(seat, [trio])
         yield from _extensions(hand, state, seat)
     order = list(hand)

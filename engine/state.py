@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from engine import jsonfields
 from engine.cards import Card, CardParseError, codes, copies_allowed, full_deck, shuffled_deck
@@ -20,20 +20,37 @@ from engine.jsonfields import per as _per
 from engine.melds import Meld, meld_from_table
 from engine.rules import Rules
 
-DRAW, PLAY, OVER = "draw", "play", "over"
+DRAW: Final = "draw"
+PLAY: Final = "play"
+OVER: Final = "over"
 
 
-@dataclass(slots=True)
 class Event:
     """Something that happened, in public terms only (never a hidden card).
 
     ``kind``: see docs/engine-api.md; ``seat``: who caused it (-1 for the table);
-    ``public``: JSON-ready facts everyone may see (cards laid, counts).
+    ``public``: JSON-ready facts everyone may see (cards laid, counts). Compared by
+    value, unhashable, like the dataclass it was: written out because a dataclass's
+    generated ``__init__`` stays Python under mypyc, and every move builds an event
+    (issue 13: 220 ns a build compiled, 75 ns written out).
     """
 
-    kind: str
-    seat: int
-    public: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("kind", "public", "seat")
+
+    def __init__(self, kind: str, seat: int, public: dict[str, Any] | None = None) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.public: dict[str, Any] = {} if public is None else public
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (self.kind, self.seat, self.public) == (other.kind, other.seat, other.public)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __repr__(self) -> str:
+        return f"Event(kind={self.kind!r}, seat={self.seat!r}, public={self.public!r})"
 
 
 @dataclass(slots=True)
@@ -226,7 +243,7 @@ def _deck_counts(jokers: bool) -> Counter[Card]:
 
 def _new_state() -> DealState:
     """An empty DealState for :meth:`DealState.clone` to fill (skips ``__init__``)."""
-    return object.__new__(DealState)
+    return DealState.__new__(DealState)
 
 
 def sides_of(teams: list[list[int]], n_players: int) -> list[int]:

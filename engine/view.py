@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import Card
 from engine.melds import Meld
@@ -75,7 +75,7 @@ class SeatView:
         return self.pile[-1] if self.pile else None
 
 
-_FILL = tuple((f.name, getattr(SeatView, f.name).__set__) for f in fields(SeatView))
+_FILL: Final = tuple((f.name, getattr(SeatView, f.name).__set__) for f in fields(SeatView))
 
 
 def _seat_view(**values: Any) -> SeatView:
@@ -83,13 +83,13 @@ def _seat_view(**values: Any) -> SeatView:
     ``__init__``, which sets each of its 30 fields through ``object.__setattr__``: the
     slots' own setters take half the time (the AI builds a view for every decision of
     its rollouts)."""
-    view = object.__new__(SeatView)
+    view = SeatView.__new__(SeatView)
     for name, put in _FILL:
         put(view, values[name])
     return view
 
 
-_ORDER = attrgetter("index")
+_ORDER: Final = attrgetter("index")
 """A card's place in :func:`engine.cards.sort_hand`'s order (suit, then rank, ace low;
 jokers last), as a C-level sort key."""
 

@@ -83,7 +83,7 @@ def test_fits_meld_ends_wild_slot_and_sets() -> None:
 
 def test_danger_ranks_a_canastra_completing_card_highest() -> None:
     six = make_meld(parse_cards("4s 5s 6s 7s 8s 9s"), BURACO)
-    table = Table(opp_melds=(six,), opp_taken=parse_cards("Jh"), pile_size=4,
+    table = Table(opp_melds=(six,), opp_taken=tuple(parse_cards("Jh")), pile_size=4,
                   pile_open=True, next_hand=9)
     ten, jack, two, queen = (Card.parse(c) for c in ("10s", "Jd", "2c", "Qh"))
     assert danger(ten, table, BURACO) > danger(jack, table, BURACO) > danger(queen, table, BURACO)
@@ -320,7 +320,7 @@ def test_weights_change_what_normal_judges() -> None:
     hand = parse_cards("4h 4s")
     w = Weights(keep_fit=10.0, special_pull=2.0, keep_points=0.0, danger_open_pile=0.0)
     assert keep_value(hand[0], hand, [hearts], alta, 0, w) == 10 + 2 * 4
-    table = Table(opp_melds=(), opp_taken=parse_cards("Jh"), pile_size=4, pile_open=True,
+    table = Table(opp_melds=(), opp_taken=tuple(parse_cards("Jh")), pile_size=4, pile_open=True,
                   next_hand=9)
     assert danger(Card.parse("Qh"), table, BURACO, w) == 8.0
     assert tuned("buraco") is NORMAL == Weights()

@@ -20,9 +20,12 @@ from __future__ import annotations
 import random
 import secrets
 
+from engine import _native
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.view import SeatView
+
+_native.activate_subpackage(__path__, "ai")  # the compiled AI modules, when engine.NATIVE
 
 LEVELS: tuple[str, ...] = ("facil", "normal", "dificil")
 """AI strengths, weakest first (the names the service and ``/robo`` accept)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine.ai.hand import Neighbours, fits_run, positions, rank_neighbours
 from engine.ai.weights import NORMAL, Weights
@@ -18,7 +19,7 @@ from engine.melds import Meld
 from engine.rules import BlackThree, Rules
 from engine.scoring import card_points
 
-WILD_DANGER = 1000.0
+WILD_DANGER: Final = 1000.0
 """A discarded wild: almost never right (it feeds the pile and the opponents)."""
 
 

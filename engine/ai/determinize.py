@@ -16,12 +16,13 @@ import random
 from collections import Counter
 from functools import cache
 from operator import attrgetter
+from typing import Final
 
 from engine.cards import Card, full_deck
 from engine.state import DealState
 from engine.view import SeatView
 
-_ORDER = attrgetter("index")
+_ORDER: Final = attrgetter("index")
 
 
 @cache

@@ -20,6 +20,7 @@ import math
 import random
 import statistics
 import time
+from typing import Final
 
 from engine.actions import Action
 from engine.ai import moves, normal
@@ -34,24 +35,24 @@ from engine.errors import IllegalAction
 from engine.state import DealState
 from engine.view import SeatView, view_for
 
-DISCARDS = 3
+DISCARDS: Final = 3
 """How many of ``normal``'s preferred discards compete."""
-ROUNDS = 2
+ROUNDS: Final = 2
 """Rollout depth in rounds of the table (every seat plays this many turns); 0 plays
 each rollout to the end of the deal."""
-MIN_SAMPLES = 2
-CONFIDENCE = 1.0
+MIN_SAMPLES: Final = 2
+CONFIDENCE: Final = 1.0
 """Standard errors by which an alternative must beat ``normal``'s choice (paired)."""
-PRUNE_AFTER = 6
+PRUNE_AFTER: Final = 6
 """Samples before an alternative may be dropped as clearly worse."""
-PRUNE_SE = 2.0
+PRUNE_SE: Final = 2.0
 """Standard errors by which a dropped alternative trails ``normal``'s choice."""
-MARGIN = 0.0
+MARGIN: Final = 0.0
 """Value by which an alternative must beat ``normal``'s choice on average."""
-TIE = 1.0 + 1e-9
+TIE: Final = 1.0 + 1e-9
 """Rounding guard on :data:`CONFIDENCE`: an alternative that won one sample and tied the
 rest has a mean of exactly one standard error, which floats may place a hair above."""
-WIN_SCALE: dict[str, float] = {
+WIN_SCALE: Final[dict[str, float]] = {
     "buraco": 170.0, "buraco_morto": 300.0, "bossa_nova": 380.0,
     "tranca": 840.0, "justificado": 710.0, "altaneira": 870.0,
 }
@@ -61,7 +62,12 @@ chance of winning the deal minus that of losing it: ``tanh(x / 1.2 s)`` is close
 around :func:`~engine.ai.evaluate.expected_lead`, measured on ``normal`` self-play
 (buraco 139, buraco_morto 252, bossa_nova 317, tranca 700, justificado 590,
 altaneira 722 points)."""
-DEFAULT_SCALE = 300.0
+DEFAULT_SCALE: Final = 300.0
+
+ROLLOUTS_PLAYED: Final[list[int]] = [0]
+"""Rollouts this process has played (``ROLLOUTS_PLAYED[0]``, read by ``bench/compare.py``:
+with the module compiled, wrapping :func:`rollout` from outside would not see the calls
+:func:`choose` makes)."""
 
 
 def candidates(view: SeatView, rng: random.Random) -> list[Action]:
@@ -110,6 +116,7 @@ def evaluate(state: DealState, side: int) -> float:
 def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> float:
     """Apply ``action`` then let ``normal`` play every seat for :data:`ROUNDS` rounds
     (``side``'s seats with the tuned weights); the value of the position reached."""
+    ROLLOUTS_PLAYED[0] += 1
     try:
         apply(state, action)
     except IllegalAction:

@@ -13,7 +13,7 @@ deals and fits the weights (it prints this table).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.rules import Requirement
 from engine.scoring import score_deal
@@ -35,7 +35,7 @@ FEATURES: tuple[str, ...] = (
 )
 """Names of the features, in the order of :func:`features`."""
 
-STAGE_CARDS = 60.0
+STAGE_CARDS: Final = 60.0
 """Cards still to draw (stock plus untaken mortos) at which the stage is 1."""
 
 
@@ -78,7 +78,7 @@ def features(state: DealState, side: int) -> list[float]:
             canastras * u, wilds, can_end, float(len(state.pile))]
 
 
-WEIGHTS: dict[str, tuple[float, ...]] = {
+WEIGHTS: Final[dict[str, tuple[float, ...]]] = {
     # 4000 deals, 76047 positions; held-out R² 0.351 (score now alone: 0.261)
     "buraco": (9.276, 1.355, 2.441, -2.426, -7.834, 0, -0.291, 16.5, -35.79, 39.52, 0,
                0.2627),
@@ -100,7 +100,7 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
 }
 """Per preset, one weight per :data:`FEATURES` entry (filled by ``bench/fit_eval.py``)."""
 
-DEFAULT = (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 25.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+DEFAULT: Final = (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 25.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 """Weights for a preset without a fit: the score now plus a little for near canastras."""
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine.cards import Card
 from engine.rules import Rules
 
-MAX_RUN = 14
+MAX_RUN: Final = 14
 
 
 def meldable(card: Card, rules: Rules) -> bool:
@@ -74,7 +75,7 @@ class _CardFacts:
                 self.bits[c.index] = sum(1 << p for p in self.slots[c.index])
 
 
-_FACTS: dict[int, tuple[Rules, _CardFacts]] = {}
+_FACTS: Final[dict[int, tuple[Rules, _CardFacts]]] = {}
 
 
 def _facts(rules: Rules) -> _CardFacts:

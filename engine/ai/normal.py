@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from engine.actions import Action
 from engine.ai import moves
@@ -24,7 +25,7 @@ from engine.melds import Meld
 from engine.rules import Requirement
 from engine.view import SeatView
 
-ALL_IN = WildPolicy(new_melds=3, canastra=True, extend=True)
+ALL_IN: Final = WildPolicy(new_melds=3, canastra=True, extend=True)
 
 
 def choose(view: SeatView, rng: random.Random, w: Weights = NORMAL) -> Action:
@@ -54,7 +55,7 @@ def pile_worth(view: SeatView, take: Action, w: Weights = NORMAL) -> bool:
     policy = wild_policy(view, len(view.hand) + len(pile), w)
     base = playable(view, plan_laydown(view.hand, side, rules, policy))
     more = playable(view, plan_laydown([*view.hand, *pile], side, rules, policy))
-    gain: float = more.points(rules) - base.points(rules)
+    gain = float(more.points(rules) - base.points(rules))
     gain += w.pile_canastra * (_canastras(more, side) - _canastras(base, side))
     gain += w.pile_wild * sum(1 for c in pile if c.wild)
     is_late = late(view, w)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.ai.danger import fits_meld
 from engine.ai.hand import Candidate, greedy_partition
@@ -145,10 +145,10 @@ def _spend_wilds(plan: LayDown, side_melds: Sequence[Meld], policy: WildPolicy,
         plan.left.remove(wild)
 
 
-NO_WILDS = WildPolicy()
+NO_WILDS: Final = WildPolicy()
 """The policy that spends no wild."""
 
-PLAN_CACHE = 1024
+PLAN_CACHE: Final = 1024
 """Lay-downs :func:`plan_laydown` remembers. Most repeats come within one ``dificil``
 decision; a much bigger cache holds so many objects that Python's full garbage
 collections pause for tens of milliseconds (4,096: 40 ms; 16,384: 90 ms, past
@@ -178,7 +178,7 @@ class _Rules:
         self.rules = rules
 
 
-_TOKENS: dict[int, _Rules] = {}
+_TOKENS: Final[dict[int, _Rules]] = {}
 
 
 def _token(rules: Rules) -> _Rules:

@@ -79,14 +79,14 @@ def ending_pays(view: SeatView, melds_after: Sequence[Meld], w: Weights = NORMAL
     """Would ending the deal now leave the AI's side ahead (a rough C14 estimate)?"""
     rules = view.rules
     n = len(view.hand_counts)
-    mine: float = side_value(melds_after, rules) + rules.batida_bonus
+    mine = float(side_value(melds_after, rules) + rules.batida_bonus)
     mine -= sum(view.hand_counts[s] * w.out_hand_card for s in view.teams[view.side]
                 if s != view.seat)
     if rules.morto and not view.morto_taken[view.side]:
         mine -= rules.morto_penalty
     best_opp = -1e9
     for side in opp_sides(view):
-        theirs: float = side_value(view.melds[side], rules)
+        theirs = float(side_value(view.melds[side], rules))
         theirs -= sum(view.hand_counts[s] * w.out_hand_card for s in view.teams[side])
         if rules.morto and not view.morto_taken[side]:
             theirs -= rules.morto_penalty

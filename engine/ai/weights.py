@@ -10,6 +10,7 @@ the order between the options compared matters.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 
 @dataclass(frozen=True)
@@ -58,10 +59,10 @@ class Weights:
     out_close: int = 2
 
 
-NORMAL = Weights()
+NORMAL: Final = Weights()
 """The ``normal`` player's weights."""
 
-TUNED: dict[str, Weights] = {
+TUNED: Final[dict[str, Weights]] = {
     "buraco_morto": Weights(pile_left=12.8, pile_risk_late=0.96, keep_same=20.16,
                             keep_points=0.15, danger_fit=8.75, danger_next_out=0.75,
                             wild_rich=4, out_close=0),

@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -425,7 +424,7 @@ class Table:
     async def meld(self) -> None:
         assert self.hand is not None
         cards = [Card.parse(f["code"]) for f in self.hand["cards"]]
-        for trio in candidate_melds(cards, SimpleNamespace(rules=RULES)):  # type: ignore[arg-type]
+        for trio in candidate_melds(cards, RULES):
             try:
                 make_meld(trio, RULES)
             except IllegalAction:
