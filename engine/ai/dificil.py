@@ -32,7 +32,7 @@ from engine.ai.weights import NORMAL, tuned
 from engine.deal import apply
 from engine.errors import IllegalAction
 from engine.state import DealState
-from engine.view import SeatView, view_for
+from engine.view import SeatView, rollout_view
 
 DISCARDS = 3
 """How many of ``normal``'s preferred discards compete."""
@@ -118,7 +118,7 @@ def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> 
     steps = 0
     mine, theirs = tuned(state.rules.preset), NORMAL
     while not state.over and state.turn_count < stop and steps < 2000:
-        view = view_for(state, state.turn)
+        view = rollout_view(state, state.turn)
         try:
             apply(state, normal.choose(view, rng, mine if view.side == side else theirs))
         except IllegalAction:

@@ -1,0 +1,67 @@
+"""Differential tests for the AI's fast paths (issue 13: ``normal`` must play as before).
+
+``rollout_view`` (the view ``dificil``'s rollouts build for every decision, sharing the
+state's lists instead of copying them) must equal ``view_for`` field for field at every
+seat of every position of seeded deals of every preset, with two and four players, and
+must not be changed by ``normal`` thinking on it.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import fields
+
+import pytest
+
+from engine import apply, make_rules
+from engine.ai import normal
+from engine.ai.weights import tuned
+from engine.cards import full_deck
+from engine.deal import new_deal
+from engine.rules import PRESETS
+from engine.view import SeatView, rollout_view, view_for
+
+
+def _deal(preset: str, players: int, seed: int):  # type: ignore[no-untyped-def]
+    rules = make_rules(preset)
+    deck = full_deck(rules.jokers)
+    random.Random(seed).shuffle(deck)
+    return new_deal(rules, players, deck, reshuffle=list(range(len(deck))))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("players", [2, 4])
+def test_rollout_view_equals_view_for_at_every_seat(preset: str, players: int) -> None:
+    rules = make_rules(preset)
+    if players not in rules.players_allowed:
+        pytest.skip("preset without this table size")
+    checked = 0
+    for seed in range(3):
+        state = _deal(preset, players, seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not state.over and steps < 400:
+            for seat in range(players):
+                fast, slow = rollout_view(state, seat), view_for(state, seat)
+                for f in fields(SeatView):
+                    assert getattr(fast, f.name) == getattr(slow, f.name), f.name
+                assert fast == slow
+                checked += 1
+            view = rollout_view(state, state.turn)
+            before = copy.deepcopy(view_for(state, state.turn))
+            action = normal.choose(view, rng, tuned(preset))
+            assert view == before  # normal read the shared lists and changed none
+            apply(state, action)
+            steps += 1
+    assert checked > 100
+
+
+def test_rollout_view_shares_the_state_lists_and_copies_the_hand() -> None:
+    state = _deal("buraco_morto", 2, 1)
+    view = rollout_view(state, 0)
+    assert view.melds is state.melds and view.scores is state.scores
+    assert view.seen_taken is state.seen
+    assert view.hand is not state.hands[0]
+    assert view.hand == sorted(state.hands[0], key=lambda c: c.index)
+    assert isinstance(view, SeatView) and view.pile_size == len(state.pile)
