@@ -21,13 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import apply, make_rules  # noqa: E402
-from engine.ai import dificil  # noqa: E402
-from engine.cards import full_deck  # noqa: E402
-from engine.deal import new_deal  # noqa: E402
-from engine.simulate import random_action  # noqa: E402
-from engine.state import DealState  # noqa: E402
-from engine.view import view_for  # noqa: E402
+from engine import apply, make_rules
+from engine.ai import dificil
+from engine.cards import full_deck
+from engine.deal import new_deal
+from engine.simulate import random_action
+from engine.state import DealState
+from engine.view import view_for
 
 
 def positions(preset: str, count: int = 6, steps: int = 14) -> list[DealState]:
