@@ -3,7 +3,8 @@
 ``rollout_view`` (the view ``dificil``'s rollouts build for every decision, sharing the
 state's lists instead of copying them) must equal ``view_for`` field for field at every
 seat of every position of seeded deals of every preset, with two and four players, and
-must not be changed by ``normal`` thinking on it.
+must not be changed by ``normal`` thinking on it. ``Neighbours`` (a hand's neighbour
+counts, made once) must give every card what ``rank_neighbours`` scans for it.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ import random
 from dataclasses import fields
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import apply, make_rules
 from engine.ai import normal
+from engine.ai.hand import Neighbours, rank_neighbours
 from engine.ai.weights import tuned
-from engine.cards import full_deck
+from engine.cards import Card, full_deck, parse_cards
 from engine.deal import new_deal
 from engine.rules import PRESETS
 from engine.view import SeatView, rollout_view, view_for
@@ -65,3 +69,28 @@ def test_rollout_view_shares_the_state_lists_and_copies_the_hand() -> None:
     assert view.hand is not state.hands[0]
     assert view.hand == sorted(state.hands[0], key=lambda c: c.index)
     assert isinstance(view, SeatView) and view.pile_size == len(state.pile)
+
+
+_FACES = full_deck(jokers=True, decks=1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)),
+       st.lists(st.sampled_from(_FACES), min_size=1, max_size=22))
+def test_neighbours_counts_as_rank_neighbours_scans(preset: str, hand: list[Card]) -> None:
+    """``Neighbours.of`` (counts made once per hand) gives each natural card of the hand
+    the same (near, far, same) as :func:`rank_neighbours`'s scan of the hand."""
+    rules = make_rules(preset)
+    links = Neighbours(hand, rules)
+    for card in hand:
+        if not card.wild:
+            assert links.of(card) == rank_neighbours(card, hand, rules)
+
+
+def test_neighbours_on_a_known_hand() -> None:
+    rules = make_rules("buraco")
+    hand = parse_cards("5h 6h 7h 7h 9h Ah 7c 2h")
+    links = Neighbours(hand, rules)
+    assert links.of(hand[1]) == (3, 0, 0)  # 6h: 5h and both 7h one step away; 9h three
+    assert links.of(hand[2]) == (1, 2, 2)  # 7h: 6h near; 5h, 9h far; 7h, 7c same rank
+    assert links.of(hand[5]) == (0, 0, 0)  # Ah: the 2h is wild, not a neighbour

@@ -272,27 +272,28 @@ def rank_neighbours(card: Card, hand: Sequence[Card], rules: Rules) -> tuple[int
 
 class Neighbours:
     """:func:`rank_neighbours` of every card of one ``hand``, from counts made once: the
-    hand's naturals by rank, and by suit and rank (``normal`` scores every card of the
-    hand as a discard; card by card that is a scan of the hand for each)."""
+    hand's naturals by rank, and the ranks of its naturals by suit, one entry a card
+    (``normal`` scores every card of the hand as a discard; card by card that is a scan
+    of the hand for each)."""
 
     def __init__(self, hand: Sequence[Card], rules: Rules) -> None:
         self.gap = _facts(rules).gap
-        self.ranks = [0] * 14
-        counts = [[0] * 14 for _ in range(5)]
+        ranks = self.ranks = [0] * 14
+        suits: list[list[int]] = [[], [], [], [], []]
+        self.suits = suits
         for c in hand:
             if not c.wild:
-                self.ranks[c.rank] += 1
-                counts[c.suit][c.rank] += 1
-        self.suits = [[(r, k) for r, k in enumerate(row) if k] for row in counts]
+                ranks[c.rank] += 1
+                suits[c.suit].append(c.rank)
 
     def of(self, card: Card) -> tuple[int, int, int]:
         """``rank_neighbours(card, hand, rules)`` for a natural ``card`` of the hand."""
         near = far = 0
         gaps = self.gap[card.rank]
-        for rank, k in self.suits[card.suit]:
+        for rank in self.suits[card.suit]:
             gap = gaps[rank]  # 0 for the card's own rank: counted in ``same`` only
             if gap == 1:
-                near += k
+                near += 1
             elif gap == 2:
-                far += k
+                far += 1
         return near, far, self.ranks[card.rank] - 1
