@@ -4,7 +4,8 @@
 state's lists instead of copying them) must equal ``view_for`` field for field at every
 seat of every position of seeded deals of every preset, with two and four players, and
 must not be changed by ``normal`` thinking on it. ``Neighbours`` (a hand's neighbour
-counts, made once) must give every card what ``rank_neighbours`` scans for it.
+counts, made once) must give every card what ``rank_neighbours`` scans for it, and
+``fits_run`` must answer as it did with a set of the run's free ends.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from hypothesis import strategies as st
 
 from engine import apply, make_rules
 from engine.ai import normal
-from engine.ai.hand import Neighbours, rank_neighbours
+from engine.ai.hand import MAX_RUN, Neighbours, fits_run, meldable, positions, rank_neighbours
 from engine.ai.weights import tuned
 from engine.cards import Card, full_deck, parse_cards
 from engine.deal import new_deal
-from engine.rules import PRESETS
+from engine.rules import PRESETS, Rules
 from engine.view import SeatView, rollout_view, view_for
 
 
@@ -94,3 +95,33 @@ def test_neighbours_on_a_known_hand() -> None:
     assert links.of(hand[1]) == (3, 0, 0)  # 6h: 5h and both 7h one step away; 9h three
     assert links.of(hand[2]) == (1, 2, 2)  # 7h: 6h near; 5h, 9h far; 7h, 7c same rank
     assert links.of(hand[5]) == (0, 0, 0)  # Ah: the 2h is wild, not a neighbour
+
+
+def _fits_run_before(card: Card, suit: int, low: int, high: int, rules: Rules) -> bool:
+    """``hand.fits_run`` as it was (a set of the free ends per call)."""
+    if card.suit != suit or card.is_joker or not meldable(card, rules):
+        return False
+    if high - low + 1 >= MAX_RUN:
+        return False
+    if card.rank == 2 and not rules.natural_two:
+        return False
+    ends = set()
+    if low > rules.run_lowest:
+        ends.add(low - 1)
+    if high < MAX_RUN:
+        ends.add(high + 1)
+    return any(p in ends for p in ((2,) if card.rank == 2 else positions(card, rules)))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_fits_run_as_before_for_every_face_and_span(preset: str) -> None:
+    rules = make_rules(preset)
+    fits = 0
+    for card in _FACES:
+        for low in range(1, MAX_RUN + 1):
+            for high in range(low, MAX_RUN + 1):
+                for suit in range(4):
+                    now = fits_run(card, suit, low, high, rules)
+                    assert now == _fits_run_before(card, suit, low, high, rules)
+                    fits += now
+    assert fits > 500

@@ -239,12 +239,12 @@ def fits_run(card: Card, suit: int, low: int, high: int, rules: Rules) -> bool:
         return False
     if card.rank == 2 and not rules.natural_two:
         return False
-    ends = set()
-    if low > rules.run_lowest:
-        ends.add(low - 1)
-    if high < MAX_RUN:
-        ends.add(high + 1)
-    return any(p in ends for p in ((2,) if card.rank == 2 else positions(card, rules)))
+    below = low - 1 if low > rules.run_lowest else -1  # the free ends (-1: none)
+    above = high + 1 if high < MAX_RUN else -1
+    for p in (2,) if card.rank == 2 else positions(card, rules):
+        if p == below or p == above:
+            return True
+    return False
 
 
 def rank_neighbours(card: Card, hand: Sequence[Card], rules: Rules) -> tuple[int, int, int]:
