@@ -9,7 +9,7 @@ order between candidate discards matters.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.ai.hand import Neighbours, fits_run, positions, rank_neighbours
 from engine.ai.weights import NORMAL, Weights
@@ -55,9 +55,9 @@ def fitting(card: Card, melds: Sequence[Meld], rules: Rules) -> list[Meld]:
             and fits_meld(card, m, rules)]
 
 
-@dataclass(frozen=True)
-class Table:
-    """The public facts the danger estimate reads, taken from a seat's view.
+class Table(NamedTuple):
+    """The public facts the danger estimate reads, taken from a seat's view (a named
+    tuple: ``normal`` builds one for every discard, and a tuple is built in C).
 
     ``opp_melds``: melds of every opposing side; ``opp_taken``: cards opponents took
     from the pile and may still hold; ``pile_size``: cards in the pile now;
