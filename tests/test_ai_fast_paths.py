@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from engine import apply, make_rules
 from engine.ai import normal
+from engine.ai.determinize import sample_state, unseen
 from engine.ai.hand import MAX_RUN, Neighbours, fits_run, meldable, positions, rank_neighbours
 from engine.ai.weights import tuned
 from engine.cards import Card, full_deck, parse_cards
@@ -125,3 +126,22 @@ def test_fits_run_as_before_for_every_face_and_span(preset: str) -> None:
                     assert now == _fits_run_before(card, suit, low, high, rules)
                     fits += now
     assert fits > 500
+
+
+@pytest.mark.parametrize(("preset", "players"),
+                         [("buraco_morto", 2), ("tranca", 2), ("altaneira", 4)])
+def test_sample_state_with_the_pool_given_deals_as_without(preset: str, players: int) -> None:
+    """``dificil`` passes ``unseen(view)`` once per decision: the sampled deals are the
+    same as when each sample counts the unseen cards itself, and the pool is untouched."""
+    state = _deal(preset, players, 4)
+    rng = random.Random(4)
+    for _ in range(30):
+        apply(state, normal.choose(view_for(state, state.turn), rng))
+    view = view_for(state, state.turn)
+    pool = unseen(view)
+    kept = list(pool)
+    for seed in range(5):
+        given_pool = sample_state(view, random.Random(seed), pool)
+        counted = sample_state(view, random.Random(seed))
+        assert given_pool.to_json() == counted.to_json()
+    assert pool == kept and len(pool) > 20

@@ -47,10 +47,13 @@ def unseen(view: SeatView) -> list[Card]:
     return sorted(pool.elements(), key=_ORDER)  # sort_hand's order, without Card.__lt__
 
 
-def sample_state(view: SeatView, rng: random.Random) -> DealState:
-    """One full deal consistent with ``view`` (see the module docstring)."""
+def sample_state(view: SeatView, rng: random.Random,
+                 pool: list[Card] | None = None) -> DealState:
+    """One full deal consistent with ``view`` (see the module docstring). ``pool``:
+    ``unseen(view)`` when the caller has it already (``dificil`` samples one view many
+    times; the list is copied, not changed)."""
     rules = view.rules
-    cards = unseen(view)
+    cards = unseen(view) if pool is None else list(pool)
     rng.shuffle(cards)
 
     def take(k: int) -> list[Card]:

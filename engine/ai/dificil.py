@@ -24,7 +24,7 @@ import time
 from engine.actions import Action
 from engine.ai import moves, normal
 from engine.ai.danger import discard_scores
-from engine.ai.determinize import sample_state
+from engine.ai.determinize import sample_state, unseen
 from engine.ai.evaluate import expected_lead
 from engine.ai.normal import ALL_IN, choose_laydown, wild_policy
 from engine.ai.seat import table_of
@@ -139,10 +139,11 @@ def choose(view: SeatView, budget_s: float, rng: random.Random,
     diffs: list[list[float]] = [[] for _ in cands]
     active = list(range(1, len(cands)))
     samples = 0
+    pool = unseen(view)
     while active and (samples < MIN_SAMPLES or time.perf_counter() < deadline):
         if max_samples is not None and samples >= max_samples:
             break
-        world = sample_state(view, rng)
+        world = sample_state(view, rng, pool)
         base = rollout(world.clone(), cands[0], view.side, rng)
         row = []
         for i in active:
