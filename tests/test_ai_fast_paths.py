@@ -145,3 +145,32 @@ def test_sample_state_with_the_pool_given_deals_as_without(preset: str, players:
         counted = sample_state(view, random.Random(seed))
         assert given_pool.to_json() == counted.to_json()
     assert pool == kept and len(pool) > 20
+
+
+def test_dificil_pauses_the_collector_only_while_it_samples() -> None:
+    import gc
+
+    from engine.ai import dificil
+
+    state = _deal("buraco_morto", 2, 2)
+    rng = random.Random(2)
+    while state.phase != "play":
+        apply(state, normal.choose(view_for(state, state.turn), rng))
+    seen: list[bool] = []
+    real = dificil.rollout
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    dificil.rollout = spy
+    try:
+        assert gc.isenabled()
+        dificil.choose(view_for(state, state.turn), 1e9, random.Random(1), max_samples=2)
+        assert gc.isenabled() and seen and not any(seen)
+        gc.disable()
+        dificil.choose(view_for(state, state.turn), 1e9, random.Random(1), max_samples=2)
+        assert not gc.isenabled()  # a caller's own choice stays
+    finally:
+        gc.enable()
+        dificil.rollout = real

@@ -16,6 +16,7 @@ than one standard error. Decisions with one sensible option play as the heuristi
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import statistics
@@ -131,12 +132,32 @@ def choose(view: SeatView, budget_s: float, rng: random.Random,
            max_samples: int | None = None) -> Action:
     """The ``dificil`` player's next action, thinking about ``budget_s`` seconds (a
     sample cut by the deadline is dropped; at least :data:`MIN_SAMPLES` are played).
-    ``max_samples`` caps the samples (tests use it to make a decision reproducible)."""
+    ``max_samples`` caps the samples (tests use it to make a decision reproducible).
+
+    Python's cyclic garbage collector is paused while the samples are played (and
+    restored after): rollouts allocate thousands of short-lived objects, which trigger
+    collections that free little (the states and views die by reference counting) but
+    scan the young objects every 700 new containers, and now and then every object of the
+    process (milliseconds of a 0.1 s budget). What is cyclic is collected after."""
     deadline = time.perf_counter() + budget_s
     cands = candidates(view, rng)
     if len(cands) == 1:
         return cands[0]
     diffs: list[list[float]] = [[] for _ in cands]
+    collecting = gc.isenabled()
+    gc.disable()  # see the docstring: no cyclic-garbage pass inside the budget
+    try:
+        _sample(view, cands, diffs, deadline, rng, max_samples)
+    finally:
+        if collecting:
+            gc.enable()
+    return cands[pick(diffs)]
+
+
+def _sample(view: SeatView, cands: list[Action], diffs: list[list[float]], deadline: float,
+            rng: random.Random, max_samples: int | None) -> None:
+    """:func:`choose`'s loop: sample worlds and roll every alternative still in contention
+    out in each, appending to ``diffs[i]`` alternative i's value minus ``cands[0]``'s."""
     active = list(range(1, len(cands)))
     samples = 0
     pool = unseen(view)
@@ -157,7 +178,6 @@ def choose(view: SeatView, budget_s: float, rng: random.Random,
             active = [i for i in active if not clearly_worse(diffs[i])]
             continue
         break
-    return cands[pick(diffs)]
 
 
 def clearly_worse(d: list[float]) -> bool:
