@@ -3,7 +3,8 @@
 ``rollout_view`` (the view ``dificil``'s rollouts build for every decision, sharing the
 state's lists instead of copying them) must equal ``view_for`` field for field at every
 seat of every position of seeded deals of every preset, with two and four players, and
-must not be changed by ``normal`` thinking on it. ``Neighbours`` (a hand's neighbour
+must not be changed by ``normal`` thinking on it; there ``discard_options`` must list
+the cards ``discardable`` allows, in hand order. ``Neighbours`` (a hand's neighbour
 counts, made once) must give every card what ``rank_neighbours`` scans for it, and
 ``fits_run`` must answer as it did with a set of the run's free ends.
 """
@@ -22,6 +23,7 @@ from engine import apply, make_rules
 from engine.ai import normal
 from engine.ai.determinize import sample_state, unseen
 from engine.ai.hand import MAX_RUN, Neighbours, fits_run, meldable, positions, rank_neighbours
+from engine.ai.moves import discard_options, discardable
 from engine.ai.weights import tuned
 from engine.cards import Card, full_deck, parse_cards
 from engine.deal import new_deal
@@ -55,6 +57,8 @@ def test_rollout_view_equals_view_for_at_every_seat(preset: str, players: int) -
                 assert fast == slow
                 checked += 1
             view = rollout_view(state, state.turn)
+            if view.phase == "play":
+                assert discard_options(view) == [c for c in view.hand if discardable(view, c)]
             before = copy.deepcopy(view_for(state, state.turn))
             action = normal.choose(view, rng, tuned(preset))
             assert view == before  # normal read the shared lists and changed none

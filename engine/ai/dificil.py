@@ -85,7 +85,7 @@ def candidates(view: SeatView, rng: random.Random) -> list[Action]:
         out.append(held)
     table = table_of(view)
     side = view.melds[view.side]
-    options = [c for c in view.hand if moves.discardable(view, c)]
+    options = moves.discard_options(view)
     scores = dict(zip(options, discard_scores(options, view.hand, side, table, view.rules, w),
                       strict=True))
     options.sort(key=scores.__getitem__)

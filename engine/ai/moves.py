@@ -40,6 +40,18 @@ def discardable(view: SeatView, card: Card, hand: Sequence[Card] | None = None) 
     return True
 
 
+def discard_options(view: SeatView) -> list[Card]:
+    """``[c for c in view.hand if discardable(view, c)]``: the hand's legal discards in
+    hand order; one pass without a call per card when no pile card was taken this turn
+    and at least two cards are held (every card then but a tranca red 3)."""
+    hand = view.hand
+    if view.taken_top is None and len(hand) >= 2:
+        if view.rules.red_three != RedThree.LAY_ALONE:
+            return list(hand)
+        return [c for c in hand if not (c.rank == 3 and c.is_red)]
+    return [c for c in hand if discardable(view, c)]
+
+
 def can_throw(view: SeatView, card: Card, hand: Sequence[Card]) -> bool:
     """C3 and A32 only: ``card`` is not a tranca red 3, nor the card just taken from
     the pile while ``hand`` holds another card (going-out rules are the caller's)."""

@@ -80,17 +80,23 @@ def _canastras(plan: LayDown, side: Sequence[Meld]) -> int:
 
 def late(view: SeatView, w: Weights = NORMAL) -> bool:
     """The deal is near its end: little stock or an opponent about to go out."""
-    n = len(view.hand_counts)
-    opp_min = min(view.hand_counts[s] for s in range(n) if s not in view.teams[view.side])
-    return view.stock_size < w.late_stock or opp_min <= w.late_opp
+    if view.stock_size < w.late_stock:
+        return True
+    mine = view.teams[view.side]
+    counts = view.hand_counts
+    return min([counts[s] for s in range(len(counts)) if s not in mine]) <= w.late_opp
 
 
 def wild_policy(view: SeatView, hand_size: int, w: Weights = NORMAL) -> WildPolicy:
     """When ``normal`` spends wilds: rich in wilds, late in the deal, or needing any
     canastra to go out; runs toward special canastras stay clean otherwise (C7)."""
-    wilds = sum(1 for c in view.hand if c.wild)
+    wilds = len([c for c in view.hand if c.wild])
     side = view.melds[view.side]
-    has_canastra = any(m.is_canastra for m in side)
+    has_canastra = False
+    for m in side:
+        if m.canastra is not None:  # Meld.is_canastra, without the property call
+            has_canastra = True
+            break
     need_any = view.rules.end_requires == Requirement.ANY_CANASTRA and not has_canastra
     is_late = late(view, w)
     special = bool(view.rules.special_canastras)
@@ -168,7 +174,7 @@ def choose_discard(view: SeatView, rng: random.Random, w: Weights = NORMAL) -> C
     """The discard with the lowest keep-value plus danger (ties broken at random)."""
     table = table_of(view)
     side = view.melds[view.side]
-    options = [c for c in view.hand if moves.discardable(view, c)] or list(view.hand)
+    options = moves.discard_options(view) or list(view.hand)
     scores = discard_scores(options, view.hand, side, table, view.rules, w)
     scored = [(score, rng.random(), c) for score, c in zip(scores, options, strict=True)]
     return min(scored)[2]
