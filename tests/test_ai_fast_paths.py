@@ -6,7 +6,8 @@ seat of every position of seeded deals of every preset, with two and four player
 must not be changed by ``normal`` thinking on it; there ``discard_options`` must list
 the cards ``discardable`` allows, in hand order. ``Neighbours`` (a hand's neighbour
 counts, made once) must give every card what ``rank_neighbours`` scans for it, and
-``fits_run`` must answer as it did with a set of the run's free ends.
+``fits_run`` must answer as it did with a set of the run's free ends; ``discard_scores``
+(one inlined loop) must give exactly ``keep_value + danger`` for every card.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from hypothesis import strategies as st
 
 from engine import apply, make_rules
 from engine.ai import normal
+from engine.ai.danger import danger, discard_scores, keep_value
 from engine.ai.determinize import sample_state, unseen
 from engine.ai.hand import MAX_RUN, Neighbours, fits_run, meldable, positions, rank_neighbours
 from engine.ai.moves import discard_options, discardable
-from engine.ai.weights import tuned
+from engine.ai.seat import table_of
+from engine.ai.weights import NORMAL, Weights, tuned
 from engine.cards import Card, full_deck, parse_cards
 from engine.deal import new_deal
 from engine.rules import PRESETS, Rules
@@ -178,3 +181,42 @@ def test_dificil_pauses_the_collector_only_while_it_samples() -> None:
     finally:
         gc.enable()
         dificil.rollout = real
+
+
+_ODD = Weights(keep_fit=40.3, keep_near=11.7, keep_far=5.1, keep_same=9.3, keep_points=0.37,
+               special_pull=7.9, danger_fit=25.1, danger_six_clean=149.3,
+               danger_six_dirty=80.7, danger_closed_pile=6.1, danger_open_pile=0.53,
+               danger_taken_rank=10.1, danger_taken_near=7.7, danger_taken_far=4.3,
+               danger_next_out=1.37)
+"""Weights whose sums round in floats: an inlined loop that added in another order would
+give other last bits."""
+
+
+@pytest.mark.parametrize(("preset", "players"),
+                         [(p, 2) for p in ("buraco", "buraco_morto", "bossa_nova", "tranca",
+                                           "justificado")] + [("altaneira", 4)])
+def test_discard_scores_are_keep_value_plus_danger_to_the_bit(preset: str, players: int) -> None:
+    """At every play-phase decision of seeded deals, ``discard_scores`` (one inlined loop)
+    equals ``keep_value + danger`` card by card, exactly, with three sets of weights and a
+    table that also lists dead faces."""
+    checked = 0
+    for seed in range(4):
+        state = _deal(preset, players, seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not state.over and steps < 300:
+            view = view_for(state, state.turn)
+            if view.phase == "play":
+                side = view.melds[view.side]
+                plain = table_of(view)
+                dead = plain._replace(dead=frozenset(view.hand[::3]))
+                for table in (plain, dead):
+                    for w in (NORMAL, tuned(preset), _ODD):
+                        got = discard_scores(view.hand, view.hand, side, table, view.rules, w)
+                        want = [keep_value(c, view.hand, side, view.rules, table.pile_size, w)
+                                + danger(c, table, view.rules, w) for c in view.hand]
+                        assert got == want
+                        checked += 1
+            apply(state, normal.choose(view, rng, tuned(preset)))
+            steps += 1
+    assert checked > 200
