@@ -7,7 +7,8 @@ must not be changed by ``normal`` thinking on it; there ``discard_options`` must
 the cards ``discardable`` allows, in hand order. ``Neighbours`` (a hand's neighbour
 counts, made once) must give every card what ``rank_neighbours`` scans for it, and
 ``fits_run`` must answer as it did with a set of the run's free ends; ``discard_scores``
-(one inlined loop) must give exactly ``keep_value + danger`` for every card.
+(one inlined loop) must give exactly ``keep_value + danger`` for every card; where the
+all-in plan lays nothing, no wild policy's plan may lay anything.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from engine.ai.danger import danger, discard_scores, keep_value
 from engine.ai.determinize import sample_state, unseen
 from engine.ai.hand import MAX_RUN, Neighbours, fits_run, meldable, positions, rank_neighbours
 from engine.ai.moves import discard_options, discardable
+from engine.ai.normal import ALL_IN
+from engine.ai.plan import WildPolicy, plan_laydown
 from engine.ai.seat import table_of
 from engine.ai.weights import NORMAL, Weights, tuned
 from engine.cards import Card, full_deck, parse_cards
@@ -220,3 +223,30 @@ def test_discard_scores_are_keep_value_plus_danger_to_the_bit(preset: str, playe
             apply(state, normal.choose(view, rng, tuned(preset)))
             steps += 1
     assert checked > 200
+
+
+_POLICIES = [WildPolicy(n, c, e) for n in range(4) for c in (False, True) for e in (False, True)]
+
+
+@pytest.mark.parametrize(("preset", "players"),
+                         [(p, 2) for p in ("buraco", "buraco_morto", "bossa_nova", "tranca",
+                                           "justificado")] + [("altaneira", 4)])
+def test_no_policy_lays_what_all_in_cannot(preset: str, players: int) -> None:
+    """``normal.choose_laydown`` stops when the :data:`~engine.ai.normal.ALL_IN` plan is
+    empty: at every play-phase decision (and with the pile's cards added, as
+    ``pile_worth`` plans), every wild policy's plan is then empty too."""
+    empty = 0
+    for seed in range(4):
+        state = _deal(preset, players, seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not state.over and steps < 300:
+            view = view_for(state, state.turn)
+            side, rules = view.melds[view.side], view.rules
+            for hand in (view.hand, [*view.hand, *view.pile]):
+                if plan_laydown(hand, side, rules, ALL_IN).empty:
+                    empty += 1
+                    assert all(plan_laydown(hand, side, rules, p).empty for p in _POLICIES)
+            apply(state, normal.choose(view, rng, tuned(preset)))
+            steps += 1
+    assert empty > 100

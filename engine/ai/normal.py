@@ -128,7 +128,9 @@ def choose_laydown(view: SeatView, policy: WildPolicy, eager_out: bool,
     rules = view.rules
     if eager_out:
         full = plan_laydown(view.hand, side, rules, ALL_IN)
-        if not full.empty and _going_out_ok(view, full) and _pays(view, full, w):
+        if full.empty:
+            return None  # ALL_IN tries every wild any policy may spend: none lays a card
+        if _going_out_ok(view, full) and _pays(view, full, w):
             return _as_action(view, full)
     plan = plan_laydown(view.hand, side, rules, policy)
     if plan.empty:
