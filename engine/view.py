@@ -206,16 +206,32 @@ def legal_moves(view: SeatView) -> MoveOptions:
     mine = view.my_turn
     drawing = mine and view.phase == DRAW
     playing = mine and view.phase == PLAY
-    single = rules.single_card_pile_rule and len(view.hand) == 1 and view.pile_size == 1
-    threes: list[Card] = []
-    if playing and rules.red_three in (RedThree.LAY_ALONE, RedThree.DOLLAR):
-        threes = sorted({c for c in view.hand if c.rank == 3 and c.is_red})
     return MoveOptions(
         can_draw=drawing and view.stock_size > 0,
-        can_take_pile=drawing and view.pile_size > 0 and not view.pile_blocked and not single,
+        can_take_pile=can_take_pile(view),
         pile_needs_justification=rules.pickup_justified,
         can_meld=playing and len(view.hand) >= 1,
         can_discard=playing and len(view.hand) >= 1,
         can_redraw=view.can_redraw,
-        threes_to_lay=threes,
+        threes_to_lay=threes_to_lay(view),
     )
+
+
+def can_take_pile(view: SeatView) -> bool:
+    """``legal_moves(view).can_take_pile`` alone (the AI asks it at every draw): this
+    seat's draw phase, a pile neither empty nor blocked (A33), and not the single-card
+    rule's case (A9: one card in hand, one in the pile)."""
+    if not (view.turn == view.seat and view.phase == DRAW):
+        return False
+    single = view.rules.single_card_pile_rule and len(view.hand) == 1 and view.pile_size == 1
+    return view.pile_size > 0 and not view.pile_blocked and not single
+
+
+def threes_to_lay(view: SeatView) -> list[Card]:
+    """``legal_moves(view).threes_to_lay`` alone (the AI asks it at every play): in this
+    seat's play phase, the red 3 faces in hand where they are laid alone (A4, A32)."""
+    if not (view.turn == view.seat and view.phase == PLAY):
+        return []
+    if view.rules.red_three not in (RedThree.LAY_ALONE, RedThree.DOLLAR):
+        return []
+    return sorted({c for c in view.hand if c.rank == 3 and c.is_red})

@@ -1,14 +1,18 @@
 """Differential tests for the AI's fast paths (issue 13: ``normal`` must play as before).
 
-``rollout_view`` (the view ``dificil``'s rollouts build for every decision, sharing the
-state's lists instead of copying them) must equal ``view_for`` field for field at every
-seat of every position of seeded deals of every preset, with two and four players, and
-must not be changed by ``normal`` thinking on it; there ``discard_options`` must list
-the cards ``discardable`` allows, in hand order. ``Neighbours`` (a hand's neighbour
-counts, made once) must give every card what ``rank_neighbours`` scans for it, and
-``fits_run`` must answer as it did with a set of the run's free ends; ``discard_scores``
-(one inlined loop) must give exactly ``keep_value + danger`` for every card; where the
-all-in plan lays nothing, no wild policy's plan may lay anything.
+At the positions of seeded deals of every preset (two players, four for altaneira):
+
+- ``rollout_view`` (the view ``dificil``'s rollouts build, sharing the state's lists)
+  equals ``view_for`` field for field at every seat, and ``normal`` changes nothing in
+  it; ``can_take_pile`` and ``threes_to_lay`` answer as ``legal_moves``;
+  ``discard_options`` lists the cards ``discardable`` allows, in hand order;
+- ``discard_scores`` (one inlined loop) equals ``keep_value + danger`` to the bit;
+- where the all-in plan lays nothing, no wild policy's plan lays anything;
+- ``sample_state`` deals the same with the unseen cards given as counted.
+
+And for any hand: ``Neighbours`` counts what ``rank_neighbours`` scans; ``fits_run``
+answers as it did with a set of the run's free ends; ``dificil`` pauses the collector
+only while it samples.
 """
 
 from __future__ import annotations
@@ -34,7 +38,14 @@ from engine.ai.weights import NORMAL, Weights, tuned
 from engine.cards import Card, full_deck, parse_cards
 from engine.deal import new_deal
 from engine.rules import PRESETS, Rules
-from engine.view import SeatView, rollout_view, view_for
+from engine.view import (
+    SeatView,
+    can_take_pile,
+    legal_moves,
+    rollout_view,
+    threes_to_lay,
+    view_for,
+)
 
 
 def _deal(preset: str, players: int, seed: int):  # type: ignore[no-untyped-def]
@@ -61,6 +72,9 @@ def test_rollout_view_equals_view_for_at_every_seat(preset: str, players: int) -
                 for f in fields(SeatView):
                     assert getattr(fast, f.name) == getattr(slow, f.name), f.name
                 assert fast == slow
+                moves = legal_moves(slow)
+                assert can_take_pile(slow) == moves.can_take_pile
+                assert threes_to_lay(slow) == moves.threes_to_lay
                 checked += 1
             view = rollout_view(state, state.turn)
             if view.phase == "play":

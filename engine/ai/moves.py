@@ -18,7 +18,7 @@ from engine.ai.seat import out_allowed
 from engine.cards import Card
 from engine.melds import RUN, Meld
 from engine.rules import RedThree
-from engine.view import SeatView, legal_moves
+from engine.view import SeatView, can_take_pile, threes_to_lay
 
 
 def lay_alone(card: Card, view: SeatView) -> bool:
@@ -74,7 +74,7 @@ def three_to_lay(view: SeatView) -> Card | None:
     is not, so it is laid only when the cards left still end the turn (C13)."""
     if view.rules.red_three not in (RedThree.LAY_ALONE, RedThree.DOLLAR):
         return None  # no 3 is laid alone (legal_moves offers none)
-    threes = legal_moves(view).threes_to_lay
+    threes = threes_to_lay(view)
     if not threes:
         return None
     if view.rules.red_three == RedThree.LAY_ALONE:
@@ -98,7 +98,7 @@ def pile_take(view: SeatView) -> Action | None:
     """A legal way to take the pile now, or None: the bare take for an open pile; for a
     closed pile the top card onto a side meld, else with two natural hand cards, else
     with a wild (A10, A11, A38)."""
-    if not legal_moves(view).can_take_pile or view.pile_top is None:
+    if not can_take_pile(view) or view.pile_top is None:
         return None
     if not view.rules.pickup_justified:
         return Action.take_pile(view.seat)
