@@ -8,7 +8,8 @@ At the positions of seeded deals of every preset (two players, four for altaneir
   ``discard_options`` lists the cards ``discardable`` allows, in hand order;
 - ``discard_scores`` (one inlined loop) equals ``keep_value + danger`` to the bit;
 - where the all-in plan lays nothing, no wild policy's plan lays anything;
-- ``sample_state`` deals the same with the unseen cards given as counted.
+- ``sample_state`` deals the same with the unseen cards given as counted;
+- ``normal`` leaves the memo's shared plans (``shared_plan``) as they were.
 
 And for any hand: ``Neighbours`` counts what ``rank_neighbours`` scans; ``fits_run``
 answers as it did with a set of the run's free ends; ``dificil`` pauses the collector
@@ -32,7 +33,7 @@ from engine.ai.determinize import sample_state, unseen
 from engine.ai.hand import MAX_RUN, Neighbours, fits_run, meldable, positions, rank_neighbours
 from engine.ai.moves import discard_options, discardable
 from engine.ai.normal import ALL_IN
-from engine.ai.plan import WildPolicy, plan_laydown
+from engine.ai.plan import WildPolicy, plan_laydown, shared_plan
 from engine.ai.seat import table_of
 from engine.ai.weights import NORMAL, Weights, tuned
 from engine.cards import Card, full_deck, parse_cards
@@ -264,3 +265,23 @@ def test_no_policy_lays_what_all_in_cannot(preset: str, players: int) -> None:
             apply(state, normal.choose(view, rng, tuned(preset)))
             steps += 1
     assert empty > 100
+
+
+def test_normal_leaves_the_shared_plans_as_they_were() -> None:
+    """``normal`` reads the memo's own plans (``shared_plan``): after each decision they
+    are what they were, and ``plan_laydown`` still hands out equal fresh copies."""
+    for preset in ("buraco_morto", "tranca"):
+        state = _deal(preset, 2, 5)
+        rng = random.Random(5)
+        steps = 0
+        while not state.over and steps < 300:
+            view = view_for(state, state.turn)
+            side = view.melds[view.side]
+            policy = normal.wild_policy(view, len(view.hand), tuned(preset))
+            plans = [shared_plan(view.hand, side, view.rules, p) for p in (ALL_IN, policy)]
+            before = copy.deepcopy(plans)
+            apply(state, normal.choose(view, rng, tuned(preset)))
+            assert plans == before
+            fresh = plan_laydown(view.hand, side, view.rules, ALL_IN)
+            assert fresh == plans[0] and fresh is not plans[0]
+            steps += 1

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from engine.actions import Action
 from engine.ai import moves
 from engine.ai.danger import discard_scores
-from engine.ai.plan import LayDown, WildPolicy, plan_laydown, trim
+from engine.ai.plan import LayDown, WildPolicy, shared_plan, trim
 from engine.ai.seat import ending_pays, morto_open, out_allowed, table_of
 from engine.ai.weights import NORMAL, Weights
 from engine.cards import Card
@@ -52,8 +52,8 @@ def pile_worth(view: SeatView, take: Action, w: Weights = NORMAL) -> bool:
     if not rules.pile_open:
         return view.pile_size >= 2 or take.meld is not None
     policy = wild_policy(view, len(view.hand) + len(pile), w)
-    base = playable(view, plan_laydown(view.hand, side, rules, policy))
-    more = playable(view, plan_laydown([*view.hand, *pile], side, rules, policy))
+    base = playable(view, shared_plan(view.hand, side, rules, policy))
+    more = playable(view, shared_plan([*view.hand, *pile], side, rules, policy))
     gain: float = more.points(rules) - base.points(rules)
     gain += w.pile_canastra * (_canastras(more, side) - _canastras(base, side))
     gain += w.pile_wild * sum(1 for c in pile if c.wild)
@@ -127,12 +127,12 @@ def choose_laydown(view: SeatView, policy: WildPolicy, eager_out: bool,
     side = view.melds[view.side]
     rules = view.rules
     if eager_out:
-        full = plan_laydown(view.hand, side, rules, ALL_IN)
+        full = shared_plan(view.hand, side, rules, ALL_IN)
         if full.empty:
             return None  # ALL_IN tries every wild any policy may spend: none lays a card
         if _going_out_ok(view, full) and _pays(view, full, w):
             return _as_action(view, full)
-    plan = plan_laydown(view.hand, side, rules, policy)
+    plan = shared_plan(view.hand, side, rules, policy)
     if plan.empty:
         return None
     if not (_going_out_ok(view, plan) and _pays(view, plan, w)) or len(plan.left) >= 2:
