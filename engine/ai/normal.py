@@ -113,17 +113,18 @@ def choose_play(view: SeatView, rng: random.Random, w: Weights = NORMAL) -> Acti
     three = moves.three_to_lay(view)
     if three is not None:
         return Action.lay_three(view.seat, three)
-    lay = choose_laydown(view, wild_policy(view, len(view.hand), w), eager_out=True, w=w)
+    lay = choose_laydown(view, None, eager_out=True, w=w)
     if lay is not None:
         return lay
     return Action.discard(view.seat, choose_discard(view, rng, w))
 
 
-def choose_laydown(view: SeatView, policy: WildPolicy, eager_out: bool,
+def choose_laydown(view: SeatView, policy: WildPolicy | None, eager_out: bool,
                    w: Weights = NORMAL) -> Action | None:
     """The lay-down to make now, or None. Goes out (empties the hand, or leaves one
     card to discard) only when allowed and, for the final going-out, when it pays
-    (judged with the weights ``w``)."""
+    (judged with the weights ``w``). ``policy`` None: :func:`wild_policy` for the hand,
+    worked out only when the all-in plan lays something."""
     side = view.melds[view.side]
     rules = view.rules
     if eager_out:
@@ -132,6 +133,8 @@ def choose_laydown(view: SeatView, policy: WildPolicy, eager_out: bool,
             return None  # ALL_IN tries every wild any policy may spend: none lays a card
         if _going_out_ok(view, full) and _pays(view, full, w):
             return _as_action(view, full)
+    if policy is None:
+        policy = wild_policy(view, len(view.hand), w)
     plan = shared_plan(view.hand, side, rules, policy)
     if plan.empty:
         return None
