@@ -12,7 +12,8 @@ At the positions of seeded deals of every preset (two players, four for altaneir
 - ``normal`` leaves the memo's shared plans (``shared_plan``) as they were.
 
 And for any hand: ``Neighbours`` counts what ``rank_neighbours`` scans; ``fits_run``
-answers as it did with a set of the run's free ends; ``dificil`` pauses the collector
+answers as it did with a set of the run's free ends; ``determinize.shuffle`` gives
+``Random.shuffle's`` permutation from the same draws; ``dificil`` pauses the collector
 only while it samples.
 """
 
@@ -29,7 +30,7 @@ from hypothesis import strategies as st
 from engine import apply, make_rules
 from engine.ai import normal
 from engine.ai.danger import danger, discard_scores, keep_value
-from engine.ai.determinize import sample_state, unseen
+from engine.ai.determinize import sample_state, shuffle, unseen
 from engine.ai.hand import MAX_RUN, Neighbours, fits_run, meldable, positions, rank_neighbours
 from engine.ai.moves import discard_options, discardable
 from engine.ai.normal import ALL_IN
@@ -285,3 +286,26 @@ def test_normal_leaves_the_shared_plans_as_they_were() -> None:
             fresh = plan_laydown(view.hand, side, view.rules, ALL_IN)
             assert fresh == plans[0] and fresh is not plans[0]
             steps += 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 120))
+def test_shuffle_is_random_shuffle(seed: int, size: int) -> None:
+    """``determinize.shuffle`` gives the permutation ``Random.shuffle`` gives, and leaves
+    the generator where it leaves it (the same draws)."""
+    ours, theirs = list(range(size)), list(range(size))
+    a, b = random.Random(seed), random.Random(seed)
+    shuffle(ours, a)
+    b.shuffle(theirs)
+    assert ours == theirs
+    assert a.random() == b.random()
+
+
+def test_shuffle_leaves_a_random_subclass_to_its_own_shuffle() -> None:
+    class Fixed(random.Random):
+        def shuffle(self, x):  # type: ignore[no-untyped-def]
+            x.reverse()
+
+    cards = [1, 2, 3]
+    shuffle(cards, Fixed(1))
+    assert cards == [3, 2, 1]
