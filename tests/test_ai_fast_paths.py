@@ -8,6 +8,8 @@ At the positions of seeded deals of every preset (two players, four for altaneir
   ``discard_options`` lists the cards ``discardable`` allows, in hand order;
 - ``discard_scores`` (one inlined loop) equals ``keep_value + danger`` to the bit;
 - where the all-in plan lays nothing, no wild policy's plan lays anything;
+- the engine refuses a natural pile top on a set of another rank or a run of another
+  suit (``pile_take`` does not ask it);
 - ``sample_state`` deals the same with the unseen cards given as counted;
 - ``normal`` leaves the memo's shared plans (``shared_plan``) as they were.
 
@@ -34,11 +36,12 @@ from engine.ai.determinize import sample_state, shuffle, unseen
 from engine.ai.hand import MAX_RUN, Neighbours, fits_run, meldable, positions, rank_neighbours
 from engine.ai.moves import discard_options, discardable
 from engine.ai.normal import ALL_IN
-from engine.ai.plan import WildPolicy, plan_laydown, shared_plan
+from engine.ai.plan import WildPolicy, plan_laydown, shared_plan, try_extend
 from engine.ai.seat import table_of
 from engine.ai.weights import NORMAL, Weights, tuned
 from engine.cards import Card, full_deck, parse_cards
 from engine.deal import new_deal
+from engine.melds import Meld
 from engine.rules import PRESETS, Rules
 from engine.view import (
     SeatView,
@@ -309,3 +312,32 @@ def test_shuffle_leaves_a_random_subclass_to_its_own_shuffle() -> None:
     cards = [1, 2, 3]
     shuffle(cards, Fixed(1))
     assert cards == [3, 2, 1]
+
+
+@pytest.mark.parametrize(("preset", "players"),
+                         [(p, 2) for p in ("buraco", "buraco_morto", "bossa_nova", "tranca",
+                                           "justificado")] + [("altaneira", 4)])
+def test_pile_take_screen_skips_only_refused_extensions(preset: str, players: int) -> None:
+    """``moves.pile_take`` tries the pile's top on a side meld only when it is a wild, or
+    a natural of the set's rank or of the run's suit: the engine refuses every other
+    face on every meld of seeded deals."""
+    rules = make_rules(preset)
+    melds: dict[tuple[object, ...], Meld] = {}
+    for seed in range(3):
+        state = _deal(preset, players, seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not state.over and steps < 400:
+            for side in state.melds:
+                for m in side:
+                    melds[(m.kind, m.cards, m.wild_at)] = m
+            apply(state, normal.choose(view_for(state, state.turn), rng))
+            steps += 1
+    refused = 0
+    for meld in melds.values():
+        for face in _FACES:
+            if not face.wild and (face.rank != meld.low if meld.kind == "set"
+                                  else face.suit != meld.suit):
+                assert try_extend(meld, [face], rules) is None
+                refused += 1
+    assert len(melds) > 20 and refused > 1000

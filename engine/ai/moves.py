@@ -16,7 +16,7 @@ from engine.ai.hand import positions
 from engine.ai.plan import LayDown, try_extend, try_make
 from engine.ai.seat import out_allowed
 from engine.cards import Card
-from engine.melds import RUN, Meld
+from engine.melds import RUN, SET, Meld
 from engine.rules import RedThree
 from engine.view import SeatView, can_take_pile, threes_to_lay
 
@@ -105,6 +105,8 @@ def pile_take(view: SeatView) -> Action | None:
     top = view.pile_top
     keep = len(view.hand) + view.pile_size - 1
     for i, meld in enumerate(view.melds[view.side]):
+        if not top.wild and (top.rank != meld.low if meld.kind == SET else top.suit != meld.suit):
+            continue  # a natural joins only a set of its rank, a run of its suit (C4, C9)
         made = try_extend(meld, [top], view.rules)
         if made is not None and _top_ok(view, made, top) and keep >= 2:
             return Action.take_pile(view.seat, meld=i)
