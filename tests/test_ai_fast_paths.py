@@ -4,8 +4,8 @@ At the positions of seeded deals of every preset (two players, four for altaneir
 
 - ``rollout_view`` (the view ``dificil``'s rollouts build, sharing the state's lists)
   equals ``view_for`` field for field at every seat, and ``normal`` changes nothing in
-  it; ``can_take_pile`` and ``threes_to_lay`` answer as ``legal_moves``;
-  ``discard_options`` lists the cards ``discardable`` allows, in hand order;
+  it; ``can_take_pile`` and ``threes_to_lay`` answer as ``legal_moves``, ``table_of``
+  as before; ``discard_options`` lists the cards ``discardable`` allows, in hand order;
 - ``discard_scores`` (one inlined loop) equals ``keep_value + danger`` to the bit;
 - where the all-in plan lays nothing, no wild policy's plan lays anything;
 - the engine refuses a natural pile top on a set of another rank or a run of another
@@ -31,13 +31,13 @@ from hypothesis import strategies as st
 
 from engine import apply, make_rules
 from engine.ai import normal
-from engine.ai.danger import danger, discard_scores, keep_value
+from engine.ai.danger import Table, danger, discard_scores, keep_value
 from engine.ai.determinize import sample_state, shuffle, unseen
 from engine.ai.hand import MAX_RUN, Neighbours, fits_run, meldable, positions, rank_neighbours
 from engine.ai.moves import discard_options, discardable
 from engine.ai.normal import ALL_IN
 from engine.ai.plan import WildPolicy, plan_laydown, shared_plan, try_extend
-from engine.ai.seat import table_of
+from engine.ai.seat import opp_sides, opponents, table_of
 from engine.ai.weights import NORMAL, Weights, tuned
 from engine.cards import Card, full_deck, parse_cards
 from engine.deal import new_deal
@@ -60,6 +60,15 @@ def _deal(preset: str, players: int, seed: int):  # type: ignore[no-untyped-def]
     return new_deal(rules, players, deck, reshuffle=list(range(len(deck))))
 
 
+def _table_before(view: SeatView) -> Table:
+    """``seat.table_of`` as it was (generators over every side and opponent)."""
+    return Table(
+        opp_melds=tuple(m for s in opp_sides(view) for m in view.melds[s]),
+        opp_taken=tuple(c for s in opponents(view) for c in view.seen_taken[s]),
+        pile_size=view.pile_size, pile_open=view.rules.pile_open,
+        next_hand=view.hand_counts[(view.seat + 1) % len(view.hand_counts)])
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize("players", [2, 4])
 def test_rollout_view_equals_view_for_at_every_seat(preset: str, players: int) -> None:
@@ -77,6 +86,7 @@ def test_rollout_view_equals_view_for_at_every_seat(preset: str, players: int) -
                 for f in fields(SeatView):
                     assert getattr(fast, f.name) == getattr(slow, f.name), f.name
                 assert fast == slow
+                assert table_of(slow) == _table_before(slow)
                 moves = legal_moves(slow)
                 assert can_take_pile(slow) == moves.can_take_pile
                 assert threes_to_lay(slow) == moves.threes_to_lay

@@ -218,7 +218,7 @@ def greedy_partition(
     wilds_used = 0
     while True:
         allow = wilds_used < max_wilds
-        if not allow and not _may_meld(left, rules):
+        if not (allow and any(c.wild for c in left)) and not _may_meld(left, rules):
             return chosen, left
         cands = find_runs(left, rules, allow) + find_sets(left, rules, allow)
         if not cands:
