@@ -9,8 +9,7 @@ order between candidate discards matters.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from engine.ai.hand import Neighbours, fits_run, positions, rank_neighbours
 from engine.ai.weights import NORMAL, Weights
@@ -56,9 +55,9 @@ def fitting(card: Card, melds: Sequence[Meld], rules: Rules) -> list[Meld]:
             and fits_meld(card, m, rules)]
 
 
-@dataclass(frozen=True)
-class Table:
-    """The public facts the danger estimate reads, taken from a seat's view.
+class Table(NamedTuple):
+    """The public facts the danger estimate reads, taken from a seat's view (a named
+    tuple: ``normal`` builds one for every discard, and a tuple is built in C).
 
     ``opp_melds``: melds of every opposing side; ``opp_taken``: cards opponents took
     from the pile and may still hold; ``pile_size``: cards in the pile now;
@@ -154,16 +153,66 @@ def discard_score(card: Card, hand: Sequence[Card], own_melds: Sequence[Meld], t
 
 def discard_scores(cards: Sequence[Card], hand: Sequence[Card], own_melds: Sequence[Meld],
                    table: Table, rules: Rules, w: Weights = NORMAL) -> list[float]:
-    """:func:`discard_score` of each of ``cards`` (cards of ``hand``), counting the hand's
-    neighbours once and scoring two copies of a face once."""
+    """:func:`discard_score` of each of ``cards`` (cards of ``hand``), to the last bit:
+    :func:`keep_value` plus :func:`danger`, inlined into one loop (``normal`` scores every
+    card of its hand at every discard) with the same float operations in the same order;
+    the hand's neighbours counted once (:class:`~engine.ai.hand.Neighbours`), two copies
+    of a face scored once."""
     links = Neighbours(hand, rules)
+    gap = links.gap
+    tranca_three = rules.black_three != BlackThree.ORDINARY
+    sets = rules.sets_allowed
+    opp_melds, taken_cards = table.opp_melds, table.opp_taken
+    pile_size, pile_open = table.pile_size, table.pile_open
     seen: dict[Card, float] = {}
     out: list[float] = []
     for card in cards:
         score = seen.get(card)
         if score is None:
-            score = seen[card] = (
-                keep_value(card, hand, own_melds, rules, table.pile_size, w, links)
-                + danger(card, table, rules, w))
+            if card.wild:
+                score = 200.0 + WILD_DANGER
+            elif card.rank == 3 and not card.is_red and tranca_three:
+                score = -5.0 - 1.5 * pile_size + 0.0
+            else:
+                rank, suit = card.rank, card.suit
+                # keep_value
+                value = 0.0
+                reach = -1
+                for m in own_melds:
+                    if ((rank == m.low if m.kind == "set" else suit == m.suit)
+                            and fits_meld(card, m, rules)):
+                        reach = max(reach, special_reach(m, rules))
+                if reach >= 0:
+                    value += w.keep_fit + w.special_pull * reach
+                near, far, same = links.of(card)
+                value += w.keep_near * min(near, 2) + w.keep_far * min(far, 2)
+                if sets:
+                    value += w.keep_same * min(same, 2)
+                value = value - w.keep_points * card_points(card, rules)
+                # danger
+                harm = 0.0
+                for m in opp_melds:
+                    if ((rank == m.low if m.kind == "set" else suit == m.suit)
+                            and fits_meld(card, m, rules)):
+                        harm += w.danger_fit + w.special_pull * special_reach(m, rules)
+                        if len(m) == 6:
+                            harm += w.danger_six_clean if m.wild is None else w.danger_six_dirty
+                        if not pile_open:
+                            harm += w.danger_closed_pile * pile_size
+                for taken in taken_cards:
+                    if taken.rank == rank and sets:
+                        harm += w.danger_taken_rank
+                    elif taken.suit == suit and not taken.is_joker:
+                        g = gap[taken.rank][rank]  # the fewest steps between positions
+                        harm += (w.danger_taken_near if g == 1
+                                 else w.danger_taken_far if g == 2 else 0.0)
+                if pile_open:
+                    harm += w.danger_open_pile * pile_size
+                if table.next_hand <= 2:
+                    harm *= w.danger_next_out
+                if card in table.dead:
+                    harm *= 0.5
+                score = value + harm
+            seen[card] = score
         out.append(score)
     return out

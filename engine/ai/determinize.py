@@ -16,13 +16,16 @@ import random
 from collections import Counter
 from functools import cache
 from operator import attrgetter
-from typing import Final
+from typing import Final, TypeVar
 
 from engine.cards import Card, full_deck
 from engine.state import DealState
 from engine.view import SeatView
 
 _ORDER: Final = attrgetter("index")
+
+
+T = TypeVar("T")
 
 
 @cache
@@ -48,11 +51,32 @@ def unseen(view: SeatView) -> list[Card]:
     return sorted(pool.elements(), key=_ORDER)  # sort_hand's order, without Card.__lt__
 
 
-def sample_state(view: SeatView, rng: random.Random) -> DealState:
-    """One full deal consistent with ``view`` (see the module docstring)."""
+def shuffle(cards: list[T], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``, the same permutation from the same draws, inlined: Python's
+    ``Random.shuffle`` calls ``_randbelow`` (a Python method) once per element, and
+    ``dificil`` shuffles the unseen cards and the restock order of every sample. A
+    subclass of ``Random`` (which may draw otherwise) gets its own ``shuffle``."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(cards))):
+        n = i + 1  # pick an element of cards[:i + 1] for place i (Random._randbelow)
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def sample_state(view: SeatView, rng: random.Random,
+                 pool: list[Card] | None = None) -> DealState:
+    """One full deal consistent with ``view`` (see the module docstring). ``pool``:
+    ``unseen(view)`` when the caller has it already (``dificil`` samples one view many
+    times; the list is copied, not changed)."""
     rules = view.rules
-    cards = unseen(view)
-    rng.shuffle(cards)
+    cards = unseen(view) if pool is None else list(pool)
+    shuffle(cards, rng)
 
     def take(k: int) -> list[Card]:
         k = max(0, min(k, len(cards)))
@@ -89,7 +113,7 @@ def sample_state(view: SeatView, rng: random.Random) -> DealState:
     own_pickup = view.taken_top is not None and view.rules.pile_open
     from_pile = list(view.seen_taken[view.seat]) if own_pickup and view.seen_taken else []
     reshuffle = list(range(_deck_size(rules.jokers)))
-    rng.shuffle(reshuffle)
+    shuffle(reshuffle, rng)
     return DealState(
         rules=rules, n_players=n, teams=view.teams, side_of=side_of, hands=hands,
         melds=[list(m) for m in view.melds], pile=hidden_pile + list(view.pile), stock=stock,

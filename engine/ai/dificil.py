@@ -16,6 +16,7 @@ than one standard error. Decisions with one sensible option play as the heuristi
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import statistics
@@ -25,7 +26,7 @@ from typing import Final
 from engine.actions import Action
 from engine.ai import moves, normal
 from engine.ai.danger import discard_scores
-from engine.ai.determinize import sample_state
+from engine.ai.determinize import sample_state, unseen
 from engine.ai.evaluate import expected_lead
 from engine.ai.normal import ALL_IN, choose_laydown, wild_policy
 from engine.ai.seat import table_of
@@ -33,7 +34,7 @@ from engine.ai.weights import NORMAL, tuned
 from engine.deal import apply
 from engine.errors import IllegalAction
 from engine.state import DealState
-from engine.view import SeatView, view_for
+from engine.view import SeatView, rollout_view
 
 DISCARDS: Final = 3
 """How many of ``normal``'s preferred discards compete."""
@@ -90,7 +91,7 @@ def candidates(view: SeatView, rng: random.Random) -> list[Action]:
         out.append(held)
     table = table_of(view)
     side = view.melds[view.side]
-    options = [c for c in view.hand if moves.discardable(view, c)]
+    options = moves.discard_options(view)
     scores = dict(zip(options, discard_scores(options, view.hand, side, table, view.rules, w),
                       strict=True))
     options.sort(key=scores.__getitem__)
@@ -125,7 +126,7 @@ def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> 
     steps = 0
     mine, theirs = tuned(state.rules.preset), NORMAL
     while not state.over and state.turn_count < stop and steps < 2000:
-        view = view_for(state, state.turn)
+        view = rollout_view(state, state.turn)
         try:
             apply(state, normal.choose(view, rng, mine if view.side == side else theirs))
         except IllegalAction:
@@ -138,18 +139,39 @@ def choose(view: SeatView, budget_s: float, rng: random.Random,
            max_samples: int | None = None) -> Action:
     """The ``dificil`` player's next action, thinking about ``budget_s`` seconds (a
     sample cut by the deadline is dropped; at least :data:`MIN_SAMPLES` are played).
-    ``max_samples`` caps the samples (tests use it to make a decision reproducible)."""
+    ``max_samples`` caps the samples (tests use it to make a decision reproducible).
+
+    Python's cyclic garbage collector is paused while the samples are played (and
+    restored after): rollouts allocate thousands of short-lived objects, which trigger
+    collections that free little (the states and views die by reference counting) but
+    scan the young objects every 700 new containers, and now and then every object of the
+    process (milliseconds of a 0.1 s budget). What is cyclic is collected after."""
     deadline = time.perf_counter() + budget_s
     cands = candidates(view, rng)
     if len(cands) == 1:
         return cands[0]
     diffs: list[list[float]] = [[] for _ in cands]
+    collecting = gc.isenabled()
+    gc.disable()  # see the docstring: no cyclic-garbage pass inside the budget
+    try:
+        _sample(view, cands, diffs, deadline, rng, max_samples)
+    finally:
+        if collecting:
+            gc.enable()
+    return cands[pick(diffs)]
+
+
+def _sample(view: SeatView, cands: list[Action], diffs: list[list[float]], deadline: float,
+            rng: random.Random, max_samples: int | None) -> None:
+    """:func:`choose`'s loop: sample worlds and roll every alternative still in contention
+    out in each, appending to ``diffs[i]`` alternative i's value minus ``cands[0]``'s."""
     active = list(range(1, len(cands)))
     samples = 0
+    pool = unseen(view)
     while active and (samples < MIN_SAMPLES or time.perf_counter() < deadline):
         if max_samples is not None and samples >= max_samples:
             break
-        world = sample_state(view, rng)
+        world = sample_state(view, rng, pool)
         base = rollout(world.clone(), cands[0], view.side, rng)
         row = []
         for i in active:
@@ -163,7 +185,6 @@ def choose(view: SeatView, budget_s: float, rng: random.Random,
             active = [i for i in active if not clearly_worse(diffs[i])]
             continue
         break
-    return cands[pick(diffs)]
 
 
 def clearly_worse(d: list[float]) -> bool:

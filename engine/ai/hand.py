@@ -219,7 +219,7 @@ def greedy_partition(
     wilds_used = 0
     while True:
         allow = wilds_used < max_wilds
-        if not allow and not _may_meld(left, rules):
+        if not (allow and any(c.wild for c in left)) and not _may_meld(left, rules):
             return chosen, left
         cands = find_runs(left, rules, allow) + find_sets(left, rules, allow)
         if not cands:
@@ -240,12 +240,12 @@ def fits_run(card: Card, suit: int, low: int, high: int, rules: Rules) -> bool:
         return False
     if card.rank == 2 and not rules.natural_two:
         return False
-    ends = set()
-    if low > rules.run_lowest:
-        ends.add(low - 1)
-    if high < MAX_RUN:
-        ends.add(high + 1)
-    return any(p in ends for p in ((2,) if card.rank == 2 else positions(card, rules)))
+    below = low - 1 if low > rules.run_lowest else -1  # the free ends (-1: none)
+    above = high + 1 if high < MAX_RUN else -1
+    for p in (2,) if card.rank == 2 else positions(card, rules):  # noqa: SIM110 (any() of a generator costs more)
+        if p in (below, above):
+            return True
+    return False
 
 
 def rank_neighbours(card: Card, hand: Sequence[Card], rules: Rules) -> tuple[int, int, int]:
@@ -273,27 +273,28 @@ def rank_neighbours(card: Card, hand: Sequence[Card], rules: Rules) -> tuple[int
 
 class Neighbours:
     """:func:`rank_neighbours` of every card of one ``hand``, from counts made once: the
-    hand's naturals by rank, and by suit and rank (``normal`` scores every card of the
-    hand as a discard; card by card that is a scan of the hand for each)."""
+    hand's naturals by rank, and the ranks of its naturals by suit, one entry a card
+    (``normal`` scores every card of the hand as a discard; card by card that is a scan
+    of the hand for each)."""
 
     def __init__(self, hand: Sequence[Card], rules: Rules) -> None:
         self.gap = _facts(rules).gap
-        self.ranks = [0] * 14
-        counts = [[0] * 14 for _ in range(5)]
+        ranks = self.ranks = [0] * 14
+        suits: list[list[int]] = [[], [], [], [], []]
+        self.suits = suits
         for c in hand:
             if not c.wild:
-                self.ranks[c.rank] += 1
-                counts[c.suit][c.rank] += 1
-        self.suits = [[(r, k) for r, k in enumerate(row) if k] for row in counts]
+                ranks[c.rank] += 1
+                suits[c.suit].append(c.rank)
 
     def of(self, card: Card) -> tuple[int, int, int]:
         """``rank_neighbours(card, hand, rules)`` for a natural ``card`` of the hand."""
         near = far = 0
         gaps = self.gap[card.rank]
-        for rank, k in self.suits[card.suit]:
+        for rank in self.suits[card.suit]:
             gap = gaps[rank]  # 0 for the card's own rank: counted in ``same`` only
             if gap == 1:
-                near += k
+                near += 1
             elif gap == 2:
-                far += k
+                far += 1
         return near, far, self.ranks[card.rank] - 1

@@ -16,9 +16,9 @@ from engine.ai.hand import positions
 from engine.ai.plan import LayDown, try_extend, try_make
 from engine.ai.seat import out_allowed
 from engine.cards import Card
-from engine.melds import RUN, Meld
+from engine.melds import RUN, SET, Meld
 from engine.rules import RedThree
-from engine.view import SeatView, legal_moves
+from engine.view import SeatView, can_take_pile, threes_to_lay
 
 
 def lay_alone(card: Card, view: SeatView) -> bool:
@@ -38,6 +38,18 @@ def discardable(view: SeatView, card: Card, hand: Sequence[Card] | None = None) 
     if not rest:
         return out_allowed(view, view.melds[view.side], direct=False)
     return True
+
+
+def discard_options(view: SeatView) -> list[Card]:
+    """``[c for c in view.hand if discardable(view, c)]``: the hand's legal discards in
+    hand order; one pass without a call per card when no pile card was taken this turn
+    and at least two cards are held (every card then but a tranca red 3)."""
+    hand = view.hand
+    if view.taken_top is None and len(hand) >= 2:
+        if view.rules.red_three != RedThree.LAY_ALONE:
+            return list(hand)
+        return [c for c in hand if not (c.rank == 3 and c.is_red)]
+    return [c for c in hand if discardable(view, c)]
 
 
 def can_throw(view: SeatView, card: Card, hand: Sequence[Card]) -> bool:
@@ -62,7 +74,7 @@ def three_to_lay(view: SeatView) -> Card | None:
     is not, so it is laid only when the cards left still end the turn (C13)."""
     if view.rules.red_three not in (RedThree.LAY_ALONE, RedThree.DOLLAR):
         return None  # no 3 is laid alone (legal_moves offers none)
-    threes = legal_moves(view).threes_to_lay
+    threes = threes_to_lay(view)
     if not threes:
         return None
     if view.rules.red_three == RedThree.LAY_ALONE:
@@ -86,13 +98,15 @@ def pile_take(view: SeatView) -> Action | None:
     """A legal way to take the pile now, or None: the bare take for an open pile; for a
     closed pile the top card onto a side meld, else with two natural hand cards, else
     with a wild (A10, A11, A38)."""
-    if not legal_moves(view).can_take_pile or view.pile_top is None:
+    if not can_take_pile(view) or view.pile_top is None:
         return None
     if not view.rules.pickup_justified:
         return Action.take_pile(view.seat)
     top = view.pile_top
     keep = len(view.hand) + view.pile_size - 1
     for i, meld in enumerate(view.melds[view.side]):
+        if not top.wild and (top.rank != meld.low if meld.kind == SET else top.suit != meld.suit):
+            continue  # a natural joins only a set of its rank, a run of its suit (C4, C9)
         made = try_extend(meld, [top], view.rules)
         if made is not None and _top_ok(view, made, top) and keep >= 2:
             return Action.take_pile(view.seat, meld=i)

@@ -17,7 +17,7 @@ from typing import Final
 from engine.actions import Action
 from engine.ai import moves
 from engine.ai.danger import discard_scores
-from engine.ai.plan import LayDown, WildPolicy, plan_laydown, trim
+from engine.ai.plan import LayDown, WildPolicy, shared_plan, trim
 from engine.ai.seat import ending_pays, morto_open, out_allowed, table_of
 from engine.ai.weights import NORMAL, Weights
 from engine.cards import Card
@@ -53,8 +53,8 @@ def pile_worth(view: SeatView, take: Action, w: Weights = NORMAL) -> bool:
     if not rules.pile_open:
         return view.pile_size >= 2 or take.meld is not None
     policy = wild_policy(view, len(view.hand) + len(pile), w)
-    base = playable(view, plan_laydown(view.hand, side, rules, policy))
-    more = playable(view, plan_laydown([*view.hand, *pile], side, rules, policy))
+    base = playable(view, shared_plan(view.hand, side, rules, policy))
+    more = playable(view, shared_plan([*view.hand, *pile], side, rules, policy))
     gain = float(more.points(rules) - base.points(rules))
     gain += w.pile_canastra * (_canastras(more, side) - _canastras(base, side))
     gain += w.pile_wild * sum(1 for c in pile if c.wild)
@@ -81,17 +81,23 @@ def _canastras(plan: LayDown, side: Sequence[Meld]) -> int:
 
 def late(view: SeatView, w: Weights = NORMAL) -> bool:
     """The deal is near its end: little stock or an opponent about to go out."""
-    n = len(view.hand_counts)
-    opp_min = min(view.hand_counts[s] for s in range(n) if s not in view.teams[view.side])
-    return view.stock_size < w.late_stock or opp_min <= w.late_opp
+    if view.stock_size < w.late_stock:
+        return True
+    mine = view.teams[view.side]
+    counts = view.hand_counts
+    return min([counts[s] for s in range(len(counts)) if s not in mine]) <= w.late_opp
 
 
 def wild_policy(view: SeatView, hand_size: int, w: Weights = NORMAL) -> WildPolicy:
     """When ``normal`` spends wilds: rich in wilds, late in the deal, or needing any
     canastra to go out; runs toward special canastras stay clean otherwise (C7)."""
-    wilds = sum(1 for c in view.hand if c.wild)
+    wilds = len([c for c in view.hand if c.wild])
     side = view.melds[view.side]
-    has_canastra = any(m.is_canastra for m in side)
+    has_canastra = False
+    for m in side:
+        if m.canastra is not None:  # Meld.is_canastra, without the property call
+            has_canastra = True
+            break
     need_any = view.rules.end_requires == Requirement.ANY_CANASTRA and not has_canastra
     is_late = late(view, w)
     special = bool(view.rules.special_canastras)
@@ -108,24 +114,29 @@ def choose_play(view: SeatView, rng: random.Random, w: Weights = NORMAL) -> Acti
     three = moves.three_to_lay(view)
     if three is not None:
         return Action.lay_three(view.seat, three)
-    lay = choose_laydown(view, wild_policy(view, len(view.hand), w), eager_out=True, w=w)
+    lay = choose_laydown(view, None, eager_out=True, w=w)
     if lay is not None:
         return lay
     return Action.discard(view.seat, choose_discard(view, rng, w))
 
 
-def choose_laydown(view: SeatView, policy: WildPolicy, eager_out: bool,
+def choose_laydown(view: SeatView, policy: WildPolicy | None, eager_out: bool,
                    w: Weights = NORMAL) -> Action | None:
     """The lay-down to make now, or None. Goes out (empties the hand, or leaves one
     card to discard) only when allowed and, for the final going-out, when it pays
-    (judged with the weights ``w``)."""
+    (judged with the weights ``w``). ``policy`` None: :func:`wild_policy` for the hand,
+    worked out only when the all-in plan lays something."""
     side = view.melds[view.side]
     rules = view.rules
     if eager_out:
-        full = plan_laydown(view.hand, side, rules, ALL_IN)
-        if not full.empty and _going_out_ok(view, full) and _pays(view, full, w):
+        full = shared_plan(view.hand, side, rules, ALL_IN)
+        if full.empty:
+            return None  # ALL_IN tries every wild any policy may spend: none lays a card
+        if _going_out_ok(view, full) and _pays(view, full, w):
             return _as_action(view, full)
-    plan = plan_laydown(view.hand, side, rules, policy)
+    if policy is None:
+        policy = wild_policy(view, len(view.hand), w)
+    plan = shared_plan(view.hand, side, rules, policy)
     if plan.empty:
         return None
     if not (_going_out_ok(view, plan) and _pays(view, plan, w)) or len(plan.left) >= 2:
@@ -169,7 +180,7 @@ def choose_discard(view: SeatView, rng: random.Random, w: Weights = NORMAL) -> C
     """The discard with the lowest keep-value plus danger (ties broken at random)."""
     table = table_of(view)
     side = view.melds[view.side]
-    options = [c for c in view.hand if moves.discardable(view, c)] or list(view.hand)
+    options = moves.discard_options(view) or list(view.hand)
     scores = discard_scores(options, view.hand, side, table, view.rules, w)
     scored = [(score, rng.random(), c) for score, c in zip(scores, options, strict=True)]
     return min(scored)[2]

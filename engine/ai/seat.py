@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from engine.ai.danger import Table
 from engine.ai.weights import NORMAL, Weights
+from engine.cards import Card
 from engine.melds import Meld, canastra_bonus
 from engine.rules import Requirement, Rules
 from engine.scoring import card_points
@@ -29,8 +30,15 @@ def opp_sides(view: SeatView) -> list[int]:
 
 def table_of(view: SeatView) -> Table:
     """The public facts :func:`engine.ai.danger.danger` reads, from ``view``."""
-    opp_melds = tuple(m for s in opp_sides(view) for m in view.melds[s])
-    taken = tuple(c for s in opponents(view) for c in view.seen_taken[s])
+    own, melds, seen = view.side, view.melds, view.seen_taken
+    if len(melds) == 2:  # two sides (most tables): the other side's melds as they lie
+        opp_melds = tuple(melds[1 - own])
+    else:
+        opp_melds = tuple([m for s in opp_sides(view) for m in melds[s]])
+    taken: tuple[Card, ...] = ()
+    for s in opponents(view):
+        if seen[s]:
+            taken += tuple(seen[s])
     nxt = (view.seat + 1) % len(view.hand_counts)
     return Table(
         opp_melds=opp_melds,
