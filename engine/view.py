@@ -180,7 +180,7 @@ def rollout_view(state: DealState, seat: int) -> SeatView:
         state.drawn_more if own_turn else [],
         state.pile_dollars[seat],
     )
-    view = object.__new__(SeatView)
+    view = SeatView.__new__(SeatView)
     for put, value in zip(_PUTS, values, strict=True):
         put(view, value)
     return view
