@@ -8,7 +8,7 @@ refused at start-up with one line naming the variable and what it accepts
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -86,6 +86,8 @@ def _accepts(name: str, field: Any, _: Translator) -> str:
         return _("use DEBUG, INFO, WARNING, ERROR ou CRITICAL")
     if name == "redis_prefix":
         return _("use de 1 a 40 letras, algarismos, '_', '.' ou '-'")
+    if get_origin(field.annotation) is Literal:  # STATE_CODEC: "use z1 / z2"
+        return _("use {choices}", choices=" / ".join(map(str, get_args(field.annotation))))
     bounds = {type(m).__name__: m for m in field.metadata}
     low, high = getattr(bounds.get("Ge"), "ge", None), getattr(bounds.get("Le"), "le", None)
     whole = field.annotation is int
