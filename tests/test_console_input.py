@@ -62,6 +62,14 @@ async def test_huge_and_out_of_range_card_numbers_are_refused_and_the_game_goes_
     assert text.rstrip().endswith("Até a próxima!")
 
 
+async def test_an_extension_before_drawing_gets_the_engines_reason_not_unknown_button(
+        ) -> None:
+    """RULES C11 (draw, then melds, then a discard): ``e 1 1`` in the draw phase is refused
+    as ``b`` is, "Primeiro compre…", never "Botão desconhecido." (no meld exists yet)."""
+    text = await play("buraco", ["e 1 1", "e 7 2", "q", "s"])
+    assert answers(text)[:2] == ["Primeiro compre do monte ou pegue o lixo."] * 2
+
+
 async def test_console_worded_messages() -> None:
     text = await play("buraco", ["b 1", "c 999", "\x1b[A", "c", "b 1 1 1", "e 1 1 1", "d",
                                  "e", "e 0 1", "r 2", "q", "s"])
