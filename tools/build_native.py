@@ -108,7 +108,7 @@ def _build_locked(native: ModuleType, root: Path, force: bool, quiet: bool,
             _compile(root, tmp, native.COMPILED, config)
     except KeyboardInterrupt:
         shutil.rmtree(tmp, ignore_errors=True)
-        print("\nnative engine: build interrupted, the engine runs as pure Python")
+        print(f"\nnative engine: build interrupted, {_fallback(native, root)}")
         raise
     except (Exception, SystemExit) as err:  # any failure: fall back to pure Python
         shutil.rmtree(tmp, ignore_errors=True)
@@ -117,8 +117,8 @@ def _build_locked(native: ModuleType, root: Path, force: bool, quiet: bool,
         reason = _reason(log_path.read_text(errors="replace"), err)
         failed_path.write_text(json.dumps({"manifest": manifest, "reason": reason,
                                            "log": str(log_path)}, indent=1))
-        print(f"native engine: build failed ({reason}; log: {log_path}), the engine "
-              "runs as pure Python")
+        print(f"native engine: build failed ({reason}; log: {log_path}), "
+              f"{_fallback(native, root)}")
         return False
     shutil.rmtree(tmp / "build", ignore_errors=True)
     files = native.built_files(tmp)
@@ -129,6 +129,13 @@ def _build_locked(native: ModuleType, root: Path, force: bool, quiet: bool,
     print(f"native engine: {len(native.COMPILED)} modules compiled into {out} "
           f"in {time.monotonic() - started:.0f} s")
     return True
+
+
+def _fallback(native: ModuleType, root: Path) -> str:
+    """What runs after a failed or interrupted build: the kept build or pure Python."""
+    if native.build_status(root) == "ok":
+        return "the previous build is kept"
+    return "the engine runs as pure Python"
 
 
 def _read_json(path: Path) -> dict[str, object] | None:
@@ -199,13 +206,18 @@ def _compile(root: Path, out: Path, modules: tuple[str, ...], config: Path) -> N
             group_name="engine_native",
             opt_level="3",
         )
-        setup(
-            name="engine-native",
-            ext_modules=extensions,
-            script_name="build_native",
-            script_args=["build_ext", "--build-lib", str(out), "--build-temp",
-                         str(out / "build" / "temp")],
-        )
+        try:
+            setup(
+                name="engine-native",
+                ext_modules=extensions,
+                script_name="build_native",
+                script_args=["build_ext", "--build-lib", str(out), "--build-temp",
+                             str(out / "build" / "temp")],
+            )
+        except SystemExit as err:  # setuptools turns Ctrl-C into SystemExit("interrupted")
+            if str(err) == "interrupted":
+                raise KeyboardInterrupt from err
+            raise
     finally:
         os.chdir(here)
 
