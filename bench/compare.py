@@ -67,10 +67,12 @@ def _export(side: str, into: Path) -> Path:
     else:
         tree = into
         into.mkdir(parents=True)
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", commit, "engine"], check=True,
-            capture_output=True,
-        ).stdout
+        done = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "engine"],
+                              capture_output=True)
+        if done.returncode:
+            last = (done.stderr.decode(errors="replace").strip().splitlines() or ["?"])[-1]
+            sys.exit(f"compare.py: cannot read engine/ at {commit!r} ({last})")
+        archive = done.stdout
         subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     if mode == "native":
         if not (tree / "engine" / "_native.py").exists():
@@ -121,12 +123,23 @@ def _tasks() -> list[list[Any]]:
     return tasks
 
 
+def _positive(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def main() -> None:
     """Parse the arguments, alternate the workers task by task, print medians and ratios."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("base", nargs="?")
     parser.add_argument("new", nargs="?")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=_positive, default=5)
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--replays", type=int, default=5)
     parser.add_argument("--rollouts", type=int, default=40)

@@ -4,12 +4,14 @@
 into ``<project>/.native/`` and writes ``.native/manifest.json`` last.
 :func:`activate`, called by ``engine/__init__.py`` before any engine module is
 imported, puts that directory in front of the engine's package path only when the
-manifest equals :func:`expected_manifest`: the hash of every ``engine/**/*.py`` (mypyc
+manifest equals :func:`expected_manifest` (the hash of every ``engine/**/*.py``: mypyc
 inlines types across the modules it compiles together, so any edit makes the whole build
-stale), the interpreter's version and ABI, and the installed mypy's version. Otherwise
-the engine stays pure Python, with one line on stderr when a stale build is found.
-``BURACO_NATIVE=0`` in the environment forces pure Python. This module itself is never
-compiled.
+stale; the interpreter's version and ABI; the installed mypy's version) and every built
+file it lists still has its recorded size and mtime (:func:`build_status`: one
+``os.stat`` per file, no hashing at import). Otherwise the engine stays pure Python, with
+one line on stderr when a stale or damaged build is found. ``BURACO_NATIVE`` set to
+``0``, ``false``, ``no`` or ``off`` (any case) forces pure Python. This module itself is
+never compiled.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from pathlib import Path
 
 DIR_NAME = ".native"
 ENV = "BURACO_NATIVE"
+OFF = ("0", "false", "no", "off")
+"""Values of ``BURACO_NATIVE`` (compared lower-cased) that force pure Python."""
 
 COMPILED: tuple[str, ...] = (
     "engine/actions.py",
@@ -86,23 +90,61 @@ def read_manifest(directory: Path) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
+def built_files(directory: Path) -> dict[str, list[int]]:
+    """Every file of the build in ``directory`` but the manifest: relative path ->
+    ``[size, mtime_ns]`` (what ``tools/build_native.py`` records under ``files``)."""
+    files = {}
+    for path in sorted(directory.rglob("*")):
+        if path.is_file() and path.name != "manifest.json":
+            stat = path.stat()
+            files[path.relative_to(directory).as_posix()] = [stat.st_size, stat.st_mtime_ns]
+    return files
+
+
+def build_status(root: Path) -> str:
+    """``"missing"`` (no readable manifest in ``root/.native``), ``"stale"`` (sources,
+    Python or mypy changed, or a listed file is gone or changed size or mtime) or
+    ``"ok"``."""
+    directory = root / DIR_NAME
+    found = read_manifest(directory)
+    if found is None:
+        return "missing"
+    files = found.pop("files", None)
+    if found != expected_manifest(root) or not isinstance(files, dict) or not files:
+        return "stale"
+    for name, recorded in files.items():
+        try:
+            stat = os.stat(directory / name)
+        except OSError:
+            return "stale"
+        if [stat.st_size, stat.st_mtime_ns] != recorded:
+            return "stale"
+    return "ok"
+
+
+def disabled() -> bool:
+    """True when ``BURACO_NATIVE`` forces pure Python (one of :data:`OFF`, any case)."""
+    return os.environ.get(ENV, "1").strip().lower() in OFF
+
+
 def activate(package_path: list[str]) -> bool:
     """Put the compiled build in front of ``package_path`` (``engine.__path__``) and its
     shared library's directory on ``sys.path`` when the build matches; True if it did.
 
-    Pure Python (False) when ``BURACO_NATIVE=0``, when there is no build, or when the
-    build is stale (one line on stderr). Call it before importing any engine module."""
-    if os.environ.get(ENV, "1").strip() in ("0", "false", "no", "off"):
+    Pure Python (False) when ``BURACO_NATIVE`` is off, when there is no build, or when
+    the build is stale or damaged (one line on stderr). Call it before importing any
+    engine module."""
+    if disabled():
         return False
     root = Path(package_path[0]).resolve().parent
     directory = root / DIR_NAME
-    found = read_manifest(directory)
-    if found is None:
+    status = build_status(root)
+    if status == "missing":
         return False
-    if found != expected_manifest(root):
+    if status == "stale":
         sys.stderr.write(
-            f"engine: the compiled build in {directory} is stale (sources, Python or mypy "
-            "changed): running pure Python; `make venv` rebuilds it\n"
+            f"engine: the compiled build in {directory} is stale (sources, Python, mypy or "
+            "its files changed): running pure Python; `make native` rebuilds it\n"
         )
         return False
     sys.path.insert(0, str(directory))
