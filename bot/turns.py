@@ -156,10 +156,7 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
             return Action.take_pile(seat, meld=_meld(game, seat, arg))
         return Action.take_pile(seat, with_=sel or None)
     if code == "e":
-        # RULES C11: in the draw phase the engine refuses any extension "primeiro compre…" (its
-        # phase check comes first), whatever the meld: no "+N" was offered yet
-        drawing = play.deal_of(game).phase == "draw"
-        meld = _index(arg) if drawing else _meld(game, seat, arg)
+        meld = _meld(game, seat, arg)
         if not sel:
             raise Refusal(N_("Selecione as cartas primeiro."))
         return Action.extend(seat, meld, sel)

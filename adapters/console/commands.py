@@ -243,8 +243,13 @@ async def _with_cards(game: ConsoleGame, cmd: str, args: list[str]) -> None:
         game.say(slip)
         return
     shown = _card_positions(game, cmd, groups)
-    if shown is not None:
-        await _press_cards(game, cmd, [[game.order[i] for i in g] for g in shown], target)
+    if shown is None:
+        return
+    if cmd == "e" and meld_count(game) is None:
+        # no "+N" buttons outside the play phase: a lay-down gets the engine's own answer
+        # ("Primeiro compre do monte ou pegue o lixo.", RULES C11; "Não é a sua vez.")
+        cmd, target = "b", None
+    await _press_cards(game, cmd, [[game.order[i] for i in g] for g in shown], target)
 
 
 async def _press_cards(game: ConsoleGame, cmd: str, groups: list[list[int]],
