@@ -21,9 +21,12 @@ import json
 import os
 import sys
 import sysconfig
+from importlib import import_module
 from pathlib import Path
 
 DIR_NAME = ".native"
+GROUP = "engine_native"
+"""The mypyc group: its shared library is ``<GROUP>__mypyc<EXT_SUFFIX>`` in ``.native/``."""
 ENV = "BURACO_NATIVE"
 OFF = ("0", "false", "no", "off")
 """Values of ``BURACO_NATIVE`` (compared lower-cased) that force pure Python."""
@@ -148,6 +151,14 @@ def activate(package_path: list[str]) -> bool:
         )
         return False
     sys.path.insert(0, str(directory))
+    try:  # the group's shared library, which every compiled module loads
+        import_module(f"{GROUP}__mypyc")
+    except ImportError as err:  # damaged though its size and mtime match
+        sys.path.remove(str(directory))
+        sys.stderr.write(f"engine: the compiled build in {directory} does not load "
+                         f"({type(err).__name__}): running pure Python; `make native` "
+                         "rebuilds it\n")
+        return False
     package_path.insert(0, str(directory / "engine"))
     return True
 

@@ -44,7 +44,26 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (build / "manifest.json").write_text(json.dumps(manifest))
     monkeypatch.setattr(sys, "path", list(sys.path))
     monkeypatch.delenv(_native.ENV, raising=False)
+    loaded: list[str] = []  # the fake group library is not loadable: record the call
+    monkeypatch.setattr(_native, "import_module", loaded.append)
     return tmp_path
+
+
+def test_a_library_that_does_not_load_is_pure_python_with_one_line(
+        tree: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Damaged though its size and mtime match (the manifest cannot see it): the
+    ImportError is caught, nothing stays on the paths, one line says so."""
+    def broken(name: str) -> None:
+        raise ImportError(f"{name}: invalid ELF header")
+
+    monkeypatch.setattr(_native, "import_module", broken)
+    path, before = [str(tree / "engine")], list(sys.path)
+    assert _native.activate(path) is False
+    assert (path, sys.path) == ([str(tree / "engine")], before)
+    assert capsys.readouterr().err == (
+        f"engine: the compiled build in {tree / '.native'} does not load (ImportError): "
+        "running pure Python; `make native` rebuilds it\n")
 
 
 def test_a_matching_build_goes_in_front_of_the_package_path(tree: Path) -> None:
@@ -52,6 +71,7 @@ def test_a_matching_build_goes_in_front_of_the_package_path(tree: Path) -> None:
     assert _native.activate(path) is True
     assert path == [str(tree / ".native" / "engine"), str(tree / "engine")]
     assert sys.path[0] == str(tree / ".native")
+    assert _native.import_module.__self__ == ["engine_native__mypyc"]  # type: ignore[attr-defined]
 
 
 def test_an_edited_source_makes_the_build_stale(

@@ -203,7 +203,7 @@ def _compile(root: Path, out: Path, modules: tuple[str, ...], config: Path) -> N
         extensions = mypycify(
             [*options, *modules],
             target_dir=str(out / "build"),
-            group_name="engine_native",
+            group_name="engine_native",  # engine._native.GROUP
             opt_level="3",
         )
         try:
