@@ -22,6 +22,7 @@ only while it samples.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
 
@@ -223,6 +224,25 @@ _ODD = Weights(keep_fit=40.3, keep_near=11.7, keep_far=5.1, keep_same=9.3, keep_
 give other last bits."""
 
 
+def _decisions(preset: str, players: int, seeds: int, steps: int,
+               weights: bool = True) -> Iterator[SeatView]:
+    """The view of every decision (up to ``steps`` a deal) of the seeded deals 0 to
+    ``seeds - 1`` that ``normal`` plays (with ``preset``'s tuned weights, or its own when
+    ``weights`` is False); its move is applied once the caller is done with the view."""
+    for seed in range(seeds):
+        state = _deal(preset, players, seed)
+        rng = random.Random(seed)
+        for _ in range(steps):
+            if state.over:
+                break
+            view = view_for(state, state.turn)
+            yield view
+            if weights:
+                apply(state, normal.choose(view, rng, tuned(preset)))
+            else:
+                apply(state, normal.choose(view, rng))
+
+
 @pytest.mark.parametrize(("preset", "players"),
                          [(p, 2) for p in ("buraco", "buraco_morto", "bossa_nova", "tranca",
                                            "justificado")] + [("altaneira", 4)])
@@ -231,25 +251,18 @@ def test_discard_scores_are_keep_value_plus_danger_to_the_bit(preset: str, playe
     equals ``keep_value + danger`` card by card, exactly, with three sets of weights and a
     table that also lists dead faces."""
     checked = 0
-    for seed in range(4):
-        state = _deal(preset, players, seed)
-        rng = random.Random(seed)
-        steps = 0
-        while not state.over and steps < 300:
-            view = view_for(state, state.turn)
-            if view.phase == "play":
-                side = view.melds[view.side]
-                plain = table_of(view)
-                dead = plain._replace(dead=frozenset(view.hand[::3]))
-                for table in (plain, dead):
-                    for w in (NORMAL, tuned(preset), _ODD):
-                        got = discard_scores(view.hand, view.hand, side, table, view.rules, w)
-                        want = [keep_value(c, view.hand, side, view.rules, table.pile_size, w)
-                                + danger(c, table, view.rules, w) for c in view.hand]
-                        assert got == want
-                        checked += 1
-            apply(state, normal.choose(view, rng, tuned(preset)))
-            steps += 1
+    for view in _decisions(preset, players, seeds=4, steps=300):
+        if view.phase == "play":
+            side = view.melds[view.side]
+            plain = table_of(view)
+            dead = plain._replace(dead=frozenset(view.hand[::3]))
+            for table in (plain, dead):
+                for w in (NORMAL, tuned(preset), _ODD):
+                    got = discard_scores(view.hand, view.hand, side, table, view.rules, w)
+                    want = [keep_value(c, view.hand, side, view.rules, table.pile_size, w)
+                            + danger(c, table, view.rules, w) for c in view.hand]
+                    assert got == want
+                    checked += 1
     assert checked > 200
 
 
@@ -264,19 +277,12 @@ def test_no_policy_lays_what_all_in_cannot(preset: str, players: int) -> None:
     empty: at every play-phase decision (and with the pile's cards added, as
     ``pile_worth`` plans), every wild policy's plan is then empty too."""
     empty = 0
-    for seed in range(4):
-        state = _deal(preset, players, seed)
-        rng = random.Random(seed)
-        steps = 0
-        while not state.over and steps < 300:
-            view = view_for(state, state.turn)
-            side, rules = view.melds[view.side], view.rules
-            for hand in (view.hand, [*view.hand, *view.pile]):
-                if plan_laydown(hand, side, rules, ALL_IN).empty:
-                    empty += 1
-                    assert all(plan_laydown(hand, side, rules, p).empty for p in _POLICIES)
-            apply(state, normal.choose(view, rng, tuned(preset)))
-            steps += 1
+    for view in _decisions(preset, players, seeds=4, steps=300):
+        side, rules = view.melds[view.side], view.rules
+        for hand in (view.hand, [*view.hand, *view.pile]):
+            if plan_laydown(hand, side, rules, ALL_IN).empty:
+                empty += 1
+                assert all(plan_laydown(hand, side, rules, p).empty for p in _POLICIES)
     assert empty > 100
 
 
@@ -339,16 +345,10 @@ def test_pile_take_screen_skips_only_refused_extensions(preset: str, players: in
     face on every meld of seeded deals."""
     rules = make_rules(preset)
     melds: dict[tuple[object, ...], Meld] = {}
-    for seed in range(3):
-        state = _deal(preset, players, seed)
-        rng = random.Random(seed)
-        steps = 0
-        while not state.over and steps < 400:
-            for side in state.melds:
-                for m in side:
-                    melds[(m.kind, m.cards, m.wild_at)] = m
-            apply(state, normal.choose(view_for(state, state.turn), rng))
-            steps += 1
+    for view in _decisions(preset, players, seeds=3, steps=400, weights=False):
+        for side in view.melds:
+            for m in side:
+                melds[(m.kind, m.cards, m.wild_at)] = m
     refused = 0
     for meld in melds.values():
         for face in _FACES:
