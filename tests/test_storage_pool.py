@@ -10,6 +10,7 @@ import os
 import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from adapters.storage.pool import BoundedPool
 from adapters.storage.redis_store import MAX_CONNECTIONS, open_store
@@ -18,9 +19,9 @@ pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"),
                                 reason="the pool's connections need a real Redis (REDIS_URL)")
 
 
-def client(max_connections: int, wait_s: float = 10.0) -> aioredis.Redis:
+def client(max_connections: int, wait_s: float = 10.0, **kw: float) -> aioredis.Redis:
     pool = BoundedPool.from_url(os.environ["REDIS_URL"], decode_responses=True,
-                                max_connections=max_connections, wait_s=wait_s)
+                                max_connections=max_connections, wait_s=wait_s, **kw)
     return aioredis.Redis(connection_pool=pool)
 
 
@@ -77,5 +78,70 @@ async def test_a_connection_closed_by_the_server_is_replaced() -> None:
             await redis.ping()
         assert await redis.ping() is True  # the one connection, reconnected
         assert await redis.client_id() != own_id
+    finally:
+        await redis.aclose()
+
+
+async def test_commands_are_sent_without_a_task_per_write(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """LeanWrites: redis-py's own write goes through ``asyncio.wait_for`` (a Task per
+    command on Python 3.11); the pool's connections bound it with ``asyncio.timeout``."""
+    redis = client(2)
+
+    def no_wait_for(*_args: object, **_kw: object) -> None:
+        raise AssertionError("asyncio.wait_for used for a write")
+
+    try:
+        assert await redis.ping() is True  # connected before wait_for is taken away
+        assert redis.connection_pool.make_connection().socket_timeout == 5  # redis-py's
+        monkeypatch.setattr(asyncio, "wait_for", no_wait_for)
+        assert await redis.set("test-pool:lean", "x" * 3000) is True
+        assert await redis.get("test-pool:lean") == "x" * 3000
+        assert await redis.delete("test-pool:lean") == 1
+    finally:
+        monkeypatch.undo()
+        await redis.aclose()
+
+
+async def test_a_write_stuck_past_socket_timeout_disconnects_and_raises_timeout_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As redis-py's own write: a write that does not finish within ``socket_timeout``
+    drops the connection and raises TimeoutError("Timeout writing to socket"); the
+    next command reconnects."""
+    redis = client(1, socket_timeout=0.2)
+    try:
+        assert await redis.ping() is True
+        connection = redis.connection_pool._available_connections[0]
+
+        async def stuck() -> None:
+            await asyncio.sleep(30)
+
+        monkeypatch.setattr(connection._writer, "drain", stuck)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        with pytest.raises(RedisTimeoutError, match="Timeout writing to socket"):
+            await connection.send_packed_command(b"*1\r\n$4\r\nPING\r\n")
+        assert 0.15 <= loop.time() - start < 2.0
+        assert not connection.is_connected
+        assert await redis.ping() is True  # reconnected
+    finally:
+        await redis.aclose()
+
+
+async def test_a_socket_error_while_writing_disconnects_and_raises_connection_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    redis = client(1)
+    try:
+        assert await redis.ping() is True
+        connection = redis.connection_pool._available_connections[0]
+
+        def broken(_chunks: object) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        monkeypatch.setattr(connection._writer, "writelines", broken)
+        with pytest.raises(RedisConnectionError, match="Broken pipe"):
+            await connection.send_packed_command(b"*1\r\n$4\r\nPING\r\n")
+        assert not connection.is_connected
+        assert await redis.ping() is True  # reconnected
     finally:
         await redis.aclose()
