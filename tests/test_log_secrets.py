@@ -168,9 +168,10 @@ def test_a_bad_turn_timer_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert capsys.readouterr().err.splitlines() == [
         "LOG_LEVEL inválido ('VERBOSE'): use DEBUG, INFO, WARNING, ERROR ou CRITICAL."]
     monkeypatch.delenv("LOG_LEVEL")
-    monkeypatch.setenv("STATE_CODEC", "z3")  # the words it takes, not "use um número"
+    monkeypatch.setenv("STATE_CODEC", "z4")  # the words it takes, not "use um número"
     assert cli.main(["play"]) == 2
-    assert capsys.readouterr().err.splitlines() == ["STATE_CODEC inválido ('z3'): use z1 / z2."]
+    assert capsys.readouterr().err.splitlines() == [
+        "STATE_CODEC inválido ('z4'): use z1 / z2 / z3."]
 
 
 def test_a_card_given_as_a_platform_log_argument_is_hidden(

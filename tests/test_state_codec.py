@@ -9,14 +9,17 @@ import json
 import zlib
 
 import pytest
+import zstandard
 from test_service_support import ANA, FakeClock, make_service
 from test_service_turns import hand_of, two_player_buraco
 
 from bot import play
+from bot.effects import ChatRef, PlayerRef
 from bot.memstore import MemoryStore
 from bot.model import (
     PACKED,
     PACKED_DICT,
+    PACKED_ZSTD,
     STATE_DICT,
     CorruptGame,
     Game,
@@ -46,7 +49,7 @@ async def test_a_game_round_trips_packed_and_plain() -> None:
     assert game.seats[0].sel == [2] and game.last
     for compress in (True, False):
         text = encode(game, compress)
-        assert text.startswith(PACKED_DICT) == compress
+        assert text.startswith(PACKED_ZSTD) == compress
         again = decode(text)
         assert again == game
         assert play.deal_of(again).to_json() == play.deal_of(game).to_json()
@@ -81,9 +84,8 @@ async def test_states_are_written_with_the_dictionary_and_every_form_reads() -> 
     """``"z2:"`` (issue 13): zlib with the frozen preset dictionary, smaller than
     ``"z1:"``; ``"z1:"`` is still written on request (rolling deploys) and read."""
     game = await mid_game()
-    packed, legacy = encode(game), encode(game, "z1")
+    packed, legacy = encode(game, "z2"), encode(game, "z1")
     assert packed.startswith(PACKED_DICT) and legacy.startswith(PACKED)
-    assert encode(game, "z2") == packed
     assert decode(packed) == game and decode(legacy) == game
     assert len(packed) * 4 < len(legacy) * 3  # at least 25% fewer bytes
     raw = zlib.decompressobj(15, STATE_DICT).decompress(base64.b64decode(packed[3:]))
@@ -107,7 +109,49 @@ def test_a_damaged_dictionary_state_is_corrupt() -> None:
 
 
 async def test_a_truncated_dictionary_state_is_corrupt() -> None:
-    packed = base64.b64decode(encode(await mid_game())[3:])
+    packed = base64.b64decode(encode(await mid_game(), "z2")[3:])
     for cut in (packed[:-7], packed + b"x"):
         with pytest.raises(CorruptGame, match=r"^error$"):
             decode(PACKED_DICT + base64.b64encode(cut).decode())
+
+
+FROZEN_Z3 = ("z3:KLUv/WTiAG0CANBrM2Y5cXoyYTEwMDFBbmFsb2JieTJudWxsfQ4ABvQjQQGrMkj6Qe6C1SOE"
+             "1G8CjvEAv1tFocMQAWhxPH3e6hq4ONttXpxzBI8HIztB0AmD3w==")
+"""A lobby stored as ``"z3:"`` by the release that introduced it: later releases must
+read it (a live game outlives a deploy)."""
+
+
+async def test_states_are_written_as_zstd_by_default_smaller_than_z2() -> None:
+    """``"z3:"`` (issue 13, second pass): Zstandard level 3 with the same frozen
+    dictionary and a checksum, the service's default form; it reads back to the very
+    JSON and game, and takes fewer bytes than ``"z2:"``."""
+    game = await mid_game()
+    packed = encode(game)
+    assert packed.startswith(PACKED_ZSTD) and encode(game, "z3") == packed
+    assert decode(packed) == game
+    assert len(packed) < len(encode(game, "z2"))
+    frame = base64.b64decode(packed[3:])
+    unpack = zstandard.ZstdDecompressor(dict_data=zstandard.ZstdCompressionDict(
+        STATE_DICT, dict_type=zstandard.DICT_TYPE_RAWCONTENT))
+    assert unpack.decompress(frame) == to_json(game)
+    assert zstandard.frame_content_size(frame) == len(to_json(game))
+
+
+def test_a_zstd_state_written_by_the_first_release_of_z3_still_reads() -> None:
+    game = decode(FROZEN_Z3)
+    assert (game.id, game.status, game.preset, game.created, game.touched) == (
+        "k3f9qz2a", "lobby", "buraco", 1.0, 2.0)
+    assert game.chat == ChatRef(platform="tg", chat_id="-100", title="Mesa")
+    assert game.seats[0].player == PlayerRef(platform="tg", user_id="1", name="Ana")
+
+
+async def test_a_damaged_zstd_state_is_corrupt_and_names_the_damage_only() -> None:
+    """Cut short, with bytes after the frame, a flipped byte (the checksum), no frame at
+    all, a frame that declares no size or more than 1 MiB: ``CorruptGame("ZstdError")``."""
+    frame = base64.b64decode(encode(await mid_game())[3:])
+    flipped = frame[:20] + bytes([frame[20] ^ 1]) + frame[21:]
+    no_size = zstandard.ZstdCompressor(write_content_size=False).compress(b"{}")
+    huge = zstandard.ZstdCompressor().compress(b" " * (1 << 20 | 1))
+    for bad in (frame[:-7], frame + b"x", frame + frame, flipped, b"not zstd", no_size, huge):
+        with pytest.raises(CorruptGame, match=r"^ZstdError$"):
+            decode(PACKED_ZSTD + base64.b64encode(bad).decode())
