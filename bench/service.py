@@ -17,7 +17,8 @@ same pool. Printed: p50/p99 per press class (*action* applies an engine action; 
 toggles or sets aside; *deal* next deal), PING p50/p99, action p50 / PING p50, action
 presses per second of one process, and ``MEMORY USAGE`` of a 4-player buraco_morto
 state key at turn 30. Targets (issue 13): action p50 <= 0.8 ms (``--cold`` 1.2 ms), p99 <= 3
-ms, p50 <= 5x PING, >= 1,000 actions/s, <= 4 KB.
+ms, p50 <= 5x PING, >= 1,000 actions/s, <= 4 KB. States are written in the service's
+default form (``"z3:"``), or ``STATE_CODEC``'s (z1, z2, z3; production's default is z2).
 The clock is the script's own (no timer fires), AI pacing 0; keys use a prefix unique
 to the run, and only they are deleted at the end (``REDIS_URL``, default database 15).
 """
@@ -47,7 +48,7 @@ from adapters.storage.redis_store import RedisStore, open_store  # noqa: E402
 from bench._presses import DEAL, ENGINE, PICK, find_button, to_presses  # noqa: E402
 from bot import play  # noqa: E402
 from bot.effects import ChatRef, Effect, PlayerRef, View  # noqa: E402
-from bot.model import decode  # noqa: E402
+from bot.model import Codec, decode  # noqa: E402
 from bot.service import Service  # noqa: E402
 from engine.actions import Action  # noqa: E402
 from engine.ai import choose  # noqa: E402
@@ -60,7 +61,10 @@ from engine.view import view_for  # noqa: E402
 PRESETS = ("buraco_morto", "tranca")
 MID_GAME_TURNS = 30
 TARGETS = {"action_p50_ms": 0.8, "action_p99_ms": 3.0, "ping_ratio": 5.0, "actions_s": 1000.0,
-           "state_bytes": 4096}  # issue 13 (--cold: p50 <= 1.2 ms)
+           "state_bytes": 4096}  # issue 13, warm worker
+COLD_TARGETS = {"action_p50_ms": 1.2, "state_bytes": 4096}
+"""Issue 13's targets for ``--cold``: p50 <= 1.2 ms (the p99, PING ratio and actions/s
+targets are the warm worker's), and the state's size."""
 
 
 @dataclass
@@ -272,8 +276,9 @@ def summary(stats: Stats) -> dict[str, float]:
             "state_bytes": float(stats.memory[0]) if stats.memory else 0.0}
 
 
-def report(stats: Stats, wall: float) -> None:
-    """Print the figures table and whether each target is met."""
+def report(stats: Stats, wall: float, cold: bool = False) -> None:
+    """Print the figures table and whether each target is met (:data:`TARGETS`, or
+    :data:`COLD_TARGETS` with ``cold``)."""
     every = [t for v in stats.times.values() for t in v]
     rows = [*stats.times.items(), ("all presses", every), ("PING", stats.pings)]
     stats.cpu["all presses"] = sum(stats.cpu.values())
@@ -296,10 +301,12 @@ def report(stats: Stats, wall: float) -> None:
               f"MEMORY USAGE {usage} B, stored {stored} B, JSON {raw} B")
     print(f"largest buraco_morto state at a deal's end: MEMORY USAGE {stats.largest[0]} B "
           f"(after {stats.largest[1]} deals of the match)")
-    checks = [(name, fig[key] <= TARGETS[key] if key != "actions_s" else fig[key] >= TARGETS[key])
+    targets = COLD_TARGETS if cold else TARGETS
+    checks = [(name, fig[key] <= targets[key] if key != "actions_s" else fig[key] >= targets[key])
               for name, key in (("p50", "action_p50_ms"), ("p99", "action_p99_ms"),
-                                ("p50/PING", "ping_ratio"), ("actions/s", "actions_s"))]
-    checks.append(("memory", 0 < fig["state_bytes"] <= TARGETS["state_bytes"]))
+                                ("p50/PING", "ping_ratio"), ("actions/s", "actions_s"))
+              if key in targets]
+    checks.append(("memory", 0 < fig["state_bytes"] <= targets["state_bytes"]))
     print("targets: " + ", ".join(f"{n} {'ok' if ok else 'MISSED'}" for n, ok in checks)
           + ("" if stats.memory else " (no buraco_morto game reached turn 30: more --actions)"))
 
@@ -328,12 +335,17 @@ async def main_async(args: argparse.Namespace) -> None:
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
     store = await open_store(url, prefix=f"bench-svc-{secrets.token_hex(4)}")
     clock = BenchClock()
+    codec = os.environ.get("STATE_CODEC", "")
+    codecs: dict[str, Codec] = {"": True, "z1": "z1", "z2": "z2", "z3": "z3"}
+    if codec not in codecs:
+        raise SystemExit(f"STATE_CODEC={codec!r}: use z1, z2 or z3")
     service = Service(store, clock, ai_pace_s=0, threaded=False,
-                      deck_fn=seeded_decks(args.seed))
+                      deck_fn=seeded_decks(args.seed), compress=codecs[codec])
     profiler = cProfile.Profile() if args.profile else None
     bench = Bench(service, store, clock, Stats(), args.level, random.Random(args.seed),
                   args.cold, profiler)
     print(f"Redis {url}, key prefix {store.keys.prefix}, level {args.level}, "
+          f"states {codec or 'as the service writes by default'}, "
           f"{'cold cache (every press decodes)' if args.cold else 'warm worker cache'}")
     start = time.monotonic()
     try:
@@ -343,7 +355,7 @@ async def main_async(args: argparse.Namespace) -> None:
             profiler.dump_stats(args.profile)
         print(f"deleted {await cleanup(store)} keys of this run")
         await store.close()
-    report(bench.stats, time.monotonic() - start)
+    report(bench.stats, time.monotonic() - start, args.cold)
     if args.json:
         Path(args.json).write_text(json.dumps(summary(bench.stats)))
 
