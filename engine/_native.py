@@ -30,6 +30,9 @@ GROUP = "engine_native"
 ENV = "BURACO_NATIVE"
 OFF = ("0", "false", "no", "off")
 """Values of ``BURACO_NATIVE`` (compared lower-cased) that force pure Python."""
+ON = ("", "1", "true", "yes", "on")
+"""Values of ``BURACO_NATIVE`` that run the compiled build when it is there (the
+default); any other value does too, after one line on stderr naming the two lists."""
 
 COMPILED: tuple[str, ...] = (
     "engine/actions.py",
@@ -126,8 +129,13 @@ def build_status(root: Path) -> str:
 
 
 def disabled() -> bool:
-    """True when ``BURACO_NATIVE`` forces pure Python (one of :data:`OFF`, any case)."""
-    return os.environ.get(ENV, "1").strip().lower() in OFF
+    """True when ``BURACO_NATIVE`` forces pure Python (one of :data:`OFF`, any case); a
+    value in neither :data:`OFF` nor :data:`ON` is told on stderr and counts as on."""
+    value = os.environ.get(ENV, "1").strip().lower()
+    if value not in OFF and value not in ON:
+        sys.stderr.write(f"engine: {ENV}={value!r} is neither on ({', '.join(ON[1:])}) "
+                         f"nor off ({', '.join(OFF)}): taken as on\n")
+    return value in OFF
 
 
 def activate(package_path: list[str]) -> bool:

@@ -146,6 +146,24 @@ def test_buraco_native_0_forces_pure_python(
     assert path == [str(tree / "engine")]
 
 
+@pytest.mark.parametrize("value", ["1", "true", "ON", " yes ", ""])
+def test_buraco_native_on_runs_the_build_silently(
+        tree: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        value: str) -> None:
+    monkeypatch.setenv(_native.ENV, value)
+    assert _native.disabled() is False
+    assert capsys.readouterr().err == ""
+
+
+def test_an_unknown_buraco_native_value_is_told_and_taken_as_on(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv(_native.ENV, "pure")
+    assert _native.disabled() is False
+    assert capsys.readouterr().err == (
+        "engine: BURACO_NATIVE='pure' is neither on (1, true, yes, on) nor off "
+        "(0, false, no, off): taken as on\n")
+
+
 def test_no_build_or_an_unreadable_manifest_is_pure_python_and_silent(
         tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tree / ".native" / "manifest.json").write_text("{not json")
