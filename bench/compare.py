@@ -47,6 +47,8 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from _args import positive_int  # bench/ is first on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -123,26 +125,15 @@ def _tasks() -> list[list[Any]]:
     return tasks
 
 
-def _positive(text: str) -> int:
-    """argparse type: an integer of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
 def main() -> None:
     """Parse the arguments, alternate the workers task by task, print medians and ratios."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("base", nargs="?")
     parser.add_argument("new", nargs="?")
-    parser.add_argument("--rounds", type=_positive, default=5)
-    parser.add_argument("--deals", type=int, default=20)
-    parser.add_argument("--replays", type=int, default=5)
-    parser.add_argument("--rollouts", type=int, default=40)
+    parser.add_argument("--rounds", type=positive_int, default=5)
+    parser.add_argument("--deals", type=positive_int, default=20)
+    parser.add_argument("--replays", type=positive_int, default=5)
+    parser.add_argument("--rollouts", type=positive_int, default=40)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()

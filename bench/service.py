@@ -45,6 +45,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from adapters.storage.redis_store import RedisStore, open_store  # noqa: E402
+from bench._args import positive_int  # noqa: E402
 from bench._presses import DEAL, ENGINE, PICK, find_button, to_presses  # noqa: E402
 from bot import play  # noqa: E402
 from bot.effects import ChatRef, Effect, PlayerRef, View  # noqa: E402
@@ -364,8 +365,8 @@ def main() -> None:
     """Parse the options and run."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--actions", type=int, default=3000, help="engine actions to time")
-    parser.add_argument("--games", type=int, default=4, help="tables played in turn")
+    parser.add_argument("--actions", type=positive_int, default=3000, help="engine actions to time")
+    parser.add_argument("--games", type=positive_int, default=4, help="tables played in turn")
     parser.add_argument("--level", default="normal", help="facil, normal or random")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--cold", action="store_true", help="no worker cache (many workers)")

@@ -28,6 +28,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _args import positive_int  # bench/ is first on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "bot", "adapters")
 HIGHER_IS_BETTER = {"actions_s"}
@@ -83,9 +85,9 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("base")
     parser.add_argument("new")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--actions", type=int, default=500)
-    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--rounds", type=positive_int, default=5)
+    parser.add_argument("--actions", type=positive_int, default=500)
+    parser.add_argument("--games", type=positive_int, default=4)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--procs", default="1", help="processes per run: N, or BASE,NEW")
     parser.add_argument("--cold", action="store_true")
