@@ -91,7 +91,7 @@ def _card(game: Game, seat: int, arg: str) -> int:
     (every draw, meld and discard makes a new one), so a current button past its end was
     never shown: it is no button of ours."""
     i = _index(arg)
-    if i >= len(play.view_of(game, seat).hand):
+    if i >= len(play.deal_of(game).hands[seat]):  # the seat's view shows the hand sorted
         raise Refusal(UNKNOWN)
     return i
 
