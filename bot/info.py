@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bot import play, views
@@ -14,7 +15,8 @@ from bot.outcome import Outcome, Refusal
 from engine.rules import RedThree, Requirement, Rules
 
 __all__ = ["come_back", "going_out_rule", "hand_outcome", "help_text", "move_chat",
-           "record_of", "relabel", "rules_summary", "scoreboard_text"]
+           "record_filename", "record_of", "relabel", "rules_summary", "rules_text",
+           "scoreboard_text"]
 
 
 def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
@@ -102,8 +104,14 @@ def help_text(_: Translator) -> str:
 
 
 def rules_summary(preset: str, _: Translator) -> str:
-    """``/regras``: the main parameters of a preset (RULES §2)."""
-    rules = rules_of(play.preset_key(preset), {})
+    """``/regras <preset>``: the main parameters of a preset with its default options
+    (RULES §2); :class:`Refusal` for an unknown preset."""
+    return rules_text(rules_of(play.preset_key(preset), {}), _)
+
+
+def rules_text(rules: Rules, _: Translator) -> str:
+    """The main parameters of ``rules`` (RULES §2): a preset's defaults, or a table's
+    rules with the options it was opened with (``/regras`` in a chat with a game)."""
     lines = [views.PRESET_TITLES.get(rules.preset, rules.preset)]
     lines.append(_("Jogadores: {n}", n=", ".join(map(str, rules.players_allowed))))
     lines.append(_("Meta: {n} pontos", n=rules.target) if rules.target else _("Meta: uma mão"))
@@ -148,3 +156,15 @@ def going_out_rule(rules: Rules, _: Translator) -> str:
     if rules.second_morto_direct_only:  # RULES A1
         text += " " + _("O segundo morto só sai numa batida sem descarte.")
     return text
+
+
+def record_filename(gid: str, record: str) -> str:
+    """``tranca-<id>.json``: a record's file is named after its variant (the record's
+    ``variant``, docs/record-format.md; ``buraco`` when it cannot be read)."""
+    try:
+        variant = json.loads(record).get("variant")
+    except (ValueError, AttributeError):
+        variant = None
+    name = variant if isinstance(variant, str) and variant.replace("_", "").isalnum() \
+        else "buraco"
+    return f"{name}-{gid}.json"

@@ -11,13 +11,13 @@ returns a :class:`Reply` with the reason and saves nothing.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from typing import Literal
 
 from bot import buttons, info, lobby, play, results, robot, timers, turns, upkeep, views
 from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import LANGS, N_, Translator, norm_lang
+from bot.info import record_filename
 from bot.model import Codec, CorruptGame, Game, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
@@ -363,8 +363,16 @@ class Service(GameRunner):
         return [Reply(player=user, text=info.help_text(Translator(await self._lang(chat))))]
 
     async def rules_text(self, chat: ChatRef, user: PlayerRef, preset: str = "") -> list[Effect]:
-        """``/regras [preset]``: a summary of a preset's rules."""
+        """``/regras [preset]``: a summary of a preset's rules; without a preset, the rules
+        of the chat's game as its table plays them (its options included), or plain
+        buraco's when the chat has no game it can read."""
         _ = Translator(await self._lang(chat))
+        if not preset.strip():
+            gid = await self._active(chat)
+            stored = await self._stored(gid) if gid else None
+            if gid and stored:
+                rules = play.rules_of(self._parsed(gid, stored))
+                return [Reply(player=user, text=info.rules_text(rules, _))]
         try:
             return [Reply(player=user, text=info.rules_summary(preset or "buraco", _))]
         except Refusal as err:
@@ -387,14 +395,3 @@ class Service(GameRunner):
         await self.store.bind_chat(new.key, gid, CHAT_BIND_TTL_S)
         return effects
 
-
-def record_filename(gid: str, record: str) -> str:
-    """``tranca-<id>.json``: a record's file is named after its variant (the record's
-    ``variant``, docs/record-format.md; ``buraco`` when it cannot be read)."""
-    try:
-        variant = json.loads(record).get("variant")
-    except (ValueError, AttributeError):
-        variant = None
-    name = variant if isinstance(variant, str) and variant.replace("_", "").isalnum() \
-        else "buraco"
-    return f"{name}-{gid}.json"

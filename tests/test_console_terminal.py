@@ -131,6 +131,15 @@ async def test_terminal_rules_score_and_language() -> None:
                          "See you next time!"]
 
 
+async def test_terminal_regras_states_the_rules_of_the_table_with_its_options() -> None:
+    """RULES §2 as this table plays it: the options it was opened with, not the preset's
+    defaults (a tester saw "Meta: 1500 pontos" at a table to 3000)."""
+    text = await play("buraco target=3000 end_requires=clean_canastra", ["regras", "q", "s"])
+    said = answers(text)
+    assert said[:3] == ["Buraco", "Jogadores: 2, 3, 4, 6", "Meta: 3000 pontos"]
+    assert "Para bater: precisa de uma canastra limpa." in said
+
+
 async def test_a_whole_match_shows_every_side_and_exports_its_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_console import play_seeded_duel

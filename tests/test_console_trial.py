@@ -69,7 +69,7 @@ async def test_ctrl_c_and_ctrl_d_at_the_prompt_ask_like_q_then_quit_cleanly() ->
 
 
 def test_an_exported_record_is_named_after_its_variant() -> None:
-    from bot.service import record_filename
+    from bot.info import record_filename
     assert record_filename("g1", '{"variant": "tranca"}') == "tranca-g1.json"
     assert record_filename("g1", '{"variant": "buraco_morto"}') == "buraco_morto-g1.json"
     assert record_filename("g1", '{"variant": "../x"}') == "buraco-g1.json"

@@ -102,6 +102,26 @@ async def test_help_and_rules(svc: Service) -> None:
     assert refused[0].text.startswith("Variante desconhecida: 'pife'")
 
 
+async def test_regras_without_a_preset_states_the_rules_of_the_table_in_play(
+        svc: Service) -> None:
+    """RULES §2 as the table plays it: a tranca opened with target=3000 is told as tranca
+    to 3000 points that needs a clean canastra to end the deal, in the lobby and in play;
+    with no game in the chat, plain buraco's defaults."""
+    plain = only(await svc.rules_text(CHAT, ANA), "reply").text.splitlines()
+    assert plain[:3] == ["Buraco", "Jogadores: 2, 3, 4, 6", "Meta: 1500 pontos"]
+    await svc.new_game(CHAT, ANA, "tranca target=3000")
+    for step in ("lobby", "playing"):
+        lines = only(await svc.rules_text(CHAT, ANA, " "), "reply").text.splitlines()
+        assert lines[:3] == ["Tranca", "Jogadores: 2, 4", "Meta: 3000 pontos"], step
+        assert lines[7] == ("Para bater e pegar o morto: não precisa de canastra; para bater "
+                            "e encerrar a mão: precisa de uma canastra limpa."), step
+        if step == "lobby":
+            await svc.join(CHAT, BIA)
+            await svc.start(CHAT, ANA)
+    named = only(await svc.rules_text(CHAT, ANA, "tranca"), "reply").text.splitlines()
+    assert named[2] == "Meta: uma mão"  # a preset named: its defaults
+
+
 async def test_export_without_a_finished_game(svc: Service) -> None:
     assert await svc.export(CHAT, ANA) == [Reply(
         player=ANA, text="Ainda não há partida terminada neste grupo.")]

@@ -124,8 +124,8 @@ async def _score(game: ConsoleGame, _args: list[str]) -> None:
 
 
 async def _rules(game: ConsoleGame, args: list[str]) -> None:
-    preset = " ".join(args) or (game.rules.preset if game.rules is not None else "")
-    for eff in await game.service.rules_text(CHAT, ME, preset):
+    # no preset: the service tells the rules of the table in play, its options included
+    for eff in await game.service.rules_text(CHAT, ME, " ".join(args)):
         game.console.print(getattr(eff, "text", ""))
 
 
