@@ -10,15 +10,17 @@ state loaded from Redis *untimed*; the move becomes presses: ``t`` per card, ``g
 ``e`` to set melds aside, then ``c`` ``p`` ``m`` ``e`` ``d`` ``3`` or ``r``; ``n`` starts
 the next deal.
 
-Timed: each ``await service.press(...)`` (idempotency ``SET NX``, ``HMGET`` of the state,
-``decode`` on a worker-cache miss, version check, engine verify+apply, views, ``encode``,
-Lua compare-and-set, deadline ``ZADD`` when the turn moved), then one ``PING`` on the
-same pool. Printed: p50/p99 per press class (*action* applies an engine action; *pick*
-toggles or sets aside; *deal* next deal), PING p50/p99, action p50 / PING p50, action
+Timed: each ``await service.press(...)``: with a warm worker (it saved the game last)
+the use case on its cached copy (engine verify+apply, views), ``encode``, and one Lua
+compare-and-set that also checks and records the update's key (``EVALSHA``, pipelined
+with the deadline ``ZADD`` when the deadline moved); with ``--cold`` first one Lua read
+of the state and the update's key and ``decode``. Then one ``PING`` on the same pool.
+Printed: p50/p99 per press class (*action* applies an engine action; *pick* toggles or
+sets aside; *deal* next deal), PING p50/p99, action p50 / PING p50, action
 presses per second of one process, and ``MEMORY USAGE`` of a 4-player buraco_morto
 state key at turn 30. Targets (issue 13): action p50 <= 0.8 ms (``--cold`` 1.2 ms), p99 <= 3
 ms, p50 <= 5x PING, >= 1,000 actions/s, <= 4 KB. States are written in the service's
-default form (``"z3:"``), or ``STATE_CODEC``'s (z1, z2, z3; production's default is z2).
+default form (``"z2:"``, bot.model.DEFAULT_CODEC), or ``STATE_CODEC``'s (z1, z2, z3).
 The clock is the script's own (no timer fires), AI pacing 0; keys use a prefix unique
 to the run, and only they are deleted at the end (``REDIS_URL``, default database 15).
 """

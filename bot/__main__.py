@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from bot import SystemClock
 from bot.i18n import DEFAULT_LANG, Translator, argparse_language, env_lang, norm_lang
-from bot.model import norm_level
+from bot.model import READ_CODECS, norm_level
 from bot.settings import Settings, settings_error
 
 MAX_PAUSE_S = 60.0
@@ -168,7 +168,7 @@ async def _play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
 
     store = await open_store(settings.redis_url, settings.redis_prefix)
     service = Service(store, SystemClock(), turn_timer_s=3600, ai_pace_s=0.0,
-                      next_deal_s=3600.0)
+                      next_deal_s=3600.0, compress=settings.state_codec)
     game = ConsoleGame(service, Console(), pause_s=args.pause, lang=lang)
     if not await game.setup(args.variant, args.players, args.levels):
         return 2
@@ -197,7 +197,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "play":
             return _run_play(settings, args, args.lang or lang)
         _need_token(args.command, settings)
-        logging.getLogger("bot").info("engine: %s", _engine_kind())
+        logging.getLogger("bot").info(
+            "engine: %s; states written as %s (this release reads %s)", _engine_kind(),
+            settings.state_codec, ", ".join(READ_CODECS))
         if args.command == "discord" and args.sync:
             names = asyncio.run(importlib.import_module("adapters.discord.process").sync(
                 settings, args.guild))

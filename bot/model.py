@@ -148,15 +148,15 @@ PACKED = "z1:"
 still read, and written when ``compress="z1"``."""
 PACKED_DICT = "z2:"
 """Prefix of ``"z2:" + base64(zlib(JSON))``, deflated at level 1 with :data:`STATE_DICT`
-as preset dictionary (issue 13, first pass): about 30% fewer bytes than ``"z1:"``. Read
-by every release since the one that introduced it; written by default in production
-(``STATE_CODEC``, bot/settings.py) so a rolling deploy from that release is safe."""
+as preset dictionary (issue 13, first pass): about 25% fewer bytes than ``"z1:"``. Read
+by every release since the one that introduced it; written by default
+(:data:`DEFAULT_CODEC`) so a rolling deploy from that release is safe."""
 PACKED_ZSTD = "z3:"
-"""Prefix of ``"z3:" + base64(zstd(JSON))`` (issue 13, second pass): Zstandard level 3
-with :data:`STATE_DICT` as raw-content dictionary and a checksum; about 3.3x faster to
-write and 3x faster to read than ``"z2:"`` and about 20% smaller (bench/README.md
-"Service speed (issue 13)", third pass). Written with ``STATE_CODEC=z3`` (the service's
-own default, :class:`bot.service.Service`), read always."""
+"""Prefix of ``"z3:" + base64(zstd(JSON))`` (issue 13, third pass): Zstandard level 3
+with :data:`STATE_DICT` as raw-content dictionary and a checksum; the compression 2-3x
+faster to write and to read than ``"z2:"``'s and the state about 20% smaller
+(bench/README.md "Service speed (issue 13)", "Third pass"). Written with ``"z3"``
+(``STATE_CODEC=z3``), read always."""
 STATE_DICT = (Path(__file__).with_name("state-dict-1.bin")).read_bytes()
 """The preset dictionary of ``"z2:"`` and ``"z3:"`` (the JSON of three seeded games,
 bench/_state_dict.py, 11,773 bytes). Frozen: every such state needs these very bytes
@@ -174,8 +174,25 @@ MAX_STATE_BYTES = 1 << 20
 """Largest JSON a ``"z3:"`` frame may declare (1 MiB; the largest state seen is about
 12 KB): a damaged header claiming more is refused before any memory is taken for it."""
 Codec = bool | Literal["z1", "z2", "z3"]
-"""How :func:`encode` writes: ``True`` or ``"z3"`` Zstandard with the dictionary, ``"z2"``
-zlib with it, ``"z1"`` zlib without, ``False`` plain JSON."""
+"""How :func:`encode` writes: ``"z3"`` (or ``True``) Zstandard with the dictionary,
+``"z2"`` zlib with it, ``"z1"`` zlib without, ``False`` plain JSON."""
+CODECS: tuple[Codec, ...] = (True, False, "z1", "z2", "z3")
+READ_CODECS = ("z1", "z2", "z3")
+"""The packed forms this release reads (and plain JSON), as its workers log at start-up:
+docs/deploy.md "Rolling deploys" tells an operator to look for it."""
+DEFAULT_CODEC: Codec = "z2"
+"""The form written unless told otherwise (:class:`bot.service.Service`, ``STATE_CODEC``):
+``"z2"``, which the previous release reads too, so a rolling deploy from it is safe;
+``"z3"`` once every worker reads it (docs/deploy.md "Rolling deploys")."""
+
+
+def check_codec(compress: object) -> Codec:
+    """``compress`` when it is one of :data:`CODECS`; ``ValueError`` naming them
+    otherwise (a typo must not silently write another form)."""
+    for codec in CODECS:
+        if compress is codec or (isinstance(compress, str) and compress == codec):
+            return codec
+    raise ValueError(f"compress must be one of True, False, 'z1', 'z2', 'z3', not {compress!r}")
 
 
 def to_json(game: Game) -> bytes:
@@ -186,10 +203,11 @@ def to_json(game: Game) -> bytes:
     return b"".join((head[:-1], b',"match":', orjson.dumps(game.match), b"}"))
 
 
-def encode(game: Game, compress: Codec = True) -> str:
+def encode(game: Game, compress: Codec = DEFAULT_CODEC) -> str:
     """The stored text of ``game``: its JSON (:func:`to_json`), compressed as ``compress``
-    says (:data:`Codec`; a mid-deal state shrinks about 4x with ``"z1"``, 6x with
-    ``"z2"`` and 7x with ``"z3"``, DESIGN "Storage")."""
+    says (:data:`Codec`; a mid-deal state shrinks about 4x with ``"z1"``, 5x with
+    ``"z2"`` and 6x with ``"z3"``, bench/README.md "Service speed (issue 13)").
+    ``ValueError`` for another ``compress`` (:func:`check_codec`)."""
     raw = to_json(game)
     if compress is False:
         return raw.decode()
@@ -199,6 +217,8 @@ def encode(game: Game, compress: Codec = True) -> str:
         deflate = _DEFLATE.copy()
         packed = deflate.compress(raw) + deflate.flush()
         return PACKED_DICT + base64.b64encode(packed).decode()
+    if compress is not True and compress != "z3":
+        check_codec(compress)  # raises
     return PACKED_ZSTD + base64.b64encode(_zstd()[0].compress(raw)).decode()
 
 

@@ -18,7 +18,7 @@ from bot import buttons, info, lobby, play, results, robot, timers, turns, upkee
 from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import LANGS, N_, Translator, norm_lang
 from bot.info import record_filename
-from bot.model import Codec, CorruptGame, Game, encode, new_game_id
+from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, GameRunner, UseCase
@@ -41,19 +41,21 @@ class Service(GameRunner):
     when present, else the fallback of :mod:`bot.robot`). ``deck_fn(rules)`` gives each
     deal's deck (tests); None shuffles with ``secrets.SystemRandom``. ``threaded`` runs
     timer steps (AI thinking) in a worker thread so the event loop stays responsive.
-    ``compress`` is how states are written (:data:`bot.model.Codec`; every form is read,
-    :func:`bot.model.decode`). Loading, saving and timers are :class:`GameRunner`'s.
+    ``compress`` is how states are written (:data:`bot.model.Codec`, default
+    :data:`bot.model.DEFAULT_CODEC`; every form is read, :func:`bot.model.decode`);
+    ``ValueError`` for a value that is no codec. Loading, saving and timers are
+    :class:`GameRunner`'s.
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
                  ai_pace_s: float = 1.0, next_deal_s: float = 30.0, idle_s: float = 86_400.0,
                  chooser: robot.Chooser | str | None = "engine",
                  deck_fn: play.DeckFn | None = None, threaded: bool = True,
-                 compress: Codec = True) -> None:
+                 compress: Codec = DEFAULT_CODEC) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
-            deck_fn=deck_fn, threaded=threaded, compress=compress)
+            deck_fn=deck_fn, threaded=threaded, compress=check_codec(compress))
         self.turn_timer_s = turn_timer_s
 
     # Lobby ------------------------------------------------------------------------

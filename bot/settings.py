@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     def _upper(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
+    @field_validator("state_codec", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
 
 def settings_error(err: ValidationError, _: Translator | None = None) -> str:
     """One line for the operator (in the language of ``_``, pt-BR by default, like the

@@ -17,6 +17,7 @@ from bot import play
 from bot.effects import ChatRef, PlayerRef
 from bot.memstore import MemoryStore
 from bot.model import (
+    DEFAULT_CODEC,
     PACKED,
     PACKED_DICT,
     PACKED_ZSTD,
@@ -49,7 +50,7 @@ async def test_a_game_round_trips_packed_and_plain() -> None:
     assert game.seats[0].sel == [2] and game.last
     for compress in (True, False):
         text = encode(game, compress)
-        assert text.startswith(PACKED_ZSTD) == compress
+        assert text.startswith(PACKED_ZSTD) == compress  # True: the newest form
         again = decode(text)
         assert again == game
         assert play.deal_of(again).to_json() == play.deal_of(game).to_json()
@@ -109,7 +110,7 @@ def test_a_damaged_dictionary_state_is_corrupt() -> None:
 
 
 async def test_a_truncated_dictionary_state_is_corrupt() -> None:
-    packed = base64.b64decode(encode(await mid_game(), "z2")[3:])
+    packed = base64.b64decode(encode(await mid_game())[3:])  # "z2:", the default
     for cut in (packed[:-7], packed + b"x"):
         with pytest.raises(CorruptGame, match=r"^error$"):
             decode(PACKED_DICT + base64.b64encode(cut).decode())
@@ -121,13 +122,15 @@ FROZEN_Z3 = ("z3:KLUv/WTiAG0CANBrM2Y5cXoyYTEwMDFBbmFsb2JieTJudWxsfQ4ABvQjQQGrMkj
 read it (a live game outlives a deploy)."""
 
 
-async def test_states_are_written_as_zstd_by_default_smaller_than_z2() -> None:
-    """``"z3:"`` (issue 13, second pass): Zstandard level 3 with the same frozen
-    dictionary and a checksum, the service's default form; it reads back to the very
-    JSON and game, and takes fewer bytes than ``"z2:"``."""
+async def test_z3_is_zstd_with_the_dictionary_smaller_than_z2_and_z2_is_the_default() -> None:
+    """``"z3:"`` (issue 13, third pass): Zstandard level 3 with the same frozen
+    dictionary and a checksum, written on request (``"z3"`` or ``True``); it reads back
+    to the very JSON and game, and takes fewer bytes than ``"z2:"``, still the default
+    (docs/deploy.md "Rolling deploys": the previous release reads it)."""
     game = await mid_game()
-    packed = encode(game)
-    assert packed.startswith(PACKED_ZSTD) and encode(game, "z3") == packed
+    packed = encode(game, "z3")
+    assert packed.startswith(PACKED_ZSTD) and encode(game, True) == packed
+    assert encode(game).startswith(PACKED_DICT) and DEFAULT_CODEC == "z2"
     assert decode(packed) == game
     assert len(packed) < len(encode(game, "z2"))
     frame = base64.b64decode(packed[3:])
@@ -135,6 +138,17 @@ async def test_states_are_written_as_zstd_by_default_smaller_than_z2() -> None:
         STATE_DICT, dict_type=zstandard.DICT_TYPE_RAWCONTENT))
     assert unpack.decompress(frame) == to_json(game)
     assert zstandard.frame_content_size(frame) == len(to_json(game))
+
+
+@pytest.mark.parametrize("bad", ["zz", "Z2", "z4", "", None, 1])
+async def test_a_codec_that_is_none_of_ours_is_refused_not_written_as_another(
+        bad: object) -> None:
+    game = await mid_game()
+    with pytest.raises(ValueError, match=r"^compress must be one of True, False, 'z1', "
+                                         r"'z2', 'z3', not "):
+        encode(game, bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="compress must be one of"):
+        make_service(MemoryStore(FakeClock()), FakeClock(), compress=bad)
 
 
 def test_a_zstd_state_written_by_the_first_release_of_z3_still_reads() -> None:
@@ -148,7 +162,7 @@ def test_a_zstd_state_written_by_the_first_release_of_z3_still_reads() -> None:
 async def test_a_damaged_zstd_state_is_corrupt_and_names_the_damage_only() -> None:
     """Cut short, with bytes after the frame, a flipped byte (the checksum), no frame at
     all, a frame that declares no size or more than 1 MiB: ``CorruptGame("ZstdError")``."""
-    frame = base64.b64decode(encode(await mid_game())[3:])
+    frame = base64.b64decode(encode(await mid_game(), "z3")[3:])
     flipped = frame[:20] + bytes([frame[20] ^ 1]) + frame[21:]
     no_size = zstandard.ZstdCompressor(write_content_size=False).compress(b"{}")
     huge = zstandard.ZstdCompressor().compress(b" " * (1 << 20 | 1))
