@@ -289,8 +289,9 @@ def report(stats: Stats, wall: float, cold: bool = False) -> None:
     for name, values in rows:
         mean = statistics.fmean(values) * 1000 if values else 0.0
         cpu = stats.cpu.get(name, 0.0) * 1000 / max(len(values), 1)
+        shown = f"{cpu:>7.3f}" if name != "PING" else f"{'-':>7}"  # the server's, not ours
         print(f"{name:<12} {len(values):>6} {pct(values, .5):>8.3f} {pct(values, .99):>8.3f} "
-              f"{mean:>8.3f} {cpu if name != 'PING' else float('nan'):>7.3f}")
+              f"{mean:>8.3f} {shown}")
     fig = summary(stats)
     spent = sum(sum(v) for v in stats.times.values())
     moves_s = stats.counts.get("moves", 0) / spent if spent else 0.0

@@ -16,7 +16,7 @@ from bot.buttons import UNKNOWN
 from bot.effects import ChatRef, Effect, PlayerRef, Say, number
 from bot.i18n import N_, Translator
 from bot.model import Game, Seat, norm_level
-from bot.outcome import Choices, Outcome, Refusal
+from bot.outcome import Choices, Outcome, Refusal, echo
 from engine.errors import IllegalAction
 from engine.rules import Rules, make_rules
 
@@ -60,14 +60,14 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
     for i, token in enumerate(args.split()):
         if "=" not in token:
             if i > 0:
-                raise Refusal(N_("Não entendi {token!r}: use opção=valor."), token=token)
+                raise Refusal(N_("Não entendi {token!r}: use opção=valor."), token=echo(token))
             preset = token
             continue
         key, value = (p.strip() for p in token.split("=", 1))
         key = key.lower()
         same = _SAME_OPTION.get(key, key)
         if same in given:
-            raise Refusal(N_("Opção repetida: {key}. Dê cada opção uma vez só."), key=key)
+            raise Refusal(N_("Opção repetida: {key}. Dê cada opção uma vez só."), key=echo(key))
         given.add(same)
         if key in ("timer", "tempo"):
             seconds = number(value)
@@ -85,11 +85,12 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
 
 
 def rules_of(preset: str, options: dict[str, Any]) -> Rules:
-    """The engine rules, or :class:`Refusal` with the engine's reason."""
+    """The engine rules, or :class:`Refusal` with the engine's reason (an unknown option
+    is refused with the options ``preset`` takes)."""
     try:
         return make_rules(preset, options)
     except IllegalAction as err:
-        raise play.refusal(err) from None
+        raise play.refusal(err, preset) from None
 
 
 def open_game(gid: str, chat: ChatRef, user: PlayerRef, args: str, lang: str, now: float,

@@ -15,6 +15,17 @@ from typing import Any
 from bot.effects import Effect
 from bot.i18n import N_
 
+MAX_ECHO = 24
+"""Characters of a person's own text a refusal repeats (an unknown variant or option
+name, a token it did not understand); the rest is cut to "…"."""
+
+
+def echo(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` as a refusal repeats it: printable characters only, cut to ``limit``
+    characters + ``"…"`` (a 100,000-character option name is no message)."""
+    shown = "".join(ch for ch in text if ch.isprintable())
+    return shown if len(shown) <= limit else shown[:limit] + "…"
+
 
 class Phrase(str):
     """A parameter of a :class:`Refusal` that is itself a pt-BR msgid, translated with

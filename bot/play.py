@@ -15,7 +15,7 @@ from typing import Any
 from bot.effects import Button
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, Game
-from bot.outcome import Phrase, Phrases, Reason, Refusal
+from bot.outcome import Phrase, Phrases, Reason, Refusal, echo
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
@@ -106,23 +106,42 @@ def _takes(preset: str, key: str, value: Any) -> bool:
     return True
 
 
-def refusal(err: IllegalAction) -> Refusal:
+def refusal(err: IllegalAction, preset: str | None = None) -> Refusal:
     """The engine's reason as a :class:`Refusal` the service translates into the chat's
     language: the pt-BR template is the msgid (catalog ``engine.po``), params its values;
-    an option it names is shown in the players' words (:data:`OPTION_NAMES`), and the
-    options an unknown one is refused with are :data:`OPTION_LIST`; a reason about one
-    meld of several laid at once names it ("7♣ 8♣ 10♣: as cartas não formam uma
-    sequência.", engine ``IllegalAction.cards``)."""
+    an option it names is shown in the players' words (:data:`OPTION_NAMES`), an unknown
+    one is refused with the options ``preset`` takes (:func:`options_for`; all of
+    :data:`OPTION_LIST` without a preset), and the name it repeats is cut short
+    (:func:`bot.outcome.echo`); a reason about one meld of several laid at once names it
+    ("7♣ 8♣ 10♣: as cartas não formam uma sequência.", engine ``IllegalAction.cards``)."""
     params: dict[str, Any] = dict(err.params)
     where = params.get("where")
     if isinstance(where, str) and where in OPTION_NAMES:
         params["where"] = Phrase(OPTION_NAMES[where])
     if err.code == "unknown_option":
-        params["options"] = Phrases(OPTION_LIST)
+        params["key"] = _echo_quoted(str(params.get("key", "")))
+        params["options"] = Phrases(_taken(preset))
+    if err.code == "unknown_preset":
+        params["name"] = _echo_quoted(str(params.get("name", "")))
     if err.cards:
         return Refusal(N_("{cards}: {reason}"), None, cards=" ".join(err.cards),
                        reason=Reason(err.template, **params))
     return Refusal(err.template, None, **params)
+
+
+def _echo_quoted(text: str) -> str:
+    """An engine parameter written as ``repr(name)`` cut short inside its quotes."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[0] + echo(text[1:-1]) + text[0]
+    return echo(text)
+
+
+def _taken(preset: str | None) -> tuple[str, ...]:
+    """The options a table of ``preset`` (any alias) takes; all of them without one."""
+    try:
+        return options_for(preset_name(preset)) if preset else OPTION_LIST
+    except IllegalAction:
+        return OPTION_LIST
 
 
 @lru_cache(maxsize=256)

@@ -122,49 +122,41 @@ async def test_an_option_given_twice_is_refused_in_the_chat_language(
         Reply(player=ANA, text=text)]
 
 
-LISTED = {
-    "pt": "target (meta de pontos), jokers (curingas), first_player_second_card (segunda "
-          "carta do primeiro), morto_requires (o que pegar o morto exige), end_requires (o "
-          "que a batida exige), second_morto_direct_only (segundo morto só direto), "
-          "relancinho_bonus (bônus do relancinho), vulnerable_at (pontos da "
-          "vulnerabilidade), single_card_pile_rule (lixo de uma carta só), reuse_pile_once "
-          "(lixo volta ao monte uma vez), dollar_per_canastra (Dólares por canastra), timer "
-          "ou tempo (segundos por jogada), shuffle ou sortear (sortear as duplas)",
-    "en": "target (points to win), jokers (jokers in the deck), first_player_second_card "
-          "(the first player's second card), morto_requires (what taking the morto "
-          "needs), end_requires (what going out needs), second_morto_direct_only (second "
-          "morto only directly), relancinho_bonus (relancinho bonus), vulnerable_at "
-          "(points that make a side vulnerable), single_card_pile_rule (one-card discard "
-          "pile), reuse_pile_once (discard pile back to the stock once), dollar_per_canastra "
-          "(Dollars per canasta), timer or tempo (seconds per move), shuffle or sortear "
-          "(draw the partners)",
-    "it": "target (punti per vincere), jokers (jolly nel mazzo), first_player_second_card "
-          "(seconda carta del primo giocatore), morto_requires (cosa serve per prendere il "
-          "pozzetto), end_requires (cosa serve per chiudere), second_morto_direct_only "
-          "(secondo pozzetto solo diretto), relancinho_bonus (bonus del relancinho), "
-          "vulnerable_at (punti che rendono vulnerabili), single_card_pile_rule (scarti di "
-          "una carta sola), reuse_pile_once (scarti di nuovo nel tallone una volta), "
-          "dollar_per_canastra (Dollari per burraco), timer o tempo (secondi per mossa), "
-          "shuffle o sortear (sorteggiare le coppie)",
-}
-
-
 async def test_default_players_is_no_table_option_and_is_not_listed(svc: Service) -> None:
-    assert await svc.new_game(CHAT, ANA, "buraco default_players=4") == [Reply(
+    assert await svc.new_game(CHAT, ANA, "tranca default_players=4") == [Reply(
         player=ANA, text=f"Opção desconhecida ou fixa nesta variante: 'default_players' "
-                         f"(opções: {LISTED['pt']}).")]
+                         f"(opções: {TRANCA_LISTED['pt']}).")]
     assert await svc.store.chat_game(CHAT.key) is None
 
 
 @pytest.mark.parametrize(("lang", "text"), [
-    ("en", f"Unknown option, or fixed in this variant: 'meta' (options: {LISTED['en']})."),
-    ("it", f"Opzione sconosciuta o fissa in questa variante: 'meta' (opzioni: "
-           f"{LISTED['it']})."),
+    ("en", "Unknown option, or fixed in this variant: 'meta' (options: {listed})."),
+    ("it", "Opzione sconosciuta o fissa in questa variante: 'meta' (opzioni: {listed})."),
 ])
-async def test_an_unknown_option_lists_the_options_in_the_players_words(
+async def test_an_unknown_option_lists_the_options_this_variant_takes_in_the_players_words(
         svc: Service, lang: str, text: str) -> None:
+    """The options a tranca table takes (as /regras lists them), not those it refuses
+    (jokers, reuse_pile_once, dollar_per_canastra)."""
     await svc.set_language(CHAT, ANA, lang)
-    assert await svc.new_game(CHAT, ANA, "buraco meta=3000") == [Reply(player=ANA, text=text)]
+    assert await svc.new_game(CHAT, ANA, "tranca meta=3000") == [
+        Reply(player=ANA, text=text.format(listed=TRANCA_LISTED[lang]))]
+
+
+async def test_an_unknown_option_of_buraco_leaves_out_the_morto_options(svc: Service) -> None:
+    (reply,) = await svc.new_game(CHAT, ANA, "buraco foo=1")
+    assert isinstance(reply, Reply) and "jokers (curingas)" in reply.text
+    assert "morto_requires" not in reply.text and "dollar_per_canastra" not in reply.text
+
+
+@pytest.mark.parametrize("args", ["x" * 5000, "buraco " + "y" * 5000 + "=1",
+                                  "buraco target=1 " + "z" * 5000,
+                                  "buraco " + "w" * 5000 + "=1 " + "w" * 5000 + "=2"])
+async def test_a_long_name_is_repeated_cut_to_24_characters(svc: Service, args: str) -> None:
+    (reply,) = await svc.new_game(CHAT, ANA, args)
+    assert isinstance(reply, Reply)
+    letter = args.split()[-1][0]
+    assert letter * 24 + "…" in reply.text and letter * 25 not in reply.text
+    assert len(reply.text) < 1200
 
 
 def test_the_option_list_names_every_option_a_table_takes() -> None:

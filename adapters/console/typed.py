@@ -14,6 +14,7 @@ their places and puts new ones (a draw, the pile) at the end, marked.
 
 from __future__ import annotations
 
+from bot import outcome
 from bot.i18n import N_
 from engine.cards import Card, CardParseError
 
@@ -36,9 +37,9 @@ class Typo(Exception):
 
 
 def echo(text: str) -> str:
-    """Typed text as shown back: printable characters only, cut to ``MAX_ECHO`` + ``…``."""
-    shown = "".join(ch for ch in text if ch.isprintable())
-    return shown if len(shown) <= MAX_ECHO else shown[:MAX_ECHO] + "…"
+    """Typed text as shown back: printable characters only, cut to ``MAX_ECHO`` + ``…``
+    (:func:`bot.outcome.echo`, a shorter cut: a typed word, not a name)."""
+    return outcome.echo(text, MAX_ECHO)
 
 
 def is_number(word: str) -> bool:
