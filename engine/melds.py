@@ -24,7 +24,6 @@ is kept (RULES C10) and :func:`extend_meld` only adds to it (engine/runs.py):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from engine.cards import JOKER_SUIT, Card
@@ -39,7 +38,6 @@ LIMPA: Final = "limpa"
 SUJA: Final = "suja"
 
 
-@dataclass(frozen=True, slots=True)
 class Meld:
     """A legal meld on the table.
 
@@ -50,21 +48,44 @@ class Meld:
     ``canastra``: None, ``"suja"``, ``"limpa"`` or a special key (``"de_mil"``...).
     ``wild_at``: index in ``cards`` of the card acting as wild, -1 for none (a run may
     hold two equal 2s, one natural in slot 2 and one wild, RULES C5).
+
+    Immutable (melds are shared between states and remembered by :func:`make_meld`): the
+    fields are ``Final`` (mypy refuses any assignment; the compiled class refuses it at run
+    time too). Compared and hashed by its fields in order, like the frozen dataclass it
+    was: written out because a dataclass's generated ``__init__`` stays Python under
+    mypyc, and a move that lays or extends a meld builds one (issue 13, branch `engrow`).
     """
 
-    kind: str
-    cards: tuple[Card, ...]
-    suit: int
-    low: int
-    wild: Card | None
-    canastra: str | None
-    wild_at: int = -1
+    __slots__ = ("canastra", "cards", "kind", "low", "suit", "wild", "wild_at")
+
+    def __init__(self, kind: str, cards: tuple[Card, ...], suit: int, low: int,
+                 wild: Card | None, canastra: str | None, wild_at: int = -1) -> None:
+        self.kind: Final = kind
+        self.cards: Final = cards
+        self.suit: Final = suit
+        self.low: Final = low
+        self.wild: Final = wild
+        self.canastra: Final = canastra
+        self.wild_at: Final = wild_at
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.kind, self.cards, self.suit, self.low, self.wild, self.canastra,
+                self.wild_at)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Meld):
+            return NotImplemented
+        return self._fields() == other._fields()
 
     def __hash__(self) -> int:
-        """The dataclass's own hash (its fields in order), written out so that mypyc
-        compiles it: the AI's plan caches hash melds about a hundred times a rollout."""
-        return hash((self.kind, self.cards, self.suit, self.low, self.wild, self.canastra,
-                     self.wild_at))
+        """The hash of the fields in order (the AI's plan caches hash melds about a
+        hundred times a rollout)."""
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Meld(kind={self.kind!r}, cards={self.cards!r}, suit={self.suit!r}, "
+                f"low={self.low!r}, wild={self.wild!r}, canastra={self.canastra!r}, "
+                f"wild_at={self.wild_at!r})")
 
     @property
     def is_canastra(self) -> bool:
