@@ -91,3 +91,27 @@ def test_one_card_extension_matches_general_path(name: str, rules: Rules) -> Non
             want = _outcome(_general, meld, [card], rules)
             assert _outcome(extend_meld, meld, [card], rules) == want, (meld, card)
             assert extends(meld, card, rules) == isinstance(want, Meld), (meld, card)
+
+
+def test_meld_compares_hashes_and_prints_by_its_fields() -> None:
+    """``Meld`` was a frozen dataclass; written out (issue 13, branch `engrow`) it keeps
+    the dataclass's equality, hash and repr, and the compiled class refuses assignment."""
+    rules = make_rules("buraco")
+    melds = sorted(_melds(rules, 2, 2, 5), key=repr)
+    assert len(melds) > 5
+    for m in melds:
+        fields = (m.kind, m.cards, m.suit, m.low, m.wild, m.canastra, m.wild_at)
+        twin = Meld(*fields)
+        assert twin == m and twin is not m and hash(twin) == hash(m) == hash(fields)
+        assert repr(m) == (
+            f"Meld(kind={m.kind!r}, cards={m.cards!r}, suit={m.suit!r}, low={m.low!r}, "
+            f"wild={m.wild!r}, canastra={m.canastra!r}, wild_at={m.wild_at!r})"
+        )
+        assert m != Meld(m.kind, m.cards, m.suit, m.low, m.wild, m.canastra, m.wild_at + 1)
+        assert m != fields
+    assert Meld(RUN, (), 0, 1, None, None).wild_at == -1
+    import engine
+
+    if engine.NATIVE:
+        with pytest.raises(AttributeError):
+            melds[0].low = 3  # type: ignore[misc]
