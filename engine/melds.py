@@ -127,6 +127,14 @@ def check_meldable(card: Card, rules: Rules) -> None:
         raise _fail("meld_three", "o {card} (três preto) não pode entrar em jogo", card=str(card))
 
 
+def meldable(card: Card, rules: Rules) -> bool:
+    """True when :func:`check_meldable` accepts ``card`` (a question without the cost
+    of a raise, for the random player)."""
+    if card.rank != 3 or card.suit == JOKER_SUIT:
+        return True
+    return rules.red_three_meldable if card.is_red else rules.black_three_meldable
+
+
 _LAID: Final[RulesMemo[object, Meld | IllegalAction]] = RulesMemo(4096)
 """Answers of :func:`make_meld` (key: the cards) and of :func:`extend_meld` past its fast
 path (key: the meld and the cards): a meld, or the refusal to raise again."""
