@@ -229,3 +229,19 @@ def test_action_compares_hashes_and_prints_by_its_fields() -> None:
     if engine.NATIVE:
         with pytest.raises(AttributeError):
             actions[0].seat = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("name", "rules"), RULES, ids=[n for n, _ in RULES])
+def test_red_three_scan_matches_the_card_by_card_one(name: str, rules: Rules) -> None:
+    """``is_red_three`` and ``holds_red_three`` (identity) say what reading each card's
+    rank and colour says, for every face and on every hand of seeded deals."""
+    from engine.turns import holds_red_three, is_red_three
+
+    for face in ALL_FACES:
+        assert is_red_three(face) == (face.rank == 3 and face.is_red)
+    threes = [c for c in ALL_FACES if c.rank == 3]
+    hands = _hands(rules, min(rules.players_allowed), 2, 53)
+    hands += [[*h[:3], t] for h in hands[:40] for t in threes] + [[], threes]
+    for hand in hands:
+        want = any(c.rank == 3 and c.is_red for c in hand)
+        assert holds_red_three(hand) == want, hand
