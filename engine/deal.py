@@ -16,7 +16,8 @@ from engine.actions import Action
 from engine.cards import Card, show
 from engine.errors import IllegalAction
 from engine.melds import RUN, Meld, extend_meld, make_meld
-from engine.rules import BlackThree, RedThree
+from engine.memo import facts
+from engine.rules import RedThree
 from engine.scoring import card_points
 from engine.state import DRAW, OVER, PLAY, DealState, Event, deal_cards
 from engine.turns import (
@@ -39,8 +40,6 @@ _CODE: Final = attrgetter("code")
 # enum metaclass's __getattr__ hook, many times the cost of a global (issue 13).
 _LAY_ALONE: Final = RedThree.LAY_ALONE
 _DOLLAR: Final = RedThree.DOLLAR
-_KILLS_PILE: Final = BlackThree.KILLS_PILE
-_BLOCKS_PILE: Final = BlackThree.BLOCKS_PILE
 
 
 def verify(state: DealState, action: Action) -> None:
@@ -131,7 +130,7 @@ def _draw(state: DealState, action: Action) -> list[Event]:
     state.phase = PLAY
     state.drawn = card
     state.redraw_ok = (
-        state.rules.first_player_second_card and state.turn_count == 0 and not state.pile
+        facts(state.rules).first_player_second_card and state.turn_count == 0 and not state.pile
     )
     return [Event("drew", action.seat, {"stock": len(state.stock)})]
 
@@ -308,7 +307,7 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
                     {"points": points, "needed": minimum, "now_needed": state.vuln_min[seat]},
                 )
             ]
-    if len(hand) < 2 or rules.red_three == _LAY_ALONE:
+    if len(hand) < 2 or facts(rules).red_lay_alone:
         check_leftover(state, seat, hand, side_melds)
     state.hands[seat] = hand
     state.melds[side] = side_melds
@@ -341,7 +340,7 @@ def _check_discard(state: DealState, action: Action) -> list[Card]:
     seat, card = action.seat, action.card
     assert card is not None
     rest = _without(state.hands[seat], (card,))
-    if state.rules.red_three == _LAY_ALONE:  # RULES A32: red 3s are laid, never thrown
+    if facts(state.rules).red_lay_alone:  # RULES A32: red 3s are laid, never thrown
         if is_red_three(card):
             raise IllegalAction("three_no_discard", "o 3 vermelho nunca é descartado: baixe-o")
         if holds_red_three(rest):
@@ -368,7 +367,8 @@ def _discard(state: DealState, action: Action) -> list[Event]:
         forget_seen(state, seat, [card])
     events = [Event("discarded", seat, {"card": card.code})]
     black = card.rank == 3 and not card.is_red and not card.is_joker
-    if black and rules.black_three == _KILLS_PILE:
+    known = facts(rules)
+    if black and known.black_kills:
         state.killed.extend(state.pile)
         state.killed.append(card)
         state.pile = []
@@ -376,7 +376,7 @@ def _discard(state: DealState, action: Action) -> list[Event]:
         events.append(Event("pile_killed", seat, {"count": len(state.killed)}))
     else:
         state.pile.append(card)
-        state.pile_blocked = black and rules.black_three == _BLOCKS_PILE
+        state.pile_blocked = black and known.black_blocks
         if state.pile_blocked:
             events.append(Event("pile_blocked", seat, {}))
     if not rest:

@@ -28,7 +28,7 @@ from typing import Final
 
 from engine.cards import JOKER_SUIT, Card
 from engine.errors import IllegalAction
-from engine.memo import RulesMemo
+from engine.memo import RulesMemo, facts
 from engine.rules import Rules
 from engine.runs import Layout, extend_layout, lay_run, read_layout
 
@@ -231,8 +231,8 @@ def _at_an_end(meld: Meld, card: Card, rules: Rules) -> Meld | None:
 
     The common extension, without re-laying the run (issue 13): :func:`extend_layout`
     gives the same layout, as no laid card moves (RULES C10)."""
-    rank = card.rank
-    if card.wild or rank == 1 or rank < rules.run_lowest or rules.legacy_relayout:
+    rank, known = card.rank, facts(rules)
+    if card.wild or rank == 1 or rank < known.run_lowest or known.legacy_relayout:
         return None
     low, laid = meld.low, meld.cards
     if rank == low + len(laid):
@@ -247,7 +247,8 @@ def _set_plus(meld: Meld, card: Card, rules: Rules) -> Meld | None:
     """The set ``meld`` with ``card`` (of its rank or a wild, already checked), laid out as
     :func:`_make_set` lays the union (naturals in order, the wild last), or None when the
     general path must decide (every refusal)."""
-    if not rules.sets_allowed or len(meld.cards) >= rules.set_max:
+    known = facts(rules)
+    if not known.sets_allowed or len(meld.cards) >= known.set_max:
         return None
     wild = meld.wild
     if card.wild:
@@ -266,13 +267,13 @@ def extends(meld: Meld, card: Card, rules: Rules) -> bool:
     """True when ``extend_meld(meld, [card], rules)`` succeeds (it is not computed when a
     cheaper look settles the question: a natural card next to a run's end or of a set's
     rank, or a natural card that can only repeat a slot or leave a gap)."""
-    rank = card.rank
-    simple = not card.wild and rank not in (1, 3) and not rules.legacy_relayout
+    rank, known = card.rank, facts(rules)
+    simple = not card.wild and rank not in (1, 3) and not known.legacy_relayout
     if simple and meld.kind == SET:
         if rank != meld.low:
             return False
-        return rules.sets_allowed and len(meld.cards) < rules.set_max
-    if simple and card.suit == meld.suit and rank >= rules.run_lowest:
+        return known.sets_allowed and len(meld.cards) < known.set_max
+    if simple and card.suit == meld.suit and rank >= known.run_lowest:
         low, high = meld.low, meld.low + len(meld.cards) - 1
         if rank in (low - 1, high + 1):
             return True

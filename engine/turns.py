@@ -10,12 +10,12 @@ from typing import Final
 from engine.cards import DIAMONDS, HEARTS, Card
 from engine.errors import IllegalAction
 from engine.melds import Meld
+from engine.memo import facts
 from engine.rules import RedThree, Requirement
 from engine.state import DRAW, OVER, DealState, Event
 
 # Enum members as module constants: reading one from its class goes through the
 # enum metaclass's __getattr__ hook, many times the cost of a global (issue 13).
-_LAY_ALONE: Final = RedThree.LAY_ALONE
 _DOLLAR: Final = RedThree.DOLLAR
 _ANY_CANASTRA: Final = Requirement.ANY_CANASTRA
 _CLEAN_CANASTRA: Final = Requirement.CLEAN_CANASTRA
@@ -52,7 +52,7 @@ def check_leftover(state: DealState, seat: int, hand: list[Card], side_melds: li
     player could be left with no legal way to end the turn. Tranca red 3s still in
     the hand do not count: they are laid, never discarded (A32)."""
     normals = hand
-    if state.rules.red_three == _LAY_ALONE and holds_red_three(hand):
+    if facts(state.rules).red_lay_alone and holds_red_three(hand):
         normals = [c for c in hand if not is_red_three(c)]
     if len(normals) >= 2:
         return
@@ -91,7 +91,7 @@ def keep_two(code: str) -> IllegalAction:
 def able_to_end_turn(state: DealState, seat: int, hand: list[Card]) -> bool:
     """Whether the player can still finish the turn: another red 3 to lay, two cards
     (discard one, keep one), or a legal going-out with what is left."""
-    if len(hand) >= 2 or (state.rules.red_three == _LAY_ALONE and holds_red_three(hand)):
+    if len(hand) >= 2 or (facts(state.rules).red_lay_alone and holds_red_three(hand)):
         return True
     side_melds = state.melds[state.side_of[seat]]
     return going_out_refusal(state, seat, not hand, side_melds) is None

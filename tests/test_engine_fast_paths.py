@@ -245,3 +245,21 @@ def test_red_three_scan_matches_the_card_by_card_one(name: str, rules: Rules) ->
     for hand in hands:
         want = any(c.rank == 3 and c.is_red for c in hand)
         assert holds_red_three(hand) == want, hand
+
+
+@pytest.mark.parametrize(("name", "rules"), RULES, ids=[n for n, _ in RULES])
+def test_rule_facts_are_the_rules_fields(name: str, rules: Rules) -> None:
+    """``memo.facts`` copies the fields it names from the rules, one object per rules."""
+    from engine.memo import facts
+    from engine.rules import BlackThree, RedThree
+
+    known = facts(rules)
+    assert known.rules is rules and facts(rules) is known
+    for field in ("sets_allowed", "set_max", "run_lowest", "legacy_relayout",
+                  "first_player_second_card"):
+        assert getattr(known, field) == getattr(rules, field), field
+    assert known.red_lay_alone == (rules.red_three == RedThree.LAY_ALONE)
+    assert known.black_blocks == (rules.black_three == BlackThree.BLOCKS_PILE)
+    assert known.black_kills == (rules.black_three == BlackThree.KILLS_PILE)
+    other = rules.model_copy(update={"set_max": 3 if rules.set_max != 3 else 4})
+    assert facts(other).set_max == other.set_max and facts(rules) is known
