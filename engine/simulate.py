@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from engine.actions import Action
-from engine.cards import Card
+from engine.cards import ALL_FACES, Card
 from engine.deal import apply, can
 from engine.errors import IllegalAction
 from engine.melds import SET, Meld, extends, meldable
@@ -29,18 +29,18 @@ def candidate_melds(hand: list[Card], rules: Rules) -> Iterator[list[Card]]:
     by_rank: dict[int, list[Card]] = {}  # plain dicts, not defaultdicts: a miss there
     by_suit: dict[int, set[int]] = {}  # looks up __missing__ and calls it (issue 13)
     for c in hand:
-        if c.wild:
+        is_wild, rank, suit = _FACES[c]
+        if is_wild:
             wilds.append(c)
             continue
-        rank = c.rank
         same = by_rank.get(rank)
         if same is None:
             by_rank[rank] = [c]
         else:
             same.append(c)
-        suited = by_suit.get(c.suit)
+        suited = by_suit.get(suit)
         if suited is None:
-            by_suit[c.suit] = {rank}
+            by_suit[suit] = {rank}
         else:
             suited.add(rank)
     if rules.sets_allowed:
@@ -80,6 +80,9 @@ _UPS: Final[tuple[tuple[int, int, int], ...]] = tuple(
     (_up(r + 1), _up(r + 2), _up(r + 3)) for r in range(14)
 )
 """The ranks one, two and three steps above each rank (candidate runs)."""
+_FACES: Final[dict[Card, tuple[bool, int, int]]] = {c: (c.wild, c.rank, c.suit) for c in ALL_FACES}
+"""``(wild, rank, suit)`` of every face: one dict look-up (cards hash by identity, in C)
+instead of three attribute reads of a Python class from compiled code."""
 _ROWS: Final[tuple[tuple[Card, ...], ...]] = tuple(
     tuple(Card.of(max(r, 1), suit) for r in range(14)) for suit in range(4)
 )
