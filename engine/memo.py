@@ -57,11 +57,13 @@ class RuleFacts:
     ``__getattr__`` hook (a few hundred instructions compiled; issue 13). Get one with
     :func:`facts`; the fields mean what the same-named ``Rules`` fields mean, and
     ``red_lay_alone`` / ``black_blocks`` / ``black_kills`` say ``red_three ==
-    LAY_ALONE``, ``black_three == BLOCKS_PILE`` / ``KILLS_PILE`` (RULES A32, A33, A6)."""
+    LAY_ALONE``, ``black_three == BLOCKS_PILE`` / ``KILLS_PILE`` (RULES A32, A33, A6), and
+    ``threes_meldable`` that every 3 may sit in a meld (``red_three_meldable and
+    black_three_meldable``)."""
 
     __slots__ = ("black_blocks", "black_kills", "first_player_second_card",
                  "legacy_relayout", "red_lay_alone", "rules", "run_lowest", "set_max",
-                 "sets_allowed")
+                 "sets_allowed", "threes_meldable")
 
     def __init__(self, rules: Rules) -> None:
         self.rules: Final = rules
@@ -73,6 +75,7 @@ class RuleFacts:
         self.red_lay_alone: Final[bool] = rules.red_three == RedThree.LAY_ALONE
         self.black_blocks: Final[bool] = rules.black_three == BlackThree.BLOCKS_PILE
         self.black_kills: Final[bool] = rules.black_three == BlackThree.KILLS_PILE
+        self.threes_meldable: Final[bool] = rules.red_three_meldable and rules.black_three_meldable
 
 
 class _Known:

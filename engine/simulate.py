@@ -16,7 +16,7 @@ from engine.cards import ALL_FACES, Card
 from engine.deal import apply, can
 from engine.errors import IllegalAction
 from engine.melds import SET, Meld, extends, meldable
-from engine.memo import RulesMemo
+from engine.memo import RulesMemo, facts
 from engine.rules import Rules
 from engine.state import DRAW, OVER, DealState, Event
 
@@ -154,7 +154,7 @@ def _meldable(trios: Iterator[list[Card]], hand: list[Card], rules: Rules) -> It
     melds (RULES A32/A33, A6): ``make_meld`` refuses them whatever else the move holds,
     and a refusal raised through the compiled engine costs more than a whole move. The
     others come in the same order, so the random player makes the same choices."""
-    if all(meldable(c, rules) for c in hand):  # no 3, or 3s the variant melds
+    if facts(rules).threes_meldable or all(meldable(c, rules) for c in hand):
         return trios
     return (t for t in trios if all(meldable(c, rules) for c in t))
 

@@ -261,5 +261,6 @@ def test_rule_facts_are_the_rules_fields(name: str, rules: Rules) -> None:
     assert known.red_lay_alone == (rules.red_three == RedThree.LAY_ALONE)
     assert known.black_blocks == (rules.black_three == BlackThree.BLOCKS_PILE)
     assert known.black_kills == (rules.black_three == BlackThree.KILLS_PILE)
+    assert known.threes_meldable == (rules.red_three_meldable and rules.black_three_meldable)
     other = rules.model_copy(update={"set_max": 3 if rules.set_max != 3 else 4})
     assert facts(other).set_max == other.set_max and facts(rules) is known
