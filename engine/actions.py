@@ -16,7 +16,6 @@ Record forms (issue 2, ``docs/record-format.md``)::
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.cards import Card, CardParseError, codes
@@ -30,7 +29,6 @@ def _malformed(template: str, **params: str | int) -> Exception:
     return IllegalAction("malformed", template, **params)
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
     """One move by ``seat``. ``do`` is one of :data:`KINDS`.
 
@@ -38,16 +36,52 @@ class Action:
     ``meld``: a meld index of the acting side (``extend``, ``take_pile`` onto a meld).
     ``with_``: hand cards that form a new meld with the pile's top card.
     ``melds``: the new melds of a ``meld`` action; ``extensions``: its (index, cards).
+
+    Immutable, compared and hashed by its fields in order, like the frozen dataclass it
+    was; written out (issue 13, branch `engrow`) because a dataclass's generated
+    ``__init__`` stays Python under mypyc, and the random player builds one for every
+    candidate meld. The fields are ``Final`` (mypy refuses an assignment; the compiled
+    class refuses it at run time too).
     """
 
-    seat: int
-    do: str
-    card: Card | None = None
-    cards: tuple[Card, ...] = ()
-    meld: int | None = None
-    with_: tuple[Card, ...] | None = None
-    melds: tuple[tuple[Card, ...], ...] = ()
-    extensions: tuple[tuple[int, tuple[Card, ...]], ...] = field(default=())
+    __slots__ = ("card", "cards", "do", "extensions", "meld", "melds", "seat", "with_")
+
+    def __init__(
+        self,
+        seat: int,
+        do: str,
+        card: Card | None = None,
+        cards: tuple[Card, ...] = (),
+        meld: int | None = None,
+        with_: tuple[Card, ...] | None = None,
+        melds: tuple[tuple[Card, ...], ...] = (),
+        extensions: tuple[tuple[int, tuple[Card, ...]], ...] = (),
+    ) -> None:
+        self.seat: Final = seat
+        self.do: Final = do
+        self.card: Final = card
+        self.cards: Final = cards
+        self.meld: Final = meld
+        self.with_: Final = with_
+        self.melds: Final = melds
+        self.extensions: Final = extensions
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.seat, self.do, self.card, self.cards, self.meld, self.with_, self.melds,
+                self.extensions)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Action(seat={self.seat!r}, do={self.do!r}, card={self.card!r}, "
+                f"cards={self.cards!r}, meld={self.meld!r}, with_={self.with_!r}, "
+                f"melds={self.melds!r}, extensions={self.extensions!r})")
 
     # Constructors --------------------------------------------------------------
     @classmethod

@@ -16,7 +16,8 @@ from engine.actions import Action
 from engine.cards import Card, show
 from engine.errors import IllegalAction
 from engine.melds import RUN, Meld, extend_meld, make_meld
-from engine.rules import BlackThree, RedThree
+from engine.memo import facts
+from engine.rules import RedThree
 from engine.scoring import card_points
 from engine.state import DRAW, OVER, PLAY, DealState, Event, deal_cards
 from engine.turns import (
@@ -25,7 +26,8 @@ from engine.turns import (
     forget_seen,
     go_out,
     going_out_refusal,
-    is_lay_alone_three,
+    holds_red_three,
+    is_red_three,
     next_turn,
     note_pile_dollars,
     trim_pile_dollars,
@@ -33,6 +35,11 @@ from engine.turns import (
 
 new_deal = deal_cards
 _CODE: Final = attrgetter("code")
+
+# Enum members as module constants: reading one from its class goes through the
+# enum metaclass's __getattr__ hook, many times the cost of a global (issue 13).
+_LAY_ALONE: Final = RedThree.LAY_ALONE
+_DOLLAR: Final = RedThree.DOLLAR
 
 
 def verify(state: DealState, action: Action) -> None:
@@ -123,7 +130,7 @@ def _draw(state: DealState, action: Action) -> list[Event]:
     state.phase = PLAY
     state.drawn = card
     state.redraw_ok = (
-        state.rules.first_player_second_card and state.turn_count == 0 and not state.pile
+        facts(state.rules).first_player_second_card and state.turn_count == 0 and not state.pile
     )
     return [Event("drew", action.seat, {"stock": len(state.stock)})]
 
@@ -300,7 +307,7 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
                     {"points": points, "needed": minimum, "now_needed": state.vuln_min[seat]},
                 )
             ]
-    if len(hand) < 2 or rules.red_three == RedThree.LAY_ALONE:
+    if len(hand) < 2 or facts(rules).red_lay_alone:
         check_leftover(state, seat, hand, side_melds)
     state.hands[seat] = hand
     state.melds[side] = side_melds
@@ -333,10 +340,10 @@ def _check_discard(state: DealState, action: Action) -> list[Card]:
     seat, card = action.seat, action.card
     assert card is not None
     rest = _without(state.hands[seat], (card,))
-    if state.rules.red_three == RedThree.LAY_ALONE:  # RULES A32: red 3s are laid, never thrown
-        if is_lay_alone_three(state, card):
+    if facts(state.rules).red_lay_alone:  # RULES A32: red 3s are laid, never thrown
+        if is_red_three(card):
             raise IllegalAction("three_no_discard", "o 3 vermelho nunca é descartado: baixe-o")
-        if any(is_lay_alone_three(state, c) for c in rest):
+        if holds_red_three(rest):
             raise IllegalAction("lay_three_first", "baixe o 3 vermelho antes de descartar")
     if card is state.taken_top and (card not in rest or any(c is not card for c in rest)):
         raise IllegalAction(
@@ -360,7 +367,8 @@ def _discard(state: DealState, action: Action) -> list[Event]:
         forget_seen(state, seat, [card])
     events = [Event("discarded", seat, {"card": card.code})]
     black = card.rank == 3 and not card.is_red and not card.is_joker
-    if black and rules.black_three == BlackThree.KILLS_PILE:
+    known = facts(rules)
+    if black and known.black_kills:
         state.killed.extend(state.pile)
         state.killed.append(card)
         state.pile = []
@@ -368,7 +376,7 @@ def _discard(state: DealState, action: Action) -> list[Event]:
         events.append(Event("pile_killed", seat, {"count": len(state.killed)}))
     else:
         state.pile.append(card)
-        state.pile_blocked = black and rules.black_three == BlackThree.BLOCKS_PILE
+        state.pile_blocked = black and known.black_blocks
         if state.pile_blocked:
             events.append(Event("pile_blocked", seat, {}))
     if not rest:
@@ -388,13 +396,13 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     _phase(state, PLAY)
     rules, seat, card = state.rules, action.seat, action.card
     assert card is not None
-    if rules.red_three not in (RedThree.LAY_ALONE, RedThree.DOLLAR):
+    if rules.red_three not in (_LAY_ALONE, _DOLLAR):
         raise IllegalAction("no_threes", "neste jogo o 3 é uma carta comum")
     if card.rank != 3 or not card.is_red or card.is_joker:
         raise IllegalAction("not_red_three", "{card} não é um 3 vermelho", card=str(card))
     hand = _without(state.hands[seat], [card])
     side = state.side_of[seat]
-    if rules.red_three == RedThree.DOLLAR:
+    if rules.red_three == _DOLLAR:
         from_pile = state.pile_dollars[seat]
         replace = bool(state.stock) and state.hands[seat].count(card) > from_pile.count(card)
         if not replace:  # checked before the pile Dólar is forgotten: a refusal changes nothing

@@ -24,12 +24,11 @@ is kept (RULES C10) and :func:`extend_meld` only adds to it (engine/runs.py):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from engine.cards import JOKER_SUIT, Card
 from engine.errors import IllegalAction
-from engine.memo import RulesMemo
+from engine.memo import RulesMemo, facts
 from engine.rules import Rules
 from engine.runs import Layout, extend_layout, lay_run, read_layout
 
@@ -39,7 +38,6 @@ LIMPA: Final = "limpa"
 SUJA: Final = "suja"
 
 
-@dataclass(frozen=True, slots=True)
 class Meld:
     """A legal meld on the table.
 
@@ -50,21 +48,44 @@ class Meld:
     ``canastra``: None, ``"suja"``, ``"limpa"`` or a special key (``"de_mil"``...).
     ``wild_at``: index in ``cards`` of the card acting as wild, -1 for none (a run may
     hold two equal 2s, one natural in slot 2 and one wild, RULES C5).
+
+    Immutable (melds are shared between states and remembered by :func:`make_meld`): the
+    fields are ``Final`` (mypy refuses any assignment; the compiled class refuses it at run
+    time too). Compared and hashed by its fields in order, like the frozen dataclass it
+    was: written out because a dataclass's generated ``__init__`` stays Python under
+    mypyc, and a move that lays or extends a meld builds one (issue 13, branch `engrow`).
     """
 
-    kind: str
-    cards: tuple[Card, ...]
-    suit: int
-    low: int
-    wild: Card | None
-    canastra: str | None
-    wild_at: int = -1
+    __slots__ = ("canastra", "cards", "kind", "low", "suit", "wild", "wild_at")
+
+    def __init__(self, kind: str, cards: tuple[Card, ...], suit: int, low: int,
+                 wild: Card | None, canastra: str | None, wild_at: int = -1) -> None:
+        self.kind: Final = kind
+        self.cards: Final = cards
+        self.suit: Final = suit
+        self.low: Final = low
+        self.wild: Final = wild
+        self.canastra: Final = canastra
+        self.wild_at: Final = wild_at
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.kind, self.cards, self.suit, self.low, self.wild, self.canastra,
+                self.wild_at)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Meld):
+            return NotImplemented
+        return self._fields() == other._fields()
 
     def __hash__(self) -> int:
-        """The dataclass's own hash (its fields in order), written out so that mypyc
-        compiles it: the AI's plan caches hash melds about a hundred times a rollout."""
-        return hash((self.kind, self.cards, self.suit, self.low, self.wild, self.canastra,
-                     self.wild_at))
+        """The hash of the fields in order (the AI's plan caches hash melds about a
+        hundred times a rollout)."""
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Meld(kind={self.kind!r}, cards={self.cards!r}, suit={self.suit!r}, "
+                f"low={self.low!r}, wild={self.wild!r}, canastra={self.canastra!r}, "
+                f"wild_at={self.wild_at!r})")
 
     @property
     def is_canastra(self) -> bool:
@@ -104,6 +125,14 @@ def check_meldable(card: Card, rules: Rules) -> None:
         raise _fail("meld_three", "o {card} é baixado sozinho, não entra em jogo", card=str(card))
     if not card.is_red and not rules.black_three_meldable:
         raise _fail("meld_three", "o {card} (três preto) não pode entrar em jogo", card=str(card))
+
+
+def meldable(card: Card, rules: Rules) -> bool:
+    """True when :func:`check_meldable` accepts ``card`` (a question without the cost
+    of a raise, for the random player)."""
+    if card.rank != 3 or card.suit == JOKER_SUIT:
+        return True
+    return rules.red_three_meldable if card.is_red else rules.black_three_meldable
 
 
 _LAID: Final[RulesMemo[object, Meld | IllegalAction]] = RulesMemo(4096)
@@ -202,8 +231,8 @@ def _at_an_end(meld: Meld, card: Card, rules: Rules) -> Meld | None:
 
     The common extension, without re-laying the run (issue 13): :func:`extend_layout`
     gives the same layout, as no laid card moves (RULES C10)."""
-    rank = card.rank
-    if card.wild or rank == 1 or rank < rules.run_lowest or rules.legacy_relayout:
+    rank, known = card.rank, facts(rules)
+    if card.wild or rank == 1 or rank < known.run_lowest or known.legacy_relayout:
         return None
     low, laid = meld.low, meld.cards
     if rank == low + len(laid):
@@ -218,7 +247,8 @@ def _set_plus(meld: Meld, card: Card, rules: Rules) -> Meld | None:
     """The set ``meld`` with ``card`` (of its rank or a wild, already checked), laid out as
     :func:`_make_set` lays the union (naturals in order, the wild last), or None when the
     general path must decide (every refusal)."""
-    if not rules.sets_allowed or len(meld.cards) >= rules.set_max:
+    known = facts(rules)
+    if not known.sets_allowed or len(meld.cards) >= known.set_max:
         return None
     wild = meld.wild
     if card.wild:
@@ -237,13 +267,13 @@ def extends(meld: Meld, card: Card, rules: Rules) -> bool:
     """True when ``extend_meld(meld, [card], rules)`` succeeds (it is not computed when a
     cheaper look settles the question: a natural card next to a run's end or of a set's
     rank, or a natural card that can only repeat a slot or leave a gap)."""
-    rank = card.rank
-    simple = not card.wild and rank not in (1, 3) and not rules.legacy_relayout
+    rank, known = card.rank, facts(rules)
+    simple = not card.wild and rank not in (1, 3) and not known.legacy_relayout
     if simple and meld.kind == SET:
         if rank != meld.low:
             return False
-        return rules.sets_allowed and len(meld.cards) < rules.set_max
-    if simple and card.suit == meld.suit and rank >= rules.run_lowest:
+        return known.sets_allowed and len(meld.cards) < known.set_max
+    if simple and card.suit == meld.suit and rank >= known.run_lowest:
         low, high = meld.low, meld.low + len(meld.cards) - 1
         if rank in (low - 1, high + 1):
             return True

@@ -9,9 +9,9 @@ small objects lengthen Python's full garbage collections.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar
 
-from engine.rules import Rules
+from engine.rules import BlackThree, RedThree, Rules
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -49,3 +49,58 @@ class RulesMemo(Generic[K, V]):
             memo.clear()
         memo[key] = value
         return value
+
+
+class RuleFacts:
+    """The rule fields the engine's per-move code reads, copied into a plain class: a
+    field read on the pydantic :class:`~engine.rules.Rules` goes through pydantic's
+    ``__getattr__`` hook (a few hundred instructions compiled; issue 13). Get one with
+    :func:`facts`; the fields mean what the same-named ``Rules`` fields mean, and
+    ``red_lay_alone`` / ``black_blocks`` / ``black_kills`` say ``red_three ==
+    LAY_ALONE``, ``black_three == BLOCKS_PILE`` / ``KILLS_PILE`` (RULES A32, A33, A6), and
+    ``threes_meldable`` that every 3 may sit in a meld (``red_three_meldable and
+    black_three_meldable``)."""
+
+    __slots__ = ("black_blocks", "black_kills", "first_player_second_card",
+                 "legacy_relayout", "red_lay_alone", "rules", "run_lowest", "set_max",
+                 "sets_allowed", "threes_meldable")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules: Final = rules
+        self.sets_allowed: Final[bool] = rules.sets_allowed
+        self.set_max: Final[int] = rules.set_max
+        self.run_lowest: Final[int] = rules.run_lowest
+        self.legacy_relayout: Final[bool] = rules.legacy_relayout
+        self.first_player_second_card: Final[bool] = rules.first_player_second_card
+        self.red_lay_alone: Final[bool] = rules.red_three == RedThree.LAY_ALONE
+        self.black_blocks: Final[bool] = rules.black_three == BlackThree.BLOCKS_PILE
+        self.black_kills: Final[bool] = rules.black_three == BlackThree.KILLS_PILE
+        self.threes_meldable: Final[bool] = rules.red_three_meldable and rules.black_three_meldable
+
+
+class _Known:
+    """The facts of the last rules asked about, and of a few before (by ``id``, the
+    rules kept alongside in the facts)."""
+
+    __slots__ = ("by_id", "last")
+
+    def __init__(self) -> None:
+        self.last: RuleFacts | None = None
+        self.by_id: dict[int, RuleFacts] = {}
+
+
+_KNOWN: Final = _Known()
+
+
+def facts(rules: Rules) -> RuleFacts:
+    """The :class:`RuleFacts` of ``rules`` (rules are immutable: computed once each)."""
+    last = _KNOWN.last
+    if last is not None and last.rules is rules:
+        return last
+    got = _KNOWN.by_id.get(id(rules))
+    if got is None or got.rules is not rules:
+        if len(_KNOWN.by_id) >= 64:
+            _KNOWN.by_id.clear()
+        got = _KNOWN.by_id[id(rules)] = RuleFacts(rules)
+    _KNOWN.last = got
+    return got

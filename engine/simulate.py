@@ -8,16 +8,15 @@ finds, extends its side's melds, lays 3s and goes out when it can.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
 from collections.abc import Iterator
 from typing import Final
 
 from engine.actions import Action
-from engine.cards import Card
+from engine.cards import ALL_FACES, Card
 from engine.deal import apply, can
 from engine.errors import IllegalAction
-from engine.melds import SET, Meld, extends
-from engine.memo import RulesMemo
+from engine.melds import SET, Meld, extends, meldable
+from engine.memo import RulesMemo, facts
 from engine.rules import Rules
 from engine.state import DRAW, OVER, DealState, Event
 
@@ -27,14 +26,23 @@ def candidate_melds(hand: list[Card], rules: Rules) -> Iterator[list[Card]]:
     under ``rules``. A cheap generator, not exhaustive: sets by rank and runs of
     neighbouring ranks."""
     wilds: list[Card] = []
-    by_rank: dict[int, list[Card]] = defaultdict(list)
-    by_suit: dict[int, set[int]] = defaultdict(set)
+    by_rank: dict[int, list[Card]] = {}  # plain dicts, not defaultdicts: a miss there
+    by_suit: dict[int, set[int]] = {}  # looks up __missing__ and calls it (issue 13)
     for c in hand:
-        if c.wild:
+        is_wild, rank, suit = _FACES[c]
+        if is_wild:
             wilds.append(c)
+            continue
+        same = by_rank.get(rank)
+        if same is None:
+            by_rank[rank] = [c]
         else:
-            by_rank[c.rank].append(c)
-            by_suit[c.suit].add(c.rank)
+            same.append(c)
+        suited = by_suit.get(suit)
+        if suited is None:
+            by_suit[suit] = {rank}
+        else:
+            suited.add(rank)
     if rules.sets_allowed:
         for cards in by_rank.values():
             if len(cards) >= 3:
@@ -72,6 +80,9 @@ _UPS: Final[tuple[tuple[int, int, int], ...]] = tuple(
     (_up(r + 1), _up(r + 2), _up(r + 3)) for r in range(14)
 )
 """The ranks one, two and three steps above each rank (candidate runs)."""
+_FACES: Final[dict[Card, tuple[bool, int, int]]] = {c: (c.wild, c.rank, c.suit) for c in ALL_FACES}
+"""``(wild, rank, suit)`` of every face: one dict look-up (cards hash by identity, in C)
+instead of three attribute reads of a Python class from compiled code."""
 _ROWS: Final[tuple[tuple[Card, ...], ...]] = tuple(
     tuple(Card.of(max(r, 1), suit) for r in range(14)) for suit in range(4)
 )
@@ -119,8 +130,9 @@ def _extensions(hand: list[Card], state: DealState, seat: int) -> Iterator[Actio
 
 def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
     seat = state.turn
-    if state.pile and rng.random() < 0.5:
-        if not state.rules.pickup_justified:
+    if state.pile and rng.random() < 0.5 and not state.pile_blocked:  # blocked: refused
+        rules = state.rules
+        if not rules.pickup_justified:
             yield Action.take_pile(seat)
         else:
             top = state.pile[-1]
@@ -128,12 +140,23 @@ def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
             for i, meld in enumerate(state.melds[state.side_of[seat]]):
                 if _may_fit(meld, top):  # cheap pre-check before the full verification
                     yield Action.take_pile(seat, meld=i)
-            for trio in candidate_melds([*hand, top], state.rules):
+            cards = [*hand, top]
+            for trio in _meldable(candidate_melds(cards, rules), cards, rules):
                 if top in trio:
                     rest = list(trio)
                     rest.remove(top)
                     yield Action.take_pile(seat, with_=rest)
     yield Action.draw(seat)
+
+
+def _meldable(trios: Iterator[list[Card]], hand: list[Card], rules: Rules) -> Iterator[list[Card]]:
+    """``trios`` (drawn from ``hand``) without those holding a 3 the variant keeps out of
+    melds (RULES A32/A33, A6): ``make_meld`` refuses them whatever else the move holds,
+    and a refusal raised through the compiled engine costs more than a whole move. The
+    others come in the same order, so the random player makes the same choices."""
+    if facts(rules).threes_meldable or all(meldable(c, rules) for c in hand):
+        return trios
+    return (t for t in trios if all(meldable(c, rules) for c in t))
 
 
 def _choices(state: DealState, rng: random.Random) -> Iterator[Action]:
@@ -151,7 +174,8 @@ def _choices(state: DealState, rng: random.Random) -> Iterator[Action]:
             if c.rank == 3 and c.is_red and rng.random() < 0.9:
                 yield Action.lay_three(seat, c)
     if rng.random() < 0.85:
-        for trio in candidate_melds(hand, state.rules):
+        rules = state.rules
+        for trio in _meldable(candidate_melds(hand, rules), hand, rules):
             yield Action(seat, "meld", melds=(tuple(trio),))  # Action.lay_down(seat, [trio])
         yield from _extensions(hand, state, seat)
     order = list(hand)

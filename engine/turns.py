@@ -5,11 +5,22 @@ record of pick-ups and pile Dólares (A4)."""
 
 from __future__ import annotations
 
-from engine.cards import Card
+from typing import Final
+
+from engine.cards import DIAMONDS, HEARTS, Card
 from engine.errors import IllegalAction
 from engine.melds import Meld
+from engine.memo import facts
 from engine.rules import RedThree, Requirement
 from engine.state import DRAW, OVER, DealState, Event
+
+# Enum members as module constants: reading one from its class goes through the
+# enum metaclass's __getattr__ hook, many times the cost of a global (issue 13).
+_DOLLAR: Final = RedThree.DOLLAR
+_ANY_CANASTRA: Final = Requirement.ANY_CANASTRA
+_CLEAN_CANASTRA: Final = Requirement.CLEAN_CANASTRA
+_RED_3D: Final = Card.of(3, DIAMONDS)
+_RED_3H: Final = Card.of(3, HEARTS)
 
 
 def going_out_refusal(
@@ -28,9 +39,9 @@ def going_out_refusal(
         need = rules.morto_requires
     else:
         need = rules.end_requires
-    if need == Requirement.ANY_CANASTRA and not any(m.is_canastra for m in side_melds):
+    if need == _ANY_CANASTRA and not any(m.is_canastra for m in side_melds):
         return IllegalAction("need_canastra", "para bater é preciso ter pelo menos uma canastra")
-    if need == Requirement.CLEAN_CANASTRA and not any(m.is_clean_canastra for m in side_melds):
+    if need == _CLEAN_CANASTRA and not any(m.is_clean_canastra for m in side_melds):
         return IllegalAction("need_clean_canastra", "para bater é preciso ter uma canastra limpa")
     return None
 
@@ -41,8 +52,8 @@ def check_leftover(state: DealState, seat: int, hand: list[Card], side_melds: li
     player could be left with no legal way to end the turn. Tranca red 3s still in
     the hand do not count: they are laid, never discarded (A32)."""
     normals = hand
-    if state.rules.red_three == RedThree.LAY_ALONE:
-        normals = [c for c in hand if not is_lay_alone_three(state, c)]
+    if facts(state.rules).red_lay_alone and holds_red_three(hand):
+        normals = [c for c in hand if not is_red_three(c)]
     if len(normals) >= 2:
         return
     if normals and normals[0] == state.taken_top:
@@ -80,14 +91,21 @@ def keep_two(code: str) -> IllegalAction:
 def able_to_end_turn(state: DealState, seat: int, hand: list[Card]) -> bool:
     """Whether the player can still finish the turn: another red 3 to lay, two cards
     (discard one, keep one), or a legal going-out with what is left."""
-    if len(hand) >= 2 or any(is_lay_alone_three(state, c) for c in hand):
+    if len(hand) >= 2 or (facts(state.rules).red_lay_alone and holds_red_three(hand)):
         return True
     side_melds = state.melds[state.side_of[seat]]
     return going_out_refusal(state, seat, not hand, side_melds) is None
 
 
-def is_lay_alone_three(state: DealState, card: Card) -> bool:
-    return card.rank == 3 and card.is_red and state.rules.red_three == RedThree.LAY_ALONE
+def is_red_three(card: Card) -> bool:
+    """``card.rank == 3 and card.is_red``, by identity (cards are interned)."""
+    return card is _RED_3D or card is _RED_3H
+
+
+def holds_red_three(cards: list[Card]) -> bool:
+    """``any(is_red_three(c) for c in cards)``: compiled, a loop of pointer comparisons
+    instead of two attribute reads a card (issue 13)."""
+    return any(c is _RED_3D or c is _RED_3H for c in cards)
 
 
 def go_out(state: DealState, seat: int, direct: bool, events: list[Event]) -> None:
@@ -115,7 +133,7 @@ def go_out(state: DealState, seat: int, direct: bool, events: list[Event]) -> No
 
 def note_pile_dollars(state: DealState, seat: int, cards: list[Card]) -> None:
     """RULES A4: a Dólar taken with the pile never earns a replacement draw."""
-    if state.rules.red_three == RedThree.DOLLAR:
+    if state.rules.red_three == _DOLLAR:
         state.pile_dollars[seat].extend(c for c in cards if c.rank == 3 and c.is_red)
 
 

@@ -91,3 +91,176 @@ def test_one_card_extension_matches_general_path(name: str, rules: Rules) -> Non
             want = _outcome(_general, meld, [card], rules)
             assert _outcome(extend_meld, meld, [card], rules) == want, (meld, card)
             assert extends(meld, card, rules) == isinstance(want, Meld), (meld, card)
+
+
+def test_meld_compares_hashes_and_prints_by_its_fields() -> None:
+    """``Meld`` was a frozen dataclass; written out (issue 13, branch `engrow`) it keeps
+    the dataclass's equality, hash and repr, and the compiled class refuses assignment."""
+    rules = make_rules("buraco")
+    melds = sorted(_melds(rules, 2, 2, 5), key=repr)
+    assert len(melds) > 5
+    for m in melds:
+        fields = (m.kind, m.cards, m.suit, m.low, m.wild, m.canastra, m.wild_at)
+        twin = Meld(*fields)
+        assert twin == m and twin is not m and hash(twin) == hash(m) == hash(fields)
+        assert repr(m) == (
+            f"Meld(kind={m.kind!r}, cards={m.cards!r}, suit={m.suit!r}, low={m.low!r}, "
+            f"wild={m.wild!r}, canastra={m.canastra!r}, wild_at={m.wild_at!r})"
+        )
+        assert m != Meld(m.kind, m.cards, m.suit, m.low, m.wild, m.canastra, m.wild_at + 1)
+        assert m != fields
+    assert Meld(RUN, (), 0, 1, None, None).wild_at == -1
+    import engine
+
+    if engine.NATIVE:
+        with pytest.raises(AttributeError):
+            melds[0].low = 3  # type: ignore[misc]
+
+
+def _old_candidate_melds(hand: list[Card], rules: Rules) -> list[list[Card]]:
+    """``simulate.candidate_melds`` as it was before (defaultdicts), all at once."""
+    from collections import defaultdict
+
+    from engine.simulate import _ROWS, _UPS
+
+    out: list[list[Card]] = []
+    wilds: list[Card] = []
+    by_rank: dict[int, list[Card]] = defaultdict(list)
+    by_suit: dict[int, set[int]] = defaultdict(set)
+    for c in hand:
+        if c.wild:
+            wilds.append(c)
+        else:
+            by_rank[c.rank].append(c)
+            by_suit[c.suit].add(c.rank)
+    if rules.sets_allowed:
+        for cards in by_rank.values():
+            if len(cards) >= 3:
+                out.append(cards[:3])
+            if len(cards) >= 2 and wilds:
+                out.append([cards[0], cards[1], wilds[0]])
+    wild = wilds[0] if wilds else None
+    for suit, ranks in by_suit.items():
+        row = _ROWS[suit]
+        for r in ranks:
+            up1, up2, up3 = _UPS[r]
+            has1, has2, has3 = up1 in ranks, up2 in ranks, up3 in ranks
+            if not (has1 or has2):
+                continue
+            if has1 and has2:
+                out.append([row[r], row[up1], row[up2]])
+            if has1 and wild:
+                out.append([row[r], row[up1], wild])
+            if has1 and has3 and wild:
+                out.append([row[r], row[up1], row[up3], wild])
+            if has2 and has3 and wild:
+                out.append([row[r], row[up2], row[up3], wild])
+            if has2 and wild:
+                out.append([row[r], row[up2], wild])
+    return out
+
+
+def _hands(rules: Rules, players: int, deals: int, seed: int) -> list[list[Card]]:
+    """Every hand (with the pile's top card added, as the justified pick-up asks) seen
+    along seeded random deals."""
+    hands: list[list[Card]] = []
+    deck_rng, rng = random.Random(seed), random.Random(seed + 1)
+    for _ in range(deals):
+        deck = full_deck(rules.jokers)
+        deck_rng.shuffle(deck)
+        state = new_deal(rules, players, deck, reshuffle=list(range(len(deck))))
+        replay = state.clone()
+        for action in play_random_deal(state, rng)[0]:
+            hand = replay.hands[replay.turn]
+            hands += [list(hand), [*hand, replay.pile[-1]]] if replay.pile else [list(hand)]
+            apply(replay, action)
+    return hands
+
+
+@pytest.mark.parametrize(("name", "rules"), RULES, ids=[n for n, _ in RULES])
+def test_random_player_candidates_and_their_filter(name: str, rules: Rules) -> None:
+    """The random player's candidate melds come in the order they came with defaultdicts
+    (its choices, and so the benchmark's deals, stay the same), and the trios
+    ``_meldable`` leaves out are exactly those ``make_meld`` refuses for a 3
+    (``meld_three``), so skipping them skips only refused moves."""
+    from engine.melds import make_meld, meldable
+    from engine.simulate import _meldable, candidate_melds
+
+    for face in ALL_FACES:
+        assert meldable(face, rules) == (_outcome(check_meldable, face, rules) is None)
+    left_out = 0
+    for hand in _hands(rules, min(rules.players_allowed), 4, 47):
+        trios = list(candidate_melds(hand, rules))
+        assert trios == _old_candidate_melds(hand, rules)
+        kept = list(_meldable(iter(trios), hand, rules))
+        assert kept == [t for t in trios if t in kept]  # same order
+        for trio in trios:
+            refused = _outcome(make_meld, trio, rules) == "meld_three"
+            assert (trio not in kept) == refused, trio
+            left_out += refused
+    assert left_out > 0 or (rules.red_three_meldable and rules.black_three_meldable)
+
+
+def test_action_compares_hashes_and_prints_by_its_fields() -> None:
+    """``Action`` was a frozen dataclass; written out (issue 13, branch `engrow`) it keeps
+    its keyword defaults, equality, hash and repr (``bench/same_play.py`` hashes the
+    repr), and the compiled class refuses assignment."""
+    from engine import Action, parse_cards
+
+    c = parse_cards("5h 6h 7h")
+    actions = [Action(0, "draw"), Action.discard(1, c[0]), Action.extend(0, 2, c[:1]),
+               Action.take_pile(1, with_=c[1:]), Action.lay_down(0, [c], [(1, c[:1])])]
+    for a in actions:
+        fields = (a.seat, a.do, a.card, a.cards, a.meld, a.with_, a.melds, a.extensions)
+        twin = Action(*fields)
+        assert twin == a and hash(twin) == hash(a) == hash(fields) and twin != fields
+        assert repr(a) == (
+            f"Action(seat={a.seat!r}, do={a.do!r}, card={a.card!r}, cards={a.cards!r}, "
+            f"meld={a.meld!r}, with_={a.with_!r}, melds={a.melds!r}, "
+            f"extensions={a.extensions!r})"
+        )
+    assert repr(actions[1]) == (
+        "Action(seat=1, do='discard', card=Card(5h), cards=(), meld=None, with_=None, "
+        "melds=(), extensions=())"
+    )
+    assert Action(0, "take_pile", meld=3) == Action.take_pile(0, meld=3) != Action(0, "draw")
+    import engine
+
+    if engine.NATIVE:
+        with pytest.raises(AttributeError):
+            actions[0].seat = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("name", "rules"), RULES, ids=[n for n, _ in RULES])
+def test_red_three_scan_matches_the_card_by_card_one(name: str, rules: Rules) -> None:
+    """``is_red_three`` and ``holds_red_three`` (identity) say what reading each card's
+    rank and colour says, for every face and on every hand of seeded deals."""
+    from engine.turns import holds_red_three, is_red_three
+
+    for face in ALL_FACES:
+        assert is_red_three(face) == (face.rank == 3 and face.is_red)
+    threes = [c for c in ALL_FACES if c.rank == 3]
+    hands = _hands(rules, min(rules.players_allowed), 2, 53)
+    hands += [[*h[:3], t] for h in hands[:40] for t in threes] + [[], threes]
+    for hand in hands:
+        want = any(c.rank == 3 and c.is_red for c in hand)
+        assert holds_red_three(hand) == want, hand
+
+
+@pytest.mark.parametrize(("name", "rules"), RULES, ids=[n for n, _ in RULES])
+def test_rule_facts_are_the_rules_fields(name: str, rules: Rules) -> None:
+    """``memo.facts`` copies the fields it names from the rules, one object per rules."""
+    from engine.memo import facts
+    from engine.rules import BlackThree, RedThree
+
+    known = facts(rules)
+    assert known.rules is rules and facts(rules) is known
+    for field in ("sets_allowed", "set_max", "run_lowest", "legacy_relayout",
+                  "first_player_second_card"):
+        assert getattr(known, field) == getattr(rules, field), field
+    assert known.red_lay_alone == (rules.red_three == RedThree.LAY_ALONE)
+    assert known.black_blocks == (rules.black_three == BlackThree.BLOCKS_PILE)
+    assert known.black_kills == (rules.black_three == BlackThree.KILLS_PILE)
+    assert known.threes_meldable == (rules.red_three_meldable and rules.black_three_meldable)
+    other = rules.model_copy(update={"set_max": 3 if rules.set_max != 3 else 4})
+    assert facts(other).set_max == other.set_max and facts(rules) is known
