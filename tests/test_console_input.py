@@ -91,9 +91,25 @@ async def test_console_worded_messages() -> None:
 
 
 async def test_pile_onto_meld_messages_in_a_closed_pile_variant() -> None:
-    text = await play("tranca", ["lj", "lj x", f"lj {LONG}", "lj 0", "q", "s"])
-    assert answers(text)[:4] == ["Diga em qual jogo: lj 2.", "Use números de jogos: ex. lj 2.",
-                                 "Não há jogo 111111111111….", "Não há jogo 0."]
+    text = await play("tranca", ["lj", "lj x", f"lj {LONG}", "lj 0", "lj 1 2", "lj 9", "q",
+                                 "s"])
+    none = "Seu lado ainda não tem jogos."  # as "e 9 1" says it: no meld to name yet
+    assert answers(text)[:6] == ["Diga em qual jogo: lj 2.", "Use números de jogos: ex. lj 2.",
+                                 none, none, "Um jogo só: lj 2.", none]
+
+
+async def test_pile_onto_a_meld_past_the_sides_melds_names_them_not_a_button() -> None:
+    game, out = scripted(["lj 9", "lj 3", "q", "s"], width=200)
+    assert await game.setup("justificado", 2, ["normal"])
+    assert game.table is not None
+    game.table = game.table.model_copy(update={"lines": [
+        "Você: 0 pts · nesta mão: 90 em jogos", "  1) 6♥ 6♠ 6♠", "  2) A♣ A♦ A♠",
+        "Robô 2: 0 pts · nesta mão: 90 em jogos", "  1) 7♥ 7♠ 7♠", "  2) 8♣ 8♦ 8♠",
+        "  3) 9♣ 9♦ 9♠", "Cartas na mão: Você 11 · Robô 2 11"]})
+    game._shown = game.snapshot()  # the table above stays as set
+    await game.play()
+    assert answers(out.getvalue())[:2] == ["Não há jogo 9 (jogos 1 a 2).",
+                                           "Não há jogo 3 (jogos 1 a 2)."]
 
 
 async def test_help_lists_only_the_commands_of_the_variant() -> None:

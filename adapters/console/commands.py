@@ -7,6 +7,7 @@ come once per problem; typed text shown back is cut (:func:`typed.echo`).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from adapters.console import typed
@@ -159,10 +160,13 @@ async def _next(game: ConsoleGame, _args: list[str]) -> None:
 
 
 async def _onto_meld(game: ConsoleGame, args: list[str]) -> None:
-    if len(args) != 1:
+    if not args:
         game.say(game._("Diga em qual jogo: lj 2."))
         return
-    target = _meld_number(game, args[0], "lj 2")
+    if len(args) > 1:
+        game.say(game._("Um jogo só: {example}.", example="lj 2"))
+        return
+    target = _meld_number(game, args[0], "lj 2", own_melds(game))
     if target is not None:
         await game.press("p", target)
 
@@ -182,9 +186,28 @@ def meld_count(game: ConsoleGame) -> int | None:
     return codes.count("e")
 
 
-def _meld_number(game: ConsoleGame, word: str, example: str) -> int | None:
-    """The 0-based meld index typed as ``word``, or None (message printed)."""
-    count, _ = meld_count(game), game._
+def own_melds(game: ConsoleGame) -> int | None:
+    """How many melds the person's side has, read from the table (any phase; None
+    without a table): the person opened the table, so theirs is seat 0, whose side is
+    the first one listed, its melds the indented ``k)`` lines under its score line."""
+    if game.table is None:
+        return None
+    count = 0
+    for line in game.table.lines[1:]:
+        if not line.startswith("  "):
+            break  # the next side's score line
+        count += bool(_MELD_LINE.match(line))
+    return count
+
+
+_MELD_LINE = re.compile(r"  \d+\) ")
+
+
+def _meld_number(game: ConsoleGame, word: str, example: str,
+                 count: int | None = None) -> int | None:
+    """The 0-based meld index typed as ``word``, or None (message printed); ``count``
+    is the number of the side's melds (by default :func:`meld_count`)."""
+    count, _ = meld_count(game) if count is None else count, game._
     if not typed.is_number(word):
         game.say(_("Use números de jogos: ex. {example}.", example=example))
         return None
