@@ -12,6 +12,7 @@ by their number under "Sua mão" or by name (:mod:`adapters.console.typed`)::
   d 7          discard card 7 (``d js``: the jack of spades)
   t 4          lay the red 3 that is card 4 (tranca, altaneira)
   r            lay the drawn card on the pile and draw another (first turn, RULES A9)
+  n            the next deal (between deals any move, or Enter, deals it too)
   p, placar    scoreboard     regras   the variant's rules     idioma en   language
   exportar     save the finished match's record     ?  help     q  quit (asks first)
 

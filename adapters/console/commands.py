@@ -30,14 +30,17 @@ HELP_PARTS: list[tuple[str, str]] = [
     ("", N_("d 7 = descartar a carta 7")),
     ("threes", N_("t 4 = baixar o 3 vermelho (carta 4)")),
     ("redraw", N_("r = abrir o lixo com a carta comprada e comprar outra")),
+    ("", N_("n = próxima mão")),
     ("", N_("p = placar · ? = ajuda · q = sair")),
 ]
-HELP_MORE = [
-    N_("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, "
-       "d ou o = ♦ ouros, h = ♥ copas, s ou e = ♠ espadas; coringa jk."),
-    N_("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
-       "exportar = salvar o registro (no fim da partida)"),
-]
+CARD_NAMES = {  # with jokers in the deck or not
+    True: N_("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, "
+             "d ou o = ♦ ouros, h = ♥ copas, s ou e = ♠ espadas; curinga jk."),
+    False: N_("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, "
+              "d ou o = ♦ ouros, h = ♥ copas, s ou e = ♠ espadas."),
+}
+HELP_MORE = N_("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
+               "exportar = salvar o registro (no fim da partida)")
 # Words in any of the three languages -> the command they name.
 ALIASES = {"placar": "p", "score": "p", "punteggio": "p", "ajuda": "?", "help": "?",
            "aiuto": "?", "sair": "q", "quit": "q", "esci": "q", "rules": "regras",
@@ -52,12 +55,13 @@ NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
 
 def help_text(rules: Any, _: Translator) -> str:
     """``Comandos: c = comprar do monte · ...``: only the commands of ``rules`` (engine
-    ``Rules``; None lists them all), then card names and the other commands, then, for
-    a known variant, the rule that decides going out (:func:`bot.info.going_out_rule`,
-    RULES §2 "going out")."""
+    ``Rules``; None lists them all), then card names (the joker ``jk`` only with jokers
+    in the deck) and the other commands, then, for a known variant, the rule that
+    decides going out (:func:`bot.info.going_out_rule`, RULES §2 "going out")."""
     applies = _applies(rules)
     parts = [_(msgid) for need, msgid in HELP_PARTS if applies[need]]
-    lines = [_("Comandos: {parts}", parts=" · ".join(parts)), *(_(m) for m in HELP_MORE)]
+    lines = [_("Comandos: {parts}", parts=" · ".join(parts)),
+             _(CARD_NAMES[rules is None or rules.jokers]), _(HELP_MORE)]
     if rules is not None:
         lines.append(info.going_out_rule(rules, _))
     return "\n".join(lines)
