@@ -17,7 +17,7 @@ from typing import Literal
 
 from bot import buttons, info, lobby, play, results, robot, timers, turns, upkeep, views
 from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
-from bot.i18n import LANGS, N_, Translator, norm_lang
+from bot.i18n import N_, Translator, norm_lang
 from bot.model import Codec, CorruptGame, Game, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
@@ -337,9 +337,8 @@ class Service(GameRunner):
         if code is None:
             if not await self._fresh(update):
                 return []
-            choices = ", ".join(f"{k} ({v})" for k, v in LANGS.items())
-            return await self._reply(chat, user, N_("Idiomas: {choices}. Use /idioma en."),
-                                     choices=choices)
+            said = info.languages(Translator(await self._lang(chat)), lang)
+            return [Reply(player=user, text=said)]
         if update is not None and await self.store.was_seen(update):
             return []
         await self.store.set_setting(chat.key, "lang", code)

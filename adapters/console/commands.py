@@ -137,8 +137,8 @@ async def _rules(game: ConsoleGame, args: list[str]) -> None:
 async def _language(game: ConsoleGame, args: list[str]) -> None:
     code = norm_lang(" ".join(args)) if args else None
     if code is None:
-        choices = ", ".join(f"{k} ({v})" for k, v in LANGS.items())
-        game.say(game._("Idiomas: {choices}. Use: idioma en.", choices=choices))
+        game.say(info.languages(game._, " ".join(args),
+                                N_("Idiomas: {choices}. Use: idioma en.")))
         return
     game._ = Translator(code)
     said = await game.service.set_language(CHAT, ME, code)  # its reply speaks of a group
