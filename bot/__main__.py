@@ -30,6 +30,7 @@ from bot import SystemClock
 from bot.i18n import DEFAULT_LANG, Translator, argparse_language, env_lang, norm_lang
 from bot.model import norm_level
 from bot.settings import Settings, settings_error
+from engine.cli_i18n import tolerant_output
 
 MAX_PAUSE_S = 60.0
 
@@ -178,6 +179,7 @@ async def _play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
+    tolerant_output()  # a terminal that cannot show ♣ or ç gets "?", not a traceback
     lang = _argv_lang(sys.argv[1:] if argv is None else argv) or env_lang(os.environ)
     _Words._ = _ = Translator(lang)
     with argparse_language(lang):
