@@ -30,6 +30,7 @@ from bot import SystemClock
 from bot.i18n import DEFAULT_LANG, Translator, argparse_language, env_lang, norm_lang
 from bot.model import READ_CODECS, norm_level
 from bot.settings import Settings, settings_error
+from engine.cli_i18n import tolerant_output
 
 MAX_PAUSE_S = 60.0
 
@@ -178,6 +179,7 @@ async def _play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
+    tolerant_output()  # a terminal that cannot show ♣ or ç gets "?", not a traceback
     lang = _argv_lang(sys.argv[1:] if argv is None else argv) or env_lang(os.environ)
     _Words._ = _ = Translator(lang)
     with argparse_language(lang):
@@ -301,10 +303,11 @@ def _argv_lang(argv: list[str]) -> str | None:
 
 def _run_play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
     """The terminal match on a plain event loop: ``asyncio.run`` would catch the first
-    Ctrl-C itself and leave ``input()`` waiting. Ctrl-C at a prompt is the console's
-    ``q`` (:meth:`adapters.console.app.ConsoleGame.ask`); one while the robots play ends
-    the run cleanly, "Até a próxima!" and exit 0 (the open game is dropped by the next
-    run)."""
+    Ctrl-C itself and leave ``input()`` waiting. Ctrl-C at a prompt, or while the robots
+    play, is the console's ``q`` (:meth:`adapters.console.app.ConsoleGame.ask`,
+    :func:`adapters.console.app.ctrl_c_sets`); one where the loop takes no signals
+    (Windows) or during set-up ends the run cleanly, "Até a próxima!" and exit 0 (the
+    open game is dropped by the next run)."""
     loop = asyncio.new_event_loop()
     try:
         return loop.run_until_complete(_play(settings, args, lang))

@@ -8,15 +8,15 @@ from typing import Any
 
 from bot import play, views
 from bot.effects import ChatRef, PlayerRef
-from bot.i18n import N_, Translator
+from bot.i18n import LANGS, N_, Translator
 from bot.lobby import come_back, rules_of
 from bot.model import Game
-from bot.outcome import Outcome, Refusal
+from bot.outcome import TYPED_ECHO, Outcome, Refusal, echo
 from engine.rules import RedThree, Requirement, Rules
 
-__all__ = ["come_back", "going_out_rule", "hand_outcome", "help_text", "move_chat",
-           "record_filename", "record_of", "relabel", "rules_summary", "rules_text",
-           "scoreboard_text"]
+__all__ = ["come_back", "going_out_rule", "hand_outcome", "help_text", "languages",
+           "move_chat", "record_filename", "record_of", "relabel", "rules_summary",
+           "rules_text", "scoreboard_text"]
 
 
 def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
@@ -34,6 +34,20 @@ def move_chat(game: Game, chat: ChatRef) -> Outcome:
     """The game now lives in ``chat`` (a migrated group); redraw its table there."""
     game.chat = chat
     return Outcome([views.table_effect(game)])
+
+
+
+
+def languages(_: Translator, typed: str,
+              use: str = N_("Idiomas: {choices}. Use /idioma en.")) -> str:
+    """The languages to choose from (msgid ``use``), after "Idioma desconhecido: xx."
+    when ``typed`` is not blank (it names no language: printable characters shown, cut
+    after 12): the chat's ``/idioma xx`` and the terminal's ``idioma xx`` say the same."""
+    text = _(use, choices=", ".join(f"{k} ({v})" for k, v in LANGS.items()))
+    shown = echo(typed.strip(), TYPED_ECHO)
+    if not shown:
+        return text
+    return _("Idioma desconhecido: {lang}.", lang=shown) + " " + text
 
 
 def relabel(game: Game, lang: str) -> Outcome:

@@ -18,6 +18,8 @@ from bot.i18n import N_
 MAX_ECHO = 24
 """Characters of a person's own text a refusal repeats (an unknown variant or option
 name, a token it did not understand); the rest is cut to "…"."""
+TYPED_ECHO = 12
+"""The shorter cut of a typed word shown back (a terminal command, a language code)."""
 
 
 def echo(text: str, limit: int = MAX_ECHO) -> str:

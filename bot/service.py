@@ -16,7 +16,7 @@ from typing import Literal
 
 from bot import buttons, info, lobby, play, results, robot, timers, turns, upkeep, views
 from bot.effects import ChatRef, Closed, Document, Effect, PlayerRef, Reply, Say, unpack
-from bot.i18n import LANGS, N_, Translator, norm_lang
+from bot.i18n import N_, Translator, norm_lang
 from bot.info import record_filename
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
@@ -339,9 +339,8 @@ class Service(GameRunner):
         if code is None:
             if not await self._fresh(update):
                 return []
-            choices = ", ".join(f"{k} ({v})" for k, v in LANGS.items())
-            return await self._reply(chat, user, N_("Idiomas: {choices}. Use /idioma en."),
-                                     choices=choices)
+            said = info.languages(Translator(await self._lang(chat)), lang)
+            return [Reply(player=user, text=said)]
         if update is not None and await self.store.was_seen(update):
             return []
         await self.store.set_setting(chat.key, "lang", code)

@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any
 
-from engine.cli_i18n import Words, argparse_language, env_lang
+from engine.cli_i18n import Words, argparse_language, env_lang, tolerant_output
 
 
 def _replay_one(path: str, _: Words) -> tuple[int, dict[str, Any]]:
@@ -101,6 +101,7 @@ def parser(_: Words) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Dispatch the subcommands; returns the exit code. Speaks the locale's language
     (``LANG``: pt-BR, en or it)."""
+    tolerant_output()  # a terminal that cannot show ♣ or ç gets "?", not a traceback
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["selfplay"]:
         from engine.ai.selfplay import main as selfplay_main

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import gettext
+import io
+import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
@@ -27,6 +29,9 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
 from engine.errors import IllegalAction
+
+SAMPLE = "♣♦♥♠·•…—→×−çãéôà"
+"""Characters the tools print (suits, separators, accents of pt-BR and it)."""
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 # The translations of the engine's refusal reasons (domain ``engine``) live with the
@@ -125,3 +130,18 @@ def argparse_language(lang: str) -> Iterator[None]:
         yield
     finally:
         argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+def tolerant_output() -> None:
+    """Let ``sys.stdout`` and ``sys.stderr`` print what their encoding cannot encode as
+    replacement characters (``?``) instead of ending in ``UnicodeEncodeError``: a
+    terminal in ASCII or Latin-1 (``PYTHONIOENCODING=ascii``) then reads ``Comandos:
+    c = comprar do monte ? l = ...``. Streams that encode :data:`SAMPLE` are left as
+    they are."""
+    for stream in (sys.stdout, sys.stderr):
+        if not isinstance(stream, io.TextIOWrapper):
+            continue  # replaced by a caller (a test's capture): theirs to decide
+        try:
+            SAMPLE.encode(stream.encoding)
+        except (UnicodeEncodeError, LookupError):
+            stream.reconfigure(errors="replace")

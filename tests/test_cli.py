@@ -3,6 +3,7 @@ clear line (exit 1) for ordinary setup mistakes, Ctrl-C at the prompt (asks, as 
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from typing import Any
 
@@ -72,9 +73,40 @@ def test_ctrl_c_at_the_prompt_asks_like_q_and_a_second_one_quits_with_exit_0(
     assert out.endswith("\nAté a próxima!\n") and out.count("Até a próxima!") == 1
 
 
-def test_ctrl_c_while_the_robots_play_quits_cleanly_with_exit_0(
+def test_ctrl_c_while_the_robots_play_shows_the_score_and_asks_like_at_the_prompt(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    async def interrupted(_self: object) -> None:
+    from bot.service import Service
+
+    real_tick, robot_moves, prompts = Service.tick, [0], []
+
+    async def tick(self: Service, *args: Any, **kw: Any) -> Any:
+        effects = await real_tick(self, *args, **kw)
+        if effects and robot_moves[0] < 2:  # Ctrl-C during the first two robot moves
+            robot_moves[0] += 1
+            signal.raise_signal(signal.SIGINT)
+        return effects
+
+    def answer(prompt: str = "") -> str:
+        prompts.append(prompt)
+        if prompt.startswith("Sair da partida?"):
+            if prompts.count(prompt) == 1:
+                return "n"  # the game goes on: the robots play again
+            raise KeyboardInterrupt  # a second Ctrl-C at the question quits
+        return "c" if prompts.count(prompt) % 2 else "d 1"  # the person's turns
+
+    monkeypatch.setattr(Service, "tick", tick)
+    monkeypatch.setattr("builtins.input", answer)
+    assert cli.main(["play", "--players", "2", "--pause", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert robot_moves == [2] and prompts.count("Sair da partida? (s/n) ") == 2
+    assert out.count("Partida: Você × Robô 2\nTotal: 0 × 0\nRanking:\n") == 2  # as q
+    assert out.count("A partida continua.") == 1
+    assert out.endswith("\nAté a próxima!\n") and out.count("Até a próxima!") == 1
+
+
+def test_ctrl_c_where_the_loop_takes_no_signals_quits_cleanly_with_exit_0(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    async def interrupted(_self: object) -> None:  # Windows: Ctrl-C raises anywhere
         raise KeyboardInterrupt
 
     monkeypatch.setattr("adapters.console.app.ConsoleGame.run_ai", interrupted)

@@ -22,10 +22,11 @@ from engine.state import Event
 
 LONG = "1" * 52
 PT = Translator("pt")
-MORE = ("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, d ou o = "
-        "♦ ouros, h = ♥ copas, s ou e = ♠ espadas; coringa jk.\nMais: regras = regras da "
-        "variante · idioma en = trocar o idioma (pt, en, it) · exportar = salvar o registro "
-        "(no fim da partida)")
+NAMES = ("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, d ou o = "
+         "♦ ouros, h = ♥ copas, s ou e = ♠ espadas.")
+JOKER = NAMES[:-1] + "; curinga jk."
+MORE = ("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
+        "exportar = salvar o registro (no fim da partida)")
 
 
 async def play(variant: str, lines: list[str]) -> str:
@@ -91,9 +92,25 @@ async def test_console_worded_messages() -> None:
 
 
 async def test_pile_onto_meld_messages_in_a_closed_pile_variant() -> None:
-    text = await play("tranca", ["lj", "lj x", f"lj {LONG}", "lj 0", "q", "s"])
-    assert answers(text)[:4] == ["Diga em qual jogo: lj 2.", "Use números de jogos: ex. lj 2.",
-                                 "Não há jogo 111111111111….", "Não há jogo 0."]
+    text = await play("tranca", ["lj", "lj x", f"lj {LONG}", "lj 0", "lj 1 2", "lj 9", "q",
+                                 "s"])
+    none = "Seu lado ainda não tem jogos."  # as "e 9 1" says it: no meld to name yet
+    assert answers(text)[:6] == ["Diga em qual jogo: lj 2.", "Use números de jogos: ex. lj 2.",
+                                 none, none, "Um jogo só: lj 2.", none]
+
+
+async def test_pile_onto_a_meld_past_the_sides_melds_names_them_not_a_button() -> None:
+    game, out = scripted(["lj 9", "lj 3", "q", "s"], width=200)
+    assert await game.setup("justificado", 2, ["normal"])
+    assert game.table is not None
+    game.table = game.table.model_copy(update={"lines": [
+        "Você: 0 pts · nesta mão: 90 em jogos", "  1) 6♥ 6♠ 6♠", "  2) A♣ A♦ A♠",
+        "Robô 2: 0 pts · nesta mão: 90 em jogos", "  1) 7♥ 7♠ 7♠", "  2) 8♣ 8♦ 8♠",
+        "  3) 9♣ 9♦ 9♠", "Cartas na mão: Você 11 · Robô 2 11"]})
+    game._shown = game.snapshot()  # the table above stays as set
+    await game.play()
+    assert answers(out.getvalue())[:2] == ["Não há jogo 9 (jogos 1 a 2).",
+                                           "Não há jogo 3 (jogos 1 a 2)."]
 
 
 async def test_help_lists_only_the_commands_of_the_variant() -> None:
@@ -101,18 +118,40 @@ async def test_help_lists_only_the_commands_of_the_variant() -> None:
         "Comandos: c = comprar do monte · l = pegar o lixo · b 1 2 3 = baixar as cartas "
         "1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = juntar as cartas 4 5 ao jogo 2 · "
         "d 7 = descartar a carta 7 · r = abrir o lixo com a carta comprada e comprar outra · "
-        "p = placar · ? = ajuda · q = sair\n" + MORE + "\nPara bater: não precisa de canastra.")
+        "n = próxima mão · p = placar · ? = ajuda · q = sair\n" + NAMES + "\n" + MORE +
+        "\nPara bater: não precisa de canastra.")
     assert help_text(make_rules("tranca", {}), PT) == (
         "Comandos: c = comprar do monte · l = pegar o lixo · l 4 5 = pegar o lixo "
         "justificando com as cartas 4 5 · lj 2 = pôr o topo do lixo no seu jogo 2 · "
         "b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = "
         "juntar as cartas 4 5 ao jogo 2 · d 7 = descartar a carta 7 · t 4 = baixar o 3 "
-        "vermelho (carta 4) · p = placar · ? = ajuda · q = sair\n" + MORE + "\n"
+        "vermelho (carta 4) · n = próxima mão · p = placar · ? = ajuda · q = sair\n" + NAMES +
+        "\n" + MORE + "\n"
         "Para bater e pegar o morto: não precisa de canastra; "
         "para bater e encerrar a mão: precisa de uma canastra limpa.")
     assert help_text(make_rules("justificado", {}), Translator("en")).startswith(
         "Commands: c = draw from the stock · l = take the discard pile · l 4 5 = take the "
         "discard pile justifying it with cards 4 5 · lj 2 = put the top")
+
+
+def test_help_names_the_joker_jk_only_with_jokers_in_the_deck() -> None:
+    def names(rules: object, _: Translator = PT) -> str:
+        return help_text(rules, _).splitlines()[1]
+    assert names(make_rules("buraco", {"jokers": True})) == JOKER
+    assert names(None) == JOKER  # no table: every command and name
+    assert [names(make_rules(preset, {})) for preset in
+            ("buraco", "tranca", "justificado", "altaneira")] == [NAMES] * 4
+    assert names(make_rules("buraco", {"jokers": True}), Translator("en")).endswith(
+        "s or e = ♠ spades; joker jk.")
+    assert names(make_rules("buraco", {"jokers": True}), Translator("it")).endswith(
+        "s o e = ♠ picche; jolly jk.")
+    assert names(make_rules("tranca", {}), Translator("en")).endswith("s or e = ♠ spades.")
+
+
+async def test_help_lists_n_for_the_next_deal() -> None:
+    assert "· n = próxima mão ·" in help_text(None, PT).splitlines()[0]
+    assert "· n = next deal ·" in help_text(None, Translator("en")).splitlines()[0]
+    assert "· n = prossima mano ·" in help_text(None, Translator("it")).splitlines()[0]
 
 
 async def test_goodbye_on_q_and_on_end_of_input() -> None:

@@ -140,6 +140,16 @@ async def test_terminal_regras_states_the_rules_of_the_table_with_its_options() 
     assert "Para bater: precisa de uma canastra limpa." in said
 
 
+async def test_an_unknown_language_is_named_before_the_list() -> None:
+    text = await play("buraco", ["idioma xx", "idioma " + "z" * 30, "idioma en", "idioma de",
+                                 "q", "y"])
+    said = answers(text)
+    listed = "pt (Português (Brasil)), en (English), it (Italiano)"
+    assert f"Idioma desconhecido: xx. Idiomas: {listed}. Use: idioma en." in said
+    assert f"Idioma desconhecido: zzzzzzzzzzzz…. Idiomas: {listed}. Use: idioma en." in said
+    assert f"Unknown language: de. Languages: {listed}. Use: language en." in said
+
+
 async def test_a_whole_match_shows_every_side_and_exports_its_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_console import play_seeded_duel

@@ -111,6 +111,17 @@ async def test_idioma_switches_the_chat_and_its_table(svc: Service, store: Any) 
     assert await svc.leave(CHAT, BIA) == [Reply(player=BIA, text="You are not at the table.")]
 
 
+async def test_idioma_with_an_unknown_code_says_so_and_lists_the_languages(
+        svc: Service, store: Any) -> None:
+    assert await svc.set_language(CHAT, ANA, "xx") == [Reply(player=ANA, text=(
+        "Idioma desconhecido: xx. Idiomas: pt (Português (Brasil)), en (English), it "
+        "(Italiano). Use /idioma en."))]
+    await svc.set_language(CHAT, ANA, "it")
+    said = await svc.set_language(CHAT, ANA, "klingon-and-more")
+    assert said[0].text.startswith("Lingua sconosciuta: klingon-and-…. Lingue: ")
+    assert await store.get_setting(CHAT.key, "lang") == "it"
+
+
 async def test_italian_game_texts(svc: Service) -> None:
     await svc.set_language(CHAT, ANA, "it")
     await svc.new_game(CHAT, ANA, "")

@@ -12,6 +12,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.i18n import Translator
+from bot.info import rules_summary
 from bot.results import threes_msgid
 from engine.rules import make_rules
 
@@ -86,3 +87,17 @@ def test_the_deal_result_names_red_threes_so_they_do_not_read_as_one_number(
     assert _(threes_msgid(make_rules("buraco")), n=200) == red_threes
     assert _(threes_msgid(make_rules("tranca")), n=200) == red_threes
     assert _(threes_msgid(make_rules("altaneira")), n=200) == dollars
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_dollar_keeps_its_portuguese_name_only_as_a_gloss(lang: str) -> None:
+    # "the Dollars (Dólares, red 3s)", never "Dólar (red 3)" beside "Dollars 200"
+    assert [mid for mid, text in msgstrs(lang) if "Dólar" in text.replace("(Dólares", "")] == []
+
+
+def test_italian_names_the_altaneira_dollar_dollaro_and_the_dollars_dollari() -> None:
+    it = Translator("it")
+    regole = rules_summary("altaneira", it).splitlines()[-2]
+    assert regole.startswith("Dollaro (3 rosso): +100 ciascuno con un burraco, −100 senza")
+    assert it(threes_msgid(make_rules("altaneira")), n=200) == "Dollari 200"
+    assert it("Dólares: {cards}", cards="3♥ 3♦") == "Dollari: 3♥ 3♦"

@@ -79,7 +79,7 @@ def test_a4_regras_shows_the_dollar_reading_of_altaneira() -> None:
     )
     english = rules_summary("altaneira", Translator("en")).splitlines()[-2]
     assert english == (
-        "Dólar (red 3): +100 each with a canasta, −100 without "
+        "Dollar (red 3): +100 each with a canasta, −100 without "
         "(option dollar_per_canastra=true: +100 per canasta)"
     )
     tranca = rules_summary("tranca", Translator("pt")).splitlines()

@@ -12,6 +12,7 @@ by their number under "Sua mão" or by name (:mod:`adapters.console.typed`)::
   d 7          discard card 7 (``d js``: the jack of spades)
   t 4          lay the red 3 that is card 4 (tranca, altaneira)
   r            lay the drawn card on the pile and draw another (first turn, RULES A9)
+  n            the next deal (between deals any move, or Enter, deals it too)
   p, placar    scoreboard     regras   the variant's rules     idioma en   language
   exportar     save the finished match's record     ?  help     q  quit (asks first)
 
@@ -25,7 +26,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import Callable, Sequence
+import signal
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,25 @@ def line_reader() -> Callable[[str], str]:
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401 - loading it is enough: input() then edits lines
     return input
+
+
+@contextlib.contextmanager
+def ctrl_c_sets(event: asyncio.Event) -> Iterator[None]:
+    """Inside, Ctrl-C (SIGINT) sets ``event`` instead of raising ``KeyboardInterrupt``,
+    where the running loop can take signals (not on Windows, nor off the main thread:
+    there Ctrl-C still raises); the SIGINT handler from before is put back after."""
+    loop, before = asyncio.get_running_loop(), signal.getsignal(signal.SIGINT)
+    try:
+        loop.add_signal_handler(signal.SIGINT, event.set)
+    except (NotImplementedError, RuntimeError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
 
 
 class ConsoleGame:
@@ -177,17 +198,24 @@ class ConsoleGame:
         self.show(await self.service.start(CHAT, me))
         return self.hand is not None
 
-    async def run_ai(self) -> None:
-        """Let the timers run (AI moves, next deal) until it is the person's turn."""
-        self.narrate = True
+    async def run_ai(self) -> bool:
+        """Let the timers run (AI moves, next deal) until it is the person's turn; False
+        when Ctrl-C stopped them first, after the move in progress (the next call goes
+        on from there)."""
+        self.narrate, stop = True, asyncio.Event()
         try:
-            for _i in range(10_000):
-                effects = await self.service.tick(platforms=frozenset({CHAT.platform}))
-                if not effects:
-                    return
-                self.show(effects)
-                if self.pause_s:
-                    await asyncio.sleep(self.pause_s)
+            with ctrl_c_sets(stop):
+                for _i in range(10_000):
+                    effects = await self.service.tick(platforms=frozenset({CHAT.platform}))
+                    if not effects:
+                        return True
+                    self.show(effects)
+                    if self.pause_s:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(stop.wait(), self.pause_s)
+                    if stop.is_set():
+                        return False
+            return True
         finally:
             self.narrate = False
 
@@ -256,21 +284,27 @@ class ConsoleGame:
     async def play(self) -> None:
         """The main loop: AI moves, render, read a command, until the match ends."""
         while not self.closed:
-            await self.run_ai()
+            played_out = await self.run_ai()
             if self.table is not None and not self.table.buttons:
                 await self.finish()
                 return
             if self.snapshot() != self._shown:  # an empty line, a slip or a refused move
                 self.render()  # leave the table as it is on screen
-            prompt = self._("(Enter para a próxima mão) > ") if self.between() else "> "
-            line = self.ask(prompt)
-            if line is None:  # Ctrl-C or Ctrl-D at the prompt: as "q", the score and a
-                line = "q"  # question; a second one there quits ("Até a próxima!")
-            elif self.between() and not commands.is_info(line):
-                line = "n"  # between deals any move starts the next deal
-            if not await self.command(line):
+            if not await self.command(self._next_line(played_out)):
                 await self.close()
                 return
+
+    def _next_line(self, played_out: bool) -> str:
+        """The person's next command: ``q`` (the score and a question, where a second
+        Ctrl-C quits) for Ctrl-C or Ctrl-D at the prompt, and for a Ctrl-C that stopped
+        the robots (``played_out`` False); ``n`` for any move between deals."""
+        if not played_out:
+            self.console.print()  # past the "^C" the terminal shows
+            return "q"
+        line = self.ask(self._("(Enter para a próxima mão) > ") if self.between() else "> ")
+        if line is None:
+            return "q"
+        return "n" if self.between() and not commands.is_info(line) else line
 
     async def finish(self) -> None:
         """The match is over: the last table, the score of every side, and one last

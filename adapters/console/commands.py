@@ -7,6 +7,7 @@ come once per problem; typed text shown back is cut (:func:`typed.echo`).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from adapters.console import typed
@@ -29,14 +30,17 @@ HELP_PARTS: list[tuple[str, str]] = [
     ("", N_("d 7 = descartar a carta 7")),
     ("threes", N_("t 4 = baixar o 3 vermelho (carta 4)")),
     ("redraw", N_("r = abrir o lixo com a carta comprada e comprar outra")),
+    ("", N_("n = próxima mão")),
     ("", N_("p = placar · ? = ajuda · q = sair")),
 ]
-HELP_MORE = [
-    N_("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, "
-       "d ou o = ♦ ouros, h = ♥ copas, s ou e = ♠ espadas; coringa jk."),
-    N_("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
-       "exportar = salvar o registro (no fim da partida)"),
-]
+CARD_NAMES = {  # with jokers in the deck or not
+    True: N_("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, "
+             "d ou o = ♦ ouros, h = ♥ copas, s ou e = ♠ espadas; curinga jk."),
+    False: N_("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, "
+              "d ou o = ♦ ouros, h = ♥ copas, s ou e = ♠ espadas."),
+}
+HELP_MORE = N_("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
+               "exportar = salvar o registro (no fim da partida)")
 # Words in any of the three languages -> the command they name.
 ALIASES = {"placar": "p", "score": "p", "punteggio": "p", "ajuda": "?", "help": "?",
            "aiuto": "?", "sair": "q", "quit": "q", "esci": "q", "rules": "regras",
@@ -51,12 +55,13 @@ NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
 
 def help_text(rules: Any, _: Translator) -> str:
     """``Comandos: c = comprar do monte · ...``: only the commands of ``rules`` (engine
-    ``Rules``; None lists them all), then card names and the other commands, then, for
-    a known variant, the rule that decides going out (:func:`bot.info.going_out_rule`,
-    RULES §2 "going out")."""
+    ``Rules``; None lists them all), then card names (the joker ``jk`` only with jokers
+    in the deck) and the other commands, then, for a known variant, the rule that
+    decides going out (:func:`bot.info.going_out_rule`, RULES §2 "going out")."""
     applies = _applies(rules)
     parts = [_(msgid) for need, msgid in HELP_PARTS if applies[need]]
-    lines = [_("Comandos: {parts}", parts=" · ".join(parts)), *(_(m) for m in HELP_MORE)]
+    lines = [_("Comandos: {parts}", parts=" · ".join(parts)),
+             _(CARD_NAMES[rules is None or rules.jokers]), _(HELP_MORE)]
     if rules is not None:
         lines.append(info.going_out_rule(rules, _))
     return "\n".join(lines)
@@ -132,8 +137,8 @@ async def _rules(game: ConsoleGame, args: list[str]) -> None:
 async def _language(game: ConsoleGame, args: list[str]) -> None:
     code = norm_lang(" ".join(args)) if args else None
     if code is None:
-        choices = ", ".join(f"{k} ({v})" for k, v in LANGS.items())
-        game.say(game._("Idiomas: {choices}. Use: idioma en.", choices=choices))
+        game.say(info.languages(game._, " ".join(args),
+                                N_("Idiomas: {choices}. Use: idioma en.")))
         return
     game._ = Translator(code)
     said = await game.service.set_language(CHAT, ME, code)  # its reply speaks of a group
@@ -159,10 +164,13 @@ async def _next(game: ConsoleGame, _args: list[str]) -> None:
 
 
 async def _onto_meld(game: ConsoleGame, args: list[str]) -> None:
-    if len(args) != 1:
+    if not args:
         game.say(game._("Diga em qual jogo: lj 2."))
         return
-    target = _meld_number(game, args[0], "lj 2")
+    if len(args) > 1:
+        game.say(game._("Um jogo só: {example}.", example="lj 2"))
+        return
+    target = _meld_number(game, args[0], "lj 2", own_melds(game))
     if target is not None:
         await game.press("p", target)
 
@@ -182,9 +190,28 @@ def meld_count(game: ConsoleGame) -> int | None:
     return codes.count("e")
 
 
-def _meld_number(game: ConsoleGame, word: str, example: str) -> int | None:
-    """The 0-based meld index typed as ``word``, or None (message printed)."""
-    count, _ = meld_count(game), game._
+def own_melds(game: ConsoleGame) -> int | None:
+    """How many melds the person's side has, read from the table (any phase; None
+    without a table): the person opened the table, so theirs is seat 0, whose side is
+    the first one listed, its melds the indented ``k)`` lines under its score line."""
+    if game.table is None:
+        return None
+    count = 0
+    for line in game.table.lines[1:]:
+        if not line.startswith("  "):
+            break  # the next side's score line
+        count += bool(_MELD_LINE.match(line))
+    return count
+
+
+_MELD_LINE = re.compile(r"  \d+\) ")
+
+
+def _meld_number(game: ConsoleGame, word: str, example: str,
+                 count: int | None = None) -> int | None:
+    """The 0-based meld index typed as ``word``, or None (message printed); ``count``
+    is the number of the side's melds (by default :func:`meld_count`)."""
+    count, _ = meld_count(game) if count is None else count, game._
     if not typed.is_number(word):
         game.say(_("Use números de jogos: ex. {example}.", example=example))
         return None

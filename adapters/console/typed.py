@@ -19,7 +19,7 @@ from bot.i18n import N_
 from engine.cards import Card, CardParseError
 
 MAX_DIGITS = 3  # no hand or table reaches 1000 cards or melds
-MAX_ECHO = 12  # typed text shown back in a refusal is cut after this many characters
+MAX_ECHO = outcome.TYPED_ECHO  # typed text shown back in a refusal is cut after this many
 PT_SUITS = {"p": "c", "o": "d", "e": "s"}
 # The example of each command, by number and by name.
 EXAMPLES = {"b": ("b 1 2 3", "b 4d 5d 6d"), "d": ("d 7", "d js"), "e": ("e 2 4 5", "e 1 9c"),
