@@ -340,11 +340,13 @@ async def main_async(args: argparse.Namespace) -> None:
     store = await open_store(url, prefix=f"bench-svc-{secrets.token_hex(4)}")
     clock = BenchClock()
     codec = os.environ.get("STATE_CODEC", "")
-    codecs: dict[str, Codec] = {"": True, "z1": "z1", "z2": "z2", "z3": "z3"}
-    if codec not in codecs:
+    codecs: dict[str, Codec] = {"z1": "z1", "z2": "z2", "z3": "z3"}
+    if codec and codec not in codecs:
         raise SystemExit(f"STATE_CODEC={codec!r}: use z1, z2 or z3")
-    service = Service(store, clock, ai_pace_s=0, threaded=False,
-                      deck_fn=seeded_decks(args.seed), compress=codecs[codec])
+    decks = seeded_decks(args.seed)
+    service = (Service(store, clock, ai_pace_s=0, threaded=False, deck_fn=decks,
+                       compress=codecs[codec]) if codec else  # else the service's default
+               Service(store, clock, ai_pace_s=0, threaded=False, deck_fn=decks))
     profiler = cProfile.Profile() if args.profile else None
     bench = Bench(service, store, clock, Stats(), args.level, random.Random(args.seed),
                   args.cold, profiler)
