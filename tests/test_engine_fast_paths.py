@@ -11,11 +11,12 @@ refusal code, as the general path (the code before issue 13's fast paths, below)
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 
 from engine import apply, make_rules
+from engine.actions import Action
 from engine.cards import ALL_FACES, Card, full_deck
 from engine.deal import new_deal
 from engine.errors import IllegalAction
@@ -33,6 +34,7 @@ from engine.melds import (
 from engine.rules import PRESETS, Rules
 from engine.runs import Layout, extend_layout
 from engine.simulate import play_random_deal
+from engine.state import DealState
 
 
 def _general(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
@@ -62,8 +64,11 @@ def _outcome(fn: object, *args: object) -> Meld | str:
         return err.code
 
 
-def _melds(rules: Rules, players: int, deals: int, seed: int) -> set[Meld]:
-    seen: set[Meld] = set()
+def _replayed(rules: Rules, players: int, deals: int,
+              seed: int) -> Iterator[tuple[DealState, Action | None]]:
+    """Each position of seeded random deals, with the action the random player took
+    there (the caller's look at the position comes before :func:`apply`), and each
+    deal's last position with None."""
     deck_rng, rng = random.Random(seed), random.Random(seed + 1)
     for _ in range(deals):
         deck = full_deck(rules.jokers)
@@ -71,8 +76,15 @@ def _melds(rules: Rules, players: int, deals: int, seed: int) -> set[Meld]:
         state = new_deal(rules, players, deck, reshuffle=list(range(len(deck))))
         replay = state.clone()
         for action in play_random_deal(state, rng)[0]:
+            yield replay, action
             apply(replay, action)
-            seen.update(m for side in replay.melds for m in side)
+        yield replay, None
+
+
+def _melds(rules: Rules, players: int, deals: int, seed: int) -> set[Meld]:
+    seen: set[Meld] = set()
+    for replay, _action in _replayed(rules, players, deals, seed):
+        seen.update(m for side in replay.melds for m in side)
     return seen
 
 
@@ -164,16 +176,11 @@ def _hands(rules: Rules, players: int, deals: int, seed: int) -> list[list[Card]
     """Every hand (with the pile's top card added, as the justified pick-up asks) seen
     along seeded random deals."""
     hands: list[list[Card]] = []
-    deck_rng, rng = random.Random(seed), random.Random(seed + 1)
-    for _ in range(deals):
-        deck = full_deck(rules.jokers)
-        deck_rng.shuffle(deck)
-        state = new_deal(rules, players, deck, reshuffle=list(range(len(deck))))
-        replay = state.clone()
-        for action in play_random_deal(state, rng)[0]:
-            hand = replay.hands[replay.turn]
-            hands += [list(hand), [*hand, replay.pile[-1]]] if replay.pile else [list(hand)]
-            apply(replay, action)
+    for replay, action in _replayed(rules, players, deals, seed):
+        if action is None:
+            continue
+        hand = replay.hands[replay.turn]
+        hands += [list(hand), [*hand, replay.pile[-1]]] if replay.pile else [list(hand)]
     return hands
 
 
