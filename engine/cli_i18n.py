@@ -134,11 +134,12 @@ def argparse_language(lang: str) -> Iterator[None]:
 
 def tolerant_output() -> None:
     """Let ``sys.stdout`` and ``sys.stderr`` print what their encoding cannot encode as
-    replacement characters (``?``) instead of ending in ``UnicodeEncodeError``: a
-    terminal in ASCII or Latin-1 (``PYTHONIOENCODING=ascii``) then reads ``Comandos:
-    c = comprar do monte ? l = ...``. Streams that encode :data:`SAMPLE` are left as
-    they are."""
-    for stream in (sys.stdout, sys.stderr):
+    replacement characters (``?``) instead of ending in ``UnicodeEncodeError``, and
+    ``sys.stdin`` read what it cannot decode as ``"\ufffd"`` instead of ending in
+    ``UnicodeDecodeError`` (a typed ``é`` or a pasted ``4♣``): a terminal in ASCII or
+    Latin-1 (``PYTHONIOENCODING=ascii``) then reads ``Comandos: c = comprar do monte ?
+    l = ...``. Streams that encode :data:`SAMPLE` are left as they are."""
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
         if not isinstance(stream, io.TextIOWrapper):
             continue  # replaced by a caller (a test's capture): theirs to decide
         try:

@@ -51,6 +51,25 @@ def test_a_terminal_match_on_an_ascii_terminal_plays_and_quits_with_exit_0(
     assert done.stdout.endswith("At? a pr?xima!\n")
 
 
+def test_typed_characters_an_ascii_terminal_cannot_decode_are_answered_not_a_traceback(
+        tmp_path: Path) -> None:
+    """A typed ``é`` or a pasted ``4♣`` arrives as bytes ASCII cannot decode: the
+    terminal reads them as U+FFFD and answers as it answers any other typo."""
+    env = {k: v for k, v in os.environ.items() if k not in UNSET}
+    env.update(PYTHONIOENCODING="ascii", PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "bot", "play", "--players", "2", "--pause",
+                           "0"], input="d é\nd 4♣\nq\nnão\ns\n".encode(),
+                          capture_output=True, cwd=tmp_path, env=env, timeout=120,
+                          check=False)
+    out, err = done.stdout.decode("ascii"), done.stderr.decode("ascii")
+    assert "Traceback" not in err and done.returncode == 0, err
+    lines = out.splitlines()
+    assert "> ?? n?o ? carta: use o n?mero ou o nome, ex.: d 7 ou d js." in lines  # é: 2 bytes
+    assert "> 4??? n?o ? carta: use o n?mero ou o nome, ex.: d 7 ou d js." in lines
+    assert "Sair da partida? (s/n) A partida continua." in lines  # "não" read as "n??o"
+    assert out.endswith("At? a pr?xima!\n")
+
+
 def test_a_stream_that_encodes_every_character_is_left_strict(
         monkeypatch: pytest.MonkeyPatch) -> None:
     utf8 = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
@@ -58,8 +77,9 @@ def test_a_stream_that_encodes_every_character_is_left_strict(
     latin = io.TextIOWrapper(written, encoding="latin-1")
     monkeypatch.setattr(sys, "stdout", utf8)
     monkeypatch.setattr(sys, "stderr", latin)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x"), encoding="ascii"))
     cli_i18n.tolerant_output()
-    assert (utf8.errors, latin.errors) == ("strict", "replace")
+    assert (utf8.errors, latin.errors, sys.stdin.errors) == ("strict", "replace", "replace")
     latin.write("3♦ ç")
     latin.flush()
     assert written.getvalue() == "3? ç".encode("latin-1")
