@@ -73,11 +73,18 @@ async def test_a_whole_match_to_the_score() -> None:
     """The person always draws and discards their first card; the match ends with the
     final table and the scoreboard."""
     commands = iter(["c", "d 1"] * 200)
+
+    def read(_prompt: str) -> str:
+        line = next(commands, None)
+        if line is None:  # Ctrl-D at the last prompt
+            raise EOFError
+        return line
+
     clock = FakeClock()
     svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), next_deal_s=0)
     out = io.StringIO()
     console = Console(file=out, width=120, color_system=None)
-    game = ConsoleGame(svc, console, read=lambda _p: next(commands))
+    game = ConsoleGame(svc, console, read=read)
     assert await game.setup("justificado", 2)
     await game.play()
     text = out.getvalue()
@@ -112,6 +119,18 @@ async def play_seeded_duel(after: list[str] | None = None) -> str:
     assert await game.setup("buraco", 2)
     await game.play()
     return out.getvalue()
+
+
+async def test_the_last_prompt_answers_what_changes_nothing_until_enter() -> None:
+    """After the match: ``regras`` and ``p`` answer, a move or a slip brings the prompt
+    back (it says what it takes), Enter ends with the goodbye; nothing quits silently."""
+    text = await play_seeded_duel(after=["regras", "d 1", "p", ""])
+    tail = text[text.index("Fim da partida!"):]
+    rules = tail.index("Buraco\nJogadores: 2, 3, 4, 6\nMeta: 1500 pontos\n")
+    assert tail.count("Partida: Você × Robô 2\n") == 2  # the final score, then "p"
+    assert tail.index("Partida: Você × Robô 2\n", rules) > rules
+    assert "Comando desconhecido" not in tail and "Primeiro compre" not in tail
+    assert tail.endswith("1. Você: partidas 1, vitórias 0, pontos -175\nAté a próxima!\n")
 
 
 async def test_between_deals_any_move_starts_the_next_deal() -> None:

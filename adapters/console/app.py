@@ -307,13 +307,19 @@ class ConsoleGame:
         return "n" if self.between() and not commands.is_info(line) else line
 
     async def finish(self) -> None:
-        """The match is over: the last table, the score of every side, and one last
-        prompt that saves the record (``exportar``) or ends."""
+        """The match is over: the last table, the score of every side, and a last prompt
+        until Enter, ``q``, Ctrl-D or Ctrl-C: ``exportar`` saves the record, the other
+        commands that change nothing (``regras``, ``p``, ``idioma``, ``?``) answer, and
+        anything else brings the prompt back (it says what it takes)."""
         self.render()
         self.show(await self.service.scoreboard(CHAT, ME))
-        line = self.ask(self._("exportar = salvar o registro da partida · Enter = sair > "))
-        if line is not None and line.strip().lower() in commands.EXPORT:
-            self.show(await self.service.export(CHAT, ME))
+        while True:
+            line = self.ask(self._("exportar = salvar o registro da partida · Enter = sair > "))
+            if line is None or not line.strip() or commands.is_quit(line):
+                break
+            if commands.is_info(line):
+                await commands.run(self, line)
+        self.console.print(self._("Até a próxima!"))
 
     async def close(self) -> None:
         """Cancel the terminal's game, if one is open (quiet: a person who quits, or a

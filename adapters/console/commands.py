@@ -84,6 +84,11 @@ def is_info(line: str) -> bool:
     return _word(line) in INFO
 
 
+def is_quit(line: str) -> bool:
+    """True for ``q`` (and its aliases) alone."""
+    return _word(line) == "q"
+
+
 async def run(game: ConsoleGame, line: str) -> bool:
     """Do one typed command; False to quit."""
     words = line.strip().lower().split()
