@@ -9,14 +9,14 @@ from typing import Any
 from bot import play, views
 from bot.effects import ChatRef, PlayerRef
 from bot.i18n import LANGS, N_, Translator
-from bot.lobby import come_back, rules_of
+from bot.lobby import come_back, parse_args, rules_of
 from bot.model import Game
 from bot.outcome import TYPED_ECHO, Outcome, Refusal, echo
-from engine.rules import RedThree, Requirement, Rules
+from engine.rules import RedThree, Requirement, Rules, options_of
 
 __all__ = ["come_back", "going_out_rule", "hand_outcome", "help_text", "languages",
-           "move_chat", "record_filename", "record_of", "relabel", "rules_summary",
-           "rules_text", "scoreboard_text"]
+           "move_chat", "record_filename", "record_of", "relabel", "rules_for",
+           "rules_summary", "rules_text", "scoreboard_text"]
 
 
 def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
@@ -117,6 +117,19 @@ def help_text(_: Translator) -> str:
     ])
 
 
+def rules_for(args: str, table: Rules | None, default_timer: int, _: Translator) -> str:
+    """``/regras [args]``: with no ``args``, the rules of ``table`` (the chat's game, its
+    options included) or plain buraco's; a preset alone, its defaults; a preset with
+    options (``"tranca target=3000"``), the rules a table opened so would play.
+    :class:`Refusal` for an unknown preset or option, as ``/novojogo`` refuses them."""
+    if not args.strip():
+        return rules_text(table, _) if table is not None else rules_summary("buraco", _)
+    if "=" in args:
+        preset, options, _timer, _shuffle = parse_args(args, default_timer)
+        return rules_text(rules_of(preset, options), _)
+    return rules_summary(args, _)
+
+
 def rules_summary(preset: str, _: Translator) -> str:
     """``/regras <preset>``: the main parameters of a preset with its default options
     (RULES §2); :class:`Refusal` for an unknown preset."""
@@ -142,6 +155,10 @@ def rules_text(rules: Rules, _: Translator) -> str:
     lines.append(_("Opções da mesa (/novojogo {preset} opção=valor): {options}",
                    preset=rules.preset,
                    options=", ".join(_(o) for o in play.options_for(rules.preset))))
+    chosen = options_of(rules)
+    if chosen:  # a table's own options, as typed at /novojogo (jokers, bonuses ...)
+        lines.append(_("Nesta mesa: {options}", options=", ".join(
+            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in chosen.items())))
     return "\n".join(lines)
 
 

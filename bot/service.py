@@ -364,18 +364,16 @@ class Service(GameRunner):
         return [Reply(player=user, text=info.help_text(Translator(await self._lang(chat))))]
 
     async def rules_text(self, chat: ChatRef, user: PlayerRef, preset: str = "") -> list[Effect]:
-        """``/regras [preset]``: a summary of a preset's rules; without a preset, the rules
-        of the chat's game as its table plays them (its options included), or plain
-        buraco's when the chat has no game it can read."""
+        """``/regras [preset [option=value ...]]``: :func:`bot.info.rules_for`, the chat's
+        game's table being the one told without a preset."""
         _ = Translator(await self._lang(chat))
+        table = None
         if not preset.strip():
             gid = await self._active(chat)
             stored = await self._stored(gid) if gid else None
-            if gid and stored:
-                rules = play.rules_of(self._parsed(gid, stored))
-                return [Reply(player=user, text=info.rules_text(rules, _))]
+            table = play.rules_of(self._parsed(gid, stored)) if gid and stored else None
         try:
-            return [Reply(player=user, text=info.rules_summary(preset or "buraco", _))]
+            return [Reply(player=user, text=info.rules_for(preset, table, self.turn_timer_s, _))]
         except Refusal as err:
             return [Reply(player=user, text=err.render(_))]
 

@@ -122,6 +122,23 @@ async def test_regras_without_a_preset_states_the_rules_of_the_table_in_play(
             await svc.start(CHAT, ANA)
     named = only(await svc.rules_text(CHAT, ANA, "tranca"), "reply").text.splitlines()
     assert named[2] == "Meta: uma mão"  # a preset named: its defaults
+    assert lines[-1] == "Nesta mesa: target=3000"  # the table's own options, last
+    assert not named[-1].startswith("Nesta mesa")
+
+
+async def test_regras_with_options_states_the_rules_of_such_a_table(svc: Service) -> None:
+    """``/regras buraco jokers=true relancinho_bonus=0``: what /novojogo with the same
+    words would play; a bad option is refused as /novojogo refuses it."""
+    lines = only(await svc.rules_text(CHAT, ANA, "buraco jokers=true relancinho_bonus=0"),
+                 "reply").text.splitlines()
+    assert lines[:3] == ["Buraco", "Jogadores: 2, 3, 4, 6", "Meta: 1500 pontos"]
+    assert lines[-1] == "Nesta mesa: jokers=true, relancinho_bonus=0"
+    refused = only(await svc.rules_text(CHAT, ANA, "tranca jokers=true"), "reply").text
+    assert refused == "Jokers só existem na família buraco."
+    await svc.set_language(CHAT, ANA, "en")
+    lines = only(await svc.rules_text(CHAT, ANA, "tranca target=3000"),
+                 "reply").text.splitlines()
+    assert (lines[2], lines[-1]) == ("Target: 3000 points", "At this table: target=3000")
 
 
 async def test_export_without_a_finished_game(svc: Service) -> None:
