@@ -29,6 +29,7 @@ from pydantic import ValidationError
 from bot import SystemClock
 from bot.i18n import DEFAULT_LANG, Translator, argparse_language, env_lang, norm_lang
 from bot.model import READ_CODECS, norm_level
+from bot.outcome import echo
 from bot.settings import Settings, settings_error
 from engine.cli_i18n import tolerant_output
 
@@ -61,7 +62,7 @@ def _pause(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            _Words._("número de segundos inválido: {text}", text=repr(text))) from None
+            _Words._("número de segundos inválido: {text}", text=repr(echo(text)))) from None
     if not 0 <= value <= MAX_PAUSE_S:
         raise argparse.ArgumentTypeError(_Words._("use de 0 a {max} segundos",
                                                   max=f"{MAX_PAUSE_S:g}"))
@@ -76,7 +77,7 @@ def _levels(text: str) -> list[str]:
     if any(lv is None for lv in levels):
         raise argparse.ArgumentTypeError(_Words._(
             "nível inválido: {text} (use facil, normal ou dificil, ex.: --robos dificil "
-            "ou --robos facil,dificil)", text=repr(text)))
+            "ou --robos facil,dificil)", text=repr(echo(text))))
     return [lv for lv in levels if lv is not None]
 
 
@@ -85,7 +86,7 @@ def _language(text: str) -> str:
     code = norm_lang(text)
     if code is None:
         raise argparse.ArgumentTypeError(_Words._("idioma inválido: {text} (use pt, en ou it)",
-                                                  text=repr(text)))
+                                                  text=repr(echo(text))))
     return code
 
 

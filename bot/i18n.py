@@ -40,9 +40,12 @@ def N_(msgid: str) -> str:
 
 
 def norm_lang(text: str) -> str | None:
-    """The language code for ``text`` (``"EN"``, ``"pt-BR"``, ``"italiano"``), or None."""
+    """The language code for ``text`` (``"EN"``, ``"pt-BR"``, ``"en_US"``, ``"it-CH"``,
+    ``"italiano"``), or None. A locale's region is dropped (``en_US`` is ``en``)."""
     key = text.strip().lower()
     key = _ALIASES.get(key, key)
+    if key not in LANGS and len(key) > 3 and key[2] in "-_" and key[:2] in LANGS:
+        key = key[:2]
     return key if key in LANGS else None
 
 

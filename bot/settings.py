@@ -14,6 +14,7 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.i18n import Translator
+from bot.outcome import echo
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 _UNITS = {"turn_timer_s", "ai_pace_s"}  # in seconds
@@ -72,7 +73,8 @@ def _one(error: Any, _: Translator) -> str:
     name = str(error["loc"][0]) if error["loc"] else "?"
     field = Settings.model_fields.get(name)
     given = error.get("input")
-    shown = f" ({given!r})" if isinstance(given, str | int | float) else ""
+    shown = f" ({echo(given)!r})" if isinstance(given, str) else (
+        f" ({given!r})" if isinstance(given, int | float) else "")
     return _("{name} inválido{shown}: {accepts}.", name=name.upper(), shown=shown,
              accepts=_accepts(name, field, _) if field is not None else _kind(error, _))
 

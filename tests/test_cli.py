@@ -50,6 +50,32 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
                    "--robos facil,dificil)")
 
 
+@pytest.mark.parametrize(("argv", "line"), [
+    (["play", "--idioma", "x" * 5000], "python -m bot play: erro: argumento "
+     "--idioma/--language: idioma inválido: '" + "x" * 24 + "…' (use pt, en ou it)"),
+    (["play", "--robos", "y" * 5000], "python -m bot play: erro: argumento --robos/--robots: "
+     "nível inválido: '" + "y" * 24 + "…' (use facil, normal ou dificil, ex.: --robos "
+     "dificil ou --robos facil,dificil)"),
+    (["play", "--pause", "9" * 5000 + "z"], "python -m bot play: erro: argumento --pause: "
+     "número de segundos inválido: '" + "9" * 24 + "…'"),
+])
+def test_a_long_bad_argument_is_repeated_cut_to_24_characters(
+        argv: list[str], line: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == line
+
+
+def test_a_long_bad_setting_is_repeated_cut_to_24_characters(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("LOG_LEVEL", "v" * 5000)
+    assert cli.main(["play"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "LOG_LEVEL inválido ('" + "V" * 24 + "…'): use DEBUG, INFO, WARNING, ERROR ou "
+        "CRITICAL."]
+
+
 @pytest.mark.parametrize(("variant", "players", "allowed"), [
     ("buraco", "7", "2, 3, 4 ou 6"), ("buraco", "1000", "2, 3, 4 ou 6"),
     ("buraco", "100000000000000000000", "2, 3, 4 ou 6"), ("buraco", "0", "2, 3, 4 ou 6"),

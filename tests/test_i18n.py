@@ -95,6 +95,13 @@ def test_pt_is_the_msgid_and_unknown_languages_fall_back() -> None:
     assert [norm_lang(t) for t in ("EN", "pt-BR", "italiano", "de")] == ["en", "pt", "it", None]
 
 
+def test_a_locale_with_a_region_names_its_language() -> None:
+    """``idioma en_US`` as ``LANG=en_US.UTF-8`` would say it; an unknown language with a
+    region stays unknown."""
+    assert [norm_lang(t) for t in ("en_US", "en-GB", "IT_ch", "pt_PT", "de_DE", "e_US",
+                                   "enx")] == ["en", "en", "it", "pt", None, None, None]
+
+
 async def test_idioma_switches_the_chat_and_its_table(svc: Service, store: Any) -> None:
     await svc.new_game(CHAT, ANA, "")
     listed = await svc.set_language(CHAT, ANA, "")
