@@ -117,17 +117,21 @@ def help_text(_: Translator) -> str:
     ])
 
 
-def rules_for(args: str, table: Rules | None, default_timer: int, _: Translator) -> str:
+def rules_for(args: str, table: Rules | None, default_timer: int, _: Translator,
+              terminal: bool = False) -> str:
     """``/regras [args]``: with no ``args``, the rules of ``table`` (the chat's game, its
     options included) or plain buraco's; a preset alone, its defaults; a preset with
     options (``"tranca target=3000"``), the rules a table opened so would play.
-    :class:`Refusal` for an unknown preset or option, as ``/novojogo`` refuses them."""
+    :class:`Refusal` for an unknown preset or option, as ``/novojogo`` refuses them.
+    ``terminal``: options are given as ``--variant '<preset> opção=valor'`` there."""
     if not args.strip():
-        return rules_text(table, _) if table is not None else rules_summary("buraco", _)
-    if "=" in args:
+        rules = table if table is not None else rules_of("buraco", {})
+    elif "=" in args:
         preset, options, _timer, _shuffle = parse_args(args, default_timer)
-        return rules_text(rules_of(preset, options), _)
-    return rules_summary(args, _)
+        rules = rules_of(preset, options)
+    else:
+        rules = rules_of(play.preset_key(args), {})
+    return rules_text(rules, _, terminal)
 
 
 def rules_summary(preset: str, _: Translator) -> str:
@@ -136,9 +140,10 @@ def rules_summary(preset: str, _: Translator) -> str:
     return rules_text(rules_of(play.preset_key(preset), {}), _)
 
 
-def rules_text(rules: Rules, _: Translator) -> str:
+def rules_text(rules: Rules, _: Translator, terminal: bool = False) -> str:
     """The main parameters of ``rules`` (RULES §2): a preset's defaults, or a table's
-    rules with the options it was opened with (``/regras`` in a chat with a game)."""
+    rules with the options it was opened with (``/regras`` in a chat with a game);
+    ``terminal`` names the options as the terminal takes them (``--variant``)."""
     lines = [views.PRESET_TITLES.get(rules.preset, rules.preset)]
     lines.append(_("Jogadores: {n}", n=", ".join(map(str, rules.players_allowed))))
     lines.append(_("Meta: {n} pontos", n=rules.target) if rules.target else _("Meta: uma mão"))
@@ -152,11 +157,12 @@ def rules_text(rules: Rules, _: Translator) -> str:
                      if rules.dollar_per_canastra else
                      _("Dólar: +100 cada com canastra, −100 sem "
                        "(opção dollar_per_canastra=true: +100 por canastra)"))
-    lines.append(_("Opções da mesa (/novojogo {preset} opção=valor): {options}",
-                   preset=rules.preset,
+    how = (N_("Opções da mesa (--variant '{preset} opção=valor'): {options}") if terminal
+           else N_("Opções da mesa (/novojogo {preset} opção=valor): {options}"))
+    lines.append(_(how, preset=rules.preset,
                    options=", ".join(_(o) for o in play.options_for(rules.preset))))
     chosen = options_of(rules)
-    if chosen:  # a table's own options, as typed at /novojogo (jokers, bonuses ...)
+    if chosen:  # where the table differs from the preset (engine options_of, RULES A22)
         lines.append(_("Nesta mesa: {options}", options=", ".join(
             f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in chosen.items())))
     return "\n".join(lines)

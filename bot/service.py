@@ -373,7 +373,8 @@ class Service(GameRunner):
             stored = await self._stored(gid) if gid else None
             table = play.rules_of(self._parsed(gid, stored)) if gid and stored else None
         try:
-            return [Reply(player=user, text=info.rules_for(preset, table, self.turn_timer_s, _))]
+            return [Reply(player=user, text=info.rules_for(
+                preset, table, self.turn_timer_s, _, chat.platform in views.SOLO_PLATFORMS))]
         except Refusal as err:
             return [Reply(player=user, text=err.render(_))]
 

@@ -113,6 +113,19 @@ async def test_pile_onto_a_meld_past_the_sides_melds_names_them_not_a_button() -
                                            "Não há jogo 3 (jogos 1 a 2)."]
 
 
+async def test_a_meld_past_the_only_one_says_there_is_only_meld_1() -> None:
+    game, out = scripted(["lj 2", "q", "s"], width=200)
+    assert await game.setup("justificado", 2, ["normal"])
+    assert game.table is not None
+    game.table = game.table.model_copy(update={"lines": [
+        "Você: 0 pts · nesta mão: 30 em jogos", "  1) 6♥ 6♠ 6♠",
+        "Robô 2: 0 pts · nesta mão: 0 em jogos", "  (sem jogos)",
+        "Cartas na mão: Você 11 · Robô 2 11"]})
+    game._shown = game.snapshot()
+    await game.play()
+    assert answers(out.getvalue())[0] == "Não há jogo 2 (só o jogo 1)."
+
+
 async def test_help_lists_only_the_commands_of_the_variant() -> None:
     assert help_text(make_rules("buraco", {}), PT) == (
         "Comandos: c = comprar do monte · l = pegar o lixo · b 1 2 3 = baixar as cartas "

@@ -138,6 +138,10 @@ async def test_terminal_regras_states_the_rules_of_the_table_with_its_options() 
     said = answers(text)
     assert said[:3] == ["Buraco", "Jogadores: 2, 3, 4, 6", "Meta: 3000 pontos"]
     assert "Para bater: precisa de uma canastra limpa." in said
+    # the terminal takes options as --variant does, not as /novojogo
+    assert any(line.startswith("Opções da mesa (--variant 'buraco opção=valor'): target ")
+               for line in said)
+    assert "Nesta mesa: end_requires=clean_canastra, target=3000, vulnerable_at=1500" in said
 
 
 async def test_an_unknown_language_is_named_before_the_list() -> None:

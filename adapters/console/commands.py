@@ -224,8 +224,10 @@ def _meld_number(game: ConsoleGame, word: str, example: str,
         game.say(_("Seu lado ainda não tem jogos."))
         return None
     if len(word) > typed.MAX_DIGITS or int(word) < 1 or (count is not None and int(word) > count):
-        game.say(_("Não há jogo {n} (jogos 1 a {max}).", n=typed.echo(word), max=count)
-                 if count is not None else _("Não há jogo {n}.", n=typed.echo(word)))
+        shown = typed.echo(word)
+        game.say(_("Não há jogo {n}.", n=shown) if count is None else
+                 _("Não há jogo {n} (só o jogo 1).", n=shown) if count == 1 else
+                 _("Não há jogo {n} (jogos 1 a {max}).", n=shown, max=count))
         return None
     return int(word) - 1
 
