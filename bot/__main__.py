@@ -241,7 +241,7 @@ async def _serve_all(settings: Settings) -> int:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     failed: list[str] = []
-    await asyncio.gather(*(_serve_one(name, serve, settings, stop, failed)
+    await asyncio.gather(*(_serve_one(name, serve, settings, stop, failed, len(servers))
                            for name, serve in servers))
     if len(failed) == len(servers):
         print(_Words._("Nenhuma plataforma pôde rodar: {failed}", failed="; ".join(failed)),
@@ -251,9 +251,10 @@ async def _serve_all(settings: Settings) -> int:
 
 
 async def _serve_one(name: str, serve: Any, settings: Settings, stop: asyncio.Event,
-                     failed: list[str]) -> None:
+                     failed: list[str], total: int) -> None:
     """Run one platform's ``serve``; what ends it with an error is logged in one line
-    (``_setup_error``'s, or the error with its traceback when unforeseen) and added to
+    (``_setup_error``'s, or the error with its traceback when unforeseen; saying the
+    other platforms go on only while one of the ``total`` still runs) and added to
     ``failed``, so the other platforms are not cancelled with it."""
     try:
         await serve(settings, stop)
@@ -263,13 +264,16 @@ async def _serve_one(name: str, serve: Any, settings: Settings, stop: asyncio.Ev
             inner = inner.exceptions[0]
         line = _setup_error(inner)
         failed.append(f"{name}: {line or type(inner).__name__}")
-        log = logging.getLogger("bot")
+        log, _ = logging.getLogger("bot"), _Words._
+        others = len(failed) < total  # another platform is still running
         if line is not None:
-            log.error("%s", _Words._("{name} parou: {line} (as outras plataformas continuam)",
-                                     name=name, line=line))
+            log.error("%s", _("{name} parou: {line} (as outras plataformas continuam)",
+                              name=name, line=line) if others else
+                      _("{name} parou: {line}", name=name, line=line))
         else:
-            log.exception("%s", _Words._("{name} parou por um erro inesperado (as outras "
-                                         "plataformas continuam)", name=name))
+            log.exception("%s", _("{name} parou por um erro inesperado (as outras "
+                                  "plataformas continuam)", name=name) if others else
+                          _("{name} parou por um erro inesperado", name=name))
 
 
 def _synced(names: list[str], guild: int | None) -> str:

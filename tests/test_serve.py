@@ -76,3 +76,16 @@ def test_no_platform_able_to_run_exits_1_with_one_line(
     assert capsys.readouterr().err == (
         "Nenhuma plataforma pôde rodar: Telegram: TELEGRAM_TOKEN recusado pelo Telegram: "
         "refused; Discord: DISCORD_TOKEN recusado pelo Discord: bad token\n")
+
+
+@pytest.mark.usefixtures("env")
+def test_the_last_platform_to_stop_does_not_say_the_others_go_on(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(app, "serve", refusing(telegram.error.InvalidToken("refused")))
+    monkeypatch.setattr(process, "serve", refusing(discord.LoginFailure("bad token")))
+    with caplog.at_level(logging.ERROR, logger="bot"):
+        assert cli.main(["serve"]) == 1
+    assert [r.getMessage() for r in caplog.records if r.name == "bot"] == [
+        "Telegram parou: TELEGRAM_TOKEN recusado pelo Telegram: refused "
+        "(as outras plataformas continuam)",
+        "Discord parou: DISCORD_TOKEN recusado pelo Discord: bad token"]
