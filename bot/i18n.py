@@ -17,6 +17,7 @@ placeholders) have their own domain, ``engine.po`` next to ``messages.po``, cons
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -39,13 +40,18 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+_REGION = re.compile(r"([a-z]{2})[-_](?:[a-z]{2}|[0-9]{3})")
+"""A language with its region, ``en_US``, ``it-CH``, ``es-419``: nothing more."""
+
+
 def norm_lang(text: str) -> str | None:
     """The language code for ``text`` (``"EN"``, ``"pt-BR"``, ``"en_US"``, ``"it-CH"``,
     ``"italiano"``), or None. A locale's region is dropped (``en_US`` is ``en``)."""
     key = text.strip().lower()
     key = _ALIASES.get(key, key)
-    if key not in LANGS and len(key) > 3 and key[2] in "-_" and key[:2] in LANGS:
-        key = key[:2]
+    region = _REGION.fullmatch(key)
+    if key not in LANGS and region is not None:
+        key = region.group(1)
     return key if key in LANGS else None
 
 

@@ -100,6 +100,8 @@ def test_a_locale_with_a_region_names_its_language() -> None:
     region stays unknown."""
     assert [norm_lang(t) for t in ("en_US", "en-GB", "IT_ch", "pt_PT", "de_DE", "e_US",
                                    "enx")] == ["en", "en", "it", "pt", None, None, None]
+    assert [norm_lang(t) for t in ("pt_BR.UTF-8/../../", "en_USA", "it-", "pt; DROP",
+                                   "en_US x")] == [None] * 5  # nothing more than a region
 
 
 async def test_idioma_switches_the_chat_and_its_table(svc: Service, store: Any) -> None:
