@@ -36,8 +36,6 @@ def move_chat(game: Game, chat: ChatRef) -> Outcome:
     return Outcome([views.table_effect(game)])
 
 
-
-
 def languages(_: Translator, typed: str,
               use: str = N_("Idiomas: {choices}. Use /idioma en.")) -> str:
     """The languages to choose from (msgid ``use``), after "Idioma desconhecido: xx."
@@ -124,14 +122,10 @@ def rules_for(args: str, table: Rules | None, default_timer: int, _: Translator,
     options (``"tranca target=3000"``), the rules a table opened so would play.
     :class:`Refusal` for an unknown preset or option, as ``/novojogo`` refuses them.
     ``terminal``: options are given as ``--variant '<preset> opção=valor'`` there."""
-    if not args.strip():
-        rules = table if table is not None else rules_of("buraco", {})
-    elif "=" in args:
-        preset, options, _timer, _shuffle = parse_args(args, default_timer)
-        rules = rules_of(preset, options)
-    else:
-        rules = rules_of(play.preset_key(args), {})
-    return rules_text(rules, _, terminal)
+    if not args.strip() and table is not None:
+        return rules_text(table, _, terminal)
+    preset, options, _timer, _shuffle = parse_args(args, default_timer)  # "": buraco
+    return rules_text(rules_of(preset, options), _, terminal)
 
 
 def rules_summary(preset: str, _: Translator) -> str:

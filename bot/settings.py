@@ -45,8 +45,8 @@ class Settings(BaseSettings):
     state_codec: Literal["z1", "z2", "z3"] = "z2"
     """How game states are written (bot.model.encode): ``z2`` by default in this release,
     which the release before it reads too, so a rolling deploy from it never meets a
-    state an old worker cannot read; ``z3`` (issue 13, Zstandard: about 3x cheaper to
-    write and read, 20% smaller) once no worker of a release before ``z3`` runs; ``z1``
+    state an old worker cannot read; ``z3`` (issue 13, Zstandard: its compression 2-3x
+    cheaper to write and read, 20% smaller) once no worker of a release before ``z3`` runs; ``z1``
     for a rolling deploy from a release older than ``z2`` (docs/deploy.md "Rolling
     deploys"). Every form is read either way."""
 
