@@ -20,7 +20,7 @@ sets aside; *deal* next deal), PING p50/p99, action p50 / PING p50, action
 presses per second of one process, and ``MEMORY USAGE`` of a 4-player buraco_morto
 state key at turn 30. Targets (issue 13): action p50 <= 0.8 ms (``--cold`` 1.2 ms), p99 <= 3
 ms, p50 <= 5x PING, >= 1,000 actions/s, <= 4 KB. States are written in the service's
-default form (``"z2:"``, bot.model.DEFAULT_CODEC), or ``STATE_CODEC``'s (z1, z2, z3).
+default form (``"z3:"``, bot.model.DEFAULT_CODEC), or ``STATE_CODEC``'s (z1, z2, z3).
 The clock is the script's own (no timer fires), AI pacing 0; keys use a prefix unique
 to the run, and only they are deleted at the end (``REDIS_URL``, default database 15).
 """

@@ -149,14 +149,14 @@ still read, and written when ``compress="z1"``."""
 PACKED_DICT = "z2:"
 """Prefix of ``"z2:" + base64(zlib(JSON))``, deflated at level 1 with :data:`STATE_DICT`
 as preset dictionary (issue 13, first pass): about 25% fewer bytes than ``"z1:"``. Read
-by every release since the one that introduced it; written by default
-(:data:`DEFAULT_CODEC`) so a rolling deploy from that release is safe."""
+by every release since the one that introduced it; written with ``"z2"``
+(``STATE_CODEC=z2``), for a rolling deploy from a release that reads no ``"z3:"``."""
 PACKED_ZSTD = "z3:"
 """Prefix of ``"z3:" + base64(zstd(JSON))`` (issue 13, third pass): Zstandard level 3
 with :data:`STATE_DICT` as raw-content dictionary and a checksum; the compression 2-3x
 faster to write and to read than ``"z2:"``'s and the state about 20% smaller
-(bench/README.md "Service speed (issue 13)", "Third pass"). Written with ``"z3"``
-(``STATE_CODEC=z3``), read always."""
+(bench/README.md "Service speed (issue 13)", "Third pass"). Written by default
+(:data:`DEFAULT_CODEC`), read by every release since 99e6f03."""
 STATE_DICT = (Path(__file__).with_name("state-dict-1.bin")).read_bytes()
 """The preset dictionary of ``"z2:"`` and ``"z3:"`` (the JSON of three seeded games,
 bench/_state_dict.py, 11,773 bytes). Frozen: every such state needs these very bytes
@@ -180,10 +180,11 @@ CODECS: tuple[Codec, ...] = (True, False, "z1", "z2", "z3")
 READ_CODECS = ("z1", "z2", "z3")
 """The packed forms this release reads (and plain JSON), as its workers log at start-up:
 docs/deploy.md "Rolling deploys" tells an operator to look for it."""
-DEFAULT_CODEC: Codec = "z2"
+DEFAULT_CODEC: Codec = "z3"
 """The form written unless told otherwise (:class:`bot.service.Service`, ``STATE_CODEC``):
-``"z2"``, which the previous release reads too, so a rolling deploy from it is safe;
-``"z3"`` once every worker reads it (docs/deploy.md "Rolling deploys")."""
+``"z3"``, which the previous release (99e6f03, the first to log "reads z1, z2, z3") reads
+too, so a rolling deploy from it is safe; ``"z2"`` for a roll from an older release
+(docs/deploy.md "Rolling deploys")."""
 
 
 def check_codec(compress: object) -> Codec:

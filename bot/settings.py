@@ -42,12 +42,13 @@ class Settings(BaseSettings):
     turn_timer_s: int = Field(default=90, ge=10, le=86_400)
     ai_pace_s: float = Field(default=1.0, ge=0, le=60)
     log_level: LogLevel = "INFO"
-    state_codec: Literal["z1", "z2", "z3"] = "z2"
-    """How game states are written (bot.model.encode): ``z2`` by default in this release,
-    which the release before it reads too, so a rolling deploy from it never meets a
-    state an old worker cannot read; ``z3`` (issue 13, Zstandard: its compression 2-3x
-    cheaper to write and read, 20% smaller) once no worker of a release before ``z3`` runs; ``z1``
-    for a rolling deploy from a release older than ``z2`` (docs/deploy.md "Rolling
+    state_codec: Literal["z1", "z2", "z3"] = "z3"
+    """How game states are written (bot.model.encode, :data:`bot.model.DEFAULT_CODEC`):
+    ``z3`` by default (issue 13, Zstandard: its compression 2-3x cheaper to write and read
+    than ``z2``'s, 20% smaller), which the release before this one reads too, so a rolling
+    deploy from it never meets a state an old worker cannot read; ``z2`` for a rolling
+    deploy from a release that reads no ``z3`` (its start-up line lists no forms); ``z1``
+    for one from a release older than ``z2`` (docs/deploy.md "Rolling
     deploys"). Every form is read either way."""
 
     @field_validator("log_level", mode="before")

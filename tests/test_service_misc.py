@@ -53,18 +53,18 @@ def test_settings_defaults_and_bad_values(monkeypatch: pytest.MonkeyPatch) -> No
         Settings(_env_file=None)
 
 
-def test_states_are_written_as_z2_unless_state_codec_says_z1_or_z3(
+def test_states_are_written_as_z3_unless_state_codec_says_z1_or_z2(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/deploy.md "Rolling deploys": the release before this one reads "z2:", so a
-    rolling deploy from it needs no setting; "z3:" (faster) only once every worker
-    reads it; "z1:" for a deploy from a release older than "z2:"."""
+    """docs/deploy.md "Rolling deploys": the release before this one reads "z3:", so a
+    rolling deploy from it needs no setting; "z2:" for a roll from an older release;
+    "z1:" for a deploy from a release older than "z2:"."""
     monkeypatch.delenv("STATE_CODEC", raising=False)
-    assert Settings(_env_file=None).state_codec == "z2"
-    for codec in ("z1", "z3"):
+    assert Settings(_env_file=None).state_codec == "z3"
+    for codec in ("z1", "z2"):
         monkeypatch.setenv("STATE_CODEC", codec)
         assert Settings(_env_file=None).state_codec == codec
-    monkeypatch.setenv("STATE_CODEC", " Z3 ")  # as LOG_LEVEL takes "debug"
-    assert Settings(_env_file=None).state_codec == "z3"
+    monkeypatch.setenv("STATE_CODEC", " Z2 ")  # as LOG_LEVEL takes "debug"
+    assert Settings(_env_file=None).state_codec == "z2"
     monkeypatch.setenv("STATE_CODEC", "z4")
     with pytest.raises(ValidationError):
         Settings(_env_file=None)
@@ -172,14 +172,14 @@ def test_fallback_ai_draws_then_discards_the_safe_card() -> None:
 
 
 async def test_states_are_stored_compressed(svc: Service, store: Any) -> None:
-    from bot.model import PACKED_DICT, decode, encode
+    from bot.model import PACKED_ZSTD, decode, encode
 
     await svc.new_game(CHAT, ANA, "buraco")
     await svc.join(CHAT, BIA)
     await svc.start(CHAT, ANA)
     gid = await store.chat_game(CHAT.key)
     _v, text = await store.load_game(gid)
-    assert text.startswith(PACKED_DICT)  # the service's default form (DEFAULT_CODEC)
+    assert text.startswith(PACKED_ZSTD)  # the service's default form (DEFAULT_CODEC)
     game = decode(text)
     plain = encode(game, compress=False)
     # a fresh deal is mostly a shuffled deck, the least compressible state (about 2x;

@@ -110,7 +110,7 @@ def test_a_damaged_dictionary_state_is_corrupt() -> None:
 
 
 async def test_a_truncated_dictionary_state_is_corrupt() -> None:
-    packed = base64.b64decode(encode(await mid_game())[3:])  # "z2:", the default
+    packed = base64.b64decode(encode(await mid_game(), "z2")[3:])
     for cut in (packed[:-7], packed + b"x"):
         with pytest.raises(CorruptGame, match=r"^error$"):
             decode(PACKED_DICT + base64.b64encode(cut).decode())
@@ -122,15 +122,16 @@ FROZEN_Z3 = ("z3:KLUv/WTiAG0CANBrM2Y5cXoyYTEwMDFBbmFsb2JieTJudWxsfQ4ABvQjQQGrMkj
 read it (a live game outlives a deploy)."""
 
 
-async def test_z3_is_zstd_with_the_dictionary_smaller_than_z2_and_z2_is_the_default() -> None:
+async def test_z3_is_zstd_with_the_dictionary_smaller_than_z2_and_the_default() -> None:
     """``"z3:"`` (issue 13, third pass): Zstandard level 3 with the same frozen
     dictionary and a checksum, written on request (``"z3"`` or ``True``); it reads back
-    to the very JSON and game, and takes fewer bytes than ``"z2:"``, still the default
-    (docs/deploy.md "Rolling deploys": the previous release reads it)."""
+    to the very JSON and game, and takes fewer bytes than ``"z2:"``; the default written
+    form since the release after 99e6f03, which reads it (docs/deploy.md "Rolling
+    deploys")."""
     game = await mid_game()
     packed = encode(game, "z3")
     assert packed.startswith(PACKED_ZSTD) and encode(game, True) == packed
-    assert encode(game).startswith(PACKED_DICT) and DEFAULT_CODEC == "z2"
+    assert encode(game) == packed and DEFAULT_CODEC == "z3"
     assert decode(packed) == game
     assert len(packed) < len(encode(game, "z2"))
     frame = base64.b64decode(packed[3:])
