@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from bot import SystemClock
 from bot.i18n import DEFAULT_LANG, Translator, argparse_language, env_lang, norm_lang
 from bot.model import READ_CODECS, norm_level
-from bot.outcome import echo
+from bot.outcome import MAX_ECHO, echo
 from bot.settings import Settings, settings_error
 from engine.cli_i18n import tolerant_output
 
@@ -66,6 +66,20 @@ def _pause(text: str) -> float:
     if not 0 <= value <= MAX_PAUSE_S:
         raise argparse.ArgumentTypeError(_Words._("use de 0 a {max} segundos",
                                                   max=f"{MAX_PAUSE_S:g}"))
+    return value
+
+
+def _players(text: str) -> int:
+    """``--players``: a whole number; whether the variant plays with that many is the
+    game's own check ("Esta variante joga com ... a mesa tem N."), which repeats it, so
+    one longer than :data:`bot.outcome.MAX_ECHO` digits is refused here, echoed cut."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or len(str(value)) > MAX_ECHO:
+        raise argparse.ArgumentTypeError(
+            _Words._("número de jogadores inválido: {text}", text=repr(echo(text))))
     return value
 
 
@@ -140,7 +154,7 @@ def _parser(_: Translator | None = None) -> argparse.ArgumentParser:
     play.add_argument("--variant", default="buraco", type=_variant, metavar=_("VARIANTE"),
                       help=_("buraco, buraco_morto, bossa_nova, tranca, justificado, altaneira "
                              "(e opções, ex.: 'tranca target=3000')"))
-    play.add_argument("--players", type=int, default=None, metavar="N",
+    play.add_argument("--players", type=_players, default=None, metavar="N",
                       help=_("número de lugares (os que a variante aceita: 2, 3, 4 ou 6)"))
     play.add_argument("--robos", "--robots", dest="levels", type=_levels, default=["normal"],
                       metavar=_("NIVEIS"),

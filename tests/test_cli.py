@@ -58,6 +58,10 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
      "dificil ou --robos facil,dificil)"),
     (["play", "--pause", "9" * 5000 + "z"], "python -m bot play: erro: argumento --pause: "
      "número de segundos inválido: '" + "9" * 24 + "…'"),
+    (["play", "--players", "9" * 5000], "python -m bot play: erro: argumento --players: "
+     "número de jogadores inválido: '" + "9" * 24 + "…'"),
+    (["play", "--players", "dois"], "python -m bot play: erro: argumento --players: "
+     "número de jogadores inválido: 'dois'"),
 ])
 def test_a_long_bad_argument_is_repeated_cut_to_24_characters(
         argv: list[str], line: str, capsys: pytest.CaptureFixture[str]) -> None:

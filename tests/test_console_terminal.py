@@ -206,7 +206,7 @@ def test_argument_errors_follow_idioma(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         cli.main(["play", "--idioma=it", "--players", "x"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "python -m bot play: errore: argomento --players: valore int non valido: 'x'")
+        "python -m bot play: errore: argomento --players: numero di giocatori non valido: 'x'")
 
 
 def test_settings_errors_follow_the_locale(capsys: pytest.CaptureFixture[str],
