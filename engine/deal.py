@@ -7,30 +7,31 @@ Rule sources are cited at each check.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Final
 
 from engine.actions import Action
-from engine.cards import Card, show
+from engine.cards import Card
 from engine.errors import IllegalAction
-from engine.melds import RUN, Meld, extend_meld, make_meld
+from engine.melds import extend_meld, make_meld
 from engine.memo import facts
+from engine.pile import take_pile
 from engine.rules import RedThree
 from engine.scoring import card_points
 from engine.state import DRAW, OVER, PLAY, DealState, Event, deal_cards
 from engine.turns import (
     able_to_end_turn,
     check_leftover,
+    check_phase,
     forget_seen,
     go_out,
     going_out_refusal,
     holds_red_three,
     is_red_three,
     next_turn,
-    note_pile_dollars,
     trim_pile_dollars,
+    without,
 )
 
 new_deal = deal_cards
@@ -91,34 +92,10 @@ def play(state: DealState, action: Action) -> tuple[DealState, list[Event]]:
 
 
 # Helpers ---------------------------------------------------------------------
-def _phase(state: DealState, wanted: str) -> None:
-    if state.phase != wanted:
-        if wanted == DRAW:
-            raise IllegalAction("already_drew", "você já comprou nesta vez")
-        raise IllegalAction("must_draw", "primeiro compre do monte ou pegue o lixo")
-
-
-def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
-    """``hand`` minus the multiset ``cards`` (the first copies of each); raises ``not_in_hand``.
-    (``list.remove`` compares cards in C: see :class:`~engine.cards.Card`.)"""
-    out = list(hand)
-    try:
-        for c in cards:
-            out.remove(c)
-    except ValueError:
-        pass
-    else:
-        return out
-    missing = Counter(cards) - Counter(hand)
-    raise IllegalAction(
-        "not_in_hand", "você não tem: {cards}", cards=show(sorted(missing.elements()))
-    )
-
-
 # Handlers --------------------------------------------------------------------
 def _check_draw(state: DealState, action: Action) -> None:
     if state.phase != DRAW:
-        _phase(state, DRAW)
+        check_phase(state, DRAW)
     if not state.stock:
         raise IllegalAction("stock_empty", "o monte acabou")
 
@@ -137,7 +114,7 @@ def _draw(state: DealState, action: Action) -> list[Event]:
 
 def _redraw(state: DealState, action: Action) -> list[Event]:
     """RULES A9: the first player's drawn card becomes the pile's first card; draw again."""
-    _phase(state, PLAY)
+    check_phase(state, PLAY)
     if not state.rules.first_player_second_card:
         raise IllegalAction("no_redraw", "nesta variante não se troca a primeira carta comprada")
     if not state.redraw_ok or state.drawn is None or state.drawn not in state.hands[action.seat]:
@@ -156,102 +133,6 @@ def _redraw(state: DealState, action: Action) -> list[Event]:
     return [Event("redrew", action.seat, {"card": old.code, "stock": len(state.stock)})]
 
 
-def _take_pile(state: DealState, action: Action) -> list[Event]:
-    _phase(state, DRAW)
-    rules, seat = state.rules, action.seat
-    hand = state.hands[seat]
-    if not state.pile:
-        raise IllegalAction("pile_empty", "o lixo está vazio")
-    if state.pile_blocked:
-        raise IllegalAction("pile_blocked", "o lixo está trancado por um 3 preto: compre do monte")
-    if rules.single_card_pile_rule and len(hand) == 1 and len(state.pile) == 1:
-        raise IllegalAction(
-            "single_card_pile", "com uma carta na mão não se pega lixo de uma carta só"
-        )
-    top, rest = state.pile[-1], state.pile[:-1]
-    side = state.side_of[seat]
-    if not rules.pickup_justified:
-        if action.with_ is not None or action.meld is not None:
-            raise IllegalAction(
-                "pile_open", "neste jogo o lixo é aberto: pegue-o e depois baixe seus jogos"
-            )
-        state.hands[seat] = hand + state.pile
-        state.from_pile = list(state.pile)
-        state.seen[seat].extend(state.pile)  # an open pile: everyone saw what was taken
-        note_pile_dollars(state, seat, state.pile)
-        state.taken_top = top
-        events = [Event("took_pile", seat, {"cards": [c.code for c in state.pile]})]
-    else:
-        new_hand, side_melds, meld_index = _justify(state, action, top)
-        new_hand = new_hand + rest
-        check_leftover(state, seat, new_hand, side_melds)
-        state.hands[seat] = new_hand
-        state.melds[side] = side_melds
-        state.from_pile = list(rest)
-        note_pile_dollars(state, seat, rest)
-        state.has_laid[seat] = True
-        state.laid_this_turn = True
-        events = [
-            Event(
-                "took_pile", seat, {"top": top.code, "count": len(state.pile), "meld": meld_index}
-            )
-        ]
-    state.pile = []
-    state.phase = PLAY
-    state.drawn = None
-    state.drawn_more = []
-    state.redraw_ok = False
-    if not state.hands[seat]:
-        go_out(state, seat, True, events)
-    return events
-
-
-def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], list[Meld], int]:
-    """RULES A10, A11, A38: the top card goes into a new meld with >= 2 hand cards, or
-    onto one of the side's melds, in the same move."""
-    rules = state.rules
-    side = state.side_of[action.seat]
-    side_melds = list(state.melds[side])
-    if action.with_ is not None:
-        if len(action.with_) < 2:
-            raise IllegalAction(
-                "justify_two_cards", "para pegar o lixo, junte a carta de cima com 2 ou mais da mão"
-            )
-        if rules.justify_wild_same_suit and any(
-            c.rank == 2 and c.suit != top.suit for c in action.with_
-        ):
-            raise IllegalAction(
-                "justify_wild_suit", "só um 2 do mesmo naipe da carta de cima justifica"
-            )
-        new_hand = _without(state.hands[action.seat], action.with_)
-        meld = make_meld([top, *action.with_], rules)
-        side_melds.append(meld)
-        index = len(side_melds) - 1
-    elif action.meld is not None:
-        if action.meld >= len(side_melds):
-            raise IllegalAction(
-                "no_such_meld", "seu lado não tem o jogo {number}", number=action.meld + 1
-            )
-        meld = extend_meld(side_melds[action.meld], [top], rules)
-        side_melds[action.meld] = meld
-        new_hand = list(state.hands[action.seat])
-        index = action.meld
-    else:
-        raise IllegalAction("justify_needed", "para pegar o lixo, baixe a carta de cima num jogo")
-    if rules.justify_wild_same_suit and top.rank == 2 and not _natural_two(meld, top):
-        raise IllegalAction(
-            "justify_wild_top", "um 2 no topo do lixo só sai como o 2 natural do seu naipe"
-        )
-    return new_hand, side_melds, index
-
-
-def _natural_two(meld: Meld, two: Card) -> bool:
-    if meld.kind != RUN or meld.suit != two.suit or not meld.low <= 2 <= meld.high:
-        return False
-    slot = meld.cards[2 - meld.low]
-    return slot.rank == 2 and slot.suit == two.suit
-
-
 def _about(err: IllegalAction, cards: Sequence[Card], several: bool) -> IllegalAction:
     """``err`` naming the meld it is about (``err.cards``) when the lay-down had several."""
     if several:
@@ -262,7 +143,7 @@ def _about(err: IllegalAction, cards: Sequence[Card], several: bool) -> IllegalA
 def _lay_down(state: DealState, action: Action) -> list[Event]:
     """New melds and extensions in one lay-down (C1, C10, A22 vulnerability, A21)."""
     if state.phase != PLAY:
-        _phase(state, PLAY)
+        check_phase(state, PLAY)
     rules, seat = state.rules, action.seat
     side = state.side_of[seat]
     if action.do == "extend":
@@ -276,7 +157,7 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
         laid = [c for m in new_melds for c in m] + [c for _, cs in extensions for c in cs]
     if not laid:
         raise IllegalAction("meld_no_cards", "escolha as cartas para baixar")
-    hand = _without(state.hands[seat], laid)
+    hand = without(state.hands[seat], laid)
     side_melds = list(state.melds[side])
     several = len(new_melds) + len(extensions) > 1
     for index, cards in extensions:
@@ -336,10 +217,10 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
 def _check_discard(state: DealState, action: Action) -> list[Card]:
     """The checks of a discard; returns the hand that would be left."""
     if state.phase != PLAY:
-        _phase(state, PLAY)
+        check_phase(state, PLAY)
     seat, card = action.seat, action.card
     assert card is not None
-    rest = _without(state.hands[seat], (card,))
+    rest = without(state.hands[seat], (card,))
     if facts(state.rules).red_lay_alone:  # RULES A32: red 3s are laid, never thrown
         if is_red_three(card):
             raise IllegalAction("three_no_discard", "o 3 vermelho nunca é descartado: baixe-o")
@@ -393,14 +274,14 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     Gap decision (docs/rules-decisions.md D1): a tranca red 3 may always be laid; when
     the side may not go out and the player would be left unable to end the turn
     (fewer than two other cards), they draw from the stock until they can."""
-    _phase(state, PLAY)
+    check_phase(state, PLAY)
     rules, seat, card = state.rules, action.seat, action.card
     assert card is not None
     if rules.red_three not in (_LAY_ALONE, _DOLLAR):
         raise IllegalAction("no_threes", "neste jogo o 3 é uma carta comum")
     if card.rank != 3 or not card.is_red or card.is_joker:
         raise IllegalAction("not_red_three", "{card} não é um 3 vermelho", card=str(card))
-    hand = _without(state.hands[seat], [card])
+    hand = without(state.hands[seat], [card])
     side = state.side_of[seat]
     if rules.red_three == _DOLLAR:
         from_pile = state.pile_dollars[seat]
@@ -442,7 +323,7 @@ _CHECKS: Final[dict[str, Callable[[DealState, Action], object]]] = {
 _HANDLERS: Final[dict[str, Callable[[DealState, Action], list[Event]]]] = {
     "draw": _draw,
     "redraw": _redraw,
-    "take_pile": _take_pile,
+    "take_pile": take_pile,
     "meld": _lay_down,
     "extend": _lay_down,
     "discard": _discard,

@@ -1,13 +1,16 @@
-"""Turn bookkeeping shared by the action handlers of :mod:`engine.deal`: when a
+"""Turn bookkeeping shared by the action handlers of :mod:`engine.deal` and
+:mod:`engine.pile`: the phase a move needs, taking cards out of a hand, when a
 going-out is allowed (RULES C2, C13, A1, A16, A17), what a move may leave in the hand,
 taking the morto (C12), passing the turn, stock exhaustion (A26), and the public
 record of pick-ups and pile Dólares (A4)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from typing import Final
 
-from engine.cards import DIAMONDS, HEARTS, Card
+from engine.cards import DIAMONDS, HEARTS, Card, show
 from engine.errors import IllegalAction
 from engine.melds import Meld
 from engine.memo import facts
@@ -195,3 +198,29 @@ def refill_stock(state: DealState, events: list[Event]) -> bool:
         events.append(Event("stock_from_pile", -1, {"count": len(state.stock)}))
         return True
     return False
+
+
+def check_phase(state: DealState, wanted: str) -> None:
+    """``IllegalAction`` unless the deal is in phase ``wanted`` (``DRAW`` or ``PLAY``):
+    a seat draws once, then lays down and discards (RULES §2)."""
+    if state.phase != wanted:
+        if wanted == DRAW:
+            raise IllegalAction("already_drew", "você já comprou nesta vez")
+        raise IllegalAction("must_draw", "primeiro compre do monte ou pegue o lixo")
+
+
+def without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
+    """``hand`` minus the multiset ``cards`` (the first copies of each); raises ``not_in_hand``.
+    (``list.remove`` compares cards in C: see :class:`~engine.cards.Card`.)"""
+    out = list(hand)
+    try:
+        for c in cards:
+            out.remove(c)
+    except ValueError:
+        pass
+    else:
+        return out
+    missing = Counter(cards) - Counter(hand)
+    raise IllegalAction(
+        "not_in_hand", "você não tem: {cards}", cards=show(sorted(missing.elements()))
+    )

@@ -30,7 +30,7 @@ NOT_ENGINE_ERRORS = {"__main__.py"}
 # the calls whose template is not a literal: the shorthands themselves, Match.from_json
 # passing an inner refusal on under the code bad_position, and melds' memo raising a
 # remembered refusal again (issue 13)
-FORWARDERS = {("actions.py", "template"), ("melds.py", "template"), ("state.py", "template"),
+FORWARDERS = {("actions.py", "template"), ("melds.py", "template"), ("state_json.py", "template"),
               ("jsonfields.py", "template"), ("match.py", "err.template"),
               ("melds.py", "got.template")}
 
