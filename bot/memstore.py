@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from bot.ports import Clock
+from bot.ports import LEASE_S, Clock
 
-LEASE_S = 20.0
 SEEN_KEPT = 64
 
 

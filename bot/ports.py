@@ -11,6 +11,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Protocol
 
+LEASE_S = 10.0
+"""Seconds a claimed deadline is held by the worker that claimed it (every store's
+``claim_due``). A step takes well under a second (a ``dificil`` move about 0.1-1 s) and a
+tick claims at most :data:`bot.runner.TICK_CLAIMS` games, so a live worker finishes
+within it; a worker killed mid-move (SIGKILL, a crash: a SIGTERM lets the round finish)
+delays that game by at most this. Expiry while a slow worker still works only costs a
+second worker the same step: the compare-and-set save applies it once."""
+
 
 class GameStore(Protocol):
     """Persistence of games, chats, timers, idempotency, records and scoreboards.
@@ -72,7 +80,7 @@ class GameStore(Protocol):
         """Remove the game's deadline."""
 
     async def claim_due(self, now_ts: float, limit: int = 10,
-                        lease_s: float = 20.0) -> list[str]:
+                        lease_s: float = LEASE_S) -> list[str]:
         """Lease up to ``limit`` game ids whose deadline is <= now: each deadline moves to
         ``now_ts + lease_s`` (a claim is a lease, not a removal, DESIGN "One button
         press"), so one caller at a time has it and a dead worker's claim runs out."""

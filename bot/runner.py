@@ -37,6 +37,12 @@ WARM_MIN_SHARE = 0.75
 two round trips' worth."""
 HANDOFF_S = 1.0
 """Seconds until a game claimed by a process of another platform is due again."""
+TICK_CLAIMS = 5
+"""Games one :meth:`GameRunner.tick` claims at most: its steps run one after another, so
+the last must start well within the lease (:data:`bot.ports.LEASE_S`, 10 s) even when
+each is a ``dificil`` move of up to a second; the tick loop ticks again at once after a
+tick that did something (``adapters/delivery/ticks.py``), so more due games wait only
+for the round before them."""
 UseCase = Callable[[Game], Outcome]
 CORRUPT = N_("Não consegui ler o estado deste jogo (dados danificados): nada foi mudado. "
              "Um admin do grupo pode encerrar a mesa com /cancelar.")
@@ -304,7 +310,7 @@ class GameRunner:
         return hit[2]
 
     # Timers -------------------------------------------------------------------------
-    async def tick(self, now: float | None = None, limit: int = 20,
+    async def tick(self, now: float | None = None, limit: int = TICK_CLAIMS,
                    platforms: frozenset[str] | None = None) -> list[Effect]:
         """Claim (lease) due deadlines and do what is due (AI move, timeout, next deal,
         idle close, the follow-ups of a game that is over); sweep for games without a

@@ -40,7 +40,7 @@ from bot.memstore import MemoryStore
 from bot.model import decode
 from bot.upkeep import SWEEP_S
 
-LEASE_S = 20.0
+LEASE_S = 10.0  # bot.ports.LEASE_S
 
 
 class Killed(BaseException):

@@ -26,15 +26,13 @@ from adapters.storage import scripts
 from adapters.storage.keys import DEFAULT_PREFIX, StoreKeys
 from adapters.storage.pool import BoundedPool
 from bot.model import CorruptGame
+from bot.ports import LEASE_S
 
 if TYPE_CHECKING:
     from bot.ports import GameStore
 
 log = logging.getLogger(__name__)
 RankingRow = tuple[str, str, int, int, int]
-LEASE_S = 20.0
-"""Seconds a claimed deadline is held by the worker that claimed it (a ``dificil`` move
-takes about 0.1-1 s; a worker that died mid-move delays its game by at most this)."""
 MAX_CONNECTIONS = 64
 POOL_WAIT_S = 10.0
 """A burst of more concurrent calls than ``MAX_CONNECTIONS`` waits up to ``POOL_WAIT_S``

@@ -14,7 +14,7 @@ logged to ``<P>:saves`` as ``"<game id> <version>"`` (so the suite can check ver
 have no gaps or doubles).
 
 The clock is game time ``t0 + (time.time() - real0) * speed``, the same in every worker,
-so a 15 s turn timer or the 20 s claim lease pass in a fraction of the real time.
+so a 15 s turn timer or the 10 s claim lease pass in a fraction of the real time.
 
 ``--crash point:n`` makes the process SIGKILL itself at the n-th occurrence of
 ``before_save`` (a save about to be sent), ``after_save`` (a save acknowledged, nothing
