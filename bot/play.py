@@ -199,12 +199,13 @@ def match_scores(game: Game) -> list[int]:
     return list(match_of(game).scores)
 
 
-def melded_points(state: DealState) -> list[int]:
-    """Per side, what its melds of this deal are worth now: card points of the melded
-    cards plus canastra bonuses (RULES C14, first two terms; laid 3s not counted)."""
+def melded_points(state: DealState) -> list[tuple[int, int]]:
+    """Per side, what its melds of this deal are worth now, as the deal's result will
+    split it: ``(card points of the melded cards, canastra bonuses)`` (RULES C14, its
+    first two terms, "jogos" and "canastra ..."; laid 3s not counted)."""
     rules = state.rules
-    return [sum(card_points(c, rules) for m in melds for c in m.cards)
-            + sum(canastra_bonus(m, rules) for m in melds if m.is_canastra)
+    return [(sum(card_points(c, rules) for m in melds for c in m.cards),
+             sum(canastra_bonus(m, rules) for m in melds if m.is_canastra))
             for melds in state.melds]
 
 

@@ -23,6 +23,8 @@ from bot.model import Game, Group
 from bot.outcome import Outcome, Refusal
 from engine.actions import Action
 from engine.cards import Card
+from engine.errors import IllegalAction
+from engine.melds import Meld, extend_meld, make_meld
 
 ENGINE_CODES = frozenset({"c", "p", "m", "d", "r", "3", "e"})
 
@@ -130,12 +132,38 @@ def _unselect(game: Game, seat: int, arg: str) -> None:
 
 
 def _stage(game: Game, seat: int, onto: int | None) -> None:
+    """``g`` / ``e`` with groups: the selection is set aside as a new meld (``onto`` None)
+    or for meld ``onto``, to be laid with the others by "Baixar". A group the lay-down
+    would refuse is refused now, with the same reason (RULES C9, "melds" row: its shape), so
+    "Separar" never says yes to what "Baixar" will say no to."""
     s = game.seats[seat]
     if not s.sel:
         raise Refusal(N_("Selecione as cartas primeiro."))
+    _check_group(game, seat, _cards(game, seat, s.sel), onto)
     s.groups.append(Group(cards=list(s.sel), onto=onto))
     s.sel = []
     s.ver += 1  # the message that offered this button is now old: a second press is refused
+
+
+def _check_group(game: Game, seat: int, cards: list[Card], onto: int | None) -> None:
+    """:class:`Refusal` with the engine's reason when ``cards`` make no meld of their own
+    (``onto`` None) or do not fit meld ``onto`` as the groups already set aside for it
+    leave it (engine ``make_meld`` / ``extend_meld``, the lay-down's own checks); the
+    reason names the group's cards."""
+    state = play.deal_of(game)
+    rules = state.rules
+    try:
+        if onto is None:
+            make_meld(cards, rules)
+            return
+        meld: Meld = state.melds[state.side_of[seat]][onto]
+        for group in game.seats[seat].groups:
+            if group.onto == onto:
+                meld = extend_meld(meld, _cards(game, seat, group.cards), rules)
+        extend_meld(meld, cards, rules)
+    except IllegalAction as err:
+        err.cards = tuple(play.text_of(c) for c in cards)  # "5♣ 10♦: ..." as "Baixar" names
+        raise play.refusal(err) from None  # one meld of several
 
 
 def _cards(game: Game, seat: int, idx: list[int]) -> list[Card]:

@@ -126,9 +126,15 @@ def table_view(game: Game, _: Translator) -> View:
     lines: list[str] = []
     melded = play.melded_points(state)
     for side, team in enumerate(state.teams):
-        lines.append(_("{side}: {points} pts · nesta mão: {melded} em jogos",
-                       side=side_label(game, side, team, _), points=scores[side],
-                       melded=melded[side]))
+        cards, bonus = melded[side]
+        label = side_label(game, side, team, _)
+        if bonus:  # the same two terms as the deal's result ("jogos 600, canastra limpa 200")
+            lines.append(_("{side}: {points} pts · nesta mão: {melded} em jogos + {bonus} "
+                           "de canastras", side=label, points=scores[side], melded=cards,
+                           bonus=bonus))
+        else:
+            lines.append(_("{side}: {points} pts · nesta mão: {melded} em jogos",
+                           side=label, points=scores[side], melded=cards))
         melds = state.melds[side]
         if not melds:
             lines.append("  " + _("(sem jogos)"))

@@ -334,3 +334,45 @@ async def test_a_morto_taken_by_discard_shows_beside_the_empty_hand(
     shown = await svc.show_hand(CHAT, BIA)
     assert "O morto (11 cartas) entra na sua mão na sua próxima vez." in hand_of(
         shown, BIA).lines
+
+
+async def test_the_table_splits_a_sides_points_into_melds_and_canastras_as_the_result_does(
+        svc: Service, store: Any) -> None:
+    """RULES C14: a deal's result lists "jogos" (card points) and each canastra's bonus
+    apart; the table's running figure uses the same split, so "em jogos" means the same
+    number on both (a clean canastra of 7♥ to K♥: 5 + 6 x 10 card points, 200 bonus)."""
+    from bot import play, views
+    from bot.i18n import Translator
+    from engine.cards import parse_cards
+    from engine.melds import make_meld
+
+    await two_player_buraco(svc)
+    _version, game = await game_of(store)
+    match = play.match_of(game)
+    state = match.deal_state
+    rules = state.rules
+    state.melds[0] = [make_meld(parse_cards("7h 8h 9h 10h Jh Qh Kh"), rules)]
+    state.melds[1] = [make_meld(parse_cards("5c 5d 5s"), rules)]
+    play.store_match(game, match)
+    lines = views.table_view(game, Translator("pt")).lines
+    assert lines[:4] == ["Ana: 0 pts · nesta mão: 65 em jogos + 200 de canastras",
+                         "  1) 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ · canastra limpa",
+                         "Bia: 0 pts · nesta mão: 15 em jogos", "  1) 5♣ 5♦ 5♠"]
+    assert views.table_view(game, Translator("en")).lines[0] == (
+        "Ana: 0 pts · this deal: 65 in melds + 200 for canastas")
+
+
+async def test_separar_refuses_a_group_that_is_no_meld_with_the_lay_downs_reason(
+        svc: Service, store: Any) -> None:
+    """RULES C9 / "melds" row: "Separar" sets cards aside as a new meld for "Baixar"; a
+    group the lay-down would refuse is refused at once with the same reason, naming the
+    cards, and nothing is set aside (a fresh-user trial saw "(jogo novo)" on 8♣ 3♦ 7♦)."""
+    gid, ana, _bia = await two_player_buraco(svc)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    two = ana.cards[0].text, ana.cards[1].text
+    picked = await select(svc, ANA, gid, ana, *two)
+    version, _game = await game_of(store)
+    assert texts(await svc.press(ANA, button(picked, "Separar"))) == [
+        f"{two[0]} {two[1]}: um jogo precisa de pelo menos 3 cartas."]
+    after, game = await game_of(store)
+    assert after == version and game.seats[0].groups == [] and len(game.seats[0].sel) == 2

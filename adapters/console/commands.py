@@ -296,8 +296,9 @@ async def _press_cards(game: ConsoleGame, cmd: str, groups: list[list[int]],
             if not await game.press("t", i):
                 await game.press("z")
                 return
-        if cmd == "b" and k < len(groups) - 1:
-            await game.press("g")
+        if cmd == "b" and k < len(groups) - 1 and not await game.press("g"):
+            await game.press("z")  # a group that is no meld: refused with its cards named
+            return
     code = {"l": "p", "b": "m", "d": "d", "t": "3", "e": "e"}[cmd]
     if not await game.press(code, target if target is not None else ""):
         await game.press("z")
