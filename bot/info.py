@@ -106,7 +106,7 @@ def help_text(_: Translator) -> str:
         _("/entrar, /sair — entrar ou sair da mesa (saindo no meio, o robô joga por você)"),
         _("/robo [facil|normal|dificil] — adiciona um robô"),
         _("/iniciar, /cancelar — começar ou cancelar"),
-        _("/mao — sua mão (no privado)"),
+        _("/mao — sua mão (só você vê)"),
         _("/placar — placar da partida e ranking do grupo"),
         _("/regras [variante] — resumo das regras"),
         _("/voltar — retomar seu lugar depois de ausência"),

@@ -32,6 +32,9 @@ PLATFORM = "tg"
 GROUP_ONLY = {"novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", "cancelar",
               "voltar", "exportar"}
 GROUP_ONLY_TEXT = N_("Esse comando funciona no grupo da mesa: me adicione a um grupo e use /novojogo lá.")  # noqa: E501
+HAND_FROM_GROUP = N_("Mande /mao no grupo da mesa: a sua mão chega aqui.")
+"""``/mao`` sent in the private chat: the bot keeps games by group, so the group's /mao
+(or its "Minha mão" button) is what finds the hand; it is then sent here."""
 WELCOME = N_("Tudo certo! Suas cartas vão chegar aqui quando a partida começar. Para abrir uma mesa, me adicione a um grupo e use /novojogo.")  # noqa: E501
 ADMIN_UNKNOWN = N_("Não consegui confirmar com o Telegram se você é admin do grupo: nada foi mudado. Tente /cancelar de novo daqui a pouco.")  # noqa: E501
 # The callback answer's url opens the private chat: "Minha mão" unless the service refused
@@ -111,7 +114,8 @@ class Handlers:
         origin = Origin(chat_id=message.chat_id, message_id=message.message_id)
         if name in GROUP_ONLY and message.chat.type == ChatType.PRIVATE:
             _ = await self.lang(chat)
-            await api("sendMessage", lambda: message.reply_text(_(GROUP_ONLY_TEXT)))
+            text = _(HAND_FROM_GROUP) if name == "mao" else _(GROUP_ONLY_TEXT)
+            await api("sendMessage", lambda: message.reply_text(text))
             return
         admin = False
         if name == "cancelar":
