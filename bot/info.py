@@ -20,10 +20,14 @@ __all__ = ["come_back", "going_out_rule", "hand_outcome", "help_text", "language
 
 
 def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
-    """The person's hand view (nothing is saved)."""
+    """The person's hand view (nothing is saved); :class:`Refusal` for a person not
+    seated, a match not started, or a game that is over (cancelled or finished: its hand
+    would offer buttons that can only be refused)."""
     seat = game.seat_of(user)
     if seat is None:
         raise Refusal(N_("Você não está nesta partida."))
+    if game.status == "over":
+        raise Refusal(N_("Esta partida terminou."))
     if game.match is None:
         raise Refusal(N_("A partida ainda não começou."))
     hand = views.hand_effect(game, seat)

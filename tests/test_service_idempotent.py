@@ -24,7 +24,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
     svc,
     texts,
 )
-from test_service_turns import STALE, hand_of, idx, two_player_buraco
+from test_service_turns import STALE, hand_of, idx, select, two_player_buraco
 
 from bot.effects import Reply, pack, unpack
 from bot.service import Service
@@ -69,16 +69,18 @@ async def test_a_selected_card_button_unselects_once(svc: Service, store: Any) -
 async def test_separar_pressed_twice_sets_one_group_aside(svc: Service, store: Any) -> None:
     gid, ana, _bia = await two_player_buraco(svc)
     ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
-    for i in idx(ana, "8♥", "9♥"):
-        ana = hand_of(await svc.press(ANA, pack(gid, ana.version, "t", i)), ANA)
-    separar = button(ana, "Separar")
-    staged = hand_of(await svc.press(ANA, separar), ANA)
-    assert staged.version == ana.version + 1
-    assert "Separado 1: 8♥ 9♥ (jogo novo)" in staged.lines
+    ana = await select(svc, ANA, gid, ana, "J♥")
+    bia = hand_of(await svc.press(ANA, button(ana, "Descartar")), BIA)
+    bia = hand_of(await svc.press(BIA, button(bia, "Pegar o lixo")), BIA)
+    bia = await select(svc, BIA, gid, bia, "7♣", "7♦", "7♥")  # a set: it is a meld
+    separar = button(bia, "Separar")
+    staged = hand_of(await svc.press(BIA, separar), BIA)
+    assert staged.version == bia.version + 1
+    assert "Separado 1: 7♣ 7♦ 7♥ (jogo novo)" in staged.lines
     before, _g = await game_of(store)
-    assert await svc.press(ANA, separar) == [Reply(player=ANA, text=STALE)]
+    assert await svc.press(BIA, separar) == [Reply(player=BIA, text=STALE)]
     after, game = await game_of(store)
-    assert after == before and len(game.seats[0].groups) == 1 and game.seats[0].sel == []
+    assert after == before and len(game.seats[1].groups) == 1 and game.seats[1].sel == []
 
 
 async def test_limpar_pressed_twice_clears_once(svc: Service, store: Any) -> None:

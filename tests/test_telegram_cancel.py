@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import time
 
-from test_telegram_app import ANA, BIA, GROUP, Tg, button, labels, open_table, tg  # noqa: F401
+from test_telegram_app import (  # noqa: F401
+    ANA,
+    BIA,
+    GROUP,
+    Tg,
+    button,
+    labels,
+    open_table,
+    start_two_humans,
+    tg,
+)
 
 UNSURE = ("Não consegui confirmar com o Telegram se você é admin do grupo: nada foi mudado. "
           "Tente /cancelar de novo daqui a pouco.")
@@ -57,3 +67,21 @@ async def test_a_stranger_still_needs_to_be_an_admin_to_cancel(tg: Tg) -> None:
         "Só quem abriu a mesa ou um admin do grupo pode cancelar.")
     assert "Cancelar" in labels(tg.table())
     assert button(tg.table(), "Cancelar")
+
+
+async def test_after_a_cancel_in_play_the_hand_link_and_button_say_the_game_is_over(
+        tg: Tg) -> None:
+    """A fresh-user trial: after /cancelar mid-match, "/start h<id>" (the hand's deep link)
+    answered the welcome and "Minha mão" on the old table still opened the private chat;
+    both now say the match is over, and no hand with dead buttons is sent."""
+    game_id = await start_two_humans(tg)
+    table = tg.table()
+    await tg.command(ANA, "/cancelar")
+    sent = len(tg.fake.called("sendMessage"))
+    await tg.command(BIA, f"/start h{game_id}",
+                     chat={"id": BIA["id"], "type": "private", "first_name": "Bia"})
+    assert [m["text"] for m in tg.fake.called("sendMessage")[sent:]] == [
+        "Esta partida terminou."]
+    await tg.press(BIA, table, "Minha mão")
+    answer = tg.fake.called("answerCallbackQuery")[-1]
+    assert answer["text"] == "Esta partida terminou." and "url" not in answer
