@@ -5,9 +5,10 @@ The bot reaches the fake through its documented settings (docs/discord.md):
 ``DISCORD_TOKEN``, ``DISCORD_API_BASE`` (REST root; the gateway URL comes from the fake's
 ``GET /gateway/bot``), ``REDIS_URL``, ``AI_PACE_S``, ``TURN_TIMER_S``, ``LOG_LEVEL``.
 A restart mid-deal needs the game to outlive the process, so these tests use a real Redis:
-``REDIS_URL``, else the machine's ``redis://127.0.0.1:6379/15``, with this run's own key
-prefix (``REDIS_PREFIX``, :func:`prefix_of`): the games of other tests in that shared
-database are not this bot's, and :func:`forget` deletes exactly this run's keys.
+``REDIS_URL`` (unset: the tests are skipped, as every test needing a real Redis), with
+this run's own key prefix (``REDIS_PREFIX``, :func:`prefix_of`): the games of other tests
+in that shared database are not this bot's, and :func:`forget` deletes exactly this
+run's keys.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import redis
 from fake_discord import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
-FALLBACK_REDIS = "redis://127.0.0.1:6379/15"
 T = TypeVar("T")
 
 
@@ -43,8 +43,11 @@ def wait_for(probe: Callable[[], T | None], timeout: float = 20.0, what: str = "
 
 
 def redis_url() -> str | None:
-    """``REDIS_URL`` (else the local test database) when it answers PING, else None."""
-    url = os.environ.get("REDIS_URL") or FALLBACK_REDIS
+    """``REDIS_URL`` when it is set and answers PING, else None (README: tests that need
+    a real Redis run only when ``REDIS_URL`` is set; CI sets it)."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return None
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=1)
         try:

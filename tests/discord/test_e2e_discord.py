@@ -2,10 +2,11 @@
 fake Discord (``fake_discord``); simulated people in a guild channel play a whole deal
 through interactions only, pressing what the bot's components offer.
 
-Needs a Redis the game outlives the process in (the restart): ``REDIS_URL``, else the
-local ``redis://127.0.0.1:6379/15``, under this run's own ``REDIS_PREFIX``; its keys are
-deleted afterwards. The final table may wait up to a minute: table edits of a channel are
-limited to one per 3 s and 20 per 61 s (docs/discord.md).
+Needs a Redis the game outlives the process in (the restart): the one at ``REDIS_URL``
+(skipped when it is unset, as every test that needs a real Redis), under this run's own
+``REDIS_PREFIX``; its keys are deleted afterwards. The final table may wait up to a
+minute: table edits of a channel are limited to one per 3 s and 20 per 61 s
+(docs/discord.md).
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ REDIS = redis_url()
 TABLE_CODES = {"j", "lv", "ai", "sh", "s", "x", "h", "n"}
 CARD_TEXT = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]\ufe0f?$|^🃏$")
 
-pytestmark = pytest.mark.skipif(REDIS is None, reason="needs a Redis (REDIS_URL or local)")
+pytestmark = pytest.mark.skipif(REDIS is None, reason="needs the Redis at REDIS_URL (unset or "
+                                "not answering)")
 
 
 @pytest.fixture

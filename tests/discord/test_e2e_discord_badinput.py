@@ -16,7 +16,7 @@ from bot_run import prefix_of, run_bot
 from dc_play import answered, hand, table
 from fake_discord import FakeDiscord
 from fake_model import Message, Person
-from test_e2e_discord import REDIS, fake, lobby, my_hand, people  # noqa: F401
+from test_e2e_discord import REDIS, fake, lobby, my_hand, people, pytestmark  # noqa: F401
 
 FORGED = 300
 
