@@ -120,16 +120,16 @@ def help_text(_: Translator) -> str:
 
 
 def rules_for(args: str, table: Rules | None, default_timer: int, _: Translator,
-              terminal: bool = False) -> str:
+              platform: str = "") -> str:
     """``/regras [args]``: with no ``args``, the rules of ``table`` (the chat's game, its
     options included) or plain buraco's; a preset alone, its defaults; a preset with
     options (``"tranca target=3000"``), the rules a table opened so would play.
     :class:`Refusal` for an unknown preset or option, as ``/novojogo`` refuses them.
-    ``terminal``: options are given as ``--variant '<preset> opção=valor'`` there."""
+    ``platform``: where the options are told to go (:func:`rules_text`)."""
     if not args.strip() and table is not None:
-        return rules_text(table, _, terminal)
+        return rules_text(table, _, platform)
     preset, options, _timer, _shuffle = parse_args(args, default_timer)  # "": buraco
-    return rules_text(rules_of(preset, options), _, terminal)
+    return rules_text(rules_of(preset, options), _, platform)
 
 
 def rules_summary(preset: str, _: Translator) -> str:
@@ -138,10 +138,24 @@ def rules_summary(preset: str, _: Translator) -> str:
     return rules_text(rules_of(play.preset_key(preset), {}), _)
 
 
-def rules_text(rules: Rules, _: Translator, terminal: bool = False) -> str:
+OPTIONS_WHERE: dict[str, str] = {
+    "cli": N_("Opções da mesa (--variant '{preset} opção=valor'): {options}"),
+    "dc": N_("Opções da mesa (/novojogo, variante {preset}, em opcoes: opção=valor): "
+             "{options}"),
+}
+"""How each platform takes a table's options (Discord: the ``opcoes`` field of its
+``/novojogo``); any other (Telegram) types them after the variant."""
+OPTIONS_TYPED = N_("Opções da mesa (/novojogo {preset} opção=valor): {options}")
+TABLE_ONLY = ("timer", "shuffle")
+"""Options of a group's table that the terminal has no use for (no turn timer, one
+person): its ``regras`` leaves them out."""
+
+
+def rules_text(rules: Rules, _: Translator, platform: str = "") -> str:
     """The main parameters of ``rules`` (RULES §2): a preset's defaults, or a table's
     rules with the options it was opened with (``/regras`` in a chat with a game);
-    ``terminal`` names the options as the terminal takes them (``--variant``)."""
+    the options as ``platform`` takes them (:data:`OPTIONS_WHERE`; the terminal's
+    without :data:`TABLE_ONLY`)."""
     lines = [views.PRESET_TITLES.get(rules.preset, rules.preset)]
     lines.append(_("Jogadores: {n}", n=", ".join(map(str, rules.players_allowed))))
     lines.append(_("Meta: {n} pontos", n=rules.target) if rules.target else _("Meta: uma mão"))
@@ -155,10 +169,10 @@ def rules_text(rules: Rules, _: Translator, terminal: bool = False) -> str:
                      if rules.dollar_per_canastra else
                      _("Dólar: +100 cada com canastra, −100 sem "
                        "(opção dollar_per_canastra=true: +100 por canastra)"))
-    how = (N_("Opções da mesa (--variant '{preset} opção=valor'): {options}") if terminal
-           else N_("Opções da mesa (/novojogo {preset} opção=valor): {options}"))
-    lines.append(_(how, preset=rules.preset,
-                   options=", ".join(_(o) for o in play.options_for(rules.preset))))
+    offered = [o for o in play.options_for(rules.preset)
+               if platform not in views.SOLO_PLATFORMS or o.split(" ")[0] not in TABLE_ONLY]
+    lines.append(_(OPTIONS_WHERE.get(platform, OPTIONS_TYPED), preset=rules.preset,
+                   options=", ".join(_(o) for o in offered)))
     chosen = options_of(rules)
     if chosen:  # where the table differs from the preset (engine options_of, RULES A22)
         lines.append(_("Nesta mesa: {options}", options=", ".join(

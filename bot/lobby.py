@@ -72,11 +72,12 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
         if key in ("timer", "tempo"):
             seconds = number(value)
             if seconds is None or not MIN_TIMER_S <= seconds <= MAX_TIMER_S:
-                raise Refusal(N_("Tempo de jogada inválido: use timer=15 a timer=3600 (segundos)."))
+                raise Refusal(N_("Tempo de jogada inválido: use {key}=15 a {key}=3600 "
+                                 "(segundos)."), key=key)  # the name typed: tempo or timer
             timer = seconds
         elif key in ("shuffle", "sortear"):
             if value.lower() not in _TRUE | _FALSE:
-                raise Refusal(N_("Sortear duplas: use shuffle=sim ou shuffle=não."))
+                raise Refusal(N_("Sortear duplas: use {key}=sim ou {key}=não."), key=key)
             shuffle = value.lower() in _TRUE
         else:
             options[key] = value

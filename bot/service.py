@@ -374,7 +374,7 @@ class Service(GameRunner):
             table = play.rules_of(self._parsed(gid, stored)) if gid and stored else None
         try:
             return [Reply(player=user, text=info.rules_for(
-                preset, table, self.turn_timer_s, _, chat.platform in views.SOLO_PLATFORMS))]
+                preset, table, self.turn_timer_s, _, chat.platform))]
         except Refusal as err:
             return [Reply(player=user, text=err.render(_))]
 

@@ -141,6 +141,10 @@ async def test_terminal_regras_states_the_rules_of_the_table_with_its_options() 
     # the terminal takes options as --variant does, not as /novojogo
     assert any(line.startswith("Opções da mesa (--variant 'buraco opção=valor'): target ")
                for line in said)
+    # one person, no turn timer: the group table's timer and shuffle are not offered
+    words = " ".join(" ".join(said).split())
+    assert "reuse_pile_once (lixo volta ao monte uma vez) Nesta mesa:" in words
+    assert "(segundos por jogada)" not in words and "(sortear as duplas)" not in words
     assert "Nesta mesa: end_requires=clean_canastra, target=3000, vulnerable_at=1500" in said
 
 

@@ -82,6 +82,11 @@ async def test_bad_option_and_bad_timer_are_refused(svc: Service, store: Any) ->
         reason[0].upper() + reason[1:] + "."]  # the engine's pt-BR reason as a sentence
     assert texts(await svc.new_game(CHAT, ANA, "timer=5")) == [
         "Tempo de jogada inválido: use timer=15 a timer=3600 (segundos)."]
+    # the name the person typed, not its other name (a trial: "tempo=5" said "timer=")
+    assert texts(await svc.new_game(CHAT, ANA, "buraco TEMPO=5")) == [
+        "Tempo de jogada inválido: use tempo=15 a tempo=3600 (segundos)."]
+    assert texts(await svc.new_game(CHAT, ANA, "buraco sortear=talvez")) == [
+        "Sortear duplas: use sortear=sim ou sortear=não."]
     assert texts(await svc.new_game(CHAT, ANA, "buraco tranca")) == [
         "Não entendi 'tranca': use opção=valor."]
     assert await store.chat_game(CHAT.key) is None

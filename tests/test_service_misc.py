@@ -102,6 +102,11 @@ async def test_help_and_rules(svc: Service) -> None:
                                   "duplas)"]
     refused = await svc.rules_text(CHAT, ANA, "pife")
     assert refused[0].text.startswith("Variante desconhecida: 'pife'")
+    # Discord's /novojogo takes the variant from a list and the options in its own field
+    discord = ChatRef(platform="dc", chat_id="7", title="#buraco")
+    told = only(await svc.rules_text(discord, ANA, "tranca"), "reply").text.splitlines()
+    assert told[8].startswith("Opções da mesa (/novojogo, variante tranca, em opcoes: "
+                              "opção=valor): target (meta de pontos), ")
 
 
 async def test_regras_without_a_preset_states_the_rules_of_the_table_in_play(
