@@ -405,3 +405,32 @@ async def test_a_ping_for_the_next_person_deletes_the_previous_person_s(setup: A
     assert platform.calls == [("ping", "vez Ana", "m1"), ("ping", "vez Bia", "m2"),
                               ("delete_private", "m1")]
     assert await delivery.refs.all("g1") == {"ping:2": "m2"}
+
+
+async def test_an_unreachable_platform_logs_one_line_and_a_bug_its_traceback(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A table edit that fails because the platform cannot be reached (an ``OSError``:
+    connection refused, a timeout) is one warning line without a traceback (a trial saw a
+    log filled with them while Discord was gone); any other failure is a bug and keeps
+    its traceback. Either way the next edit still runs."""
+    coalescer = EditCoalescer(gap_s=0, per_minute=10_000)
+    done: list[str] = []
+
+    async def unreachable() -> None:
+        raise ConnectionRefusedError("refused")
+
+    async def broken() -> None:
+        raise ValueError("bug")
+
+    async def fine() -> None:
+        done.append("edited")
+
+    with caplog.at_level("WARNING", logger="adapters.delivery.coalesce"):
+        for key, operation in (("a", unreachable), ("b", broken), ("c", fine)):
+            coalescer.submit(key, operation)
+        await coalescer.flush()
+    records = [(r.levelname, r.getMessage(), r.exc_info is not None) for r in caplog.records]
+    assert records == [
+        ("WARNING", "coalesced operation for a failed (ConnectionRefusedError)", False),
+        ("ERROR", "coalesced operation for b failed", True)]
+    assert done == ["edited"]

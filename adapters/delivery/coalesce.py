@@ -78,6 +78,8 @@ class EditCoalescer:
             recent.append(self._clock())
             try:
                 await operation()
+            except OSError as err:  # the platform unreachable (timeouts included): one line
+                log.warning("coalesced operation for %s failed (%s)", key, type(err).__name__)
             except Exception:  # one failed edit must not stop later ones
                 log.exception("coalesced operation for %s failed", key)
 
