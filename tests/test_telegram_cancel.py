@@ -8,17 +8,8 @@ from __future__ import annotations
 
 import time
 
-from test_telegram_app import (  # noqa: F401
-    ANA,
-    BIA,
-    GROUP,
-    Tg,
-    button,
-    labels,
-    open_table,
-    start_two_humans,
-    tg,
-)
+import test_telegram_app
+from test_telegram_app import ANA, BIA, GROUP, Tg, button, labels, open_table, tg  # noqa: F401
 
 UNSURE = ("Não consegui confirmar com o Telegram se você é admin do grupo: nada foi mudado. "
           "Tente /cancelar de novo daqui a pouco.")
@@ -74,7 +65,7 @@ async def test_after_a_cancel_in_play_the_hand_link_and_button_say_the_game_is_o
     """A fresh-user trial: after /cancelar mid-match, "/start h<id>" (the hand's deep link)
     answered the welcome and "Minha mão" on the old table still opened the private chat;
     both now say the match is over, and no hand with dead buttons is sent."""
-    game_id = await start_two_humans(tg)
+    game_id = await test_telegram_app.start_two_humans(tg)
     table = tg.table()
     await tg.command(ANA, "/cancelar")
     sent = len(tg.fake.called("sendMessage"))
