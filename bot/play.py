@@ -21,7 +21,7 @@ from engine.errors import IllegalAction
 from engine.match import Match
 from engine.melds import canastra_bonus, make_meld
 from engine.rules import Rules, make_rules, preset_name, stored_options
-from engine.scoring import card_points
+from engine.scoring import melded_points as engine_melded
 from engine.state import DealState
 from engine.view import SeatView, legal_moves, view_for
 
@@ -201,10 +201,11 @@ def match_scores(game: Game) -> list[int]:
 
 def melded_points(state: DealState) -> list[tuple[int, int]]:
     """Per side, what its melds of this deal are worth now, as the deal's result will
-    split it: ``(card points of the melded cards, canastra bonuses)`` (RULES C14, its
-    first two terms, "jogos" and "canastra ..."; laid 3s not counted)."""
+    split it: ``(the "jogos" term, canastra bonuses)`` (RULES C14, its first two terms;
+    engine ``melded_points``: negative in altaneira while the side has no canastra, seed
+    000 §9.5; laid 3s not counted)."""
     rules = state.rules
-    return [(sum(card_points(c, rules) for m in melds for c in m.cards),
+    return [(engine_melded(melds, rules),
              sum(canastra_bonus(m, rules) for m in melds if m.is_canastra))
             for melds in state.melds]
 

@@ -40,6 +40,16 @@ class DealScore:
         return {"totals": self.totals, "breakdown": self.breakdown, "went_out": self.went_out}
 
 
+def melded_points(melds: list[Meld], rules: Rules) -> int:
+    """The "jogos" term of a side's score (RULES C14): the card points of its ``melds``,
+    negative where ``rules.no_canastra_negative`` and none of them is a canastra (seed 000
+    §9.5). The table shows it during the deal, :func:`score_deal` counts it at the end."""
+    melded = sum(card_points(c, rules) for m in melds for c in m.cards)
+    if rules.no_canastra_negative and not any(m.is_canastra for m in melds):
+        return -melded
+    return melded
+
+
 def score_deal(state: DealState) -> DealScore:
     """Score every side of ``state`` (normally a finished deal) by RULES C14:
     melded card points + canastra bonuses + batida + 3s +/- + relancinho - cards in
@@ -52,10 +62,7 @@ def score_deal(state: DealState) -> DealScore:
     winner_side = state.side_of[state.went_out] if state.went_out >= 0 else -1
     for side, seats in enumerate(state.teams):
         melds = state.melds[side]
-        has_canastra = any(m.is_canastra for m in melds)
-        melded = sum(card_points(c, rules) for m in melds for c in m.cards)
-        if rules.no_canastra_negative and not has_canastra:
-            melded = -melded
+        melded = melded_points(melds, rules)
         canastras: list[tuple[str, int]] = [
             (canastra_label(m, rules), canastra_bonus(m, rules)) for m in melds if m.is_canastra
         ]
