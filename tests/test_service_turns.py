@@ -376,3 +376,20 @@ async def test_separar_refuses_a_group_that_is_no_meld_with_the_lay_downs_reason
         f"{two[0]} {two[1]}: um jogo precisa de pelo menos 3 cartas."]
     after, game = await game_of(store)
     assert after == version and game.seats[0].groups == [] and len(game.seats[0].sel) == 2
+
+
+def test_the_tables_melds_figure_is_negative_in_altaneira_without_a_canastra() -> None:
+    """Seed 000 §9.5 (RULES "extras" row, altaneira A8: every card 10): a side with no
+    canastra counts its melded cards negative, so the table's "em jogos" shows what the
+    deal's "jogos" will (a trial saw "90 em jogos" above a result of "jogos -90")."""
+    from bot import play
+    from engine.cards import parse_cards
+    from engine.melds import make_meld
+    from engine.rules import make_rules
+    from engine.state import deal_cards
+
+    rules = make_rules("altaneira")
+    state = deal_cards(rules, 4)
+    state.melds[0] = [make_meld(parse_cards("7h 8h 9h"), rules)]
+    state.melds[1] = [make_meld(parse_cards("4c 5c 6c 7c 8c 9c 10c"), rules)]
+    assert play.melded_points(state) == [(-30, 0), (70, 200)]
