@@ -23,7 +23,7 @@ from engine.rules import Rules, make_rules
 SERVICE_OPTIONS = {"timer", "shuffle", "sortear", "tempo"}
 _SAME_OPTION = {"tempo": "timer", "sortear": "shuffle"}
 """Options with two names: ``timer=60 tempo=90`` gives the same option twice."""
-_TRUE = {"1", "true", "sim", "yes", "on", "si"}
+_TRUE = {"1", "true", "sim", "yes", "on", "si", "sì"}
 _FALSE = {"0", "false", "nao", "não", "no", "off"}
 MIN_TIMER_S, MAX_TIMER_S = 15, 3600
 
@@ -51,12 +51,13 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
 
     Raises :class:`Refusal` with the engine's reason for an unknown preset or
     option, or a bad timer (15..3600 s), and for an option given twice
-    (``target=3000 target=2000``, or ``timer=`` and ``tempo=``): nothing is guessed.
+    (``target=3000 target=2000``, or ``timer=`` and ``tempo=``): nothing is guessed. A
+    repeat is told before any value is checked (``tempo=5 timer=5`` is a repeat).
     """
     preset = "buraco"
     options: dict[str, Any] = {}
     timer, shuffle = default_timer, False
-    given: set[str] = set()
+    _no_repeats(args)
     for i, token in enumerate(args.split()):
         if "=" not in token:
             if i > 0:
@@ -65,10 +66,6 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
             continue
         key, value = (p.strip() for p in token.split("=", 1))
         key = key.lower()
-        same = _SAME_OPTION.get(key, key)
-        if same in given:
-            raise Refusal(N_("Opção repetida: {key}. Dê cada opção uma vez só."), key=echo(key))
-        given.add(same)
         if key in ("timer", "tempo"):
             seconds = number(value)
             if seconds is None or not MIN_TIMER_S <= seconds <= MAX_TIMER_S:
@@ -83,6 +80,20 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
             options[key] = value
     rules_of(preset, options)
     return play.preset_key(preset), options, timer, shuffle
+
+
+def _no_repeats(args: str) -> None:
+    """:class:`Refusal` naming the first option given twice in ``args`` (by either of its
+    names, :data:`_SAME_OPTION`)."""
+    given: set[str] = set()
+    for token in args.split():
+        if "=" in token:
+            key = token.split("=", 1)[0].strip().lower()
+            same = _SAME_OPTION.get(key, key)
+            if same in given:
+                raise Refusal(N_("Opção repetida: {key}. Dê cada opção uma vez só."),
+                              key=echo(key))
+            given.add(same)
 
 
 def rules_of(preset: str, options: dict[str, Any]) -> Rules:

@@ -201,3 +201,13 @@ def test_start_up_errors_speak_the_locale(lang: str | None, telegram_line: str,
     monkeypatch.setenv("REDIS_URL", "notaurl")
     assert cli.main(["telegram"]) == 1
     assert capsys.readouterr().err == redis_line + "\n"
+
+
+def test_a_group_table_option_in_the_terminal_exits_2_with_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The terminal has no turn timer and one person (no teams to draw): ``timer``/``tempo``
+    and ``shuffle``/``sortear`` would be silently ignored, so they are refused by name, as
+    its ``regras`` does not offer them (a trial: "--variant 'buraco timer=20'" started)."""
+    assert cli.main(["play", "--variant", "buraco TEMPO=20 target=3000 shuffle=true"]) == 2
+    assert capsys.readouterr().out == (
+        "Opção só de mesa de grupo, sem efeito no terminal: shuffle, tempo.\n")

@@ -175,3 +175,27 @@ async def test_quitting_closes_the_game_and_a_new_run_starts_afresh() -> None:
     assert await again.setup("tranca", 2)
     assert again.game_id != crashed.game_id
     assert again.rules.preset == "tranca"
+
+
+def test_no_card_is_marked_new_once_the_turn_is_over() -> None:
+    """``*`` means "came this turn" (the pile, a morto): when the hand view offers no move
+    any more (the discard passed the turn, or the deal ended) no card keeps it, and the
+    numbers stay put (a trial saw "11:7♠*" under the deal's result)."""
+    from bot.effects import Button, CardFace, View
+
+    def hand(codes: list[str], moves: bool, drawn: str = "") -> View:
+        faces = [CardFace(index=i, code=c, text=c, red=False, selected=False, group=0,
+                          drawn=c == drawn) for i, c in enumerate(codes)]
+        row = [Button(label=c, data=f"g|1|t|{i}") for i, c in enumerate(codes)]
+        return View(title="mão", lines=[], cards=faces, version=1,
+                    buttons=[row] + ([[Button(label="Descartar", data="g|1|d|")]] if moves
+                                     else []))
+
+    game, _out = scripted([])
+    game._new_hand(hand(["5c", "Kd"], moves=True))
+    game._new_hand(hand(["5c", "7s", "Kd", "9h"], moves=True, drawn="9h"))  # pile 7s, stock 9h
+    assert (game.order, game.new_cards) == ([0, 2, 1, 3], 2)
+    game._new_hand(hand(["5c", "7s", "Kd"], moves=False))  # discarded 9h: the turn is over
+    assert (game.order, game.new_cards) == ([0, 2, 1], 0)
+    game._new_hand(hand(["5c", "7s", "Kd"], moves=True))  # the next turn: sorted again
+    assert (game.order, game.new_cards) == ([0, 1, 2], 0)

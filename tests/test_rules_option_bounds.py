@@ -7,7 +7,7 @@ sentences in the chat's language, naming the option as typed and in the players'
 from __future__ import annotations
 
 import pytest
-from test_service_support import ANA, CHAT, backend, clock, store, svc  # noqa: F401
+from test_service_support import ANA, CHAT, backend, clock, game_of, store, svc, texts  # noqa: F401
 
 from bot.effects import Reply
 from bot.service import Service
@@ -103,6 +103,8 @@ async def test_a_non_ascii_timer_is_refused_politely(svc: Service) -> None:
     ("buraco target=3000 TARGET=3000", "target"),
     ("tranca timer=60 tempo=90", "tempo"),
     ("buraco sortear=sim shuffle=não", "shuffle"),
+    ("buraco tempo=5 timer=5", "timer"),  # the repeat first, before the bad value
+    ("tranca target=x xyz=1 target=2", "target"),
 ])
 async def test_an_option_given_twice_is_refused_naming_it(svc: Service,
                                                          args: str, key: str) -> None:
@@ -219,3 +221,13 @@ def test_regras_leaves_out_the_options_the_variant_refuses(
 
     listed = options_for(preset)
     assert {item.split(" ")[0] for item in OPTION_LIST if item not in listed} == left_out
+
+
+async def test_italian_players_may_write_si_with_its_accent(svc: Service) -> None:
+    """The Italian refusal says "usa sortear=sì o sortear=no": "sì" is taken as "sim"."""
+    await svc.set_language(CHAT, ANA, "it")
+    assert texts(await svc.new_game(CHAT, ANA, "buraco sortear=talvez")) == [
+        "Sorteggio delle coppie: usa sortear=sì o sortear=no."]
+    await svc.new_game(CHAT, ANA, "buraco sortear=sì")
+    _version, game = await game_of(svc.store)
+    assert game.shuffle is True

@@ -129,6 +129,8 @@ class ConsoleGame:
         else:
             shown = [self.hand.cards[i].code for i in self.order]
             self.order, self.new_cards = typed.keep_order(shown, codes, self.new_cards)
+            if not _offers_actions(view):  # the turn is over (a discard, the deal's end):
+                self.new_cards = 0  # the numbers stay, no card is "new this turn" (*)
         self.hand = view
 
     def shown_codes(self) -> list[str]:
@@ -176,6 +178,12 @@ class ConsoleGame:
             self.rules = lobby.rules_of(preset, options)
         except Refusal:
             self.rules = None  # the service says why just below
+        ignored = sorted({token.split("=", 1)[0].strip().lower() for token in variant.split()
+                          if "=" in token} & lobby.SERVICE_OPTIONS)
+        if self.rules is not None and ignored:  # no turn timer, no teams to draw here
+            self.say(self._("Opção só de mesa de grupo, sem efeito no terminal: {options}.",
+                            options=", ".join(ignored)))
+            return False
         if self.rules is not None and players is not None \
                 and players not in self.rules.players_allowed:
             allowed = Choices(str(k) for k in self.rules.players_allowed).render(self._)
@@ -221,8 +229,7 @@ class ConsoleGame:
 
     def my_turn(self) -> bool:
         """True when the hand view offers actions."""
-        return self.hand is not None and any(
-            b.data.split("|")[2] not in ("t", "u") for row in self.hand.buttons for b in row)
+        return self.hand is not None and _offers_actions(self.hand)
 
     def between(self) -> bool:
         """True between two deals (the table offers "Próxima mão")."""
@@ -325,3 +332,8 @@ class ConsoleGame:
         """Cancel the terminal's game, if one is open (quiet: a person who quits, or a
         new run, does not need to read that the old game was cancelled)."""
         await self.service.cancel(CHAT, ME, is_admin=True)
+
+
+def _offers_actions(view: View) -> bool:
+    """True when the hand ``view`` offers a move (a button other than a card toggle)."""
+    return any(b.data.split("|")[2] not in ("t", "u") for row in view.buttons for b in row)
