@@ -66,6 +66,8 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
             continue
         key, value = (p.strip() for p in token.split("=", 1))
         key = key.lower()
+        if not key or not value:  # "target=" is no one-deal match, "=5" no option
+            raise Refusal(N_("Não entendi {token!r}: use opção=valor."), token=echo(token))
         if key in ("timer", "tempo"):
             seconds = number(value)
             if seconds is None or not MIN_TIMER_S <= seconds <= MAX_TIMER_S:
@@ -117,6 +119,19 @@ def open_game(gid: str, chat: ChatRef, user: PlayerRef, args: str, lang: str, no
 def _lobby(game: Game) -> None:
     if game.status != "lobby":
         raise Refusal(N_("A partida já começou."))
+
+
+def lobby_button(game: Game) -> None:
+    """A lobby button (Entrar, Sair, Robô, Sortear duplas, Iniciar, Cancelar) pressed
+    after the start came from a message the table has replaced (or was forged): it
+    changes nothing, whatever its code. Leaving or cancelling a running game takes the
+    commands /sair and /cancelar, which name the chat's game.
+
+    Raises :class:`Refusal` "A partida já começou." (or "Esta partida terminou.") unless
+    ``game`` is still in its lobby."""
+    if game.status == "over":
+        raise Refusal(N_("Esta partida terminou."))
+    _lobby(game)
 
 
 def _creator(game: Game, user: PlayerRef, what: str) -> None:

@@ -32,6 +32,12 @@ to a game that no longer exists is dropped on sight), so long matches keep their
 LOBBY_CODES = {"j", "lv", "ai", "sh", "s", "x"}
 
 
+def _here(game: Game, chat: ChatRef | None) -> bool:
+    """Whether a press came from the game's own chat (or from no chat the adapter named):
+    an admin of one group has no say over another group's game."""
+    return chat is None or chat.key == game.chat.key
+
+
 class Service(GameRunner):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
@@ -111,7 +117,7 @@ class Service(GameRunner):
         stored = await self._stored(gid)
         if stored is False:
             return await self._reply(chat, user, CORRUPT, lang)
-        out = await self._reply(chat, user, N_("Já há um jogo neste grupo: veja a mesa abaixo."),
+        out = await self._reply(chat, user, N_("Já há um jogo neste grupo: veja a mesa dele."),
                                 lang)
         return out + ([views.table_effect(self._parsed(gid, stored))] if stored else [])
 
@@ -242,7 +248,8 @@ class Service(GameRunner):
         if code == "h":
             return await self.show_hand_of(game_id, user)
         return await self._run(game_id, user,
-                               lambda g: self._dispatch(g, user, version, code, arg, is_admin),
+                               lambda g: self._dispatch(g, user, version, code, arg,
+                                                        is_admin and _here(g, chat)),
                                update=update, chat=chat)
 
     async def _unknown(self, user: PlayerRef, chat: ChatRef | None, gid: str | None,
@@ -257,6 +264,7 @@ class Service(GameRunner):
                   is_admin: bool) -> Outcome:
         now = self.clock.now()
         if code in LOBBY_CODES:
+            lobby.lobby_button(game)
             if code == "x":
                 return lobby.cancel(game, user, is_admin)
             if code == "s":

@@ -14,6 +14,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
     ANA,
     BIA,
     CHAT,
+    CHAT2,
     EVA,
     backend,
     button,
@@ -158,12 +159,46 @@ async def test_join_start_and_cancel_pressed_twice_apply_once(
     assert started[0].view.lines[-1] == "A partida começou."
     assert await svc.press(ANA, button(table, "Iniciar")) == [
         Reply(player=ANA, text="A partida já começou.")]
-    cancelled = await svc.press(ANA, button(table, "Cancelar"))
+    cancelled = await svc.cancel(CHAT, ANA)
     assert texts(cancelled) == ["Jogo cancelado por Ana."]
     version, _g = await game_of(store, gid=started[0].game_id)
     assert await svc.press(ANA, button(table, "Cancelar")) == [
         Reply(player=ANA, text="Esta partida terminou.")]
     assert (await game_of(store, gid=started[0].game_id))[0] == version
+
+
+async def test_lobby_buttons_pressed_after_the_start_change_nothing(
+        svc: Service, store: Any) -> None:
+    """A trial: the lobby's "Sair" pressed mid-game seated the robot in Bia's place and
+    its "Cancelar" ended the match. The table replaced the lobby at the start, so every
+    lobby button is an old one then: refused, the game unchanged (/sair and /cancelar
+    remain the way to leave or end a running game)."""
+    table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    await svc.press(BIA, button(table, "Entrar"))
+    started = await svc.press(ANA, button(table, "Iniciar"))
+    gid = started[0].game_id
+    before, _g = await game_of(store, gid=gid)
+    for who, label in [(BIA, "Sair"), (ANA, "Cancelar"), (ANA, "Robô"),
+                       (ANA, "Sortear duplas"), (EVA, "Entrar"), (BIA, "Cancelar")]:
+        assert await svc.press(who, button(table, label)) == [
+            Reply(player=who, text="A partida já começou.")], label
+    after, game = await game_of(store, gid=gid)
+    assert after == before and game.status == "playing"
+    assert [s.away for s in game.seats] == [False, False]
+
+
+async def test_an_admin_of_another_group_cannot_cancel_this_groups_game(
+        svc: Service, store: Any) -> None:
+    """Admin rights count in the game's own chat only: a press of this lobby's
+    "Cancelar" coming from another group, by that group's admin, closes nothing."""
+    table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    before, _g = await game_of(store)
+    assert await svc.press(EVA, button(table, "Cancelar"), is_admin=True, chat=CHAT2) == [
+        Reply(player=EVA, text="Só quem abriu a mesa ou um admin do grupo pode cancelar.")]
+    after, game = await game_of(store)
+    assert after == before and game.status == "lobby"
+    cancelled = await svc.press(EVA, button(table, "Cancelar"), is_admin=True, chat=CHAT)
+    assert texts(cancelled) == ["Jogo cancelado por Eva."]
 
 
 async def test_every_button_payload_is_short_and_says_its_result(svc: Service) -> None:
@@ -233,7 +268,7 @@ async def test_a_novojogo_redelivered_after_a_crash_answers_with_the_table_it_op
     # a new /novojogo (another update) is still told the chat has a game
     other = await svc.new_game(CHAT, BIA, "", update="tg:u:78")
     assert [e.kind for e in other] == ["reply", "table"]
-    assert other[0] == Reply(player=BIA, text="Já há um jogo neste grupo: veja a mesa abaixo.")
+    assert other[0] == Reply(player=BIA, text="Já há um jogo neste grupo: veja a mesa dele.")
 
 
 

@@ -89,6 +89,11 @@ async def test_bad_option_and_bad_timer_are_refused(svc: Service, store: Any) ->
         "Sortear duplas: use sortear=sim ou sortear=não."]
     assert texts(await svc.new_game(CHAT, ANA, "buraco tranca")) == [
         "Não entendi 'tranca': use opção=valor."]
+    # a trial: "target=" (no value) opened a one-deal match without a word
+    assert texts(await svc.new_game(CHAT, ANA, "buraco target=")) == [
+        "Não entendi 'target=': use opção=valor."]
+    assert texts(await svc.new_game(CHAT, ANA, "buraco =3000")) == [
+        "Não entendi '=3000': use opção=valor."]
     assert await store.chat_game(CHAT.key) is None
 
 
@@ -96,7 +101,7 @@ async def test_second_new_game_points_to_the_existing_one(svc: Service) -> None:
     first = only(await svc.new_game(CHAT, ANA, "tranca"), "table")
     again = await svc.new_game(CHAT, BIA, "buraco")
     assert kinds(again) == ["reply", "table"]
-    assert again[0] == Reply(player=BIA, text="Já há um jogo neste grupo: veja a mesa abaixo.")
+    assert again[0] == Reply(player=BIA, text="Já há um jogo neste grupo: veja a mesa dele.")
     assert again[1].game_id == first.game_id
     assert again[1].view.title == "Tranca · uma mão"
 
