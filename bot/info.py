@@ -12,7 +12,7 @@ from bot.i18n import LANGS, N_, Translator
 from bot.lobby import come_back, parse_args, rules_of
 from bot.model import Game
 from bot.outcome import TYPED_ECHO, Outcome, Refusal, echo
-from engine.rules import RedThree, Requirement, Rules, options_of
+from engine.rules import BlackThree, RedThree, Requirement, Rules, options_of
 
 __all__ = ["come_back", "going_out_rule", "hand_outcome", "help_text", "languages",
            "move_chat", "record_filename", "record_of", "relabel", "rules_for",
@@ -162,6 +162,9 @@ def rules_text(rules: Rules, _: Translator, platform: str = "") -> str:
     lines.append(_("Com morto") if rules.morto else _("Sem morto"))
     lines.append(_("Lixo aberto") if rules.pile_open else _("Lixo fechado: justificar o topo"))
     lines.append(_("Sequências e trincas") if rules.sets_allowed else _("Só sequências"))
+    if not rules.ace_low:  # tranca, RULES §2 "ace"
+        lines.append(_("Ás só alto: Q-K-A, nunca A-2-3"))
+    lines += [_(THREES[rule]) for rule in (rules.red_three, rules.black_three) if rule in THREES]
     lines.append(_("Batida: {n} pontos", n=rules.batida_bonus))
     lines.append(going_out_rule(rules, _))
     if rules.red_three == RedThree.DOLLAR:  # RULES A4 and its option (docs D22)
@@ -179,6 +182,17 @@ def rules_text(rules: Rules, _: Translator, platform: str = "") -> str:
             f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in chosen.items())))
     return "\n".join(lines)
 
+
+THREES: dict[str, str] = {
+    RedThree.LAY_ALONE: N_("3 vermelho: baixado sozinho assim que chega, +100 com canastra, "
+                           "−100 sem; nunca descartado"),
+    BlackThree.BLOCKS_PILE: N_("3 preto: nunca entra em jogo; descartado, tranca o lixo "
+                               "para o próximo"),
+    BlackThree.KILLS_PILE: N_("3 preto (Tranca): nunca entra em jogo; descartado, tira o "
+                              "lixo inteiro da mão"),
+}
+"""The 3s that are no ordinary card, in the players' words: tranca's red 3 (RULES A32)
+and black 3 (A33), altaneira's Tranca (A6); the Dólar has its own line (A4)."""
 
 REQUIRES: dict[str, str] = {
     Requirement.NONE: N_("não precisa de canastra"),

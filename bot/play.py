@@ -20,7 +20,7 @@ from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
 from engine.melds import canastra_bonus, make_meld
-from engine.rules import Rules, make_rules, preset_name, stored_options
+from engine.rules import Rules, make_rules, preset_name, preset_options, stored_options
 from engine.scoring import melded_points as engine_melded
 from engine.state import DealState
 from engine.view import SeatView, legal_moves, view_for
@@ -76,7 +76,10 @@ def options_for(preset: str) -> tuple[str, ...]:
     an engine option is left out when the preset refuses every value but its own
     (``dollar_per_canastra`` without Dólares, RULES A4; ``jokers`` outside the buraco
     family; ``morto_requires`` and ``second_morto_direct_only`` without a morto, A1;
-    ``reuse_pile_once`` where the black 3 blocks the pile). ``/regras`` lists these."""
+    ``reuse_pile_once`` where the black 3 blocks the pile), and one the engine keeps to
+    some presets (:func:`engine.rules.preset_options`: the relancinho, vulnerability and
+    one-card-pile rules outside the buraco family, A21-A23; the first player's second
+    card in tranca and justificado, A9). ``/regras`` lists these."""
     return tuple(item for item in OPTION_LIST
                  if item.split(" ")[0] not in _refused_options(preset))
 
@@ -84,7 +87,7 @@ def options_for(preset: str) -> tuple[str, ...]:
 @lru_cache(maxsize=16)
 def _refused_options(preset: str) -> frozenset[str]:
     base = make_rules(preset)
-    refused = set()
+    refused = set(OPTION_NAMES) - preset_options(preset)  # RULES A9, A21-A23
     for key in OPTION_NAMES:
         value = getattr(base, key)
         if isinstance(value, bool):
@@ -146,7 +149,7 @@ def _taken(preset: str | None) -> tuple[str, ...]:
 
 @lru_cache(maxsize=256)
 def _rules(preset: str, options: tuple[tuple[str, str], ...]) -> Rules:
-    return make_rules(preset, stored_options(dict(options)))
+    return make_rules(preset, stored_options(dict(options)), stored=True)
 
 
 def rules_of(game: Game) -> Rules:

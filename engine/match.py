@@ -268,7 +268,7 @@ class Match:
         try:
             if not isinstance(data, dict):
                 raise TypeError("not an object")
-            rules = make_rules(data["variant"], stored_options(data.get("options")))
+            rules = make_rules(data["variant"], stored_options(data.get("options")), stored=True)
             if data.get("format", min(LEGACY_FORMATS)) in LEGACY_FORMATS:
                 rules = rules.model_copy(update={"legacy_relayout": True})
             match = cls(

@@ -106,3 +106,45 @@ def coerce(key: str, value: Any) -> Any:
     if isinstance(value, str) and value.lower() in ("false", "nao", "não", "off", "no"):
         return False
     return value
+
+
+# Options a group may set when opening a table. Structural fields (melds, 3s, pile)
+# stay with the preset: changing them would make another game; internal ones
+# (default_players: how many seats the terminal and self-play fill) are no game rule.
+OVERRIDABLE: frozenset[str] = frozenset(
+    {
+        "target",
+        "jokers",
+        "first_player_second_card",
+        "morto_requires",
+        "end_requires",
+        "second_morto_direct_only",
+        "relancinho_bonus",
+        "vulnerable_at",
+        "single_card_pile_rule",
+        "reuse_pile_once",
+        "dollar_per_canastra",
+    }
+)
+
+
+BURACO_FAMILY: frozenset[str] = frozenset({"buraco", "buraco_morto", "bossa_nova"})
+FAMILY_ONLY: dict[str, frozenset[str]] = {
+    "relancinho_bonus": BURACO_FAMILY,  # RULES A21, §2 "extras"
+    "vulnerable_at": BURACO_FAMILY,  # RULES A22
+    "single_card_pile_rule": BURACO_FAMILY,  # RULES A23
+    "first_player_second_card": BURACO_FAMILY | {"altaneira"},  # RULES A9, seed 000 §10.1
+}
+"""Options that belong to some presets only: a closed-pile game (tranca, justificado,
+altaneira) has no relancinho, vulnerability or one-card-pile rule, and only the buraco
+family and altaneira give the first player a second card."""
+
+
+RETIRED_OPTIONS: frozenset[str] = frozenset({"default_players"})
+"""Options a table could once set and no longer can: a stored game or record that has
+one is read without it (:func:`stored_options`)."""
+
+
+def stored_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """``options`` of a stored game or record without the :data:`RETIRED_OPTIONS`."""
+    return {k: v for k, v in (options or {}).items() if k not in RETIRED_OPTIONS}

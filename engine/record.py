@@ -114,7 +114,7 @@ def _rules_of(record: Any) -> tuple[Rules, list[str]]:
     if not all(isinstance(p, str) for p in players):
         raise MalformedRecord("'players' precisa ser uma lista de nomes")
     try:
-        rules = make_rules(variant, stored_options(options))
+        rules = make_rules(variant, stored_options(options), stored=True)
         rules.teams(len(players))
     except IllegalAction as err:
         raise MalformedRecord("{reason}", err) from None

@@ -15,7 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pydantic_core import PydanticCustomError
 
 from engine.errors import IllegalAction
-from engine.options import coerce, option_error
+from engine.options import FAMILY_ONLY, OVERRIDABLE, coerce, option_error
+from engine.options import RETIRED_OPTIONS as RETIRED_OPTIONS  # re-exported
+from engine.options import stored_options as stored_options  # re-exported
 
 MAX_TARGET = 100_000
 """Highest match target: 20 times the books' largest (RULES §2 "target": 1,500 to 5,000),
@@ -314,34 +316,13 @@ ALIASES: dict[str, str] = {
     "biriba_tranca": "altaneira",
 }
 
-# Options a group may set when opening a table. Structural fields (melds, 3s, pile)
-# stay with the preset: changing them would make another game; internal ones
-# (default_players: how many seats the terminal and self-play fill) are no game rule.
-OVERRIDABLE: frozenset[str] = frozenset(
-    {
-        "target",
-        "jokers",
-        "first_player_second_card",
-        "morto_requires",
-        "end_requires",
-        "second_morto_direct_only",
-        "relancinho_bonus",
-        "vulnerable_at",
-        "single_card_pile_rule",
-        "reuse_pile_once",
-        "dollar_per_canastra",
-    }
-)
 
-
-RETIRED_OPTIONS: frozenset[str] = frozenset({"default_players"})
-"""Options a table could once set and no longer can: a stored game or record that has
-one is read without it (:func:`stored_options`)."""
-
-
-def stored_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    """``options`` of a stored game or record without the :data:`RETIRED_OPTIONS`."""
-    return {k: v for k, v in (options or {}).items() if k not in RETIRED_OPTIONS}
+def preset_options(preset: str) -> frozenset[str]:
+    """The :data:`OVERRIDABLE` options a new table of ``preset`` (canonical name) may set;
+    raises ``KeyError`` for an unknown preset."""
+    if preset not in PRESETS:
+        raise KeyError(preset)
+    return frozenset(k for k in OVERRIDABLE if preset in FAMILY_ONLY.get(k, PRESETS.keys()))
 
 
 def preset_name(name: str) -> str:
@@ -359,23 +340,29 @@ def preset_name(name: str) -> str:
     return key
 
 
-def make_rules(preset: str = "buraco", options: dict[str, Any] | None = None) -> Rules:
+def make_rules(preset: str = "buraco", options: dict[str, Any] | None = None, *,
+               stored: bool = False) -> Rules:
     """The rules of ``preset`` (or an alias) with validated ``options`` applied.
 
     ``options`` values may be typed or text (``{"target": "3000", "jokers": "true"}``);
-    ``target`` accepts ``0``/``"none"`` for one deal. Raises ``IllegalAction`` with code
-    ``unknown_preset``, ``unknown_option`` or ``bad_option`` and a pt-BR reason.
+    ``target`` accepts ``0``/``"none"`` for one deal. A new table takes the options of
+    :func:`preset_options` only; ``stored`` (a game or record read back) takes any of
+    :data:`OVERRIDABLE`, so a game opened before a family limit keeps its rules. Raises
+    ``IllegalAction`` with code ``unknown_preset``, ``unknown_option`` or ``bad_option``
+    and a pt-BR reason.
     """
-    base = PRESETS[preset_name(preset)]
+    name = preset_name(preset)
+    base = PRESETS[name]
     if not options:
         return base
+    allowed = OVERRIDABLE if stored else preset_options(name)
     for key in options:
-        if key not in OVERRIDABLE:
+        if key not in allowed:
             raise IllegalAction(
                 "unknown_option",
                 "opção desconhecida ou fixa nesta variante: {key} (opções: {options})",
                 key=repr(key),
-                options=", ".join(sorted(OVERRIDABLE)),
+                options=", ".join(sorted(allowed)),
             )
     data = base.model_dump()
     data.update({k: coerce(k, v) for k, v in options.items()})

@@ -182,38 +182,38 @@ def test_regras_lists_the_options_in_the_players_words(lang: str) -> None:
 
 
 TRANCA_LISTED = {
-    "pt": "target (meta de pontos), first_player_second_card (segunda "
-          "carta do primeiro), morto_requires (o que pegar o morto exige), end_requires (o "
-          "que a batida exige), second_morto_direct_only (segundo morto só direto), "
-          "relancinho_bonus (bônus do relancinho), vulnerable_at (pontos da "
-          "vulnerabilidade), single_card_pile_rule (lixo de uma carta só), timer "
-          "ou tempo (segundos por jogada), shuffle ou sortear (sortear as duplas)",
-    "en": "target (points to win), first_player_second_card "
-          "(the first player's second card), morto_requires (what taking the morto "
-          "needs), end_requires (what going out needs), second_morto_direct_only (second "
-          "morto only directly), relancinho_bonus (relancinho bonus), vulnerable_at "
-          "(points that make a side vulnerable), single_card_pile_rule (one-card discard "
-          "pile), timer or tempo (seconds per move), shuffle or sortear "
-          "(draw the partners)",
-    "it": "target (punti per vincere), first_player_second_card "
-          "(seconda carta del primo giocatore), morto_requires (cosa serve per prendere il "
+    "pt": "target (meta de pontos), morto_requires (o que pegar o morto exige), "
+          "end_requires (o que a batida exige), second_morto_direct_only (segundo morto "
+          "só direto), timer ou tempo (segundos por jogada), shuffle ou sortear (sortear "
+          "as duplas)",
+    "en": "target (points to win), morto_requires (what taking the morto needs), "
+          "end_requires (what going out needs), second_morto_direct_only (second morto "
+          "only directly), timer or tempo (seconds per move), shuffle or sortear (draw "
+          "the partners)",
+    "it": "target (punti per vincere), morto_requires (cosa serve per prendere il "
           "pozzetto), end_requires (cosa serve per chiudere), second_morto_direct_only "
-          "(secondo pozzetto solo diretto), relancinho_bonus (bonus del relancinho), "
-          "vulnerable_at (punti che rendono vulnerabili), single_card_pile_rule (scarti di "
-          "una carta sola), timer o tempo (secondi per mossa), "
-          "shuffle o sortear (sorteggiare le coppie)",
+          "(secondo pozzetto solo diretto), timer o tempo (secondi per mossa), shuffle o "
+          "sortear (sorteggiare le coppie)",
 }
 """/regras tranca: no jokers (buraco family only), no reuse_pile_once (the black 3 blocks
-the pile), no dollar_per_canastra (no Dólares, RULES A4)."""
+the pile), no dollar_per_canastra (no Dólares, RULES A4); no first_player_second_card
+(A9), relancinho_bonus (A21), vulnerable_at (A22) or single_card_pile_rule (A23), which
+are the buraco family's."""
+
+
+BURACO_FAMILY_ONLY = {"relancinho_bonus", "vulnerable_at", "single_card_pile_rule"}
+"""RULES A21, A22, A23: the buraco family's rules, no option of a closed-pile game."""
 
 
 @pytest.mark.parametrize(("preset", "left_out"), [
     ("buraco", {"dollar_per_canastra", "morto_requires", "second_morto_direct_only"}),
     ("buraco_morto", {"dollar_per_canastra"}),
     ("bossa_nova", {"dollar_per_canastra"}),
-    ("justificado", {"dollar_per_canastra", "jokers"}),
-    ("tranca", {"dollar_per_canastra", "jokers", "reuse_pile_once"}),
-    ("altaneira", {"jokers"}),
+    ("justificado", {"dollar_per_canastra", "jokers", *BURACO_FAMILY_ONLY,
+                     "first_player_second_card"}),
+    ("tranca", {"dollar_per_canastra", "jokers", "reuse_pile_once", *BURACO_FAMILY_ONLY,
+                "first_player_second_card"}),
+    ("altaneira", {"jokers", *BURACO_FAMILY_ONLY}),
 ])
 def test_regras_leaves_out_the_options_the_variant_refuses(
         preset: str, left_out: set[str]) -> None:

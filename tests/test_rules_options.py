@@ -94,3 +94,44 @@ def test_a_match_stored_with_the_retired_default_players_option_still_loads() ->
     data = match.to_json()
     data["options"] = {**data["options"], "default_players": 2}
     assert Match.from_json(data).rules == make_rules("tranca")
+
+
+@pytest.mark.parametrize("preset", ["tranca", "justificado", "altaneira"])
+@pytest.mark.parametrize("option", [("relancinho_bonus", "200"), ("vulnerable_at", "600"),
+                                    ("single_card_pile_rule", "false")])
+def test_a21_a22_a23_are_buraco_family_options_only(
+        preset: str, option: tuple[str, str]) -> None:
+    """RULES A21 (relancinho), A22 (vulnerability), A23 (one-card pile) are the buraco
+    family's: a new closed-pile table refuses them by name, listing what it takes."""
+    key, value = option
+    with pytest.raises(IllegalAction) as refused:
+        make_rules(preset, {key: value})
+    assert refused.value.code == "unknown_option"
+    assert refused.value.params["key"] == repr(key)
+    assert key not in str(refused.value.params["options"]).split(", ")
+    assert make_rules("buraco", {key: value}) != make_rules("buraco")
+
+
+@pytest.mark.parametrize(("preset", "taken"), [("tranca", False), ("justificado", False),
+                                               ("altaneira", True), ("buraco_morto", True)])
+def test_a9_the_first_players_second_card_is_an_option_where_the_rule_exists(
+        preset: str, taken: bool) -> None:
+    """RULES A9: buraco family and altaneira (seed 000 §10.1); tranca and justificado
+    have no such rule, so no option for it."""
+    if taken:
+        assert make_rules(preset, {"first_player_second_card": "false"}) \
+            .first_player_second_card is False
+    else:
+        with pytest.raises(IllegalAction, match="unknown_option"):
+            make_rules(preset, {"first_player_second_card": "true"})
+
+
+def test_a_match_stored_with_a_family_option_before_the_limit_still_loads() -> None:
+    """A tranca stored with ``relancinho_bonus`` (which a new table may no longer set)
+    is read back with its rules, not lost."""
+    from engine.match import Match
+
+    match = Match.new(make_rules("tranca"), ["Ana", "Bia"])
+    data = match.to_json()
+    data["options"] = {**data["options"], "relancinho_bonus": 100}
+    assert Match.from_json(data).rules.relancinho_bonus == 100

@@ -87,17 +87,20 @@ async def test_help_and_rules(svc: Service) -> None:
     rules = only(await svc.rules_text(CHAT, ANA, "tranca"), "reply").text
     assert rules.splitlines() == ["Tranca", "Jogadores: 2, 4", "Meta: uma mão", "Com morto",
                                   "Lixo fechado: justificar o topo", "Sequências e trincas",
+                                  # RULES §2 "ace", A32, A33 (a trial: regras left them out)
+                                  "Ás só alto: Q-K-A, nunca A-2-3",
+                                  "3 vermelho: baixado sozinho assim que chega, +100 com "
+                                  "canastra, −100 sem; nunca descartado",
+                                  "3 preto: nunca entra em jogo; descartado, tranca o lixo "
+                                  "para o próximo",
                                   "Batida: 100 pontos",
                                   "Para bater e pegar o morto: não precisa de canastra; "
                                   "para bater e encerrar a mão: precisa de uma canastra limpa.",
                                   "Opções da mesa (/novojogo tranca opção=valor): target (meta "
-                                  "de pontos), first_player_second_card "
-                                  "(segunda carta do primeiro), morto_requires (o que pegar o "
+                                  "de pontos), morto_requires (o que pegar o "
                                   "morto exige), end_requires (o que a batida exige), "
                                   "second_morto_direct_only (segundo morto só direto), "
-                                  "relancinho_bonus (bônus do relancinho), vulnerable_at "
-                                  "(pontos da vulnerabilidade), single_card_pile_rule (lixo de "
-                                  "uma carta só), timer ou "
+                                  "timer ou "
                                   "tempo (segundos por jogada), shuffle ou sortear (sortear as "
                                   "duplas)"]
     refused = await svc.rules_text(CHAT, ANA, "pife")
@@ -105,7 +108,7 @@ async def test_help_and_rules(svc: Service) -> None:
     # Discord's /novojogo takes the variant from a list and the options in its own field
     discord = ChatRef(platform="dc", chat_id="7", title="#buraco")
     told = only(await svc.rules_text(discord, ANA, "tranca"), "reply").text.splitlines()
-    assert told[8].startswith("Opções da mesa (/novojogo, variante tranca, em opcoes: "
+    assert told[11].startswith("Opções da mesa (/novojogo, variante tranca, em opcoes: "
                               "opção=valor): target (meta de pontos), ")
 
 
@@ -120,7 +123,7 @@ async def test_regras_without_a_preset_states_the_rules_of_the_table_in_play(
     for step in ("lobby", "playing"):
         lines = only(await svc.rules_text(CHAT, ANA, " "), "reply").text.splitlines()
         assert lines[:3] == ["Tranca", "Jogadores: 2, 4", "Meta: 3000 pontos"], step
-        assert lines[7] == ("Para bater e pegar o morto: não precisa de canastra; para bater "
+        assert lines[10] == ("Para bater e pegar o morto: não precisa de canastra; para bater "
                             "e encerrar a mão: precisa de uma canastra limpa."), step
         if step == "lobby":
             await svc.join(CHAT, BIA)
