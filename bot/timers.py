@@ -31,10 +31,6 @@ class Pacing:
     idle_s: float = 86_400.0
 
 
-def _nobody_present(game: Game) -> bool:
-    return all(s.away for s in game.seats if s.player is not None)
-
-
 def next_due(game: Game, p: Pacing) -> float | None:
     """When the game next needs the timers (Unix seconds), or None when over."""
     if game.status == "over":
@@ -46,7 +42,7 @@ def next_due(game: Game, p: Pacing) -> float | None:
         return min(game.deal_end_at + p.next_deal_s, idle_at)
     seat = game.seats[play.deal_of(game).turn]
     if seat.robot_plays:
-        return idle_at if _nobody_present(game) else min(game.step_at + p.ai_pace_s, idle_at)
+        return idle_at if views.paused(game) else min(game.step_at + p.ai_pace_s, idle_at)
     return min(game.turn_since + game.timer_s, idle_at)
 
 
@@ -66,7 +62,7 @@ def step(game: Game, now: float, p: Pacing, chooser: robot.Chooser | None,
     turn = play.deal_of(game).turn
     seat = game.seats[turn]
     if seat.robot_plays:
-        if _nobody_present(game) or now < game.step_at + p.ai_pace_s:
+        if views.paused(game) or now < game.step_at + p.ai_pace_s:
             return Outcome(changed=False)
         action = robot.ai_move(play.deal_of(game), turn, seat.ai or "normal", chooser)
         return turns.apply_action(game, turn, action, now, human=False)

@@ -196,6 +196,8 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
         if not new and not ext:
             raise Refusal(N_("Selecione as cartas primeiro."))
         return Action.lay_down(seat, melds=new, extend=ext)
+    if not sel:  # a trial: "Descartar" with nothing picked said "Selecione uma carta só."
+        raise Refusal(N_("Selecione a carta primeiro."))
     if len(sel) != 1:
         raise Refusal(N_("Selecione uma carta só."))
     return Action.discard(seat, sel[0]) if code == "d" else Action.lay_three(seat, sel[0])

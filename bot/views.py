@@ -106,6 +106,15 @@ def lobby_view(game: Game, _: Translator) -> View:
     return View(title=game_title(game, _), lines=lines, buttons=buttons)
 
 
+def _draw_line(view: Any, _: Translator) -> str:
+    """What a turn starts with: the stock, or the stock or the pile when there is a pile
+    to take (none at a deal's first turn, after a killed pile (RULES A6), or while a
+    black 3 blocks it (A33))."""
+    if view.pile_size and not view.pile_blocked:
+        return _("Sua vez: compre do monte ou pegue o lixo.")
+    return _("Sua vez: compre do monte.")
+
+
 def _buttons(game: Game, version: int = 0) -> Any:
     _ = Translator(game.lang)
 
@@ -147,8 +156,9 @@ def table_view(game: Game, _: Translator) -> View:
     lines.append(_("Cartas na mão: {counts}", counts=counts))
     lines.append(_pile_line(state, rules, _))
     if game.status == "playing":
-        lines.append(_("Sua vez.") if state.turn == you_seat(game)
-                     else _("Vez de {name}.", name=seat_name(game, state.turn, _)))
+        turn = (_("Sua vez.") if state.turn == you_seat(game)
+                else _("Vez de {name}.", name=seat_name(game, state.turn, _)))
+        lines.append(turn + " " + _(PAUSED_LINE) if paused(game) else turn)
     if game.last:
         lines.append(last_text(game, _))
     b = _buttons(game)
@@ -256,10 +266,12 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     my_turn = game.status == "playing" and view.turn == seat
     if my_turn:
         rows += _fitting(play.action_buttons(game, seat, view, b), view)
-        lines.append(_("Sua vez: compre do monte ou pegue o lixo.") if view.phase == "draw"
+        lines.append(_draw_line(view, _) if view.phase == "draw"
                      else _("Sua vez: baixe jogos e descarte uma carta."))
     elif game.status == "playing":
-        lines.append(_("Vez de {name}.", name=seat_name(game, view.turn, _)))
+        # not "Vez de X.": a hand is sent again when its own turn comes, not at every
+        # turn, so a name here went stale (a trial, four players)
+        lines.append(_("Aguarde a sua vez."))
     if game.status == "playing" and view.vuln_min:  # RULES A22, shown before trying (D4)
         lines.append(_("Sua primeira baixada precisa de {points} pontos.",
                        points=view.vuln_min))
@@ -379,8 +391,16 @@ PAUSED = N_("Ninguém está jogando agora: a partida espera até alguém mandar 
 nobody watches does not play itself out, bot/timers.py), so the group knows why."""
 
 
+PAUSED_LINE = N_("Em pausa: mande /voltar para retomar.")
+"""The table's turn line goes on with this while the game waits for someone to come back
+(:data:`PAUSED`): a trial found the table and hands silent about it."""
+
+
+def paused(game: Game) -> bool:
+    """Whether every person at ``game`` is away, so the robots wait (bot/timers.py)."""
+    return all(s.away for s in game.seats if s.player is not None)
+
+
 def paused_notice(game: Game, _: Translator) -> list[Effect]:
     """The :data:`PAUSED` notice when nobody at the table is present, else nothing."""
-    if all(s.away for s in game.seats if s.player is not None):
-        return [Say(chat=game.chat, text=_(PAUSED))]
-    return []
+    return [Say(chat=game.chat, text=_(PAUSED))] if paused(game) else []

@@ -46,7 +46,7 @@ def test_a_terminal_match_on_an_ascii_terminal_plays_and_quits_with_exit_0(
     assert "Traceback" not in done.stderr and "UnicodeEncodeError" not in done.stderr
     assert done.returncode == 0, done.stderr
     assert "Comandos: c = comprar do monte ? l = pegar o lixo ? " in done.stdout
-    assert "Sua vez: compre do monte ou pegue o lixo." in done.stdout
+    assert "Sua vez: compre do monte" in done.stdout  # "." or " ou pegue o lixo.": a pile to take?
     assert "Partida: Voc? ? Rob? 2" in done.stdout
     assert done.stdout.endswith("At? a pr?xima!\n")
 

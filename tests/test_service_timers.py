@@ -118,16 +118,21 @@ async def test_nobody_present_the_game_waits_then_closes_idle(
     await svc.add_ai(CHAT, ANA, "")
     await svc.start(CHAT, ANA)
     said: list[str] = []
+    tables: list[Any] = []
     for _ in range(2):  # two misses; the AI answers in between
         clock.advance(90)
         effects = await svc.tick()
         said += texts(effects)
         assert texts(effects)[0] in (MISS_1, MISS_2)
+        tables += [e.view for e in effects if e.kind == "table"]
         while effects := await svc.tick():
-            pass
+            tables += [e.view for e in effects if e.kind == "table"]
     # the group is told why the robots stop: the last person is away
     assert said[said.index(MISS_2) + 1] == PAUSED
     assert said.count(PAUSED) == 1
+    # and the table says so where it names the turn (a trial: it looked merely stuck)
+    turn_line = next(line for line in reversed(tables[-1].lines) if line.startswith("Vez de"))
+    assert turn_line == "Vez de Robô 2. Em pausa: mande /voltar para retomar."
     version, game = await game_of(store)
     assert game.seats[0].away and play.deal_of(game).turn == 1  # the AI's turn...
     clock.advance(3600)

@@ -71,8 +71,8 @@ async def test_seeded_deal_and_views(svc: Service) -> None:
     assert cards(ana) == ["5♣", "3♦", "10♦", "Q♦", "Q♦", "A♥", "5♥", "8♥", "9♥", "6♠", "K♠"]
     assert cards(bia) == ["A♣", "A♣", "2♣", "7♣", "J♣", "2♦", "5♦", "7♦", "K♦", "7♥", "4♠"]
     assert ana.title == "Sua mão (11 cartas)"
-    assert ana.lines == ["Mesa: Grupo do Buraco", "Sua vez: compre do monte ou pegue o lixo."]
-    assert bia.lines == ["Mesa: Grupo do Buraco", "Vez de Ana."]
+    assert ana.lines == ["Mesa: Grupo do Buraco", "Sua vez: compre do monte."]
+    assert bia.lines == ["Mesa: Grupo do Buraco", "Aguarde a sua vez."]
     assert [b.label for b in ana.buttons[-1]] == ["Comprar do monte"]
     # Bia's buttons are only her own cards, by index: no action buttons, no card codes.
     assert {b.data.split("|")[2] for row in bia.buttons for b in row} == {"t"}
@@ -114,7 +114,7 @@ async def test_who_may_press(svc: Service) -> None:
 async def test_toggle_discard_and_the_turn_passes(svc: Service) -> None:
     gid, ana, _bia = await two_player_buraco(svc)
     ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
-    assert texts(await svc.press(ANA, button(ana, "Descartar"))) == ["Selecione uma carta só."]
+    assert texts(await svc.press(ANA, button(ana, "Descartar"))) == ["Selecione a carta primeiro."]
     picked = await select(svc, ANA, gid, ana, "J♥")
     assert picked.lines[1] == "Selecionadas: J♥ (descartar ou juntar a um jogo)"
     assert [c.selected for c in picked.cards].count(True) == 1
@@ -127,6 +127,7 @@ async def test_toggle_discard_and_the_turn_passes(svc: Service) -> None:
     assert "J♥" not in cards(hand_of(effects, ANA))
     bia = hand_of(effects, BIA)
     assert [b.label for b in bia.buttons[-1]] == ["Comprar do monte", "Pegar o lixo"]
+    assert bia.lines[-1] == "Sua vez: compre do monte ou pegue o lixo."  # a pile to take now
     assert effects[3].player == BIA and effects[3].text == "Sua vez em Grupo do Buraco."
     # the same discard button again: stale, nothing changes
     assert await svc.press(ANA, button(picked, "Descartar")) == [Reply(player=ANA, text=STALE)]
