@@ -150,12 +150,14 @@ class TurnPing(_Frozen):
 
 
 class Document(_Frozen):
-    """A file for the chat (the record of a finished game)."""
+    """A file for the chat (the record of a finished game); ``failed``: what the chat is
+    told, in its language, when the platform refuses the file (never silence)."""
 
     kind: Literal["file"] = "file"
     chat: ChatRef
     filename: str
     content: str
+    failed: str = ""
 
 
 class Closed(_Frozen):

@@ -117,6 +117,8 @@ def open_game(gid: str, chat: ChatRef, user: PlayerRef, args: str, lang: str, no
 
 
 def _lobby(game: Game) -> None:
+    if game.status == "over":  # a trial: "/start j<id>" of a cancelled game said "began"
+        raise Refusal(N_("Esta partida terminou."))
     if game.status != "lobby":
         raise Refusal(N_("A partida já começou."))
 
@@ -129,8 +131,6 @@ def lobby_button(game: Game) -> None:
 
     Raises :class:`Refusal` "A partida já começou." (or "Esta partida terminou.") unless
     ``game`` is still in its lobby."""
-    if game.status == "over":
-        raise Refusal(N_("Esta partida terminou."))
     _lobby(game)
 
 

@@ -32,6 +32,12 @@ to a game that no longer exists is dropped on sight), so long matches keep their
 LOBBY_CODES = {"j", "lv", "ai", "sh", "s", "x"}
 
 
+FILE_FAILED = N_("Não consegui enviar o arquivo da partida agora: tente /exportar de novo "
+                 "daqui a pouco.")
+"""Said in the chat when the platform refuses the record's file (a trial: /exportar
+answered nothing)."""
+
+
 def _here(game: Game, chat: ChatRef | None) -> bool:
     """Whether a press came from the game's own chat (or from no chat the adapter named):
     an admin of one group has no say over another group's game."""
@@ -336,7 +342,9 @@ class Service(GameRunner):
             return await self._reply(chat, user, CORRUPT)
         if record is None:
             return await self._reply(chat, user, N_("Ainda não há partida terminada neste grupo."))
-        return [Document(chat=chat, filename=record_filename(gid or "", record), content=record)]
+        failed = Translator(await self._lang(chat))(FILE_FAILED)
+        return [Document(chat=chat, filename=record_filename(gid or "", record), content=record,
+                         failed=failed)]
 
     async def set_language(self, chat: ChatRef, user: PlayerRef, lang: str = "", *,
                            update: str | None = None) -> list[Effect]:

@@ -18,6 +18,7 @@ from adapters.delivery.stale import StaleTables
 from bot.effects import (
     ChatRef,
     Closed,
+    Document,
     HandView,
     PlayerRef,
     Reply,
@@ -40,6 +41,7 @@ class Recorder:
         self.calls: list[tuple[str, ...]] = []
         self.gone: set[str] = set()
         self.refuse_private = False
+        self.files_ok = True
         self.carry = False
         self.count = 0
 
@@ -103,8 +105,9 @@ class Recorder:
     async def delete_private(self, user_id: str, ref: str) -> None:
         self.calls.append(("delete_private", ref))
 
-    async def send_file(self, chat: ChatRef, filename: str, content: str) -> None:
+    async def send_file(self, chat: ChatRef, filename: str, content: str) -> bool:
         self.calls.append(("file", filename))
+        return self.files_ok
 
     async def answer(self, effect: Reply, origin: Any) -> None:
         self.calls.append(("answer", effect.text, str(origin)))
@@ -222,6 +225,19 @@ async def test_a_refused_private_message_is_told_to_the_group_once(setup: Any) -
         await delivery.flush()
     await delivery.deliver([TurnPing(player=ANA, chat=CHAT, game_id="g1", text="vez")])
     assert platform.calls == [("refused_notice", "Ana")]
+
+
+async def test_a_refused_file_is_told_to_the_chat_in_its_own_words(setup: Any) -> None:
+    """A trial: /exportar answered nothing when the platform refused the document."""
+    delivery, platform = setup
+    record = Document(chat=CHAT, filename="buraco-g1.json", content="{}",
+                      failed="Não consegui enviar o arquivo da partida agora.")
+    await delivery.deliver([record])
+    platform.files_ok = False
+    await delivery.deliver([record])
+    assert platform.calls == [
+        ("file", "buraco-g1.json"), ("file", "buraco-g1.json"),
+        ("post", "text:Não consegui enviar o arquivo da partida agora.", "m1")]
 
 
 async def test_a_new_turn_ping_replaces_the_previous_one(setup: Any) -> None:

@@ -99,7 +99,9 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
     assert replayed.ok and replayed.match_scores == [-480, -300]
     exported = await svc.export(CHAT, ANA)
     assert exported == [Document(chat=CHAT, filename=f"tranca-{gid}.json",
-                                 content=await store.load_record(gid))]
+                                 content=await store.load_record(gid), failed=(
+                                     "Não consegui enviar o arquivo da partida agora: tente "
+                                     "/exportar de novo daqui a pouco."))]
     board = only(await svc.scoreboard(CHAT, ANA), "reply").text
     assert board == (
         "Partida: Ana × Robô 2\n"

@@ -385,3 +385,19 @@ async def test_cancel_within_the_edit_gap_of_a_move_leaves_the_table_saying_so(
     table = tg.table()
     assert table["text"].endswith("\nJogo cancelado por Ana.")
     assert labels(table) == []
+
+
+async def test_a_record_telegram_refuses_is_told_to_the_group(tg: Tg) -> None:
+    """A trial: /exportar answered nothing when sendDocument failed; the group now hears
+    the service's notice in its language."""
+    from bot.effects import ChatRef, Document
+
+    chat = ChatRef(platform="tg", chat_id=str(GROUP["id"]), title="Mesa da Firma")
+    tg.fake.fail("sendDocument", "Bad Request: file is empty", chat_id=GROUP["id"])
+    await tg.handlers.outbox.deliver([Document(
+        chat=chat, filename="buraco-g1.json", content="{}",
+        failed="Não consegui enviar o arquivo da partida agora: tente /exportar de novo "
+               "daqui a pouco.")])
+    assert [m["text"] for m in tg.fake.current(GROUP["id"])][-1] == (
+        "Não consegui enviar o arquivo da partida agora: tente /exportar de novo daqui a "
+        "pouco.")

@@ -116,7 +116,9 @@ class Delivery:
         elif isinstance(effect, TurnPing):
             await self._ping(effect)
         elif isinstance(effect, Document):
-            await p.send_file(effect.chat, effect.filename, effect.content)
+            if not await p.send_file(effect.chat, effect.filename, effect.content) \
+                    and effect.failed:
+                await p.post(effect.chat, p.text(effect.failed))
         elif isinstance(effect, HandView):
             await self._hand(effect, origin)
 

@@ -91,8 +91,9 @@ class Platform(Protocol):
         :meth:`send_private` made); gone is ignored."""
         ...
 
-    async def send_file(self, chat: ChatRef, filename: str, content: str) -> None:
-        """A file for the group (a finished game's record)."""
+    async def send_file(self, chat: ChatRef, filename: str, content: str) -> bool:
+        """A file for the group (a finished game's record); False when the platform
+        refused it (the outbox then says so in the chat)."""
         ...
 
     async def answer(self, effect: Reply, origin: Any) -> None:

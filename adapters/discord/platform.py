@@ -138,13 +138,15 @@ class DiscordPlatform:
         except discord.HTTPException as exc:
             log.info("could not drop the buttons of a table: %s", _http_code(exc))
 
-    async def send_file(self, chat: ChatRef, filename: str, content: str) -> None:
-        """The record as a file in the channel."""
+    async def send_file(self, chat: ChatRef, filename: str, content: str) -> bool:
+        """The record as a file in the channel; False when Discord refused it."""
         file = discord.File(io.BytesIO(content.encode()), filename=filename)
         try:
             await self._channel(chat.chat_id).send(file=file)
         except discord.HTTPException as exc:
             log.warning("file to %s refused: %s", chat.chat_id, _http_code(exc))
+            return False
+        return True
 
     async def refused_notice(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
         """Tell the channel (without pinging) that the person's DMs are closed."""

@@ -157,14 +157,22 @@ class TelegramPlatform:
         except (MessageGone, ChatMigrated, Forbidden):
             pass
 
-    async def send_file(self, chat: ChatRef, filename: str, content: str) -> None:
-        """``sendDocument`` of the record."""
+    async def send_file(self, chat: ChatRef, filename: str, content: str) -> bool:
+        """``sendDocument`` of the record (to a migrated group's new id); False when
+        Telegram refused it or the call failed."""
         payload = InputFile(content.encode(), filename=filename)
         chat_id = await self.target(chat)
         try:
-            await api("sendDocument", lambda: self.bot.send_document(chat_id, payload))
+            try:
+                sent = await api("sendDocument", lambda: self.bot.send_document(chat_id, payload))
+            except ChatMigrated as moved:
+                new_id = int(moved.new_chat_id)
+                await self.refs.set_migration(chat_id, new_id)
+                sent = await api("sendDocument", lambda: self.bot.send_document(new_id, payload))
         except (ChatMigrated, Forbidden) as exc:
             log.warning("sendDocument to %s refused: %s", chat.chat_id, exc)
+            return False
+        return sent is not None
 
     async def refused_notice(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
         """The group message with a button that opens the private chat and sends the hand."""
