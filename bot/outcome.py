@@ -26,6 +26,8 @@ def echo(text: str, limit: int = MAX_ECHO) -> str:
     """``text`` as a refusal repeats it: printable characters only, cut to ``limit``
     characters + ``"…"`` (a 100,000-character option name is no message)."""
     shown = "".join(ch for ch in text if ch.isprintable())
+    if text and not shown.strip():
+        return "?"  # only invisible characters: "Comando desconhecido: ?." (a trial)
     return shown if len(shown) <= limit else shown[:limit] + "…"
 
 

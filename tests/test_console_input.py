@@ -71,6 +71,13 @@ async def test_an_extension_before_drawing_gets_the_engines_reason_not_unknown_b
     assert answers(text)[:2] == ["Primeiro compre do monte ou pegue o lixo."] * 2
 
 
+async def test_a_command_of_invisible_characters_is_shown_as_a_question_mark() -> None:
+    """A trial: a word of control or zero-width characters was echoed as nothing
+    ("Comando desconhecido: .")."""
+    text = await play("buraco", ["\x01\x02", "\u200b", "q", "s"])
+    assert answers(text)[:2] == ["Comando desconhecido: ?. Digite ? para ajuda."] * 2
+
+
 async def test_console_worded_messages() -> None:
     text = await play("buraco", ["b 1", "c 999", "\x1b[A", "c", "b 1 1 1", "e 1 1 1", "d",
                                  "e", "e 0 1", "r 2", "q", "s"])
