@@ -23,11 +23,11 @@ TYPED_ECHO = 12
 
 
 def echo(text: str, limit: int = MAX_ECHO) -> str:
-    """``text`` as a refusal repeats it: printable characters only, cut to ``limit``
-    characters + ``"…"`` (a 100,000-character option name is no message)."""
-    shown = "".join(ch for ch in text if ch.isprintable())
-    if text and not shown.strip():
-        return "?"  # only invisible characters: "Comando desconhecido: ?." (a trial)
+    """``text`` as a refusal repeats it: each character that is not printable shown as
+    ``"?"``, cut to ``limit`` characters + ``"…"`` (a 100,000-character option name is no
+    message)."""
+    # each invisible character as "?", so "\x00c" is no "c" and "\x7f" no "" (trials)
+    shown = "".join(ch if ch.isprintable() else "?" for ch in text)
     return shown if len(shown) <= limit else shown[:limit] + "…"
 
 

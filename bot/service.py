@@ -30,6 +30,8 @@ CHAT_BIND_TTL_S = 30 * 86_400
 """A chat's binding outlives any game (it is removed when the game closes, and a binding
 to a game that no longer exists is dropped on sight), so long matches keep their chat."""
 LOBBY_CODES = {"j", "lv", "ai", "sh", "s", "x"}
+TABLE_CODES = LOBBY_CODES | {"n"}
+"""Codes of the group's lobby and table buttons: their payload's version is always 0."""
 
 
 FILE_FAILED = N_("Não consegui enviar o arquivo da partida agora: tente /exportar de novo "
@@ -39,9 +41,9 @@ answered nothing)."""
 
 
 def _here(game: Game, chat: ChatRef | None) -> bool:
-    """Whether a press came from the game's own chat (or from no chat the adapter named):
-    an admin of one group has no say over another group's game."""
-    return chat is None or chat.key == game.chat.key
+    """Whether a press came from the game's own chat: an admin's rights hold there only
+    (not in another group, nor in a private chat, where the adapter names none)."""
+    return chat is not None and chat.key == game.chat.key
 
 
 class Service(GameRunner):
@@ -269,6 +271,8 @@ class Service(GameRunner):
     def _dispatch(self, game: Game, user: PlayerRef, version: int, code: str, arg: str,
                   is_admin: bool) -> Outcome:
         now = self.clock.now()
+        if code in TABLE_CODES and version != 0:
+            raise Refusal(buttons.UNKNOWN)  # lobby and table buttons carry 0, never more
         if code in LOBBY_CODES:
             lobby.lobby_button(game)
             if code == "x":

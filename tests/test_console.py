@@ -130,6 +130,8 @@ async def test_the_last_prompt_answers_what_changes_nothing_until_enter() -> Non
     assert tail.count("Partida: Você × Robô 2\n") == 2  # the final score, then "p"
     assert tail.index("Partida: Você × Robô 2\n", rules) > rules
     assert "Comando desconhecido" not in tail and "Primeiro compre" not in tail
+    # the move is answered, not met by the prompt alone (a trial)
+    assert tail.count("A partida acabou: exportar salva o registro, Enter sai.\n") == 1
     assert tail.endswith("1. Você: partidas 1, vitórias 0, pontos -175\nAté a próxima!\n")
 
 

@@ -71,11 +71,14 @@ async def test_an_extension_before_drawing_gets_the_engines_reason_not_unknown_b
     assert answers(text)[:2] == ["Primeiro compre do monte ou pegue o lixo."] * 2
 
 
-async def test_a_command_of_invisible_characters_is_shown_as_a_question_mark() -> None:
-    """A trial: a word of control or zero-width characters was echoed as nothing
-    ("Comando desconhecido: .")."""
-    text = await play("buraco", ["\x01\x02", "\u200b", "q", "s"])
-    assert answers(text)[:2] == ["Comando desconhecido: ?. Digite ? para ajuda."] * 2
+async def test_invisible_characters_of_a_command_are_shown_as_question_marks() -> None:
+    """Trials: a word of control or zero-width characters was echoed as nothing
+    ("Comando desconhecido: ."), and "\\x00c" as the valid command "c"."""
+    text = await play("buraco", ["\x01\x02", "\u200b", "\x00c", "\x7f", "q", "s"])
+    assert answers(text)[:4] == ["Comando desconhecido: ??. Digite ? para ajuda.",
+                                 "Comando desconhecido: ?. Digite ? para ajuda.",
+                                 "Comando desconhecido: ?c. Digite ? para ajuda.",  # not "c"
+                                 "Comando desconhecido: ?. Digite ? para ajuda."]
 
 
 async def test_console_worded_messages() -> None:
@@ -84,7 +87,7 @@ async def test_console_worded_messages() -> None:
     assert answers(text) == [
         "Primeiro compre do monte ou pegue o lixo.",  # the engine's reason
         "c não leva números.",
-        "Comando desconhecido: [a. Digite ? para ajuda.",
+        "Comando desconhecido: ?[a. Digite ? para ajuda.",
         "Carta 1 repetida.",
         "Seu lado ainda não tem jogos.",
         "Diga quais cartas: d 7.",

@@ -187,6 +187,20 @@ async def test_lobby_buttons_pressed_after_the_start_change_nothing(
     assert [s.away for s in game.seats] == [False, False]
 
 
+async def test_a_lobby_button_with_a_version_no_lobby_shows_is_unknown(
+        svc: Service, store: Any) -> None:
+    """Lobby and table buttons carry version 0 (a trial: "<id>|99|s|" was taken as
+    "Iniciar")."""
+    table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    await svc.press(BIA, button(table, "Entrar"))
+    before, _g = await game_of(store)
+    gid = table.buttons[0][0].data.split("|")[0]
+    for code in ("s", "x", "j", "lv"):
+        assert await svc.press(ANA, pack(gid, 99, code)) == [
+            Reply(player=ANA, text="Botão desconhecido.")], code
+    assert (await game_of(store))[0] == before
+
+
 async def test_an_admin_of_another_group_cannot_cancel_this_groups_game(
         svc: Service, store: Any) -> None:
     """Admin rights count in the game's own chat only: a press of this lobby's
@@ -194,6 +208,9 @@ async def test_an_admin_of_another_group_cannot_cancel_this_groups_game(
     table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
     before, _g = await game_of(store)
     assert await svc.press(EVA, button(table, "Cancelar"), is_admin=True, chat=CHAT2) == [
+        Reply(player=EVA, text="Só quem abriu a mesa ou um admin do grupo pode cancelar.")]
+    # nor from a private chat (the adapter names no chat there): a fresh trial
+    assert await svc.press(EVA, button(table, "Cancelar"), is_admin=True) == [
         Reply(player=EVA, text="Só quem abriu a mesa ou um admin do grupo pode cancelar.")]
     after, game = await game_of(store)
     assert after == before and game.status == "lobby"

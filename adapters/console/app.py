@@ -37,7 +37,7 @@ from adapters.console import commands, render, typed
 from adapters.console.commands import CHAT, ME
 from bot import lobby
 from bot.effects import Effect, View, pack
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.outcome import Choices, Refusal
 from bot.service import Service
 
@@ -326,12 +326,18 @@ class ConsoleGame:
                 break
             if commands.is_info(line):
                 await commands.run(self, line)
+            else:  # a move after the end: say why nothing happens (a trial)
+                self.say(self._(MATCH_OVER))
         self.console.print(self._("Até a próxima!"))
 
     async def close(self) -> None:
         """Cancel the terminal's game, if one is open (quiet: a person who quits, or a
         new run, does not need to read that the old game was cancelled)."""
         await self.service.cancel(CHAT, ME, is_admin=True)
+
+
+MATCH_OVER = N_("A partida acabou: exportar salva o registro, Enter sai.")
+"""The answer to a move typed at the last prompt, once the match is over."""
 
 
 def _offers_actions(view: View) -> bool:
