@@ -115,6 +115,15 @@ def _draw_line(view: Any, _: Translator) -> str:
     return _("Sua vez: compre do monte.")
 
 
+def _play_line(view: Any, _: Translator) -> str:
+    """What the rest of a turn asks: in tranca a red 3 in the hand is laid first (RULES
+    A32: a discard is refused until then; a trial found the line silent about it)."""
+    if view.rules.red_three == RedThree.LAY_ALONE and any(
+            c.rank == 3 and c.is_red for c in view.hand):
+        return _("Sua vez: baixe o 3 vermelho, depois jogos e um descarte.")
+    return _("Sua vez: baixe jogos e descarte uma carta.")
+
+
 def _buttons(game: Game, version: int = 0) -> Any:
     _ = Translator(game.lang)
 
@@ -266,8 +275,7 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     my_turn = game.status == "playing" and view.turn == seat
     if my_turn:
         rows += _fitting(play.action_buttons(game, seat, view, b), view)
-        lines.append(_draw_line(view, _) if view.phase == "draw"
-                     else _("Sua vez: baixe jogos e descarte uma carta."))
+        lines.append(_draw_line(view, _) if view.phase == "draw" else _play_line(view, _))
     elif game.status == "playing":
         # not "Vez de X.": a hand is sent again when its own turn comes, not at every
         # turn, so a name here went stale (a trial, four players)

@@ -294,9 +294,12 @@ async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Se
     effects = await svc.start(CHAT, ANA)
     gid, ana = effects[0].game_id, hand_of(effects, ANA)
     ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    # the turn line says the red 3 comes first (A32; a trial found it silent)
+    assert ana.lines[-1] == "Sua vez: baixe o 3 vermelho, depois jogos e um descarte."
     ana = await select(svc, ANA, gid, ana, "3♦")
     laid = await svc.press(ANA, button(ana, "Baixar o 3"))
     assert laid[0].view.lines[1:3] == ["  (sem jogos)", "  3 vermelhos baixados: 3♦"]
+    assert hand_of(laid, ANA).lines[-1] == "Sua vez: baixe jogos e descarte uma carta."
     ana = await select(svc, ANA, gid, hand_of(laid, ANA), "8♦")
     effects = await svc.press(ANA, button(ana, "Descartar"))
     assert "Lixo: 8♦ (1 carta) · Monte: 59 · Mortos na mesa: 2" in effects[0].view.lines
