@@ -116,22 +116,18 @@ def open_game(gid: str, chat: ChatRef, user: PlayerRef, args: str, lang: str, no
                 touched=now)
 
 
-def _lobby(game: Game) -> None:
+def require_lobby(game: Game) -> None:
+    """Refuse anything that needs the lobby once ``game`` has started. A lobby button
+    (Entrar, Sair, Robô, Sortear duplas, Iniciar, Cancelar) pressed after the start came
+    from a message the table has replaced (or was forged): it changes nothing, whatever
+    its code; leaving or cancelling a running game takes /sair and /cancelar.
+
+    Raises :class:`Refusal` "A partida já começou." (or "Esta partida terminou.") unless
+    ``game`` is still in its lobby."""
     if game.status == "over":  # a trial: "/start j<id>" of a cancelled game said "began"
         raise Refusal(N_("Esta partida terminou."))
     if game.status != "lobby":
         raise Refusal(N_("A partida já começou."))
-
-
-def lobby_button(game: Game) -> None:
-    """A lobby button (Entrar, Sair, Robô, Sortear duplas, Iniciar, Cancelar) pressed
-    after the start came from a message the table has replaced (or was forged): it
-    changes nothing, whatever its code. Leaving or cancelling a running game takes the
-    commands /sair and /cancelar, which name the chat's game.
-
-    Raises :class:`Refusal` "A partida já começou." (or "Esta partida terminou.") unless
-    ``game`` is still in its lobby."""
-    _lobby(game)
 
 
 def _creator(game: Game, user: PlayerRef, what: str) -> None:
@@ -150,7 +146,7 @@ def join(game: Game, user: PlayerRef, now: float) -> Outcome:
     seat = game.seat_of(user)
     if game.status in ("playing", "between") and seat is not None and game.seats[seat].away:
         return come_back(game, user, now)
-    _lobby(game)
+    require_lobby(game)
     if seat is not None:
         raise Refusal(N_("Você já está na mesa."))
     if len(game.seats) >= max_seats(game):
@@ -167,7 +163,7 @@ def leave(game: Game, user: PlayerRef, now: float) -> Outcome:
     seat = game.seat_of(user)
     if game.status in ("playing", "between"):
         return _leave_running(game, seat, now)
-    _lobby(game)
+    require_lobby(game)
     if seat is None:
         raise Refusal(N_("Você não está na mesa."))
     del game.seats[seat]
@@ -207,7 +203,7 @@ def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
     ``robots`` (the lobby button) is how many AI seats the table has once this one is
     added: when it has that many already (a double tap, a re-sent press) nothing changes.
     People joining or leaving meanwhile do not make the press stale."""
-    _lobby(game)
+    require_lobby(game)
     _creator(game, user, N_("Só quem abriu a mesa pode adicionar robôs."))
     level = norm_level(level_text)
     if level is None:
@@ -226,7 +222,7 @@ def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
 def toggle_shuffle(game: Game, user: PlayerRef, now: float, value: bool) -> Outcome:
     """The creator switches shuffling the seats (and so the teams) at the start to
     ``value`` (already so: a toast, nothing changes)."""
-    _lobby(game)
+    require_lobby(game)
     _creator(game, user, N_("Só quem abriu a mesa pode mudar isso."))
     if game.shuffle == value:
         raise Refusal(N_("O sorteio das duplas já está ligado.") if value
@@ -238,7 +234,7 @@ def toggle_shuffle(game: Game, user: PlayerRef, now: float, value: bool) -> Outc
 
 def start(game: Game, user: PlayerRef, now: float, deck_fn: play.DeckFn | None = None) -> Outcome:
     """The creator starts the match when the seat count is valid for the preset."""
-    _lobby(game)
+    require_lobby(game)
     _creator(game, user, N_("Só quem abriu a mesa pode iniciar."))
     rules = play.rules_of(game)
     n = len(game.seats)

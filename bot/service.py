@@ -274,7 +274,7 @@ class Service(GameRunner):
         if code in TABLE_CODES and version != 0:
             raise Refusal(buttons.UNKNOWN)  # lobby and table buttons carry 0, never more
         if code in LOBBY_CODES:
-            lobby.lobby_button(game)
+            lobby.require_lobby(game)
             if code == "x":
                 return lobby.cancel(game, user, is_admin)
             if code == "s":

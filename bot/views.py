@@ -27,6 +27,7 @@ from bot.model import Game
 from engine.errors import IllegalAction
 from engine.melds import extend_meld
 from engine.rules import RedThree
+from engine.view import can_take_pile, threes_to_lay
 
 LEVEL_NAMES = {"facil": N_("fácil"), "normal": N_("normal"), "dificil": N_("difícil")}
 CANASTRA_LABELS = {"limpa": N_("limpa"), "suja": N_("suja")}
@@ -107,10 +108,10 @@ def lobby_view(game: Game, _: Translator) -> View:
 
 
 def _draw_line(view: Any, _: Translator) -> str:
-    """What a turn starts with: the stock, or the stock or the pile when there is a pile
-    to take (none at a deal's first turn, after a killed pile (RULES A6), or while a
-    black 3 blocks it (A33))."""
-    if view.pile_size and not view.pile_blocked:
+    """What a turn starts with: the stock, or the stock or the pile when the pile may be
+    taken (engine ``can_take_pile``: none at a deal's first turn or after a killed pile,
+    RULES A6; not while a black 3 blocks it, A33, nor in the one-card case, A23)."""
+    if can_take_pile(view):
         return _("Sua vez: compre do monte ou pegue o lixo.")
     return _("Sua vez: compre do monte.")
 
@@ -118,8 +119,7 @@ def _draw_line(view: Any, _: Translator) -> str:
 def _play_line(view: Any, _: Translator) -> str:
     """What the rest of a turn asks: in tranca a red 3 in the hand is laid first (RULES
     A32: a discard is refused until then; a trial found the line silent about it)."""
-    if view.rules.red_three == RedThree.LAY_ALONE and any(
-            c.rank == 3 and c.is_red for c in view.hand):
+    if view.rules.red_three == RedThree.LAY_ALONE and threes_to_lay(view):
         return _("Sua vez: baixe o 3 vermelho, depois jogos e um descarte.")
     return _("Sua vez: baixe jogos e descarte uma carta.")
 
