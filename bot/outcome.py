@@ -127,3 +127,14 @@ class Outcome:
     keep_deals: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     """Finished deals leaving the stored match: the service adds them to the record
     key before it saves the game (``engine.Match.archive_finished``)."""
+    render: Callable[[], list[Effect]] | None = None
+    """Effects that follow ``effects``, built from the game as the use case left it
+    (the table and hand views): the runner builds them while the save's round trip is
+    in flight instead of before it (issue 13), so nothing may change the game between
+    the use case's return and this call; :meth:`resolved` builds them at once."""
+
+    def resolved(self) -> list[Effect]:
+        """``effects`` followed by what ``render`` builds now (a caller that goes on
+        changing the game, such as a timer playing several moves, resolves each step
+        before the next)."""
+        return self.effects + self.render() if self.render is not None else self.effects

@@ -235,6 +235,22 @@ def show(cards: Iterable[Card]) -> str:
     return " ".join([text_of(c) for c in cards])
 
 
+_SHOWN: dict[tuple[Card, ...], str] = {}
+SHOWN_KEPT = 4096
+"""Meld texts :func:`show_meld` remembers at most (then it starts again)."""
+
+
+def show_meld(cards: tuple[Card, ...]) -> str:
+    """:func:`show` of a meld's cards (a tuple: melds are immutable), remembered: the
+    table view shows every meld at every move, and most did not change (issue 13)."""
+    text = _SHOWN.get(cards)
+    if text is None:
+        if len(_SHOWN) >= SHOWN_KEPT:
+            _SHOWN.clear()
+        text = _SHOWN[cards] = show(cards)
+    return text
+
+
 def forms_meld(cards: list[Card], rules: Rules) -> bool:
     """True when ``cards`` alone make a legal new meld (engine ``make_meld``)."""
     try:

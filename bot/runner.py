@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import robot, timers, upkeep
@@ -47,6 +47,29 @@ UseCase = Callable[[Game], Outcome]
 CORRUPT = N_("Não consegui ler o estado deste jogo (dados danificados): nada foi mudado. "
              "Um admin do grupo pode encerrar a mesa com /cancelar.")
 """Told to a person whose call found the stored game unreadable (bot.model.CorruptGame)."""
+
+
+async def _save_rendering(save: Awaitable[bool],
+                          out: Outcome) -> tuple[bool, list[Effect]]:
+    """Run ``save`` (the compare-and-set of the game ``out`` came from) and return
+    whether it won, with ``out``'s effects. ``out.render`` builds its views while the
+    save's round trip is in flight (issue 13: the views cost about as much CPU as the
+    round trip waits), so the save is started and given one turn of the loop to send its
+    command first. The views are only returned; a lost save discards them (the next
+    attempt runs the use case again). A render that fails, or a cancellation meanwhile,
+    still lets the save finish before it goes on, so no save is left running unwatched
+    (a move it saved stands, as when a worker dies after its save: ``/mao`` shows it)."""
+    if out.render is None:
+        return await save, out.effects
+    sending = asyncio.ensure_future(save)
+    try:
+        await asyncio.sleep(0)  # the save writes its command and waits for the reply
+        effects = out.resolved()
+    except BaseException:  # a fault in a view, or this press cancelled meanwhile
+        with contextlib.suppress(Exception):
+            await sending
+        raise
+    return await sending, effects
 
 
 class GameRunner:
@@ -182,19 +205,20 @@ class GameRunner:
                 continue
             if not out.changed:
                 await self._settle(gid, blind or reschedule, got)
-                return out.effects
+                return out.resolved()
             if out.keep_deals:
                 await upkeep.keep_deals(self.store, gid, out.keep_deals)
             text = encode(game, self.compress)
             due = timers.next_due(game, self.pacing)
             send = due if game.status != "over" and due != due_before else None
             blind = blind or send is not None
-            saved = await self.store.save_game(gid, version, text, self.ttl_s, update,
-                                               self.clock.now(), deadline=send, base=base)
+            saved, effects = await _save_rendering(
+                self.store.save_game(gid, version, text, self.ttl_s, update,
+                                     self.clock.now(), deadline=send, base=base), out)
             if base is not None:
                 self._note(saved)
             if saved:
-                return await self._saved(gid, version + 1, text, game, out.effects,
+                return await self._saved(gid, version + 1, text, game, effects,
                                          blind and send is None)
         log.warning("game %s: gave up after %d lost races", gid, CAS_ATTEMPTS)
         await self._settle(gid, blind, None)

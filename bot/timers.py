@@ -90,7 +90,7 @@ def timeout(game: Game, seat: int, now: float, chooser: robot.Chooser | None = N
     while play.deal_of(game).turn == seat and game.status == "playing":
         action = robot.timeout_move(play.deal_of(game), seat, chooser)
         last = turns.apply_action(game, seat, action, now, human=False)
-        effects += last.effects
+        effects += last.resolved()  # the next move changes the game again
     finished = last.finished if last is not None else False
     return Outcome(_dedupe(effects), finished=finished)
 

@@ -71,13 +71,15 @@ def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
     else:
         raise Refusal(UNKNOWN)
     game.touched = now
-    effects: list[Effect] = []
-    if was_away:
-        effects.append(views.table_effect(game))
+    return Outcome(render=lambda: _pick_views(game, seat, was_away))
+
+
+def _pick_views(game: Game, seat: int, was_away: bool) -> list[Effect]:
+    """After a pick: the seat's hand, after the table when the seat was away (its
+    "robot plays for" mark goes)."""
+    effects: list[Effect] = [views.table_effect(game)] if was_away else []
     hand = views.hand_effect(game, seat)
-    if hand is not None:
-        effects.append(hand)
-    return Outcome(effects)
+    return effects if hand is None else [*effects, hand]
 
 
 def _index(arg: str) -> int:
@@ -229,7 +231,8 @@ def apply_action(game: Game, seat: int, action: Action, now: float, human: bool)
         game.turn_since = now
         game.seats[state.turn].ver += 1
         changed.add(state.turn)
-    return Outcome(extra + views.after_move_effects(game, changed, ping=state.turn != before))
+    ping = state.turn != before
+    return Outcome(extra, render=lambda: views.after_move_effects(game, changed, ping))
 
 
 def _narrate(game: Game, events: list[Any], turn: int, new_meld: bool, now: float) -> None:

@@ -45,15 +45,27 @@ draw and any red-3 replacement (RULES A4, D1)."""
 def seat_name(game: Game, seat: int, _: Translator) -> str:
     """Display name of ``seat``: the person's name or ``"Robô N"``; on a one-person
     table (the terminal) the person is ``"Você"``, in the chat's language now."""
+    return _name(game, seat, _, you_seat(game))
+
+
+def seat_names(game: Game, _: Translator) -> list[str]:
+    """:func:`seat_name` of every seat, in seat order."""
+    you = you_seat(game)
+    return [_name(game, k, _, you) for k in range(len(game.seats))]
+
+
+def _name(game: Game, seat: int, _: Translator, you: int | None) -> str:
     player = game.seats[seat].player
     if player is None:
         return _("Robô {n}", n=game.robot_number(seat))
-    return _("Você") if seat == you_seat(game) else player.name
+    return _("Você") if seat == you else player.name
 
 
-def side_label(game: Game, side: int, team: list[int], _: Translator) -> str:
-    """``"Dupla 1 (Ana, Robô 3)"``, ``"Time 1 (...)"`` for three, or the lone player's name."""
-    names = ", ".join(seat_name(game, s, _) for s in team)
+def side_label(game: Game, side: int, team: list[int], _: Translator,
+               seats: list[str] | None = None) -> str:
+    """``"Dupla 1 (Ana, Robô 3)"``, ``"Time 1 (...)"`` for three, or the lone player's
+    name; ``seats``: every seat's :func:`seat_name`, when the caller has them already."""
+    names = ", ".join(seats[s] if seats is not None else seat_name(game, s, _) for s in team)
     if len(team) == 1:
         return names
     if len(team) == 2:
@@ -143,9 +155,11 @@ def table_view(game: Game, _: Translator) -> View:
     scores = play.match_scores(game)
     lines: list[str] = []
     melded = play.melded_points(state)
+    you = you_seat(game)
+    names = seat_names(game, _)
     for side, team in enumerate(state.teams):
         cards, bonus = melded[side]
-        label = side_label(game, side, team, _)
+        label = side_label(game, side, team, _, names)
         if bonus:  # the same two terms as the deal's result ("jogos 600, canastra limpa 200")
             lines.append(_("{side}: {points} pts · nesta mão: {melded} em jogos + {bonus} "
                            "de canastras", side=label, points=scores[side], melded=cards,
@@ -157,19 +171,19 @@ def table_view(game: Game, _: Translator) -> View:
         if not melds:
             lines.append("  " + _("(sem jogos)"))
         for k, meld in enumerate(melds):
-            lines.append(f"  {k + 1}) {play.show(meld.cards)}{_canastra(meld, _)}")
+            lines.append(f"  {k + 1}) {play.show_meld(meld.cards)}{_canastra(meld, _)}")
         if state.laid_threes[side]:
             lines.append("  " + _threes_line(rules, play.show(state.laid_threes[side]), _))
-    counts = " · ".join(_hand_count(seat_name(game, k, _), len(h), len(state.pending_morto[k]), _)
+    counts = " · ".join(_hand_count(names[k], len(h), len(state.pending_morto[k]), _)
                         for k, h in enumerate(state.hands))
     lines.append(_("Cartas na mão: {counts}", counts=counts))
     lines.append(_pile_line(state, rules, _))
     if game.status == "playing":
-        turn = (_("Sua vez.") if state.turn == you_seat(game)
-                else _("Vez de {name}.", name=seat_name(game, state.turn, _)))
+        turn = (_("Sua vez.") if state.turn == you
+                else _("Vez de {name}.", name=names[state.turn]))
         lines.append(turn + " " + _(PAUSED_LINE) if paused(game) else turn)
     if game.last:
-        lines.append(last_text(game, _))
+        lines.append(narration.last_text(game, _, names, you))
     b = _buttons(game)
     if game.status == "playing":
         buttons = [[b(N_("Minha mão"), "h")]]
@@ -193,8 +207,7 @@ def you_seat(game: Game) -> int | None:
 def last_text(game: Game, _: Translator) -> str:
     """The table's narration: every move of the last turn and of the turn in play
     (:func:`bot.narration.last_text`), names resolved now in the chat's language."""
-    names = [seat_name(game, k, _) for k in range(len(game.seats))]
-    return narration.last_text(game, _, names, you_seat(game))
+    return narration.last_text(game, _, seat_names(game, _), you_seat(game))
 
 
 def _threes_line(rules: Any, cards: str, _: Translator) -> str:

@@ -4,8 +4,10 @@ on its cached copy and saves in one round trip, onto that very stored text only.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import pytest
 from test_service_support import (  # noqa: F401  (fixtures)
     ANA,
     BIA,
@@ -20,7 +22,9 @@ from test_service_support import (  # noqa: F401  (fixtures)
 )
 from test_service_turns import hand_of, two_player_buraco
 
+from bot import play, views
 from bot.effects import pack
+from engine.cards import Card
 
 
 class Counting:
@@ -139,3 +143,81 @@ async def test_a_worker_whose_cached_copies_go_stale_reads_first(
     assert stores[0].calls == ["load_for_update", "save_game"]
     _version, game = await game_of(backend.make())
     assert game.seats[0].sel == [5]
+
+
+class InFlight(Counting):
+    """A store whose save notes when it is sent and when its reply came (the reply
+    comes a turn of the event loop later, as a network round trip's does)."""
+
+    def __init__(self, inner: Any, events: list[str]) -> None:
+        super().__init__(inner)
+        self.events = events
+
+    async def save_game(self, *args: Any, **kw: Any) -> bool:
+        self.events.append("save sent")
+        await asyncio.sleep(0)
+        saved = bool(await self.inner.save_game(*args, **kw))
+        self.events.append("save answered")
+        return saved
+
+
+async def test_a_press_builds_its_views_while_its_save_is_in_flight(
+        backend: Backend, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13: the hand and table views cost about as much as the save's round trip
+    waits, so the runner sends the save first and builds them meanwhile."""
+    events: list[str] = []
+    svc = make_service(InFlight(backend.make(), events), clock)
+    _gid, ana, _bia = await two_player_buraco(svc)
+    built = views.hand_view
+
+    def noted(*args: Any) -> Any:
+        events.append("hand built")
+        return built(*args)
+
+    monkeypatch.setattr(views, "hand_view", noted)
+    events.clear()
+    drawn = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    assert events == ["save sent", "hand built", "save answered"]
+    assert len(drawn.cards) == 12 and drawn.version == ana.version + 1
+
+
+async def test_a_view_that_fails_lets_its_save_finish_and_the_move_stands(
+        backend: Backend, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fault while the views are built (after the save was sent) waits for the save
+    before it goes on, so no save is left running unwatched: the draw is stored once,
+    and the hand shown again (``/mao``) holds the drawn card."""
+    store = backend.make()
+    svc = make_service(store, clock)
+    gid, ana, _bia = await two_player_buraco(svc)
+    before, _game = await game_of(store)
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("view fault")
+
+    monkeypatch.setattr(views, "hand_view", broken)
+    with pytest.raises(RuntimeError, match="view fault"):
+        await svc.press(ANA, button(ana, "Comprar do monte"), update="u:draw")
+    monkeypatch.undo()
+    after, game = await game_of(store)
+    assert after == before + 1 and len(game_hand(game, 0)) == 12
+    assert await svc.press(ANA, button(ana, "Comprar do monte"), update="u:draw") == []
+    again = hand_of(await svc.show_hand_of(gid, ANA), ANA)
+    assert len(again.cards) == 12 and again.version == ana.version + 1
+
+
+def game_hand(game: Any, seat: int) -> list[Any]:
+    """The cards of ``seat`` in the stored game's current deal."""
+    return list(play.deal_of(game).hands[seat])
+
+
+def test_meld_texts_are_remembered_as_show_writes_them_up_to_their_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play.show_meld`` (the table's meld lines, issue 13) gives ``play.show``'s text
+    and forgets everything once it holds ``SHOWN_KEPT`` texts."""
+    monkeypatch.setattr(play, "SHOWN_KEPT", 2)
+    monkeypatch.setattr(play, "_SHOWN", {})
+    run = (Card.parse("7h"), Card.parse("8h"), Card.parse("9h"))
+    trio = (Card.parse("Qs"), Card.parse("Qd"), Card.parse("Qc"))
+    assert play.show_meld(run) == play.show(run) == "7♥ 8♥ 9♥"
+    assert play.show_meld(trio) == "Q♠ Q♦ Q♣" and len(play._SHOWN) == 2
+    assert play.show_meld(run[:2]) == "7♥ 8♥" and list(play._SHOWN) == [run[:2]]
