@@ -175,12 +175,17 @@ def _cards(game: Game, seat: int, idx: list[int]) -> list[Card]:
 
 def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
     """The engine action for a hand button (uses the seat's selection)."""
-    s = game.seats[seat]
-    sel = _cards(game, seat, s.sel)
     if code == "c":
         return Action.draw(seat)
     if code == "r":
         return Action.redraw(seat)
+    s = game.seats[seat]
+    hand = play.view_of(game, seat).hand if s.sel or s.groups else []  # the view, once
+
+    def picked(idx: list[int]) -> list[Card]:
+        return [hand[i] for i in idx]
+
+    sel = picked(s.sel)
     if code == "p":
         if arg:
             return Action.take_pile(seat, meld=_meld(game, seat, arg))
@@ -191,8 +196,8 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
             raise Refusal(N_("Selecione as cartas primeiro."))
         return Action.extend(seat, meld, sel)
     if code == "m":
-        new = [_cards(game, seat, g.cards) for g in s.groups if g.onto is None]
-        ext = [(g.onto, _cards(game, seat, g.cards)) for g in s.groups if g.onto is not None]
+        new = [picked(g.cards) for g in s.groups if g.onto is None]
+        ext = [(g.onto, picked(g.cards)) for g in s.groups if g.onto is not None]
         if sel:
             new.append(sel)
         if not new and not ext:
