@@ -251,7 +251,7 @@ def start(game: Game, user: PlayerRef, now: float, deck_fn: play.DeckFn | None =
     game.status = "playing"
     game.touched = game.turn_since = game.step_at = now
     game.last = [(N_("A partida começou."), {})]
-    return Outcome(views.after_move_effects(game, {*range(n)}, ping=True))
+    return Outcome(render=lambda: views.after_move_effects(game, {*range(n)}, ping=True))
 
 
 def closing(game: Game, why: str, tell: bool = False, **kw: Any) -> Outcome:

@@ -118,7 +118,8 @@ def next_deal(game: Game, now: float, seat: int | None,
     if seat is not None:
         game.touched = now
     game.last = [(N_("Mão {n} distribuída."), {"n": len(game.deals) + 1})]
-    return Outcome(views.after_move_effects(game, set(range(len(game.seats))), ping=True),
+    seats = set(range(len(game.seats)))  # every hand is new: built while the save flies
+    return Outcome(render=lambda: views.after_move_effects(game, seats, ping=True),
                    keep_deals=kept)
 
 
