@@ -11,7 +11,6 @@ from typing import Any
 
 from bot import narration, play
 from bot.effects import (
-    Button,
     Closed,
     Effect,
     HandView,
@@ -116,7 +115,8 @@ def lobby_view(game: Game, _: Translator) -> View:
                [b(N_("Robô"), "ai", robots),
                 b(N_("Sortear duplas"), "sh", int(not game.shuffle))],
                [b(N_("Iniciar"), "s"), b(N_("Cancelar"), "x")]]
-    return View(title=game_title(game, _), lines=lines, buttons=buttons)
+    return View.model_validate({"title": game_title(game, _), "lines": lines,
+                                "buttons": buttons})
 
 
 def _draw_line(view: Any, _: Translator) -> str:
@@ -136,13 +136,15 @@ def _play_line(view: Any, _: Translator) -> str:
     return _("Sua vez: baixe jogos e descarte uma carta.")
 
 
-def _buttons(game: Game, version: int = 0) -> Any:
+def _buttons(game: Game, version: int = 0) -> play.ButtonMaker:
+    """Makes the buttons of ``game``'s views (:class:`play.ButtonData`): ``label``
+    translated (or ``text`` as given), the payload of ``code`` and ``arg``."""
     _ = Translator(game.lang)
 
     def make(label: str, code: str, arg: str | int = "", *, text: str | None = None,
-             **kw: Any) -> Button:
+             **kw: Any) -> play.ButtonData:
         shown = text if text is not None else _(label, **kw)
-        return Button(label=shown, data=pack(game.id, version, code, arg))
+        return {"label": shown, "data": pack(game.id, version, code, arg)}
 
     return make
 
@@ -192,7 +194,8 @@ def table_view(game: Game, _: Translator) -> View:
         buttons = [[b(N_("Próxima mão"), "n", len(game.deals) + 1), b(N_("Minha mão"), "h")]]
     else:
         buttons = []
-    return View(title=game_title(game, _), lines=lines, buttons=buttons)
+    return View.model_validate({"title": game_title(game, _), "lines": lines,
+                                "buttons": buttons})
 
 
 def you_seat(game: Game) -> int | None:
@@ -321,13 +324,13 @@ def _drawn_at(hand: list[Any], drawn: list[Any]) -> set[int]:
     return out
 
 
-def _fitting(rows: list[list[Button]], view: Any) -> list[list[Button]]:
+def _fitting(rows: list[list[play.ButtonData]], view: Any) -> list[list[play.ButtonData]]:
     """Drop the "Lixo → N" buttons (justified pick-up onto meld N, RULES A10) whose meld
     the pile's top card does not fit (engine ``extend_meld`` refuses it)."""
     own = view.melds[view.side]
 
-    def fits(button: Button) -> bool:
-        _gid, _ver, code, arg = button.data.split("|")[:4]
+    def fits(button: play.ButtonData) -> bool:
+        _gid, _ver, code, arg = button["data"].split("|")[:4]
         if code != "p" or not arg or not view.pile:
             return True
         try:

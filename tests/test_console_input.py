@@ -15,6 +15,7 @@ from bot import narration, views
 from bot.effects import Button, View, pack
 from bot.i18n import Translator
 from bot.model import Game, Seat
+from bot.play import ButtonData
 from engine.cards import Card
 from engine.melds import make_meld
 from engine.rules import make_rules
@@ -232,11 +233,12 @@ def test_pile_hints_only_for_melds_the_top_card_fits_with_the_command_to_type() 
     aces = make_meld([Card.parse(c) for c in ("Ac", "Ad", "As")], rules)
     view = SimpleNamespace(melds=[[sixes, aces], []], side=0, pile=[Card.parse("Ah")],
                            rules=rules)
-    hint = [[Button(label="Pegar o lixo", data=pack("g", 1, "p"))],
-            [Button(label=f"Lixo → {k + 1}", data=pack("g", 1, "p", k)) for k in range(2)]]
+    hint: list[list[ButtonData]] = [
+        [{"label": "Pegar o lixo", "data": pack("g", 1, "p")}],
+        [{"label": f"Lixo → {k + 1}", "data": pack("g", 1, "p", k)} for k in range(2)]]
     kept = views._fitting(hint, view)
-    assert [[b.label for b in row] for row in kept] == [["Pegar o lixo"], ["Lixo → 2"]]
-    shown = View(title="Sua mão", buttons=kept)
+    assert [[b["label"] for b in row] for row in kept] == [["Pegar o lixo"], ["Lixo → 2"]]
+    shown = View.model_validate({"title": "Sua mão", "buttons": kept})
     assert render.actions_text(shown, PT) == "Pegar o lixo (l) · Lixo → 2 (lj 2)"
     play_phase = View(title="Sua mão", buttons=[
         [Button(label="Baixar", data=pack("g", 1, "m")),
