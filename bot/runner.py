@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import traceback
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from bot import robot, timers, upkeep
@@ -49,26 +51,36 @@ CORRUPT = N_("Não consegui ler o estado deste jogo (dados danificados): nada fo
 """Told to a person whose call found the stored game unreadable (bot.model.CorruptGame)."""
 
 
-async def _save_rendering(save: Awaitable[bool],
+async def _save_rendering(gid: str, save: Awaitable[bool],
                           out: Outcome) -> tuple[bool, list[Effect]]:
-    """Run ``save`` (the compare-and-set of the game ``out`` came from) and return
-    whether it won, with ``out``'s effects. ``out.render`` builds its views while the
-    save's round trip is in flight (issue 13: the views cost about as much CPU as the
-    round trip waits), so the save is started and given one turn of the loop to send its
-    command first. The views are only returned; a lost save discards them (the next
-    attempt runs the use case again). A render that fails, or a cancellation meanwhile,
-    still lets the save finish before it goes on, so no save is left running unwatched
-    (a move it saved stands, as when a worker dies after its save: ``/mao`` shows it)."""
+    """Run ``save`` (the compare-and-set of game ``gid`` that ``out`` came from) and
+    return whether it won, with ``out``'s effects. ``out.render`` builds its views while
+    the save's round trip is in flight (issue 13: the views cost about as much CPU as
+    the round trip waits), so the save is started and given one turn of the loop to send
+    its command first. The views are only returned; a lost save discards them (the next
+    attempt runs the use case again).
+
+    A view that fails is logged (its kind and where, never its values) and left out: the
+    save goes on as if the views had been built, so a saved move stands and its deadline
+    keeps the game going (a trial: a robot whose table failed waited the 60 s retry), a
+    lost one is tried again, and a failing save says its own error. This press cancelled
+    while the save flies still waits for the save, so none is left running unwatched."""
     if out.render is None:
         return await save, out.effects
     sending = asyncio.ensure_future(save)
     try:
         await asyncio.sleep(0)  # the save writes its command and waits for the reply
-        effects = out.resolved()
-    except BaseException:  # a fault in a view, or this press cancelled meanwhile
+    except BaseException:  # this press cancelled meanwhile
         with contextlib.suppress(Exception):
             await sending
         raise
+    try:
+        effects = out.resolved()
+    except Exception as err:
+        where = traceback.extract_tb(err.__traceback__)[-1]
+        log.error("game %s: views failed (%s at %s:%d in %s)", gid, type(err).__name__,
+                  Path(where.filename).name, where.lineno or 0, where.name)
+        effects = out.effects
     return await sending, effects
 
 
@@ -212,9 +224,9 @@ class GameRunner:
             due = timers.next_due(game, self.pacing)
             send = due if game.status != "over" and due != due_before else None
             blind = blind or send is not None
-            saved, effects = await _save_rendering(
-                self.store.save_game(gid, version, text, self.ttl_s, update,
-                                     self.clock.now(), deadline=send, base=base), out)
+            saving = self.store.save_game(gid, version, text, self.ttl_s, update,
+                                          self.clock.now(), deadline=send, base=base)
+            saved, effects = await _save_rendering(gid, saving, out)
             if base is not None:
                 self._note(saved)
             if saved:

@@ -11,6 +11,7 @@ import pytest
 from test_service_support import (  # noqa: F401  (fixtures)
     ANA,
     BIA,
+    CHAT,
     Backend,
     FakeClock,
     backend,
@@ -18,6 +19,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
     clock,
     game_of,
     make_service,
+    only,
     rollback,
 )
 from test_service_turns import hand_of, two_player_buraco
@@ -181,28 +183,59 @@ async def test_a_press_builds_its_views_while_its_save_is_in_flight(
     assert len(drawn.cards) == 12 and drawn.version == ana.version + 1
 
 
-async def test_a_view_that_fails_lets_its_save_finish_and_the_move_stands(
-        backend: Backend, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fault while the views are built (after the save was sent) waits for the save
-    before it goes on, so no save is left running unwatched: the draw is stored once,
-    and the hand shown again (``/mao``) holds the drawn card."""
+async def test_a_view_that_fails_is_logged_and_left_out_and_the_move_stands(
+        backend: Backend, clock: FakeClock, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A fault while the views are built (after the save was sent) is logged by kind and
+    place only, and the press returns without them: the draw is stored once, its
+    redelivery changes nothing, and ``/mao`` shows the hand with the drawn card."""
     store = backend.make()
     svc = make_service(store, clock)
     gid, ana, _bia = await two_player_buraco(svc)
     before, _game = await game_of(store)
 
     def broken(*_args: Any) -> Any:
-        raise RuntimeError("view fault")
+        raise RuntimeError("view fault 7♥")
 
     monkeypatch.setattr(views, "hand_view", broken)
-    with pytest.raises(RuntimeError, match="view fault"):
-        await svc.press(ANA, button(ana, "Comprar do monte"), update="u:draw")
+    assert await svc.press(ANA, button(ana, "Comprar do monte"), update="u:draw") == []
     monkeypatch.undo()
     after, game = await game_of(store)
     assert after == before + 1 and len(game_hand(game, 0)) == 12
+    [logged] = [r.getMessage() for r in caplog.records if "views failed" in r.getMessage()]
+    assert logged.startswith(f"game {gid}: views failed (RuntimeError at test_service_warm.py:")
+    assert logged.endswith(" in broken)") and "7♥" not in logged
     assert await svc.press(ANA, button(ana, "Comprar do monte"), update="u:draw") == []
     again = hand_of(await svc.show_hand_of(gid, ANA), ANA)
     assert len(again.cards) == 12 and again.version == ana.version + 1
+
+
+async def test_a_robot_move_whose_table_fails_keeps_the_robots_pace(
+        backend: Backend, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A trial: a robot's move saved while its table view failed set the tick's 60 s
+    retry over the deadline the save had just written, so the robot's next move waited
+    a minute. The move stands, and the next tick plays on at the robot's pace."""
+    store = backend.make()
+    svc = make_service(store, clock)
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.add_ai(CHAT, ANA, "")
+    ana = hand_of(await svc.start(CHAT, ANA), ANA)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    ana = hand_of(await svc.press(ANA, button(ana, ana.buttons[0][0].label)), ANA)
+    await svc.press(ANA, button(ana, "Descartar"))
+    before, _game = await game_of(store)
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("table fault")
+
+    monkeypatch.setattr(views, "table_view", broken)
+    assert await svc.tick() == []
+    monkeypatch.undo()
+    drew, game = await game_of(store)
+    assert drew == before + 1 and len(game_hand(game, 1)) == 12
+    table = only(await svc.tick(), "table").view  # no clock moved: pace 0, not 60 s
+    assert table.lines[-1].startswith("Ana comprou do monte e descartou ")
+    assert table.lines[-2] == "Vez de Ana." and (await game_of(store))[0] == drew + 1
 
 
 def game_hand(game: Any, seat: int) -> list[Any]:
@@ -221,3 +254,30 @@ def test_meld_texts_are_remembered_as_show_writes_them_up_to_their_limit(
     assert play.show_meld(run) == play.show(run) == "7♥ 8♥ 9♥"
     assert play.show_meld(trio) == "Q♠ Q♦ Q♣" and len(play._SHOWN) == 2
     assert play.show_meld(run[:2]) == "7♥ 8♥" and list(play._SHOWN) == [run[:2]]
+
+
+class FailingSave(Counting):
+    """A store whose saves fail on the way (a Redis outage), after a turn of the loop."""
+
+    async def save_game(self, *_args: Any, **_kw: Any) -> bool:
+        await asyncio.sleep(0)
+        raise ConnectionError("store down")
+
+
+async def test_when_the_save_and_a_view_both_fail_the_saves_error_is_the_one_raised(
+        backend: Backend, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A trial: the view's error hid the store's. The store's outage is what the caller
+    (and the operator's log) must see; nothing is saved."""
+    store = backend.make()
+    svc = make_service(store, clock)
+    _gid, ana, _bia = await two_player_buraco(svc)
+    before, _game = await game_of(store)
+    failing = make_service(FailingSave(store), clock)
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("view fault")
+
+    monkeypatch.setattr(views, "hand_view", broken)
+    with pytest.raises(ConnectionError, match="store down"):
+        await failing.press(ANA, button(ana, "Comprar do monte"), update="u:d")
+    assert (await game_of(store))[0] == before

@@ -34,6 +34,18 @@ async def test_the_store_runs_on_the_bounded_pool() -> None:
         await store.close()
 
 
+async def test_closing_the_store_closes_its_pools_connections() -> None:
+    """A trial: ``close()`` left the pool's connections open (a ResourceWarning for each
+    at exit); the client made by ``open_store`` owns its pool (redis-py ``from_pool``)."""
+    store = await open_store(os.environ["REDIS_URL"], prefix="test-pool")
+    await asyncio.gather(*(store.client.ping() for _ in range(3)))
+    pool = store.client.connection_pool
+    held = list(pool._available_connections)
+    assert held and all(c.is_connected for c in held)
+    await store.close()
+    assert not any(c.is_connected for c in held)
+
+
 async def test_more_callers_than_connections_wait_their_turn() -> None:
     redis = client(3)
     try:

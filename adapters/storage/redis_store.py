@@ -383,7 +383,7 @@ async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX) -> RedisStor
     else:
         pool = BoundedPool.from_url(
             url, decode_responses=True, max_connections=MAX_CONNECTIONS, wait_s=POOL_WAIT_S)
-        client = aioredis.Redis(connection_pool=pool)
+        client = aioredis.Redis.from_pool(pool)  # the client owns it: close() closes it
     store = RedisStore(client, prefix)
     try:
         await client.ping()
