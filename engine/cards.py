@@ -152,6 +152,9 @@ ALL_FACES: tuple[Card, ...] = tuple(sorted(Card._interned.values()))
 _BY_CODE: dict[str, Card] = {c.code: c for c in ALL_FACES}
 """The 53 faces, clubs first, joker last."""
 BY_INDEX: tuple[Card, ...] = ALL_FACES
+BY_CODE: Final[dict[str, Card]] = _BY_CODE
+"""Each face by its own code (``"10h"``, ``"JK"``): what :meth:`Card.parse` looks up
+first, for readers of many stored codes (engine/state_json.py)."""
 
 
 def parse_cards(texts: Iterable[str] | str) -> list[Card]:

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import chain
 from typing import Any, Final
 
 from engine.cards import Card, codes, full_deck, shuffled_deck
@@ -136,16 +137,10 @@ class DealState:
 
     def all_cards(self) -> Counter[Card]:
         """Multiset of every card of the deal, wherever it is (for conservation checks)."""
-        cards: Counter[Card] = Counter()
-        for group in (*self.hands, *self.mortos, *self.pending_morto, *self.laid_threes):
-            cards.update(group)
-        for side in self.melds:
-            for m in side:
-                cards.update(m.cards)
-        cards.update(self.pile)
-        cards.update(self.stock)
-        cards.update(self.killed)
-        return cards
+        groups: list[Iterable[Card]] = [*self.hands, *self.mortos, *self.pending_morto,
+                                        *self.laid_threes, self.pile, self.stock, self.killed]
+        groups += [m.cards for side in self.melds for m in side]
+        return Counter(chain.from_iterable(groups))  # one count, not one per group
 
     def clone(self) -> DealState:
         """A copy that shares no mutable list with ``self`` (cards and melds are immutable).

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import jsonfields
-from engine.cards import Card, CardParseError, copies_allowed
+from engine.cards import BY_CODE, Card, CardParseError, copies_allowed
 from engine.errors import IllegalAction
 from engine.jsonfields import per as _per
 from engine.melds import meld_from_table
@@ -39,9 +39,16 @@ def _bad(template: str, **params: str | int) -> IllegalAction:
 
 
 def _cards(value: Any) -> list[Card]:
+    """The cards of a stored list: one dict lookup for each of the engine's own codes
+    (a deal holds 108 cards, read at every press a worker did not save last, issue 13),
+    :meth:`Card.parse` (and its ``CardParseError``) for anything else."""
     if not isinstance(value, list):
         raise _bad("posição inválida: esperava uma lista de cartas")
-    return [Card.parse(v) for v in value]
+    out: list[Card] = []
+    for item in value:
+        card = BY_CODE.get(item) if isinstance(item, str) else None
+        out.append(card if card is not None else Card.parse(item))
+    return out
 
 
 def _ints(value: Any, n: int, what: str, minimum: int | None) -> list[int]:
