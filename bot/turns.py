@@ -141,17 +141,19 @@ def _stage(game: Game, seat: int, onto: int | None) -> None:
     s = game.seats[seat]
     if not s.sel:
         raise Refusal(N_("Selecione as cartas primeiro."))
-    _check_group(game, seat, _cards(game, seat, s.sel), onto)
+    hand = _hand(game, seat)
+    _check_group(game, seat, hand, _cards(hand, s.sel), onto)
     s.groups.append(Group(cards=list(s.sel), onto=onto))
     s.sel = []
     s.ver += 1  # the message that offered this button is now old: a second press is refused
 
 
-def _check_group(game: Game, seat: int, cards: list[Card], onto: int | None) -> None:
+def _check_group(game: Game, seat: int, hand: list[Card], cards: list[Card],
+                 onto: int | None) -> None:
     """:class:`Refusal` with the engine's reason when ``cards`` make no meld of their own
     (``onto`` None) or do not fit meld ``onto`` as the groups already set aside for it
-    leave it (engine ``make_meld`` / ``extend_meld``, the lay-down's own checks); the
-    reason names the group's cards."""
+    (indexes into ``hand``, :func:`_hand`) leave it (engine ``make_meld`` /
+    ``extend_meld``, the lay-down's own checks); the reason names the group's cards."""
     state = play.deal_of(game)
     rules = state.rules
     try:
@@ -161,15 +163,19 @@ def _check_group(game: Game, seat: int, cards: list[Card], onto: int | None) -> 
         meld: Meld = state.melds[state.side_of[seat]][onto]
         for group in game.seats[seat].groups:
             if group.onto == onto:
-                meld = extend_meld(meld, _cards(game, seat, group.cards), rules)
+                meld = extend_meld(meld, _cards(hand, group.cards), rules)
         extend_meld(meld, cards, rules)
     except IllegalAction as err:
         err.cards = tuple(play.text_of(c) for c in cards)  # "5♣ 10♦: ..." as "Baixar" names
         raise play.refusal(err) from None  # one meld of several
 
 
-def _cards(game: Game, seat: int, idx: list[int]) -> list[Card]:
-    hand = play.view_of(game, seat).hand
+def _hand(game: Game, seat: int) -> list[Card]:
+    """The seat's hand as its view shows it (sorted): what card indexes point into."""
+    return play.view_of(game, seat).hand
+
+
+def _cards(hand: list[Card], idx: list[int]) -> list[Card]:
     return [hand[i] for i in idx]
 
 
@@ -180,12 +186,8 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
     if code == "r":
         return Action.redraw(seat)
     s = game.seats[seat]
-    hand = play.view_of(game, seat).hand if s.sel or s.groups else []  # the view, once
-
-    def picked(idx: list[int]) -> list[Card]:
-        return [hand[i] for i in idx]
-
-    sel = picked(s.sel)
+    hand = _hand(game, seat) if s.sel or s.groups else []  # the view, once
+    sel = _cards(hand, s.sel)
     if code == "p":
         if arg:
             return Action.take_pile(seat, meld=_meld(game, seat, arg))
@@ -196,8 +198,8 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
             raise Refusal(N_("Selecione as cartas primeiro."))
         return Action.extend(seat, meld, sel)
     if code == "m":
-        new = [picked(g.cards) for g in s.groups if g.onto is None]
-        ext = [(g.onto, picked(g.cards)) for g in s.groups if g.onto is not None]
+        new = [_cards(hand, g.cards) for g in s.groups if g.onto is None]
+        ext = [(g.onto, _cards(hand, g.cards)) for g in s.groups if g.onto is not None]
         if sel:
             new.append(sel)
         if not new and not ext:

@@ -97,7 +97,7 @@ class Card(float):
         """
         if not isinstance(text, str):
             raise CardParseError(f"uma carta precisa ser texto, não {type(text).__name__}")
-        card = _BY_CODE.get(text)  # fast path: the engine's own codes ("10h", "JK")
+        card = BY_CODE.get(text)  # fast path: the engine's own codes ("10h", "JK")
         if card is not None:
             return card
         t = text.strip()
@@ -149,12 +149,11 @@ for _s in range(4):
 Card._interned[(JOKER_RANK, JOKER_SUIT)] = Card(JOKER_RANK, JOKER_SUIT)
 JOKER = Card._interned[(JOKER_RANK, JOKER_SUIT)]
 ALL_FACES: tuple[Card, ...] = tuple(sorted(Card._interned.values()))
-_BY_CODE: dict[str, Card] = {c.code: c for c in ALL_FACES}
 """The 53 faces, clubs first, joker last."""
-BY_INDEX: tuple[Card, ...] = ALL_FACES
-BY_CODE: Final[dict[str, Card]] = _BY_CODE
+BY_CODE: Final[dict[str, Card]] = {c.code: c for c in ALL_FACES}
 """Each face by its own code (``"10h"``, ``"JK"``): what :meth:`Card.parse` looks up
 first, for readers of many stored codes (engine/state_json.py)."""
+BY_INDEX: tuple[Card, ...] = ALL_FACES
 
 
 def parse_cards(texts: Iterable[str] | str) -> list[Card]:
