@@ -64,24 +64,31 @@ async def _save_rendering(gid: str, save: Awaitable[bool],
     save goes on as if the views had been built, so a saved move stands and its deadline
     keeps the game going (a trial: a robot whose table failed waited the 60 s retry), a
     lost one is tried again, and a failing save says its own error. This press cancelled
-    while the save flies still waits for the save, so none is left running unwatched."""
+    once the save is started (a worker shutting down) still waits for the save's answer
+    before it goes on, so none is left running unwatched or cut off mid-reply."""
     if out.render is None:
         return await save, out.effects
     sending = asyncio.ensure_future(save)
     try:
         await asyncio.sleep(0)  # the save writes its command and waits for the reply
-    except BaseException:  # this press cancelled meanwhile
+        effects = _views(gid, out)
+        return await asyncio.shield(sending), effects
+    except asyncio.CancelledError:
         with contextlib.suppress(Exception):
             await sending
         raise
+
+
+def _views(gid: str, out: Outcome) -> list[Effect]:
+    """``out``'s effects with its views; without them, logged, when building them fails
+    (:func:`_save_rendering`)."""
     try:
-        effects = out.resolved()
+        return out.resolved()
     except Exception as err:
         where = traceback.extract_tb(err.__traceback__)[-1]
         log.error("game %s: views failed (%s at %s:%d in %s)", gid, type(err).__name__,
                   Path(where.filename).name, where.lineno or 0, where.name)
-        effects = out.effects
-    return await sending, effects
+        return out.effects
 
 
 class GameRunner:

@@ -281,3 +281,30 @@ async def test_when_the_save_and_a_view_both_fail_the_saves_error_is_the_one_rai
     with pytest.raises(ConnectionError, match="store down"):
         await failing.press(ANA, button(ana, "Comprar do monte"), update="u:d")
     assert (await game_of(store))[0] == before
+
+
+async def test_a_press_cancelled_while_its_save_flies_leaves_the_move_saved_once(
+        backend: Backend, clock: FakeClock) -> None:
+    """The press is cancelled (a worker shutting down) after its save was sent, while
+    its views are being built: the save still finishes and nothing is left running; the
+    draw stands once, its redelivery changes nothing, and ``/mao`` shows it."""
+    events: list[str] = []
+    store = backend.make()
+    svc = make_service(InFlight(store, events), clock)
+    gid, ana, _bia = await two_player_buraco(svc)
+    before, _game = await game_of(store)
+    events.clear()
+    press = asyncio.ensure_future(
+        svc.press(ANA, button(ana, "Comprar do monte"), update="u:cut"))
+    while "save sent" not in events:
+        await asyncio.sleep(0)
+    press.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await press
+    assert events == ["save sent", "save answered"]
+    assert [t for t in asyncio.all_tasks() if t is not asyncio.current_task()] == []
+    after, game = await game_of(store)
+    assert after == before + 1 and len(game_hand(game, 0)) == 12
+    assert await svc.press(ANA, button(ana, "Comprar do monte"), update="u:cut") == []
+    again = hand_of(await svc.show_hand_of(gid, ANA), ANA)
+    assert len(again.cards) == 12 and again.version == ana.version + 1
