@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot import play, views
+from bot import hands, play, views
 from bot.effects import ChatRef, PlayerRef
 from bot.i18n import LANGS, N_, Translator
 from bot.lobby import come_back, parse_args, rules_of
@@ -30,7 +30,7 @@ def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
         raise Refusal(N_("Esta partida terminou."))
     if game.match is None:
         raise Refusal(N_("A partida ainda não começou."))
-    hand = views.hand_effect(game, seat)
+    hand = hands.hand_effect(game, seat)
     return Outcome([hand] if hand is not None else [], changed=False)
 
 

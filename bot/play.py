@@ -12,6 +12,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, TypedDict
 
+from bot.effects import pack
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, Game
 from bot.outcome import Phrase, Phrases, Reason, Refusal, echo
@@ -283,6 +284,23 @@ class ButtonData(TypedDict):
 
 
 ButtonMaker = Callable[..., ButtonData]
+"""``make(label, code, arg="", *, text=None, **kw)``: a button of one game's views
+(:func:`button_maker`)."""
+
+
+def button_maker(game: Game, version: int = 0) -> ButtonMaker:
+    """Makes the buttons of ``game``'s views (:class:`ButtonData`) whose payloads carry
+    ``version``: ``label`` translated into the game's language with ``kw`` (or ``text``
+    as given), the payload of ``code`` and ``arg`` (:func:`bot.effects.pack`, which
+    raises ``ValueError`` over 64 bytes)."""
+    _ = Translator(game.lang)
+
+    def make(label: str, code: str, arg: str | int = "", *, text: str | None = None,
+             **kw: Any) -> ButtonData:
+        shown = text if text is not None else _(label, **kw)
+        return {"label": shown, "data": pack(game.id, version, code, arg)}
+
+    return make
 
 
 def action_buttons(game: Game, seat: int, view: SeatView,

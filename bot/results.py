@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import play, views
+from bot import hands, play, views
 from bot.buttons import UNKNOWN
 from bot.effects import Effect, Say
 from bot.i18n import N_, Translator
@@ -44,7 +44,7 @@ def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
     if finished:
         out.append(Say(chat=game.chat, text=winner_text(game, _)))
     # each person's hand as the deal left it, without action buttons
-    out += [h for seat in range(len(game.seats)) if (h := views.hand_effect(game, seat))]
+    out += [h for seat in range(len(game.seats)) if (h := hands.hand_effect(game, seat))]
     return Outcome(out, finished=finished)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import narration, play, results, views
+from bot import hands, narration, play, results, views
 from bot.buttons import UNKNOWN
 from bot.effects import Effect, Reply, number
 from bot.i18n import N_, Translator
@@ -78,7 +78,7 @@ def _pick_views(game: Game, seat: int, was_away: bool) -> list[Effect]:
     """After a pick: the seat's hand, after the table when the seat was away (its
     "robot plays for" mark goes)."""
     effects: list[Effect] = [views.table_effect(game)] if was_away else []
-    hand = views.hand_effect(game, seat)
+    hand = hands.hand_effect(game, seat)
     return effects if hand is None else [*effects, hand]
 
 

@@ -1,44 +1,35 @@
-"""Views: the lobby/table message of a chat and the private hand of a seat.
+"""Views: the lobby/table message of a chat, and the effects of a move or a closing.
 
 Only public facts go into a table view (melds, the pile as the rules show it, counts);
-the hand view of a seat is built from the engine's ``view_for(state, seat)`` (DESIGN
-"What the people see"). All text is translated into the game's language.
+the private hand of a seat is :mod:`bot.hands`. All text is translated into the game's
+language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot import narration, play
+from bot import hands, narration, play
 from bot.effects import (
     Closed,
     Effect,
-    HandView,
     Say,
     TableView,
     Tell,
     TurnPing,
     View,
-    pack,
 )
 from bot.i18n import N_, Translator
 from bot.model import Game
-from engine.errors import IllegalAction
-from engine.melds import extend_meld
 from engine.rules import RedThree
-from engine.view import can_take_pile, threes_to_lay
 
 LEVEL_NAMES = {"facil": N_("fácil"), "normal": N_("normal"), "dificil": N_("difícil")}
 CANASTRA_LABELS = {"limpa": N_("limpa"), "suja": N_("suja")}
 PRESET_TITLES = {"buraco": "Buraco", "buraco_morto": "Buraco com Morto",
                  "bossa_nova": "Buraco Bossa Nova", "justificado": "Justificado",
                  "tranca": "Tranca", "altaneira": "Biriba com Tranca de Altaneira"}
-CARDS_PER_ROW = 6
 SOLO_PLATFORMS = frozenset({"cli"})
 """Platforms whose table is seen by the one person playing (the terminal)."""
-DRAWN_MARK = "•"
-"""Marks the cards drawn from the stock this turn in their drawer's hand (``•7♦``): the
-draw and any red-3 replacement (RULES A4, D1)."""
 
 
 def seat_name(game: Game, seat: int, _: Translator) -> str:
@@ -106,7 +97,7 @@ def lobby_view(game: Game, _: Translator) -> View:
     lines.append(_("Jogadores: {allowed} · tempo por jogada: {timer} s",
                    allowed=allowed, timer=game.timer_s))
     lines.append(_("Sortear duplas: sim") if game.shuffle else _("Sortear duplas: não"))
-    b = _buttons(game)
+    b = play.button_maker(game)
     # each press says its result (issue 12 item 2): "Robô" makes it k robots at the table
     # (a second delivery finds k already; a table made stale by someone joining since is
     # still right), the shuffle switch sets on or off
@@ -117,36 +108,6 @@ def lobby_view(game: Game, _: Translator) -> View:
                [b(N_("Iniciar"), "s"), b(N_("Cancelar"), "x")]]
     return View.model_validate({"title": game_title(game, _), "lines": lines,
                                 "buttons": buttons})
-
-
-def _draw_line(view: Any, _: Translator) -> str:
-    """What a turn starts with: the stock, or the stock or the pile when the pile may be
-    taken (engine ``can_take_pile``: none at a deal's first turn or after a killed pile,
-    RULES A6; not while a black 3 blocks it, A33, nor in the one-card case, A23)."""
-    if can_take_pile(view):
-        return _("Sua vez: compre do monte ou pegue o lixo.")
-    return _("Sua vez: compre do monte.")
-
-
-def _play_line(view: Any, _: Translator) -> str:
-    """What the rest of a turn asks: in tranca a red 3 in the hand is laid first (RULES
-    A32: a discard is refused until then; a trial found the line silent about it)."""
-    if view.rules.red_three == RedThree.LAY_ALONE and threes_to_lay(view):
-        return _("Sua vez: baixe o 3 vermelho, depois jogos e um descarte.")
-    return _("Sua vez: baixe jogos e descarte uma carta.")
-
-
-def _buttons(game: Game, version: int = 0) -> play.ButtonMaker:
-    """Makes the buttons of ``game``'s views (:class:`play.ButtonData`): ``label``
-    translated (or ``text`` as given), the payload of ``code`` and ``arg``."""
-    _ = Translator(game.lang)
-
-    def make(label: str, code: str, arg: str | int = "", *, text: str | None = None,
-             **kw: Any) -> play.ButtonData:
-        shown = text if text is not None else _(label, **kw)
-        return {"label": shown, "data": pack(game.id, version, code, arg)}
-
-    return make
 
 
 def table_view(game: Game, _: Translator) -> View:
@@ -186,7 +147,7 @@ def table_view(game: Game, _: Translator) -> View:
         lines.append(turn + " " + _(PAUSED_LINE) if paused(game) else turn)
     if game.last:
         lines.append(narration.last_text(game, _, names, you))
-    b = _buttons(game)
+    b = play.button_maker(game)
     if game.status == "playing":
         buttons = [[b(N_("Minha mão"), "h")]]
     elif game.status == "between":
@@ -253,127 +214,6 @@ def _pile_line(state: Any, rules: Any, _: Translator) -> str:
     return " · ".join(parts)
 
 
-def hand_effect(game: Game, seat: int) -> HandView | None:
-    """The private hand of ``seat`` (None for an AI seat)."""
-    player = game.seats[seat].player
-    if player is None or game.match is None:
-        return None
-    _ = Translator(game.lang)
-    return HandView(chat=game.chat, game_id=game.id, player=player, seat=seat,
-                    view=hand_view(game, seat, _))
-
-
-def hand_view(game: Game, seat: int, _: Translator) -> View:
-    """Cards as toggles, what is picked, and the buttons valid now (docs/service-api.md).
-
-    The cards and their buttons go to pydantic as plain dicts and are validated in one
-    call with the view (issue 13: a third of the time of building each model apart)."""
-    s = game.seats[seat]
-    view = play.view_of(game, seat)
-    grouped = {i: g + 1 for g, grp in enumerate(s.groups) for i in grp.cards}
-    drawn = set() if narration.took_morto_in(game, seat, view.turn_count) else _drawn_at(
-        view.hand, [view.drawn, *view.drawn_more])
-    faces: list[dict[str, Any]] = [
-        {"index": i, "code": c.code, "text": play.text_of(c), "red": c.is_red,
-         "selected": i in s.sel, "group": grouped.get(i, 0), "drawn": i in drawn}
-        for i, c in enumerate(view.hand)]
-    b = _buttons(game, s.ver)
-    rows: list[list[Any]] = []
-    for start in range(0, len(faces), CARDS_PER_ROW):
-        rows.append([{"label": _face_label(f), "data": pack(
-            game.id, s.ver, "u" if f["selected"] or f["group"] else "t", f["index"])}
-            for f in faces[start:start + CARDS_PER_ROW]])
-    lines = [_("Mesa: {title}", title=game.chat.title or game.chat.chat_id)]
-    lines += _pick_lines(game, seat, view, _)
-    own = narration.own_line(game, seat, _, view.drawn, view.turn_count, view.drawn_more)
-    if own:
-        lines.append(own)
-    my_turn = game.status == "playing" and view.turn == seat
-    if my_turn:
-        rows += _fitting(play.action_buttons(game, seat, view, b), view)
-        lines.append(_draw_line(view, _) if view.phase == "draw" else _play_line(view, _))
-    elif game.status == "playing":
-        # not "Vez de X.": a hand is sent again when its own turn comes, not at every
-        # turn, so a name here went stale (a trial, four players)
-        lines.append(_("Aguarde a sua vez."))
-    if game.status == "playing" and view.vuln_min:  # RULES A22, shown before trying (D4)
-        lines.append(_("Sua primeira baixada precisa de {points} pontos.",
-                       points=view.vuln_min))
-    if view.pending_morto:  # RULES C12: taken by discard, played from the next turn
-        lines.append(_("O morto ({n} cartas) entra na sua mão na sua próxima vez.",
-                       n=view.pending_morto))
-    if s.away:
-        lines.append(_("O robô está jogando por você. Mande /voltar para retomar."))
-    title = _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", len(view.hand))
-    return View.model_validate({"title": title, "lines": lines, "buttons": rows,
-                                "cards": faces, "version": s.ver})
-
-
-def _drawn_at(hand: list[Any], drawn: list[Any]) -> set[int]:
-    """Indexes in ``hand`` of the cards ``drawn`` from the stock this turn (None for no
-    card), one index per card even when both decks' copies are in the hand (the last
-    copies: drawn cards are appended)."""
-    out: set[int] = set()
-    for card in drawn:
-        if card is None:
-            continue
-        at = next((i for i in reversed(range(len(hand))) if hand[i] == card and i not in out),
-                  -1)
-        if at >= 0:
-            out.add(at)
-    return out
-
-
-def _fitting(rows: list[list[play.ButtonData]], view: Any) -> list[list[play.ButtonData]]:
-    """Drop the "Lixo → N" buttons (justified pick-up onto meld N, RULES A10) whose meld
-    the pile's top card does not fit (engine ``extend_meld`` refuses it)."""
-    own = view.melds[view.side]
-
-    def fits(button: play.ButtonData) -> bool:
-        _gid, _ver, code, arg = button["data"].split("|")[:4]
-        if code != "p" or not arg or not view.pile:
-            return True
-        try:
-            extend_meld(own[int(arg)], [view.pile[-1]], view.rules)
-        except (IllegalAction, IndexError):
-            return False
-        return True
-
-    kept = [[b for b in row if fits(b)] for row in rows]
-    return [row for row in kept if row]
-
-
-def _face_label(face: dict[str, Any]) -> str:
-    """A card button's label: ``"2:7♥"`` set aside in group 2, ``"[7♥]"`` selected,
-    :data:`DRAWN_MARK` before the card drawn from the stock this turn."""
-    text = DRAWN_MARK + face["text"] if face["drawn"] else str(face["text"])
-    if face["group"]:
-        return f"{face['group']}:{text}"
-    return f"[{text}]" if face["selected"] else text
-
-
-def _pick_lines(game: Game, seat: int, view: Any, _: Translator) -> list[str]:
-    s = game.seats[seat]
-    lines = []
-    for g, grp in enumerate(s.groups):
-        cards = play.show(view.hand[i] for i in grp.cards)
-        if grp.onto is None:
-            lines.append(_("Separado {n}: {cards} (jogo novo)", n=g + 1, cards=cards))
-        else:
-            lines.append(_("Separado {n}: {cards} (no jogo {m})", n=g + 1, cards=cards,
-                           m=grp.onto + 1))
-    if s.sel:
-        picked = [view.hand[i] for i in s.sel]
-        line = _("Selecionadas: {cards}", cards=play.show(picked))
-        if len(picked) == 1:
-            line += " " + _("(descartar ou juntar a um jogo)")
-        elif len(picked) >= 3:
-            line += " " + (_("(formam um jogo)") if play.forms_meld(picked, view.rules)
-                           else _("(não formam um jogo novo)"))
-        lines.append(line)
-    return lines
-
-
 def closing_effects(game: Game, why: str, tell: bool, **kw: Any) -> list[Effect]:
     """Group notice, a private word to each person when ``tell``, and ``Closed`` with
     the final table (:func:`final_view`)."""
@@ -397,7 +237,7 @@ def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:
     """Table view, the hands of ``seats`` (people only), and a ping for the seat to play."""
     out: list[Effect] = [table_effect(game)]
     for seat in sorted(seats):
-        hand = hand_effect(game, seat)
+        hand = hands.hand_effect(game, seat)
         if hand is not None:
             out.append(hand)
     turn = play.deal_of(game).turn

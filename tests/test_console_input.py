@@ -11,7 +11,7 @@ from test_service_support import ANA, CHAT
 
 from adapters.console import render
 from adapters.console.app import help_text
-from bot import narration, views
+from bot import hands, narration, views
 from bot.effects import Button, View, pack
 from bot.i18n import Translator
 from bot.model import Game, Seat
@@ -236,7 +236,7 @@ def test_pile_hints_only_for_melds_the_top_card_fits_with_the_command_to_type() 
     hint: list[list[ButtonData]] = [
         [{"label": "Pegar o lixo", "data": pack("g", 1, "p")}],
         [{"label": f"Lixo → {k + 1}", "data": pack("g", 1, "p", k)} for k in range(2)]]
-    kept = views._fitting(hint, view)
+    kept = hands._fitting(hint, view)
     assert [[b["label"] for b in row] for row in kept] == [["Pegar o lixo"], ["Lixo → 2"]]
     shown = View.model_validate({"title": "Sua mão", "buttons": kept})
     assert render.actions_text(shown, PT) == "Pegar o lixo (l) · Lixo → 2 (lj 2)"

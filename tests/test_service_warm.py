@@ -24,7 +24,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
 )
 from test_service_turns import hand_of, two_player_buraco
 
-from bot import play, views
+from bot import hands, play, views
 from bot.effects import pack
 from engine.cards import Card
 
@@ -170,13 +170,13 @@ async def test_a_press_builds_its_views_while_its_save_is_in_flight(
     events: list[str] = []
     svc = make_service(InFlight(backend.make(), events), clock)
     _gid, ana, _bia = await two_player_buraco(svc)
-    built = views.hand_view
+    built = hands.hand_view
 
     def noted(*args: Any) -> Any:
         events.append("hand built")
         return built(*args)
 
-    monkeypatch.setattr(views, "hand_view", noted)
+    monkeypatch.setattr(hands, "hand_view", noted)
     events.clear()
     drawn = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
     assert events == ["save sent", "hand built", "save answered"]
@@ -197,7 +197,7 @@ async def test_a_view_that_fails_is_logged_and_left_out_and_the_move_stands(
     def broken(*_args: Any) -> Any:
         raise RuntimeError("view fault 7♥")
 
-    monkeypatch.setattr(views, "hand_view", broken)
+    monkeypatch.setattr(hands, "hand_view", broken)
     assert await svc.press(ANA, button(ana, "Comprar do monte"), update="u:draw") == []
     monkeypatch.undo()
     after, game = await game_of(store)
@@ -277,7 +277,7 @@ async def test_when_the_save_and_a_view_both_fail_the_saves_error_is_the_one_rai
     def broken(*_args: Any) -> Any:
         raise RuntimeError("view fault")
 
-    monkeypatch.setattr(views, "hand_view", broken)
+    monkeypatch.setattr(hands, "hand_view", broken)
     with pytest.raises(ConnectionError, match="store down"):
         await failing.press(ANA, button(ana, "Comprar do monte"), update="u:d")
     assert (await game_of(store))[0] == before

@@ -7,8 +7,8 @@ from rich.panel import Panel
 from rich.text import Text
 
 from bot.effects import Button, View
+from bot.hands import DRAWN_MARK
 from bot.i18n import Translator
-from bot.views import DRAWN_MARK
 
 # Hand button code -> what to type (docs: adapters/console/app.py HELP).
 COMMANDS = {"c": "c", "p": "l", "m": "b", "e": "e", "d": "d", "r": "r", "3": "t"}
@@ -18,7 +18,7 @@ def hand_text(view: View, order: list[int] | None = None, new: int = 0) -> Text:
     """``1:7♥  2:8♥ ...`` with red suits in red and selected cards underlined; ``order``
     lists the view's card indexes in the order shown (default: the view's). One mark per
     card: the cards drawn from the stock this turn ``•`` as on every platform
-    (``bot.views.DRAWN_MARK``), the other cards that came this turn (the last ``new``
+    (``bot.hands.DRAWN_MARK``), the other cards that came this turn (the last ``new``
     shown: the pile, a morto) ``*``."""
     text = Text()
     shown = order if order is not None else list(range(len(view.cards)))

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from adapters.delivery.text import redden
 from bot.effects import Button, CardFace, View, unpack
+from bot.hands import DRAWN_MARK
 from bot.i18n import N_, Translator
-from bot.views import DRAWN_MARK
 
 MAX_ROWS = 5
 PER_ROW = 5
@@ -125,7 +125,7 @@ def hand_message(view: View, game_id: str, _: Translator, page: int = 0) -> Mess
     ``page`` (0-based) picks which 75 cards the selects offer when there are more.
     Every card and every action of ``view`` is reachable: nothing is dropped."""
     flat = [b for row in view.buttons for b in row]
-    # the card buttons come first (bot.views.hand_view); a view without them shows the
+    # the card buttons come first (bot.hands.hand_view); a view without them shows the
     # cards as text only
     faces = view.cards if len(flat) >= len(view.cards) else []
     cards, actions = flat[:len(faces)], flat[len(faces):]
