@@ -72,6 +72,7 @@ def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], l
     rules = state.rules
     side = state.side_of[action.seat]
     side_melds = list(state.melds[side])
+    laid: Meld | None = None  # the meld the top card joins (None: a new meld)
     if action.with_ is not None:
         if len(action.with_) < 2:
             raise IllegalAction(
@@ -92,21 +93,34 @@ def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], l
             raise IllegalAction(
                 "no_such_meld", "seu lado não tem o jogo {number}", number=action.meld + 1
             )
-        meld = extend_meld(side_melds[action.meld], [top], rules)
+        laid = side_melds[action.meld]
+        meld = extend_meld(laid, [top], rules)
         side_melds[action.meld] = meld
         new_hand = list(state.hands[action.seat])
         index = action.meld
     else:
         raise IllegalAction("justify_needed", "para pegar o lixo, baixe a carta de cima num jogo")
-    if rules.justify_wild_same_suit and top.rank == 2 and not _natural_two(meld, top):
+    if rules.justify_wild_same_suit and top.rank == 2 and not top_two_natural(laid, meld, top):
         raise IllegalAction(
             "justify_wild_top", "um 2 no topo do lixo só sai como o 2 natural do seu naipe"
         )
     return new_hand, side_melds, index
 
 
+def top_two_natural(laid: Meld | None, made: Meld, two: Card) -> bool:
+    """RULES A11 (altaneira): whether ``two``, a 2 taken from the top of the pile into
+    ``made`` (a new meld when ``laid`` is None, else ``laid`` extended by it), is
+    ``made``'s natural 2: ``made`` holds a natural 2 of that suit and ``laid`` did not.
+    When ``laid`` holds its natural 2 already, the top one (the other copy) could only
+    be its wild, which A11 refuses (a trial took a whole pile so)."""
+    return _natural_two(made, two) and (laid is None or not _natural_two(laid, two))
+
+
 def _natural_two(meld: Meld, two: Card) -> bool:
+    """Whether ``meld`` is a run of ``two``'s suit holding a 2 of that suit in its rank-2
+    slot, not as its wild (RULES C5: slot 2 is a run's one natural 2)."""
     if meld.kind != RUN or meld.suit != two.suit or not meld.low <= 2 <= meld.high:
         return False
-    slot = meld.cards[2 - meld.low]
-    return slot.rank == 2 and slot.suit == two.suit
+    at = 2 - meld.low
+    slot = meld.cards[at]
+    return slot.rank == 2 and slot.suit == two.suit and at != meld.wild_at

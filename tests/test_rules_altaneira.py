@@ -27,6 +27,7 @@ from engine import (
     score_deal,
     view_for,
 )
+from engine.ai.moves import pile_take
 from engine.state import deal_cards
 from tests.tranca_support import (
     ALTANEIRA_ACTIONS,
@@ -441,6 +442,34 @@ def test_a11_a_two_on_top_only_as_the_natural_two(
     apply(state, action)
     meld = state.melds[0][0]
     assert meld.wild is None and C("2h") in meld.cards
+
+
+def test_a11_a_top_two_is_refused_onto_a_run_whose_natural_two_is_laid() -> None:
+    """RULES A11: A♥ 2♥ 3♥ 4♥ holds its natural 2♥ already, so the other 2♥ on top of
+    the pile could only join it as the wild (a trial took the whole pile so): refused,
+    nothing changes; the same pick-up onto a run without its 2 stays legal."""
+    laid = position(A, four("5c 6c 7c 8c 9c", "5s", "6s", "7s"), melds=[["Ah 2h 3h 4h"], []],
+                    pile="10d 2h", stock="9s", phase="draw")
+    refused(laid, Action.take_pile(0, meld=0), "justify_wild_top",
+            "um 2 no topo do lixo só sai como o 2 natural do seu naipe")
+    assert laid.melds[0][0].cards == tuple(cards("Ah 2h 3h 4h"))
+    assert laid.pile == cards("10d 2h") and laid.hands[0] == cards("5c 6c 7c 8c 9c")
+    open_slot = position(A, four("5c 6c 7c 8c 9c", "5s", "6s", "7s"), melds=[["3h 4h 5h"], []],
+                         pile="10d 2h", stock="9s", phase="draw")
+    apply(open_slot, Action.take_pile(0, meld=0))
+    assert open_slot.melds[0][0].cards == tuple(cards("2h 3h 4h 5h"))
+    assert open_slot.melds[0][0].wild is None and open_slot.hands[0] == cards("5c 6c 7c 8c 9c 10d")
+
+
+def test_a11_the_robot_does_not_take_a_top_two_onto_a_run_whose_natural_two_is_laid() -> None:
+    """RULES A11, for the AI's pick-up (engine.ai.moves.pile_take): the same refused
+    pick-up is never its choice; onto a run without its 2 it takes the pile."""
+    laid = position(A, four("5c 6c 7c 8c 9c", "5s", "6s", "7s"), melds=[["Ah 2h 3h 4h"], []],
+                    pile="10d 2h", stock="9s", phase="draw")
+    assert pile_take(view_for(laid, 0)) is None
+    open_slot = position(A, four("5c 6c 7c 8c 9c", "5s", "6s", "7s"), melds=[["3h 4h 5h"], []],
+                         pile="10d 2h", stock="9s", phase="draw")
+    assert pile_take(view_for(open_slot, 0)) == Action.take_pile(0, meld=0)
 
 
 # §2 the mortos (A1) and §8.3 going out -----------------------------------------------
