@@ -162,15 +162,19 @@ def _turn_key(params: dict[str, Any]) -> tuple[Any, Any]:
 def and_join(items: list[str], _: Translator) -> str:
     """``a``, ``a e b``, ``a, b e c`` in the chat's language: the one rule of every list
     in the narration, the cards or melds of a phrase ("baixou 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠") and
-    the phrases of a turn ("comprou do monte, baixou ... e descartou 10♠"). When the item
-    before the last holds an "e" of its own, the last one is set off by a comma too, so
-    that two "e" never run on ("juntou 4♥ ao jogo 1 e 7♠ ao jogo 2, e descartou 10♠")."""
+    the phrases of a turn ("comprou do monte, baixou ... e descartou 10♠"). Two "e" never
+    run on: when the item before the last holds an "e" of its own, the last one is set
+    off by a comma too ("juntou 4♥ ao jogo 1 e 7♠ ao jogo 2, e descartou 10♠"); else when
+    the last one holds its own, its "e" is the list's ("comprou o 10♥, baixou o 3♦ e comprou
+    o 7♥": a trial read "comprou o 10♥ e baixou o 3♦ e comprou o 7♥")."""
     if len(items) < 2:
         return "".join(items)
     joined: str = _("{items} e {last}", items=", ".join(items[:-1]), last=items[-1])
     word = _("{items} e {last}", items="\x00", last="\x01").strip("\x00\x01")  # " e "
     if word.strip() and word in items[-2]:
         joined = _("{items} e {last}", items=", ".join(items[:-1]) + ",", last=items[-1])
+    elif word.strip() and word in items[-1]:
+        joined = ", ".join(items)
     return joined
 
 

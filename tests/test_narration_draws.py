@@ -4,6 +4,7 @@ there like the drawn card), lists read with commas and one final "e"."""
 
 from __future__ import annotations
 
+import pytest
 from test_narration import (
     ANA,
     CHAT,
@@ -18,6 +19,9 @@ from test_narration import (
     table_of,
     telegram_text,
 )
+
+from bot.i18n import Translator
+from bot.narration import and_join
 
 
 async def test_a_red_three_replacement_draw_is_told_and_named_only_in_the_hand() -> None:
@@ -160,3 +164,36 @@ def test_an_extension_is_told_in_the_order_its_cards_lie_in_the_meld() -> None:
     assert entry is not None
     assert views.last_text(narrated_game([entry]), Translator("pt")) == (
         "Robô 2 juntou 4♣ 5♣ 6♣ 7♣ ao jogo 3.")
+
+
+async def test_one_red_three_after_the_draw_reads_with_one_final_e() -> None:
+    """RULES A4: the draw, then one Dólar laid and its replacement: the phrase that holds
+    its own "e" ends the list, so no "e" runs on (a trial read "Você comprou o 5♥ e
+    baixou o 3♦ e comprou o 10♥.")."""
+    svc, store, _clock = service()
+    await svc.new_game(CHAT, ANA, "altaneira")
+    for _robot in range(3):
+        await svc.add_ai(CHAT, ANA, "normal")
+    started = await svc.start(CHAT, ANA)
+    await rig(store, lambda d: (swap_in(d, 0, ["3d"]), stock_order(d, ["5h", "10h"]),
+                                d.update(turn=0, phase="draw")))
+    ana = hand_of(await svc.press(ANA, button(hand_of(started, ANA), "Comprar do monte")), ANA)
+    ana = await press_cards(svc, ana, ANA, "3♦")
+    effects = await svc.press(ANA, button(ana, "Baixar o 3"))
+    said = "Ana comprou do monte, baixou o 3♦ e comprou outra."
+    assert table_of(effects).lines[-1] == said
+    assert hand_of(effects, ANA).lines[1] == "Você comprou o 5♥, baixou o 3♦ e comprou o 10♥."
+
+
+@pytest.mark.parametrize(("lang", "items", "said"), [
+    ("pt-BR", ["comprou o 5♥", "baixou o 3♦ e comprou o 10♥"],
+     "comprou o 5♥, baixou o 3♦ e comprou o 10♥"),
+    ("en", ["drew 5♥", "laid the 3♦ and drew 10♥"], "drew 5♥, laid the 3♦ and drew 10♥"),
+    ("it", ["hai pescato 5♥", "hai calato il 3♦ e hai pescato 10♥", "hai scartato 7♦"],
+     "hai pescato 5♥, hai calato il 3♦ e hai pescato 10♥, e hai scartato 7♦"),
+    ("en", ["drew 5♥", "laid 4♦ 5♦ 6♦", "discarded 7♣"], "drew 5♥, laid 4♦ 5♦ 6♦ and discarded 7♣"),
+])
+def test_lists_never_run_two_ands_on(lang: str, items: list[str], said: str) -> None:
+    """bot.narration.and_join: one final "e" ("and", "e"), set off by a comma after an
+    item that holds its own, and none added after a last item that holds its own."""
+    assert and_join(items, Translator(lang)) == said
