@@ -16,6 +16,7 @@ from bot.i18n import Translator
 from bot.model import Game
 from engine.errors import IllegalAction
 from engine.melds import extend_meld
+from engine.pile import top_two_allowed
 from engine.rules import RedThree
 from engine.view import can_take_pile, threes_to_lay
 
@@ -115,18 +116,21 @@ def _drawn_at(hand: list[Any], drawn: list[Any]) -> set[int]:
 
 def _fitting(rows: list[list[play.ButtonData]], view: Any) -> list[list[play.ButtonData]]:
     """Drop the "Lixo → N" buttons (justified pick-up onto meld N, RULES A10) whose meld
-    the pile's top card does not fit (engine ``extend_meld`` refuses it)."""
+    the pile's top card does not fit (engine ``extend_meld`` refuses it) or may not join
+    (a 2 that could only be its wild, RULES A11: engine ``top_two_allowed``)."""
     own = view.melds[view.side]
 
     def fits(button: play.ButtonData) -> bool:
         _gid, _ver, code, arg = button["data"].split("|")[:4]
         if code != "p" or not arg or not view.pile:
             return True
+        top = view.pile[-1]
         try:
-            extend_meld(own[int(arg)], [view.pile[-1]], view.rules)
+            laid = own[int(arg)]
+            made = extend_meld(laid, [top], view.rules)
         except (IllegalAction, IndexError):
             return False
-        return True
+        return top_two_allowed(laid, made, top, view.rules)
 
     kept = [[b for b in row if fits(b)] for row in rows]
     return [row for row in kept if row]

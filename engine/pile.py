@@ -7,6 +7,7 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.melds import RUN, Meld, extend_meld, make_meld
+from engine.rules import Rules
 from engine.state import DRAW, PLAY, DealState, Event
 from engine.turns import check_leftover, check_phase, go_out, note_pile_dollars, without
 
@@ -100,20 +101,24 @@ def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], l
         index = action.meld
     else:
         raise IllegalAction("justify_needed", "para pegar o lixo, baixe a carta de cima num jogo")
-    if rules.justify_wild_same_suit and top.rank == 2 and not top_two_natural(laid, meld, top):
+    if not top_two_allowed(laid, meld, top, rules):
         raise IllegalAction(
             "justify_wild_top", "um 2 no topo do lixo só sai como o 2 natural do seu naipe"
         )
     return new_hand, side_melds, index
 
 
-def top_two_natural(laid: Meld | None, made: Meld, two: Card) -> bool:
-    """RULES A11 (altaneira): whether ``two``, a 2 taken from the top of the pile into
-    ``made`` (a new meld when ``laid`` is None, else ``laid`` extended by it), is
-    ``made``'s natural 2: ``made`` holds a natural 2 of that suit and ``laid`` did not.
-    When ``laid`` holds its natural 2 already, the top one (the other copy) could only
-    be its wild, which A11 refuses (a trial took a whole pile so)."""
-    return _natural_two(made, two) and (laid is None or not _natural_two(laid, two))
+def top_two_allowed(laid: Meld | None, made: Meld, top: Card, rules: Rules) -> bool:
+    """RULES A11 (altaneira, ``rules.justify_wild_same_suit``): whether ``top``, the
+    pile's top card taken into ``made`` (a new meld when ``laid`` is None, else ``laid``
+    extended by it), may be taken so: any card but a 2 may; a 2 only as ``made``'s
+    natural 2, i.e. ``made`` holds a natural 2 of its suit and ``laid`` did not. When
+    ``laid`` holds its natural 2 already, the top one (the other copy) could only be its
+    wild (a trial took a whole pile so). True wherever A11 does not apply. The engine's
+    pick-up, the AI's and the hand's "Lixo → N" buttons all ask this."""
+    if not (rules.justify_wild_same_suit and top.rank == 2):
+        return True
+    return _natural_two(made, top) and (laid is None or not _natural_two(laid, top))
 
 
 def _natural_two(meld: Meld, two: Card) -> bool:

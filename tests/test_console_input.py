@@ -227,6 +227,19 @@ def test_several_melds_and_extensions_read_apart() -> None:
         "AI 2 melded 4♦ 5♦ 6♦ and 9♣ 9♥ 9♠, and added Q♦ K♦ to meld 3.")
 
 
+def test_a11_no_pile_button_onto_a_run_whose_natural_two_is_laid() -> None:
+    """RULES A11 (altaneira): a 2♥ on top of the pile may join 3♥ 4♥ 5♥ as its natural 2,
+    but not A♥ 2♥ 3♥ 4♥, where it could only be the wild: only "Lixo → 2" is offered."""
+    rules = make_rules("altaneira", {})
+    laid = make_meld([Card.parse(c) for c in ("Ah", "2h", "3h", "4h")], rules)
+    open_slot = make_meld([Card.parse(c) for c in ("3h", "4h", "5h")], rules)
+    view = SimpleNamespace(melds=[[laid, open_slot], []], side=0, pile=[Card.parse("2h")],
+                           rules=rules)
+    hint: list[list[ButtonData]] = [
+        [{"label": f"Lixo → {k + 1}", "data": pack("g", 1, "p", k)} for k in range(2)]]
+    assert [[b["label"] for b in row] for row in hands._fitting(hint, view)] == [["Lixo → 2"]]
+
+
 def test_pile_hints_only_for_melds_the_top_card_fits_with_the_command_to_type() -> None:
     rules = make_rules("tranca", {})
     sixes = make_meld([Card.parse(c) for c in ("6h", "6s", "6s")], rules)

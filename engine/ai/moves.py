@@ -16,8 +16,8 @@ from engine.ai.hand import positions
 from engine.ai.plan import LayDown, try_extend, try_make
 from engine.ai.seat import out_allowed
 from engine.cards import Card
-from engine.melds import SET, Meld
-from engine.pile import top_two_natural
+from engine.melds import SET
+from engine.pile import top_two_allowed
 from engine.rules import RedThree
 from engine.view import SeatView, can_take_pile, threes_to_lay
 
@@ -109,19 +109,12 @@ def pile_take(view: SeatView) -> Action | None:
         if not top.wild and (top.rank != meld.low if meld.kind == SET else top.suit != meld.suit):
             continue  # a natural joins only a set of its rank, a run of its suit (C4, C9)
         made = try_extend(meld, [top], view.rules)
-        if made is not None and _top_ok(view, meld, made, top) and keep >= 2:
+        if made is not None and top_two_allowed(meld, made, top, view.rules) and keep >= 2:
             return Action.take_pile(view.seat, meld=i)
     if keep - 2 < 2:
         return None
     pairs = _justifying_pairs(view, top)
     return Action.take_pile(view.seat, with_=pairs[0]) if pairs else None
-
-
-def _top_ok(view: SeatView, laid: Meld | None, made: Meld, top: Card) -> bool:
-    """A11: a 2 on top of the pile may be taken only as its suit's natural 2 (onto
-    ``laid``, None for a new meld, giving ``made``: :func:`engine.pile.top_two_natural`)."""
-    return not (view.rules.justify_wild_same_suit and top.rank == 2) or top_two_natural(
-        laid, made, top)
 
 
 def _near(card: Card, top: Card, view: SeatView) -> bool:
@@ -141,14 +134,14 @@ def _justifying_pairs(view: SeatView, top: Card) -> list[tuple[Card, Card]]:
     found: list[tuple[int, tuple[Card, Card]]] = []
     for a, b in combinations(near, 2):
         meld = try_make([top, a, b], view.rules)
-        if meld is None or not _top_ok(view, None, meld, top):
+        if meld is None or not top_two_allowed(None, meld, top, view.rules):
             continue
         wilds = sum(1 for c in (a, b) if c.wild and meld.wild == c)
         found.append((wilds, (a, b)))
     for a in near:  # two copies of the same face
         if view.hand.count(a) >= 2:
             meld = try_make([top, a, a], view.rules)
-            if meld is not None and _top_ok(view, None, meld, top):
+            if meld is not None and top_two_allowed(None, meld, top, view.rules):
                 found.append((0, (a, a)))
     found.sort(key=lambda f: f[0])
     return [pair for _, pair in found]
