@@ -22,8 +22,10 @@ from engine.scoring import card_points
 from engine.state import DRAW, OVER, PLAY, DealState, Event, deal_cards
 from engine.turns import (
     able_to_end_turn,
+    can_refill,
     check_leftover,
     check_phase,
+    draw_card,
     forget_seen,
     go_out,
     going_out_refusal,
@@ -269,7 +271,10 @@ def _discard(state: DealState, action: Action) -> list[Event]:
 
 def _lay_three(state: DealState, action: Action) -> list[Event]:
     """RULES A32 (tranca red 3: laid alone, no replacement; emptying the hand is a
-    going-out) and A4 (Dólar: replacement draw unless it came with the pile).
+    going-out) and A4 (Dólar: replacement draw unless it came with the pile). A draw
+    here from an empty stock first turns an untaken morto (altaneira: then the pile,
+    once) into stock, as a turn's draw does (A26; an audit found the deal ended, or the
+    Dólar left unreplaced, with a morto still there).
 
     Gap decision (docs/rules-decisions.md D1): a tranca red 3 may always be laid; when
     the side may not go out and the player would be left unable to end the turn
@@ -283,27 +288,33 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
         raise IllegalAction("not_red_three", "{card} não é um 3 vermelho", card=str(card))
     hand = without(state.hands[seat], [card])
     side = state.side_of[seat]
+    refills: list[Event] = []  # an empty stock refilled for a draw here (A26)
     if rules.red_three == _DOLLAR:
         from_pile = state.pile_dollars[seat]
-        replace = bool(state.stock) and state.hands[seat].count(card) > from_pile.count(card)
+        replace = (bool(state.stock) or can_refill(state)) and (
+            state.hands[seat].count(card) > from_pile.count(card))
         if not replace:  # checked before the pile Dólar is forgotten: a refusal changes nothing
             check_leftover(state, seat, hand, state.melds[side])
         if not replace and card in from_pile:
             from_pile.remove(card)
-        drawn = 1 if replace else 0
-        if replace:
-            hand.append(state.stock.pop())
-            state.drawn_more.append(hand[-1])
+        got = draw_card(state, refills) if replace else None
+        if got is not None:
+            hand.append(got)
+            state.drawn_more.append(got)
+        drawn = 0 if got is None else 1
     else:
         drawn = 0
-        while not able_to_end_turn(state, seat, hand) and state.stock:
-            hand.append(state.stock.pop())  # D1: only when the turn could not end
-            state.drawn_more.append(hand[-1])
+        while not able_to_end_turn(state, seat, hand):  # D1: only when it could not end
+            got = draw_card(state, refills)
+            if got is None:
+                break
+            hand.append(got)
+            state.drawn_more.append(got)
             drawn += 1
     state.laid_threes[side].append(card)
     state.redraw_ok = False
     forget_seen(state, seat, [card])
-    events = [Event("laid_three", seat, {"card": card.code, "replaced": drawn})]
+    events = [Event("laid_three", seat, {"card": card.code, "replaced": drawn}), *refills]
     state.hands[seat] = hand
     if not able_to_end_turn(state, seat, hand):  # RULES A26: nothing left to draw
         state.phase = OVER

@@ -124,6 +124,7 @@ def go_out(state: DealState, seat: int, direct: bool, events: list[Event]) -> No
         state.morto_taken[side] = True
         if direct:
             state.hands[seat] = morto
+            state.taken_top = None  # C3: the pile's top was melded; the morto holds others
         else:
             state.pending_morto[seat] = morto
         events.append(Event("took_morto", seat, {"side": side, "direct": direct}))
@@ -178,6 +179,23 @@ def next_turn(state: DealState, events: list[Event]) -> None:
     if state.pending_morto[seat]:  # RULES C12: the morto is playable from this turn
         state.hands[seat].extend(state.pending_morto[seat])
         state.pending_morto[seat] = []
+
+
+def can_refill(state: DealState) -> bool:
+    """Whether :func:`refill_stock` would find cards (an untaken morto, or the pile to
+    reuse once), without changing anything."""
+    return any(state.mortos) or (
+        state.rules.reuse_pile_once and not state.pile_reused and bool(state.pile))
+
+
+def draw_card(state: DealState, events: list[Event]) -> Card | None:
+    """The top card of the stock, taken off it, for a draw inside a turn (the tranca
+    red 3's D1 draws, the altaneira Dólar's replacement, RULES A4): an empty stock is
+    refilled first as at a turn's draw (RULES A26, :func:`refill_stock`, its events
+    added to ``events``); None when nothing is left to draw."""
+    if not state.stock and not refill_stock(state, events):
+        return None
+    return state.stock.pop()
 
 
 def refill_stock(state: DealState, events: list[Event]) -> bool:

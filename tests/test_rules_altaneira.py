@@ -472,6 +472,21 @@ def test_a11_the_robot_does_not_take_a_top_two_onto_a_run_whose_natural_two_is_l
     assert pile_take(view_for(open_slot, 0)) == Action.take_pile(0, meld=0)
 
 
+def test_a4_a26_a_dollars_replacement_from_an_empty_stock_comes_from_an_untaken_morto() -> None:
+    """RULES A4 + A26: the Dólar 3♥ was the stock's last card; its replacement is drawn
+    after side 0's untaken morto became stock (side order, D18; the side still pays for
+    it), not skipped (an audit found no replacement with two mortos there)."""
+    clubs = "4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac"
+    state = position(A, ["9h 8s 7s", "Ks Ks Kh", "Qh Qh", "Jh Jh"], pile="8h", stock="3h",
+                     mortos=[clubs, MORTO], phase="draw", has_laid=[True] * 4)
+    apply(state, Action.draw(0))
+    events = apply(state, Action.lay_three(0, C("3h")))
+    assert [(e.kind, e.public) for e in events] == [
+        ("laid_three", {"card": "3h", "replaced": 1}), ("stock_from_morto", {"side": 0})]
+    assert state.hands[0] == cards("9h 8s 7s 4c") and state.drawn_more == cards("4c")
+    assert (len(state.stock), state.mortos[0], state.morto_taken) == (10, [], [False, False])
+
+
 # §2 the mortos (A1) and §8.3 going out -----------------------------------------------
 def test_s2_1_first_side_takes_its_morto_with_or_without_a_discard() -> None:
     direct = position(A, four("9h 10h Jh", "5c", "6c", "7c"), mortos=[MORTO, MORTO])

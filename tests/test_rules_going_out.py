@@ -114,6 +114,19 @@ def test_c11_direct_going_out_takes_the_morto_and_the_turn_goes_on_without_draw(
     assert (st.turn, st.over, hand_codes(st, 0)) == (1, False, ["Jd", "Kd", "Qd"])
 
 
+def test_c3_c11_a_morto_card_like_the_taken_top_may_be_discarded_after_a_direct_going_out() -> None:
+    """RULES C3 + C11: the taken 7♥ is melded and the direct going-out brings the morto,
+    which holds the other 7♥: that one never lay on the pile, so it may be discarded (an
+    audit found it refused as the pile's top)."""
+    st = state_of("buraco_morto", ["5h 6h", "Kd Kd"], pile="7h", stock="2s 4s", phase="draw",
+                  mortos=["7h 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", "Ah Ah"], has_laid=[True, True])
+    assert act(st, {"seat": 0, "do": "take_pile"}) == ["took_pile"]
+    events = act(st, {"seat": 0, "do": "meld", "melds": [["5h", "6h", "7h"]]})
+    assert events == ["melded", "took_morto"] and st.taken_top is None
+    assert act(st, {"seat": 0, "do": "discard", "card": "7h"}) == ["discarded"]
+    assert (st.turn, st.pile[-1].code, len(st.hands[0])) == (1, "7h", 10)
+
+
 def test_c11_no_action_after_the_deal_ended() -> None:
     st = state_of("buraco", ["5h 6h 7h", "4c 8d"], has_laid=[True, True])
     assert act(st, {"seat": 0, "do": "meld", "melds": [["5h", "6h", "7h"]]}) == [

@@ -42,6 +42,7 @@ T = make_rules("tranca")
 C = Card.parse
 SPADES_4_A = "4s 5s 6s 7s 8s 9s 10s Js Qs Ks As"
 HEARTS_4_A = "4h 5h 6h 7h 8h 9h 10h Jh Qh Kh Ah"
+CLUBS_4_A = "4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac"
 
 
 # §1 players, target (A35, A36) ------------------------------------------------------
@@ -579,6 +580,22 @@ def test_a26_untaken_mortos_become_stock_and_still_pay() -> None:
     assert state.mortos == [[], []] and state.morto_taken == [True, False]
     assert state.stock[-1] == C("4s") and len(state.stock) == 11  # the morto, top first
     assert view_for(state, 1).stock_size == 11 and view_for(state, 1).mortos_left == [False, False]
+
+
+def test_a26_d1_a_red_threes_draw_from_an_empty_stock_turns_the_untaken_morto_into_stock() -> None:
+    """RULES A26 + gap decision D1: the 3♥ was the stock's last card; laid, it leaves the
+    lone 9♠, which may not be discarded (no clean canastra, morto taken), so a card is
+    drawn: side 1's untaken morto becomes stock first, as at a turn's draw (an audit
+    found the deal ended with that morto still there)."""
+    state = position(T, ["9s", "Kd Kd"], melds=[["4h 5h 6h"], []], pile="8h", stock="3h",
+                     mortos=["", CLUBS_4_A], morto_taken=[True, False], phase="draw",
+                     has_laid=[True, True])
+    apply(state, Action.draw(0))
+    events = apply(state, Action.lay_three(0, C("3h")))
+    assert [(e.kind, e.public) for e in events] == [
+        ("laid_three", {"card": "3h", "replaced": 1}), ("stock_from_morto", {"side": 1})]
+    assert (state.phase, state.hands[0], len(state.stock)) == ("play", cards("9s 4c"), 10)
+    assert state.mortos == [[], []] and state.morto_taken == [True, False]  # side 1 pays
 
 
 def test_a26_no_stock_no_morto_the_deal_ends_without_batida_pile_not_reused() -> None:
