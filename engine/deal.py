@@ -198,7 +198,7 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
     state.laid_this_turn = True
     state.redraw_ok = False
     if state.pile_dollars[seat]:
-        trim_pile_dollars(state, seat)
+        trim_pile_dollars(state, seat, laid)
     if state.seen[seat]:
         forget_seen(state, seat, laid)
     events = [
@@ -245,7 +245,7 @@ def _discard(state: DealState, action: Action) -> list[Event]:
     assert card is not None
     state.hands[seat] = rest
     if state.pile_dollars[seat]:
-        trim_pile_dollars(state, seat)
+        trim_pile_dollars(state, seat, [card])
     if state.seen[seat]:
         forget_seen(state, seat, [card])
     events = [Event("discarded", seat, {"card": card.code})]

@@ -149,15 +149,16 @@ def forget_seen(state: DealState, seat: int, cards: list[Card]) -> None:
             seen.remove(card)
 
 
-def trim_pile_dollars(state: DealState, seat: int) -> None:
-    """Forget pile Dólares no longer in the hand (melded or discarded; of two equal
-    Dólares the one that leaves the hand counts as the one from the pile)."""
+def trim_pile_dollars(state: DealState, seat: int, left: Sequence[Card]) -> None:
+    """Forget the pile Dólares among ``left``, the cards that just left ``seat``'s hand
+    (melded or discarded): of two equal Dólares, one from the pile and one not, the one
+    that leaves counts as the pile's, so the one kept still earns its replacement when
+    laid (RULES A4; the two look the same, and the player would say so; an audit found
+    the reverse done)."""
     kept = state.pile_dollars[seat]
-    if kept:
-        hand = state.hands[seat]
-        state.pile_dollars[seat] = [
-            c for i, c in enumerate(kept) if kept[: i + 1].count(c) <= hand.count(c)
-        ]
+    for card in left:
+        if card in kept:
+            kept.remove(card)
 
 
 def next_turn(state: DealState, events: list[Event]) -> None:

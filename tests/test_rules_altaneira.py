@@ -487,6 +487,33 @@ def test_a4_a26_a_dollars_replacement_from_an_empty_stock_comes_from_an_untaken_
     assert (len(state.stock), state.mortos[0], state.morto_taken) == (10, [], [False, False])
 
 
+def test_a4_of_two_equal_dollars_the_one_melded_counts_as_the_piles() -> None:
+    """RULES A4: seat 0 holds a 3♥ and takes the other 3♥ with the pile; it melds
+    A♥ 2♥ 3♥, and the 3♥ kept, laid, earns its replacement: the two look the same, so
+    the one that left is the pile's (an audit found the kept one treated as the pile's)."""
+    state = position(A, ["3h Ah 2h 9d 10d Ks Qs", "5c", "6c", "7c"], pile="3h 8d",
+                     stock="4s 5s", mortos=[MORTO, "4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac"],
+                     phase="draw", has_laid=[True] * 4)
+    apply(state, Action.take_pile(0, with_=cards("9d 10d")))
+    assert state.pile_dollars[0] == cards("3h")
+    apply(state, Action.lay_down(0, [cards("Ah 2h 3h")]))
+    assert state.pile_dollars[0] == []
+    events = apply(state, Action.lay_three(0, C("3h")))
+    assert events[0].public == {"card": "3h", "replaced": 1}
+    assert state.hands[0] == cards("Ks Qs 4s")
+
+
+def test_a6_a12_d23_a_wild_may_stand_for_a_black_three_but_the_three_never_melds() -> None:
+    """RULES A6, A12, decision D23: 2♥ fills the 3♣ slot of A♣ 2♣ _ 4♣ (a suja run);
+    the 3♣ itself is refused."""
+    run = make_meld(cards("Ac 2c 2h 4c"), A)
+    assert (run.wild, run.wild_slot, run.low, run.is_canastra) == (C("2h"), 3, 1, False)
+    with pytest.raises(IllegalAction) as err:
+        make_meld(cards("Ac 2c 3c"), A)
+    assert (err.value.code, err.value.message) == (
+        "meld_three", "o 3♣ (três preto) não pode entrar em jogo")
+
+
 # §2 the mortos (A1) and §8.3 going out -----------------------------------------------
 def test_s2_1_first_side_takes_its_morto_with_or_without_a_discard() -> None:
     direct = position(A, four("9h 10h Jh", "5c", "6c", "7c"), mortos=[MORTO, MORTO])
