@@ -163,18 +163,19 @@ def and_join(items: list[str], _: Translator) -> str:
     """``a``, ``a e b``, ``a, b e c`` in the chat's language: the one rule of every list
     in the narration, the cards or melds of a phrase ("baixou 2♦ 3♦ 4♦ e 3♠ 4♠ 5♠") and
     the phrases of a turn ("comprou do monte, baixou ... e descartou 10♠"). Two "e" never
-    run on: when the item before the last holds an "e" of its own, the last one is set
-    off by a comma too ("juntou 4♥ ao jogo 1 e 7♠ ao jogo 2, e descartou 10♠"); else when
-    the last one holds its own, its "e" is the list's ("comprou o 10♥, baixou o 3♦ e comprou
-    o 7♥": a trial read "comprou o 10♥ e baixou o 3♦ e comprou o 7♥")."""
+    run on: when the last item holds an "e" of its own, that "e" is the list's
+    ("comprou o 10♥, baixou o 3♦ e comprou o 7♥": trials read "comprou o 10♥ e baixou o
+    3♦ e comprou o 7♥", and "..., e baixou o 3♥ e comprou outra"); else when the item
+    before it holds one, the last is set off by a comma too ("juntou 4♥ ao jogo 1 e 7♠
+    ao jogo 2, e descartou 10♠")."""
     if len(items) < 2:
         return "".join(items)
     joined: str = _("{items} e {last}", items=", ".join(items[:-1]), last=items[-1])
     word = _("{items} e {last}", items="\x00", last="\x01").strip("\x00\x01")  # " e "
-    if word.strip() and word in items[-2]:
-        joined = _("{items} e {last}", items=", ".join(items[:-1]) + ",", last=items[-1])
-    elif word.strip() and word in items[-1]:
+    if word.strip() and word in items[-1]:
         joined = ", ".join(items)
+    elif word.strip() and word in items[-2]:
+        joined = _("{items} e {last}", items=", ".join(items[:-1]) + ",", last=items[-1])
     return joined
 
 
@@ -215,18 +216,28 @@ def _told(group: list[Entry]) -> list[Entry]:
 
 
 def _groups(entries: list[Entry]) -> list[tuple[int, list[Entry]]]:
-    """Consecutive moves of one seat in one turn together; sentences alone (seat -1)."""
+    """Consecutive moves of one seat in one turn together; sentences alone (seat -1).
+    A sentence made in the middle of a turn (the stock refilled from a morto for a red
+    3's draw, RULES A26) is told after that turn's sentence, which it would otherwise cut
+    in two ("Ana comprou do monte, baixou o 3♦ e comprou outra e descartou 6♣. O monte
+    acabou: um morto virou monte.")."""
     out: list[tuple[int, list[Entry]]] = []
+    held: list[Entry] = []  # sentences waiting for the end of the turn they came in
     prev: tuple[int, Any] | None = None
     for msgid, params in entries:
         seat, turn = params.get("seat", -1), params.get("t")
         key = (seat, turn)
         if seat >= 0 and turn is not None and key == prev:
             out[-1][1].append((msgid, params))
-        else:
-            out.append((seat if turn is not None else -1, [(msgid, params)]))
+            continue
+        if seat < 0 and prev is not None:
+            held.append((msgid, params))
+            continue
+        out += [(-1, [entry]) for entry in held]
+        held = []
+        out.append((seat if turn is not None else -1, [(msgid, params)]))
         prev = key if seat >= 0 and turn is not None else None
-    return out
+    return out + [(-1, [entry]) for entry in held]
 
 
 def sentence(seat: int, phrases: list[str], you: bool, name: str, _: Translator) -> str:

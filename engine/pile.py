@@ -9,7 +9,14 @@ from engine.errors import IllegalAction
 from engine.melds import RUN, Meld, extend_meld, make_meld
 from engine.rules import Rules
 from engine.state import DRAW, PLAY, DealState, Event
-from engine.turns import check_leftover, check_phase, go_out, note_pile_dollars, without
+from engine.turns import (
+    check_leftover,
+    check_phase,
+    go_out,
+    note_pile_dollars,
+    trim_pile_dollars,
+    without,
+)
 
 
 def take_pile(state: DealState, action: Action) -> list[Event]:
@@ -49,6 +56,8 @@ def take_pile(state: DealState, action: Action) -> list[Event]:
         state.hands[seat] = new_hand
         state.melds[side] = side_melds
         state.from_pile = list(rest)
+        if action.with_ and state.pile_dollars[seat]:  # A4: a pile Dólar melded with the top
+            trim_pile_dollars(state, seat, action.with_)
         note_pile_dollars(state, seat, rest)
         state.has_laid[seat] = True
         state.laid_this_turn = True

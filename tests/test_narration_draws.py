@@ -4,6 +4,8 @@ there like the drawn card), lists read with commas and one final "e"."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from test_narration import (
     ANA,
@@ -41,11 +43,11 @@ async def test_a_red_three_replacement_draw_is_told_and_named_only_in_the_hand()
     ana = await press_cards(svc, hand_of(effects, ANA), ANA, "3♥")
     effects = await svc.press(ANA, button(ana, "Baixar o 3"))
     table, hand = table_of(effects), hand_of(effects, ANA)
-    said = "Ana comprou do monte, baixou o 3♦ e comprou outra, e baixou o 3♥ e comprou outra."
+    said = "Ana comprou do monte, baixou o 3♦ e comprou outra, baixou o 3♥ e comprou outra."
     assert table.lines[-1] == said
     shown_everywhere(table, said)
     assert "10♥" not in telegram_text(table) and "4♣" not in telegram_text(table)
-    own = "Você comprou o 5♥, baixou o 3♦ e comprou o 10♥, e baixou o 3♥ e comprou o 4♣."
+    own = "Você comprou o 5♥, baixou o 3♦ e comprou o 10♥, baixou o 3♥ e comprou o 4♣."
     assert hand.lines[1] == own
     shown_everywhere(hand, own, hand=True)
     assert sorted(c.text for c in hand.cards if c.drawn) == ["10♥", "4♣", "5♥"]
@@ -197,3 +199,34 @@ def test_lists_never_run_two_ands_on(lang: str, items: list[str], said: str) -> 
     """bot.narration.and_join: one final "e" ("and", "e"), set off by a comma after an
     item that holds its own, and none added after a last item that holds its own."""
     assert and_join(items, Translator(lang)) == said
+
+
+def _stock_of_one(deal: dict[str, Any], code: str) -> None:
+    """The stock is ``code`` alone: the rest of it goes to the killed pile (RULES A6)."""
+    stock_order(deal, [code])
+    deal["killed"] = [*deal.get("killed", []), *deal["stock"][1:]]
+    deal["stock"] = deal["stock"][:1]
+
+
+async def test_a26_a_morto_turned_stock_inside_a_turn_is_told_after_that_turn() -> None:
+    """RULES A26 + A4: the 5♥ was the stock's last card; the Dólar's replacement comes
+    from side 0's morto, turned stock: the table tells Ana's turn in one sentence, then
+    the refill (a trial read "... comprou outra. O monte acabou: ... Ana descartou
+    6♣.", as if the stock ran out after the replacement)."""
+    svc, store, _clock = service()
+    await svc.new_game(CHAT, ANA, "altaneira")
+    for _robot in range(3):
+        await svc.add_ai(CHAT, ANA, "normal")
+    started = await svc.start(CHAT, ANA)
+    await rig(store, lambda d: (swap_in(d, 0, ["3d", "6c"]), _stock_of_one(d, "5h"),
+                                d.update(turn=0, phase="draw")))
+    ana = hand_of(await svc.press(ANA, button(hand_of(started, ANA), "Comprar do monte")), ANA)
+    ana = await press_cards(svc, ana, ANA, "3♦")
+    effects = await svc.press(ANA, button(ana, "Baixar o 3"))
+    assert table_of(effects).lines[-1] == ("Ana comprou do monte, baixou o 3♦ e comprou outra. "
+                                           "O monte acabou: um morto virou monte.")
+    ana = await press_cards(svc, hand_of(effects, ANA), ANA, "6♣")
+    table = table_of(await svc.press(ANA, button(ana, "Descartar")))
+    assert table.lines[-1] == ("Ana comprou do monte, baixou o 3♦ e comprou outra, e descartou "
+                               "6♣. O monte acabou: um morto virou monte.")
+    assert "Lixo: 6♣ (1 carta) · Monte: 10 · Mortos na mesa: 1" in table.lines

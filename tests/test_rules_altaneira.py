@@ -514,6 +514,25 @@ def test_a6_a12_d23_a_wild_may_stand_for_a_black_three_but_the_three_never_melds
         "meld_three", "o 3♣ (três preto) não pode entrar em jogo")
 
 
+def test_a4_a_pile_dollar_melded_in_a_pick_up_leaves_the_pile_dollars() -> None:
+    """RULES A4: a 3♥ taken with the pile, then melded with the next pile's top (3♥ 4♥
+    5♥, a justified pick-up, A10), is no longer the pile's: the other 3♥, drawn from
+    the stock later, earns its replacement (a trial found it refused one)."""
+    state = position(A, ["3h 5h Kc Qs", "9d", "10d", "Jd"], pile="9c 4h", stock="8s 7s 6s 3h 9s",
+                     mortos=[MORTO, "4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac"], phase="draw",
+                     has_laid=[True] * 4, pile_dollars=[["3h"], [], [], []])
+    apply(state, Action.take_pile(0, with_=cards("3h 5h")))
+    assert state.melds[0][0].cards == tuple(cards("3h 4h 5h")) and state.pile_dollars[0] == []
+    apply(state, Action.discard(0, C("Qs")))
+    for seat in (1, 2, 3):
+        apply(state, Action.draw(seat))
+        apply(state, Action.discard(seat, state.hands[seat][-1]))
+    apply(state, Action.draw(0))
+    assert state.drawn == C("3h")
+    events = apply(state, Action.lay_three(0, C("3h")))
+    assert events[0].public == {"card": "3h", "replaced": 1}
+
+
 # §2 the mortos (A1) and §8.3 going out -----------------------------------------------
 def test_s2_1_first_side_takes_its_morto_with_or_without_a_discard() -> None:
     direct = position(A, four("9h 10h Jh", "5c", "6c", "7c"), mortos=[MORTO, MORTO])
