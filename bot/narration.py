@@ -219,7 +219,7 @@ def _groups(entries: list[Entry]) -> list[tuple[int, list[Entry]]]:
     """Consecutive moves of one seat in one turn together; sentences alone (seat -1).
     A sentence made in the middle of a turn (the stock refilled from a morto for a red
     3's draw, RULES A26) is told after that turn's sentence, which it would otherwise cut
-    in two ("Ana comprou do monte, baixou o 3♦ e comprou outra e descartou 6♣. O monte
+    in two ("Ana comprou do monte, baixou o 3♦ e comprou outra, e descartou 6♣. O monte
     acabou: um morto virou monte.")."""
     out: list[tuple[int, list[Entry]]] = []
     held: list[Entry] = []  # sentences waiting for the end of the turn they came in

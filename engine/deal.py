@@ -22,7 +22,6 @@ from engine.scoring import card_points
 from engine.state import DRAW, OVER, PLAY, DealState, Event, deal_cards
 from engine.turns import (
     able_to_end_turn,
-    can_refill,
     check_leftover,
     check_phase,
     draw_card,
@@ -291,14 +290,13 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     refills: list[Event] = []  # an empty stock refilled for a draw here (A26)
     if rules.red_three == _DOLLAR:
         from_pile = state.pile_dollars[seat]
-        replace = (bool(state.stock) or can_refill(state)) and (
-            state.hands[seat].count(card) > from_pile.count(card))
-        if not replace:  # checked before the pile Dólar is forgotten: a refusal changes nothing
+        owed = state.hands[seat].count(card) > from_pile.count(card)
+        got = draw_card(state, refills) if owed else None  # None: it changed nothing
+        if got is None:  # checked before the pile Dólar is forgotten: a refusal changes nothing
             check_leftover(state, seat, hand, state.melds[side])
-        if not replace and card in from_pile:
-            from_pile.remove(card)
-        got = draw_card(state, refills) if replace else None
-        if got is not None:
+            if card in from_pile:
+                from_pile.remove(card)
+        else:
             hand.append(got)
             state.drawn_more.append(got)
         drawn = 0 if got is None else 1

@@ -182,18 +182,11 @@ def next_turn(state: DealState, events: list[Event]) -> None:
         state.pending_morto[seat] = []
 
 
-def can_refill(state: DealState) -> bool:
-    """Whether :func:`refill_stock` would find cards (an untaken morto, or the pile to
-    reuse once), without changing anything."""
-    return any(state.mortos) or (
-        state.rules.reuse_pile_once and not state.pile_reused and bool(state.pile))
-
-
 def draw_card(state: DealState, events: list[Event]) -> Card | None:
     """The top card of the stock, taken off it, for a draw inside a turn (the tranca
     red 3's D1 draws, the altaneira Dólar's replacement, RULES A4): an empty stock is
     refilled first as at a turn's draw (RULES A26, :func:`refill_stock`, its events
-    added to ``events``); None when nothing is left to draw."""
+    added to ``events``); None, changing nothing, when nothing is left to draw."""
     if not state.stock and not refill_stock(state, events):
         return None
     return state.stock.pop()
