@@ -15,6 +15,7 @@ from bot.effects import (
     Document,
     Effect,
     HandView,
+    PingsOver,
     PlayerRef,
     Reply,
     Say,
@@ -43,6 +44,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "Button", "CardFace", "ChatRef", "Closed", "Document", "Effect", "HandView", "PlayerRef",
-    "Reply", "Say", "Service", "SystemClock", "TableView", "Tell", "TurnPing", "View",
+    "Button", "CardFace", "ChatRef", "Closed", "Document", "Effect", "HandView", "PingsOver",
+    "PlayerRef", "Reply", "Say", "Service", "SystemClock", "TableView", "Tell", "TurnPing",
+    "View",
 ]

@@ -149,6 +149,16 @@ class TurnPing(_Frozen):
     text: str
 
 
+class PingsOver(_Frozen):
+    """No person is pinged for the turn now (a robot or an away person plays it, or the
+    deal ended): the game's earlier turn pings are deleted, since they no longer say
+    whose turn it is (a trial found "Sua vez" left in a DM while robots played)."""
+
+    kind: Literal["unping"] = "unping"
+    chat: ChatRef
+    game_id: str
+
+
 class Document(_Frozen):
     """A file for the chat (the record of a finished game); ``failed``: what the chat is
     told, in its language, when the platform refuses the file (never silence)."""
@@ -175,7 +185,7 @@ class Closed(_Frozen):
 
 
 Effect = Annotated[
-    TableView | HandView | Reply | Say | Tell | TurnPing | Document | Closed,
+    TableView | HandView | Reply | Say | Tell | TurnPing | PingsOver | Document | Closed,
     Field(discriminator="kind"),
 ]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot import hands, play, views
 from bot.buttons import UNKNOWN
-from bot.effects import Effect, Say
+from bot.effects import Effect, PingsOver, Say
 from bot.i18n import N_, Translator
 from bot.model import Game
 from bot.outcome import Outcome, Refusal
@@ -23,7 +23,8 @@ def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
     """The deal just ended: record its totals, announce the breakdown, maybe the match.
 
     Effects in order: ``extra``, the table (with the move that ended the deal), the
-    breakdown, the winner when the match is over, then each person's hand."""
+    breakdown, :class:`PingsOver` (nobody's turn), the winner when the match is over,
+    then each person's hand."""
     match = play.match_of(game)
     score = match.results[-1]
     game.deals.append(list(score.totals))
@@ -40,7 +41,8 @@ def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
         game.status = "between"
     # the table with the last move first, then the result (so it reads in order)
     out: list[Effect] = [*extra, views.table_effect(game),
-                         Say(chat=game.chat, text=breakdown_text(game, score, _))]
+                         Say(chat=game.chat, text=breakdown_text(game, score, _)),
+                         PingsOver(chat=game.chat, game_id=game.id)]  # nobody's turn now
     if finished:
         out.append(Say(chat=game.chat, text=winner_text(game, _)))
     # each person's hand as the deal left it, without action buttons

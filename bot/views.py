@@ -13,6 +13,7 @@ from bot import hands, narration, play
 from bot.effects import (
     Closed,
     Effect,
+    PingsOver,
     Say,
     TableView,
     Tell,
@@ -234,7 +235,9 @@ def final_view(game: Game, text: str, _: Translator) -> View:
 
 
 def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:
-    """Table view, the hands of ``seats`` (people only), and a ping for the seat to play."""
+    """Table view, the hands of ``seats`` (people only), and with ``ping`` (the turn
+    moved) a :class:`TurnPing` for the person to play, or :class:`PingsOver` when a
+    robot or an away person plays it (the last ping names a turn that has passed)."""
     out: list[Effect] = [table_effect(game)]
     for seat in sorted(seats):
         hand = hands.hand_effect(game, seat)
@@ -246,6 +249,8 @@ def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:
         _ = Translator(game.lang)
         out.append(TurnPing(player=player, chat=game.chat, game_id=game.id,
                             text=_("Sua vez em {title}.", title=game.chat.title or game.id)))
+    elif ping:
+        out.append(PingsOver(chat=game.chat, game_id=game.id))
     return out
 
 

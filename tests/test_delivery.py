@@ -20,6 +20,7 @@ from bot.effects import (
     Closed,
     Document,
     HandView,
+    PingsOver,
     PlayerRef,
     Reply,
     Say,
@@ -452,3 +453,16 @@ async def test_an_unreachable_platform_logs_one_line_and_a_bug_its_traceback(
         ("WARNING", "coalesced operation for a failed (ConnectionRefusedError)", False),
         ("ERROR", "coalesced operation for b failed", True)]
     assert done == ["edited"]
+
+
+async def test_pings_over_deletes_the_last_ping_when_a_robot_plays_the_turn(
+        setup: Any) -> None:
+    """A turn that moves to a robot (or an away person, or a deal's end) leaves no "Sua
+    vez" in the last person's DM: their ping is deleted and forgotten; a second
+    PingsOver finds none and deletes nothing."""
+    delivery, platform = setup
+    await delivery.deliver([TurnPing(player=ANA, chat=CHAT, game_id="g1", text="vez Ana")])
+    await delivery.deliver([PingsOver(chat=CHAT, game_id="g1")])
+    await delivery.deliver([PingsOver(chat=CHAT, game_id="g1")])
+    assert platform.calls == [("ping", "vez Ana", "m1"), ("delete_private", "m1")]
+    assert await delivery.refs.all("g1") == {}

@@ -107,3 +107,17 @@ def test_a_hand_view_without_card_buttons_shows_the_cards_as_text() -> None:
     msg = hand_message(View(title="Sua mão (1 carta)", cards=faces), "g1", Translator())
     assert msg.rows == []
     assert msg.description.startswith("7♥\ufe0f")
+
+
+def test_the_card_drawn_this_turn_is_marked_in_the_select_as_in_the_text() -> None:
+    """The select's options say what the embed says (bot.hands.DRAWN_MARK, RULES A4/D1:
+    the stock's card and a red 3's replacements): "•" before a drawn card, "2:" before a
+    card in group 2 (a trial found the Discord selects without the mark)."""
+    view = big_hand(3)
+    faces = [view.cards[0], view.cards[1].model_copy(update={"drawn": True}),
+             view.cards[2].model_copy(update={"group": 2})]
+    msg = hand_message(view.model_copy(update={"cards": faces}), "g1", Translator())
+    menu = msg.rows[0]
+    assert isinstance(menu, Menu)
+    assert [o.label for o in menu.options] == ["A♣", "•2♣", "2:3♣"]
+    assert msg.description.startswith("A♣ •2♣ 2:3♣")

@@ -73,9 +73,10 @@ async def test_two_timeouts_hand_the_seat_to_the_ai_until_voltar(
     assert (game.seats[0].misses, game.seats[0].away) == (2, True)
     assert hand_of(effects, ANA).lines[-1] == (
         "O robô está jogando por você. Mande /voltar para retomar.")
-    # Bia plays; the AI now plays Ana's turn at once (no 90 s wait), no ping for Ana
+    # Bia plays; the AI now plays Ana's turn at once (no 90 s wait), no ping for Ana, and
+    # Bia's own "Sua vez" is deleted: the turn is the robot's now (PingsOver)
     effects = await _bia_plays(svc, effects)
-    assert "turn" not in kinds(effects)
+    assert kinds(effects) == ["table", "hand", "hand", "unping"]
     drew = await svc.tick()
     assert drew[0].view.lines[-1] == (
         "Ana comprou do monte e descartou 10♦. "  # less than 10 s ago (narration.RECENT_S)

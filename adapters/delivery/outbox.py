@@ -12,7 +12,7 @@
   press (:meth:`Platform.carries_hand`). A refused private message tells the group once
   per game and person.
 - ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
-  game: the turn moved on).
+  game: the turn moved on). ``PingsOver``: the game's pings are deleted (a robot plays).
 - ``Say`` / ``Tell`` / ``Document``: new messages; ``Reply``: the platform answers the origin.
 - ``Closed``: the table is edited to the final view it carries (or loses its buttons),
   the hand messages lose theirs; references are forgotten, and a table view of the game
@@ -37,6 +37,7 @@ from bot.effects import (
     Document,
     Effect,
     HandView,
+    PingsOver,
     PlayerRef,
     Reply,
     Say,
@@ -115,6 +116,8 @@ class Delivery:
             await self._private(effect.player, p.text(effect.text), None, None, None)
         elif isinstance(effect, TurnPing):
             await self._ping(effect)
+        elif isinstance(effect, PingsOver):
+            await self._drop_pings(effect.game_id, keep=None)
         elif isinstance(effect, Document):
             if not await p.send_file(effect.chat, effect.filename, effect.content) \
                     and effect.failed:
@@ -263,9 +266,18 @@ class Delivery:
             sent = None
         if sent is not None:
             await self.refs.put(effect.game_id, field, sent)
+        await self._drop_pings(effect.game_id, keep=field, earlier=earlier)
+
+    async def _drop_pings(self, game_id: str, keep: str | None,
+                          earlier: dict[str, str] | None = None) -> None:
+        """Delete the game's turn pings ``earlier`` (default: every stored one) and forget
+        their refs, except the field ``keep`` (a new ping stored under the same field)."""
+        if earlier is None:
+            earlier = {name: ref for name, ref in (await self.refs.all(game_id)).items()
+                       if name.startswith("ping:")}
         for name, ref in earlier.items():
-            if name != field:
-                await self.refs.drop(effect.game_id, name)
+            if name != keep:
+                await self.refs.drop(game_id, name)
             await self.platform.delete_private(name[5:], ref)
 
     async def dm_refused(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:

@@ -119,6 +119,13 @@ def _face(face: CardFace) -> str:
     return f"**[{text}]**" if face.selected else text
 
 
+def _option(face: CardFace) -> str:
+    """A card's label in the hand's select: ``"2:7♦"`` in group 2, ``"•7♦"`` when drawn
+    from the stock this turn (bot.hands.DRAWN_MARK, as the embed and Telegram show it)."""
+    text = (DRAWN_MARK if face.drawn else "") + face.text
+    return clip(redden(f"{face.group}:{text}" if face.group else text), 100)
+
+
 def hand_message(view: View, game_id: str, _: Translator, page: int = 0) -> Message:
     """The hand: cards line and the view's lines, card selects and the actions valid now.
 
@@ -144,8 +151,7 @@ def hand_message(view: View, game_id: str, _: Translator, page: int = 0) -> Mess
         first = page * per_page + k + 1
         rows.append(Menu(f"bbc:{game_id}|{ver}|{page * card_rows + k // PER_SELECT}",
                          _(N_("Cartas {a}–{b}: escolha"), a=first, b=first + len(chunk) - 1),
-                         [Opt(clip(redden(f.text if not f.group else f"{f.group}:{f.text}"),
-                                   100), b.data, f.selected) for f, b in chunk],
+                         [Opt(_option(f), b.data, f.selected) for f, b in chunk],
                          max_values=len(chunk)))
     rows += _action_rows(extra + [button(b) for b in actions], MAX_ROWS - len(rows), ver,
                          game_id, _)
