@@ -7,7 +7,8 @@ those a platform library adds itself, e.g. discord.py's ``client.run`` handler):
 - every configured secret (bot tokens, the webhook secret, the Redis password) is
   replaced by ``<secret>`` in the message, the traceback and the stack of every record,
   as written and URL-quoted (python-telegram-bot puts the token in its API URL, which
-  httpx logs at INFO and shows in connection errors);
+  httpx logs at INFO and shows in connection errors); so is each Discord interaction
+  token in a webhook or interaction URL, which no configuration names;
 - DEBUG records of the platform libraries (:data:`PLATFORM_LOGGERS`) keep only short
   plain arguments (method names, URLs of ids, numbers): a request's parameters or an
   answer (``sendMessage`` text, a Discord message payload, a gateway event) becomes
@@ -32,6 +33,10 @@ SECRET = "<secret>"
 MIN_SECRET = 6
 """Shorter values are not treated as secrets (they would blank ordinary words)."""
 _PLAIN = re.compile(r"[A-Za-z0-9_.:/?&=%@+-]{0,120}")
+_URL_TOKEN = re.compile(r"(/(?:webhooks|interactions)/[0-9]+/)[A-Za-z0-9_.~%-]+")
+"""A Discord interaction or webhook token in an API path (``/webhooks/<app>/<token>``,
+``/interactions/<id>/<token>/callback``): discord.py logs these URLs at DEBUG, and a
+token answers or edits the person's ephemeral hand for 15 minutes."""
 _lock = threading.Lock()
 _installed: list[Redactor] = []
 
@@ -49,7 +54,7 @@ class Redactor:
         """``text`` with every secret replaced by ``<secret>``."""
         for secret in self.secrets:
             text = text.replace(secret, SECRET)
-        return text
+        return _URL_TOKEN.sub(rf"\1{SECRET}", text)
 
     def clean(self, record: logging.LogRecord) -> logging.LogRecord:
         """Rewrite ``record`` in place (message rendered, then redacted) and return it."""

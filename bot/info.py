@@ -53,9 +53,12 @@ def languages(_: Translator, typed: str,
 
 
 def relabel(game: Game, lang: str) -> Outcome:
-    """Switch the game's language and redraw its table."""
+    """Switch the game's language and redraw its table and, in play, each person's hand
+    (a trial found the hand on screen left in the old language until pressed). The
+    versions stay: a button of the hand in the old language still works."""
     game.lang = lang
-    return Outcome([views.table_effect(game)])
+    people = [h for seat in range(len(game.seats)) if (h := hands.hand_effect(game, seat))]
+    return Outcome([views.table_effect(game), *people])
 
 
 def scoreboard_text(game: Game | None, rows: list[tuple[str, str, int, int, int]],

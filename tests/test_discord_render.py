@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.discord.render import Btn, Menu, hand_message, table_message
+from adapters.discord.render import Btn, Menu, hand_message, table_message, text_message
 from bot.effects import Button, CardFace, View, pack
 from bot.i18n import Translator
 
@@ -121,3 +121,19 @@ def test_the_card_drawn_this_turn_is_marked_in_the_select_as_in_the_text() -> No
     assert isinstance(menu, Menu)
     assert [o.label for o in menu.options] == ["A♣", "•2♣", "2:3♣"]
     assert msg.description.startswith("A♣ •2♣ 2:3♣")
+
+
+def test_names_are_shown_as_typed_never_as_markdown_or_a_mention() -> None:
+    """A display name is text, as on Telegram (which escapes it as HTML): ``**Bia**``,
+    ``Dé ||x||``, ``@everyone`` and ``<@id>`` in the table and in a plain message come
+    out escaped (discord.utils), so they are neither bold, a spoiler nor a mention; the
+    red suits keep their emoji selector (a trial found them raw)."""
+    view = View(title="Buraco · **Bia**", lines=["Dupla 2 (**Bia**, Dé ||x||)",
+                                                  "Vez de @everyone.", "Lixo: 7♥"])
+    msg = table_message(view)
+    assert msg.title == "Buraco · \\*\\*Bia\\*\\*"
+    assert msg.description.split("\n") == [
+        "Dupla 2 (\\*\\*Bia\\*\\*, Dé \\|\\|x\\|\\|)", "Vez de @\u200beveryone.",
+        "Lixo: 7♥\ufe0f"]
+    assert text_message("<@123456789012345678> voltou ao jogo.") == (
+        "<@\u200b123456789012345678> voltou ao jogo.")

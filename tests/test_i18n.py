@@ -11,7 +11,18 @@ from typing import Any
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
-from test_service_support import ANA, BIA, CHAT, backend, clock, kinds, only, store, svc  # noqa: F401
+from test_service_support import (  # noqa: F401
+    ANA,
+    BIA,
+    CHAT,
+    backend,
+    button,
+    clock,
+    kinds,
+    only,
+    store,
+    svc,
+)
 
 from bot.effects import Reply, pack
 from bot.i18n import LOCALE_DIR, Translator, catalog, norm_lang
@@ -181,3 +192,33 @@ def test_every_translation_ends_its_sentence_as_the_msgid_does() -> None:
                 if m.id and any(ends(s) != ends(ids[0]) for s in strs):
                     odd.append((po_file.name, ids[0]))
     assert odd == []
+
+
+def test_italian_says_a_person_s_return_and_leaving_without_assuming_a_gender() -> None:
+    """Italian participles agree with the person ("è tornato" / "è tornata"), and the bot
+    does not know it: these lines use forms that fit everyone (a trial read "Bia è
+    tornato in gioco.")."""
+    _ = Translator("it")
+    assert _("{name} voltou ao jogo.", name="Bia") == "Bia torna in gioco."
+    assert _("Você já saiu: o robô joga no seu lugar. Mande /voltar para retomar.") == (
+        "Hai già lasciato il tavolo: il robot gioca al tuo posto. "
+        "Manda /voltar per riprenderlo.")
+
+
+async def test_idioma_in_play_redraws_every_person_s_hand_in_the_new_language(
+        svc: Service) -> None:
+    """The table and each person's hand change language at once (a trial: the hand on
+    screen stayed in the old one until pressed); the hand's buttons keep their version,
+    so an old-language button still plays."""
+    await svc.new_game(CHAT, ANA, "")
+    await svc.join(CHAT, BIA)
+    started = await svc.start(CHAT, ANA)
+    before = next(e for e in started if e.kind == "hand" and e.player == ANA).view
+    effects = await svc.set_language(CHAT, BIA, "en")
+    assert kinds(effects) == ["reply", "table", "hand", "hand"]
+    ana = next(e for e in effects if e.kind == "hand" and e.player == ANA).view
+    assert (ana.title, ana.lines[-1]) == ("Your hand (11 cards)",
+                                         "Your turn: draw from the stock.")
+    assert ana.version == before.version
+    drawn = await svc.press(ANA, button(before, "Comprar do monte"))
+    assert only(drawn, "table").view.lines[-1] == "Ana drew from the stock."

@@ -183,3 +183,23 @@ def test_a_card_given_as_a_platform_log_argument_is_hidden(
     logsafe.install(["discord-bot-token-xyz"])
     logging.getLogger("discord.http").debug("drew %s of %s", Card.parse("7h"), 3.5)
     assert [r.getMessage() for r in debug_logs.records] == ["drew <hidden> of 3.5"]
+
+
+def test_a_discord_interaction_token_in_a_webhook_url_is_redacted(
+        debug_logs: pytest.LogCaptureFixture) -> None:
+    """discord.py's webhook logger writes each interaction's URL at DEBUG; its token
+    (which answers and edits the person's ephemeral hand for 15 minutes) is no configured
+    secret, so it is found by its place in the path (a trial saw short fake tokens pass
+    the 120-character rule)."""
+    logsafe.install(["discord-bot-token-xyz"])
+    log = logging.getLogger("discord.webhook.async_")
+    log.debug("Webhook ID %s with %s %s has returned status code %s", 99, "POST",
+              "https://discord.com/api/v10/interactions/555/tok_EN-1.x/callback", 204)
+    log.debug("Webhook ID %s with %s %s has returned status code %s", 99, "PATCH",
+              "https://discord.com/api/v10/webhooks/77/aW50ZXJhY3Rpb246/messages/@original",
+              200)
+    assert [r.getMessage() for r in debug_logs.records] == [
+        "Webhook ID 99 with POST https://discord.com/api/v10/interactions/555/<secret>/callback"
+        " has returned status code 204",
+        "Webhook ID 99 with PATCH https://discord.com/api/v10/webhooks/77/<secret>"
+        "/messages/@original has returned status code 200"]

@@ -10,6 +10,7 @@ go to the service as ``"dc:i:<id>"`` (idempotency).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -34,6 +35,9 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "dc"
 ACK_S = 2.0
+DM_HAND_WAIT_S = 5.0
+"""How long ``/mao dm`` waits for its hand to go out before answering (the hand
+coalescer runs it within about a second)."""
 DONE = N_("Feito.")
 DEFERRED = discord.InteractionResponseType.deferred_channel_message
 
@@ -142,7 +146,10 @@ class BuracoClient(discord.AutoShardedClient):
         async def call() -> list[Effect]:
             async with self.delivery.lock:  # the order rule of the Telegram handlers
                 effects = last_views(list(await pending))
-                return self.delivery.stage(effects, origin, fresh=fresh)
+                rest = self.delivery.stage(effects, origin, fresh=fresh)
+                if origin.dm and self.delivery.queued_hand:
+                    origin.dm_hand = asyncio.Event()
+                return rest
 
         task = asyncio.ensure_future(call())
         done, _pending = await asyncio.wait({task}, timeout=ACK_S)
@@ -183,6 +190,8 @@ class BuracoClient(discord.AutoShardedClient):
         ``failed``: the call failed, the answer is :data:`GENERIC_ERROR`."""
         response: Any = interaction.response
         try:
+            if not failed and origin.dm_hand is not None:
+                await self._await_dm_hand(interaction, origin.dm_hand)
             if failed:
                 text = (await self._texts(interaction))(GENERIC_ERROR)
                 if not response.is_done():
@@ -202,6 +211,16 @@ class BuracoClient(discord.AutoShardedClient):
                 await interaction.edit_original_response(content=_(DONE))
         except discord.HTTPException as exc:
             log.info("could not finish interaction %s: %s", interaction.id, exc.status)
+
+    async def _await_dm_hand(self, interaction: discord.Interaction[Any],
+                             sent: asyncio.Event) -> None:
+        """Wait (deferred, at most :data:`DM_HAND_WAIT_S`) for ``/mao dm``'s hand to go
+        out: when DMs are closed it comes back here as the answer, with its notice, and
+        no "Feito." goes before it (docs/discord.md)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(sent.wait(), DM_HAND_WAIT_S)
 
     async def command(self, interaction: discord.Interaction[Any], name: str,
                       args: str = "", dm: bool = False) -> None:

@@ -16,6 +16,7 @@ REST calls only (docs/discord.md "REST routes and flows").
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import time
@@ -54,6 +55,10 @@ class Origin:
     notes: list[str] = field(default_factory=list)
     spoke: bool = False
     """Something was sent in answer (a reply or a hand), beyond a bare acknowledgement."""
+    dm_hand: asyncio.Event | None = None
+    """Set once ``/mao dm``'s hand went out (as a DM, or back here when DMs are closed):
+    the command's answer waits for it, so a closed DM is not first answered "Feito."
+    (a trial). None: no DM hand was queued by this interaction."""
 
     @property
     def user_id(self) -> str:
@@ -198,6 +203,14 @@ class DiscordPlatform:
             # one person (``Tell``: a game closed) is in the channel too (``Say``)
             return None
         try:
+            return await self._send_dm(player, message, origin)
+        finally:
+            if origin.dm_hand is not None and isinstance(message, Hand):
+                origin.dm_hand.set()
+
+    async def _send_dm(self, player: PlayerRef, message: Any, origin: Origin) -> str | None:
+        """:meth:`send_private` once the person asked for a DM."""
+        try:
             channel = await self.client.create_dm(discord.Object(id=int(player.user_id)))
             if isinstance(message, Hand):
                 msg = message.message(await self.lang_of(message.effect.chat.key))
@@ -205,8 +218,7 @@ class DiscordPlatform:
             else:
                 sent = await channel.send(content=str(message))
         except discord.Forbidden as exc:
-            if (_http_code(exc) == CANNOT_DM and isinstance(message, Hand)
-                    and isinstance(origin, Origin)):
+            if _http_code(exc) == CANNOT_DM and isinstance(message, Hand):
                 _ = Texts(await self.lang_of(message.effect.chat.key))
                 origin.notes.append(_(DM_FALLBACK))
                 return await self.answer_hand(origin, player, message)
@@ -261,7 +273,8 @@ class DiscordPlatform:
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=[user])
         try:
             sent = await self._channel(effect.chat.chat_id).send(
-                content=render.clip(f"<@{effect.player.user_id}> {effect.text}", 2000),
+                content=render.clip(f"<@{effect.player.user_id}> "
+                                    f"{render.plain(effect.text)}", 2000),
                 allowed_mentions=mentions)
         except discord.HTTPException as exc:
             log.info("turn ping refused: %s", _http_code(exc))

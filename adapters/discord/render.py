@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from discord.utils import escape_markdown, escape_mentions
+
 from adapters.delivery.text import redden
 from bot.effects import Button, CardFace, View, unpack
 from bot.hands import DRAWN_MARK
@@ -76,6 +78,15 @@ class Message:
     rows: list[Row] = field(default_factory=list)
 
 
+def plain(text: str) -> str:
+    """A service text as Discord must show it, literally: markdown escaped and mentions
+    broken (``discord.utils``), so a name such as ``**Bia**``, ``Dé ||x||``,
+    ``@everyone`` or ``<@id>`` reads as typed, never as formatting or as someone else's
+    mention (a trial; Telegram escapes the same texts as HTML); red suits as
+    :func:`redden`. For embeds and message content; labels show no markdown."""
+    return redden(escape_mentions(escape_markdown(text)))
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters (an ellipsis marks the cut)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -103,17 +114,17 @@ def table_message(view: View) -> Message:
     for row in view.buttons:
         for start in range(0, len(row), PER_ROW):
             rows.append([button(b) for b in row[start:start + PER_ROW]])
-    return Message(clip(redden(view.title), 256),
-                   clip(redden("\n".join(view.lines)), MAX_DESCRIPTION), rows[:MAX_ROWS])
+    return Message(clip(plain(view.title), 256),
+                   clip(plain("\n".join(view.lines)), MAX_DESCRIPTION), rows[:MAX_ROWS])
 
 
 def text_message(text: str) -> str:
     """A plain service text as message content (2000 characters at most)."""
-    return clip(redden(text), MAX_CONTENT)
+    return clip(plain(text), MAX_CONTENT)
 
 
 def _face(face: CardFace) -> str:
-    text = (DRAWN_MARK if face.drawn else "") + redden(face.text)
+    text = (DRAWN_MARK if face.drawn else "") + plain(face.text)
     if face.group:
         return f"{face.group}:{text}"
     return f"**[{text}]**" if face.selected else text
@@ -156,8 +167,8 @@ def hand_message(view: View, game_id: str, _: Translator, page: int = 0) -> Mess
     rows += _action_rows(extra + [button(b) for b in actions], MAX_ROWS - len(rows), ver,
                          game_id, _)
     description = " ".join(_face(f) for f in view.cards)
-    description = "\n".join([description, "", *(redden(line) for line in view.lines)])
-    return Message(clip(redden(view.title), 256), clip(description, MAX_DESCRIPTION), rows)
+    description = "\n".join([description, "", *(plain(line) for line in view.lines)])
+    return Message(clip(plain(view.title), 256), clip(description, MAX_DESCRIPTION), rows)
 
 
 def _action_rows(buttons: list[Btn], room: int, ver: int, game_id: str,

@@ -338,6 +338,8 @@ def test_hand_by_dm_and_closed_dms_fall_back_to_ephemeral(
         assert fallback.flags == 64
         assert "Suas DMs estão fechadas: a mão fica aqui, só para você." in fallback.text()
         assert fake.dm_messages(bia) == []
+        # the hand is the command's only answer: no "Feito." first, as if the DM went out
+        assert [m.text() for m in fake.ephemerals(bia) if m.text() == "Feito."] == []
         refused = [c for c in fake.calls() if c.status == 403]
         assert [c.route for c in refused] == ["POST /channels/{c}/messages"]
     assert_answers_in_time(fake)
