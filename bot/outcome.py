@@ -52,12 +52,16 @@ class Reason:
 
 class Refusal(Exception):
     """A refused request: ``msgid`` is the pt-BR message id, ``kw`` its parameters;
-    ``raw`` is an already-written text (the engine's pt-BR reason)."""
+    ``raw`` is an already-written text (the engine's pt-BR reason). ``also``: effects
+    that go before the answer, built from the unchanged game once the refusal stands
+    (the current hand for a press on an outdated one)."""
 
-    def __init__(self, msgid: str, raw: str | None = None, **kw: Any) -> None:
+    def __init__(self, msgid: str, raw: str | None = None, *,
+                 also: Callable[[], list[Effect]] | None = None, **kw: Any) -> None:
         super().__init__(raw or msgid)
         self.msgid = msgid
         self.raw = raw
+        self.also = also
         self.kw = kw
 
     def render(self, translate: Callable[..., str]) -> str:

@@ -2,9 +2,8 @@
 case on it, save it with compare-and-set (on a lost race: reload and run again, so the use
 case re-verifies), follow up, and the timers (leases, sweep, platform hand-back).
 
-A refused request returns a :class:`Reply` with the reason and saves nothing. The use
-cases themselves are in :mod:`bot.service`.
-"""
+A refused request returns a :class:`Reply` with the reason (after the refusal's ``also``
+effects) and saves nothing. The use cases themselves are in :mod:`bot.service`."""
 
 from __future__ import annotations
 
@@ -217,7 +216,8 @@ class GameRunner:
                 await self._settle(gid, blind, got)
                 if user is None:
                     return []
-                return [Reply(player=user, text=err.render(Translator(game.lang)))]
+                also = err.also() if err.also is not None else []
+                return [*also, Reply(player=user, text=err.render(Translator(game.lang)))]
             if (base is not None and (not out.changed or out.keep_deals)
                     and (seen := await self._confirm(gid, got, base, update))):
                 loaded = seen

@@ -25,8 +25,13 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.melds import Meld, extend_meld, make_meld
+from engine.state import DRAW, PLAY
+from engine.turns import check_phase
+from engine.view import threes_to_lay
 
 ENGINE_CODES = frozenset({"c", "p", "m", "d", "r", "3", "e"})
+PLAY_CODES = frozenset({"m", "d", "3", "e"})
+"""Engine codes of a turn's play phase: before the draw they are refused as such."""
 
 
 def check_seat(game: Game, seat: int | None, version: int) -> int:
@@ -40,8 +45,18 @@ def check_seat(game: Game, seat: int | None, version: int) -> int:
     if game.status != "playing":
         raise Refusal(N_("Esta partida terminou."))
     if version != game.seats[seat].ver:
-        raise Refusal(N_("Esse botão é antigo: use a mão mais recente (/mao)."))
+        raise Refusal(N_("Esse botão é antigo: use a mão mais recente (/mao)."),
+                      also=lambda: _current_hand(game, seat))
     return seat
+
+
+def _current_hand(game: Game, seat: int) -> list[Effect]:
+    """The hand of ``seat`` as it stands, sent with the refusal of a press on an outdated
+    one: a hand message left behind (a worker killed between a move's save and its
+    delivery, an edit lost) is brought up to date by the person's next press on it,
+    instead of answering "antigo" to every press until the turn times out (a trial)."""
+    hand = hands.hand_effect(game, seat)
+    return [hand] if hand is not None else []
 
 
 def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
@@ -185,7 +200,22 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
         return Action.draw(seat)
     if code == "r":
         return Action.redraw(seat)
+    state = play.deal_of(game)
+    if state.phase == DRAW and code in PLAY_CODES:
+        # the turn's order first (a trial: "Descartar" before the draw, nothing picked,
+        # said "Selecione a carta primeiro."), as the engine says it (RULES §2); a meld
+        # never offered is still no button of ours
+        if code == "e":
+            _meld(game, seat, arg)
+        try:
+            check_phase(state, PLAY)
+        except IllegalAction as err:
+            raise play.refusal(err) from None
     s = game.seats[seat]
+    if code == "3" and not s.sel:  # "Baixar o 3" lays the red 3 in hand (A4, A32)
+        threes = threes_to_lay(play.view_of(game, seat))
+        if threes:
+            return Action.lay_three(seat, threes[0])
     hand = _hand(game, seat) if s.sel or s.groups else []  # the view, once
     sel = _cards(hand, s.sel)
     if code == "p":

@@ -58,8 +58,9 @@ async def test_an_old_hand_button_off_its_message_says_it_is_old_and_changes_not
     before = await store.load_game(gid)
     inter = component(f"bb:{draw}")
     await client(svc).on_interaction(inter)
-    assert inter.response.calls == [
-        "send_message('Esse botão é antigo: use a mão mais recente (/mao).')"]
+    # the current hand (an embed) answers the press, then the reason follows it
+    assert inter.response.calls == ["send_message(None)"]
+    assert inter.followup.sent == ["Esse botão é antigo: use a mão mais recente (/mao)."]
     assert await store.load_game(gid) == before
 
 

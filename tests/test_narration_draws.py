@@ -230,3 +230,30 @@ async def test_a26_a_morto_turned_stock_inside_a_turn_is_told_after_that_turn() 
     assert table.lines[-1] == ("Ana comprou do monte, baixou o 3♦ e comprou outra, e descartou "
                                "6♣. O monte acabou: um morto virou monte.")
     assert "Lixo: 6♣ (1 carta) · Monte: 10 · Mortos na mesa: 1" in table.lines
+
+
+async def test_a4_baixar_o_3_with_nothing_picked_lays_the_red_three_in_hand() -> None:
+    """RULES A4/A32: "Baixar o 3" lays the red 3 (the Dólar) the hand holds without
+    picking it first, one a press, lowest first (a trial needed an extra tap); before the
+    draw it says the turn's order, as "Descartar" does (RULES §2)."""
+    svc, store, _clock = service()
+    await svc.new_game(CHAT, ANA, "altaneira")
+    for _robot in range(3):
+        await svc.add_ai(CHAT, ANA, "normal")
+    started = await svc.start(CHAT, ANA)
+    await rig(store, lambda d: (swap_in(d, 0, ["3d", "3h"]),
+                                stock_order(d, ["5h", "10h", "4c"]),
+                                d.update(turn=0, phase="draw")))
+    first = hand_of(started, ANA)
+    for label in ("Descartar", "Baixar", "Baixar o 3"):
+        early = await svc.press(ANA, button(first, "Comprar do monte").replace("|c|", "|" + {
+            "Descartar": "d", "Baixar": "m", "Baixar o 3": "3"}[label] + "|"))
+        assert [e.text for e in early] == ["Primeiro compre do monte ou pegue o lixo."]
+    ana = hand_of(await svc.press(ANA, button(first, "Comprar do monte")), ANA)
+    effects = await svc.press(ANA, button(ana, "Baixar o 3"))
+    assert table_of(effects).lines[-1] == "Ana comprou do monte, baixou o 3♦ e comprou outra."
+    effects = await svc.press(ANA, button(hand_of(effects, ANA), "Baixar o 3"))
+    said = "Ana comprou do monte, baixou o 3♦ e comprou outra, baixou o 3♥ e comprou outra."
+    assert table_of(effects).lines[-1] == said
+    assert [c.text for c in hand_of(effects, ANA).cards if c.text.startswith("3")
+            and c.red] == []

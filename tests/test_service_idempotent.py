@@ -25,7 +25,7 @@ from test_service_support import (  # noqa: F401  (fixtures)
     svc,
     texts,
 )
-from test_service_turns import STALE, hand_of, idx, select, two_player_buraco
+from test_service_turns import hand_of, idx, refused_as_old, select, two_player_buraco
 
 from bot.effects import Reply, pack, unpack
 from bot.service import Service
@@ -79,7 +79,7 @@ async def test_separar_pressed_twice_sets_one_group_aside(svc: Service, store: A
     assert staged.version == bia.version + 1
     assert "Separado 1: 7♣ 7♦ 7♥ (jogo novo)" in staged.lines
     before, _g = await game_of(store)
-    assert await svc.press(BIA, separar) == [Reply(player=BIA, text=STALE)]
+    assert refused_as_old(await svc.press(BIA, separar), BIA) == staged
     after, game = await game_of(store)
     assert after == before and len(game.seats[1].groups) == 1 and game.seats[1].sel == []
 
@@ -93,7 +93,7 @@ async def test_limpar_pressed_twice_clears_once(svc: Service, store: Any) -> Non
     cleared = hand_of(await svc.press(ANA, limpar), ANA)
     assert not any(c.selected for c in cleared.cards)
     before, _g = await game_of(store)
-    assert await svc.press(ANA, limpar) == [Reply(player=ANA, text=STALE)]
+    assert refused_as_old(await svc.press(ANA, limpar), ANA) == cleared
     assert (await game_of(store))[0] == before
 
 

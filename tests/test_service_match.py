@@ -126,6 +126,15 @@ async def test_next_deal_after_30_s_or_on_the_button(svc: Service, store: Any,
     assert [b.label for b in table.buttons[0]] == ["Próxima mão", "Minha mão"]
     _v, game = await game_of(store)
     assert game.status == "between" and len(game.deals) == 1
+    # the deal's end: the last turn's ping is deleted (nobody's turn), and each hand
+    # shows the cards it is left with (no action button)
+    ended = effects[-5:]
+    assert kinds(ended) == ["table", "say", "unping", "hand", "hand"]
+    assert [h.player for h in ended[3:]] == [ANA, BIA]
+    assert [len(h.view.cards) for h in ended[3:]] == [
+        len(play.deal_of(game).hands[seat]) for seat in (0, 1)]
+    assert all(b.data.split("|")[2] in ("t", "u") for h in ended[3:]
+               for row in h.view.buttons for b in row)
     clock.advance(29)
     assert await svc.tick() == []
     clock.advance(1)

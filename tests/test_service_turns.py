@@ -33,6 +33,14 @@ from bot.service import Service
 STALE = "Esse botão é antigo: use a mão mais recente (/mao)."
 
 
+def refused_as_old(effects: list[Any], player: Any) -> Any:
+    """A press on an outdated hand: the person's current hand (bot.turns._current_hand:
+    a hand left behind catches up), then :data:`STALE`. Returns that hand's view."""
+    assert kinds(effects) == ["hand", "reply"]
+    assert effects[0].player == player and effects[1] == Reply(player=player, text=STALE)
+    return effects[0].view
+
+
 def hand_of(effects: list[Any], player: Any) -> View:
     found = [e for e in effects if isinstance(e, HandView) and e.player.key == player.key]
     assert len(found) == 1, kinds(effects)
@@ -96,7 +104,7 @@ async def test_draw_then_the_same_button_again_is_stale(svc: Service, store: Any
     assert [[b.label for b in r] for r in hand.buttons[2:]] == [
         ["Baixar", "Separar"], ["Descartar", "Abrir o lixo e comprar outra"]]
     version, _g = await game_of(store)
-    assert await svc.press(ANA, draw) == [Reply(player=ANA, text=STALE)]
+    assert refused_as_old(await svc.press(ANA, draw), ANA) == hand
     assert (await game_of(store))[0] == version
 
 
@@ -130,7 +138,8 @@ async def test_toggle_discard_and_the_turn_passes(svc: Service) -> None:
     assert bia.lines[-1] == "Sua vez: compre do monte ou pegue o lixo."  # a pile to take now
     assert effects[3].player == BIA and effects[3].text == "Sua vez em Grupo do Buraco."
     # the same discard button again: stale, nothing changes
-    assert await svc.press(ANA, button(picked, "Descartar")) == [Reply(player=ANA, text=STALE)]
+    assert refused_as_old(await svc.press(ANA, button(picked, "Descartar")),
+                          ANA) == hand_of(effects, ANA)
 
 
 async def test_illegal_meld_gets_the_engine_reason_and_changes_nothing(
@@ -190,8 +199,9 @@ async def test_two_workers_press_the_same_button_one_wins(
     draw = button(ana, "Comprar do monte")
     a, b = await asyncio.gather(w1.press(ANA, draw), w2.press(ANA, draw))
     results = sorted([kinds(a), kinds(b)])
-    assert results == [["reply"], ["table", "hand"]]
-    assert next(r for r in (a, b) if kinds(r) == ["reply"])[0].text == STALE
+    assert results == [["hand", "reply"], ["table", "hand"]]
+    won, lost = (a, b) if kinds(a) == ["table", "hand"] else (b, a)
+    assert refused_as_old(lost, ANA) == hand_of(won, ANA)
     _v, game = await game_of(backend.make())
     from bot import play
 

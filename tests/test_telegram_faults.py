@@ -53,6 +53,8 @@ async def test_opening_the_deep_link_delivers_the_hand(tg: Tg) -> None:
     hand = tg.hand(BIA)
     assert hand["text"].startswith("<b>Sua mão (11 cartas)</b>\nMesa: Mesa da Firma\n")
     assert len(labels(hand)) == 11
+    # the hand is the whole answer: not "...vão chegar aqui quando a partida começar"
+    assert [m["text"] for m in tg.fake.current(BIA["id"])] == [hand["text"]]
 
 
 async def test_the_notice_follows_the_group_language(tg: Tg) -> None:

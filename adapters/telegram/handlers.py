@@ -152,6 +152,8 @@ class Handlers:
                                                              update=update_key(update)))
         elif kind == "h" and game_id:
             effects = await self.call(self.service.show_hand_of(game_id, user), fresh=True)
+            if self.outbox.queued_hand:  # read before any await: set by this call
+                return  # the hand itself answers (a trial got "...quando a partida começar")
         if effects:
             await self.outbox.deliver(effects, origin)
             return

@@ -198,10 +198,13 @@ def test_two_people_and_a_robot_play_a_deal_through_interactions(
         assert play_turn(fake, ana)
         after = hand(fake, ana)
         assert after is not None and after.id == new.id
+        # a press on it brings that old message up to date in place (type 7), then says
+        # why nothing was done (bot.turns._current_hand)
         stale = answered(fake, fake.press_label(ana, old, "Comprar do monte"))
-        assert stale.answer_type == 4
-        assert fake.ephemerals(ana)[-1].text() == (
-            "Esse botão é antigo: use a mão mais recente (/mao).")
+        assert stale.answer_type == 7
+        wait_for(lambda: fake.ephemerals(ana)[-1].text() == (
+            "Esse botão é antigo: use a mão mais recente (/mao)."), what="the reason")
+        assert fake.message(old.id).components == after.components
         assert fake.message(new.id).components == after.components
         # 15 minutes pass: every token so far dies. Presses on the old hand still work
         # (each brings a fresh token)...
