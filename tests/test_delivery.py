@@ -245,8 +245,10 @@ async def test_a_new_turn_ping_replaces_the_previous_one(setup: Any) -> None:
     delivery, platform = setup
     for text in ("vez 1", "vez 2"):
         await delivery.deliver([TurnPing(player=ANA, chat=CHAT, game_id="g1", text=text)])
-    assert platform.calls == [("ping", "vez 1", "m1"), ("ping", "vez 2", "m2"),
-                              ("delete_private", "m1")]
+    # the old one goes first: never two on show, even for a moment (a trial, Discord)
+    assert platform.calls == [("ping", "vez 1", "m1"), ("delete_private", "m1"),
+                              ("ping", "vez 2", "m2")]
+    assert await delivery.refs.all("g1") == {"ping:1": "m2"}
 
 
 async def test_closing_drops_buttons_and_pings_and_forgets_the_refs(setup: Any) -> None:
@@ -419,8 +421,8 @@ async def test_a_ping_for_the_next_person_deletes_the_previous_person_s(setup: A
     bia = PlayerRef(platform="xx", user_id="2", name="Bia")
     await delivery.deliver([TurnPing(player=ANA, chat=CHAT, game_id="g1", text="vez Ana")])
     await delivery.deliver([TurnPing(player=bia, chat=CHAT, game_id="g1", text="vez Bia")])
-    assert platform.calls == [("ping", "vez Ana", "m1"), ("ping", "vez Bia", "m2"),
-                              ("delete_private", "m1")]
+    assert platform.calls == [("ping", "vez Ana", "m1"), ("delete_private", "m1"),
+                              ("ping", "vez Bia", "m2")]
     assert await delivery.refs.all("g1") == {"ping:2": "m2"}
 
 

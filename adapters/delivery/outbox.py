@@ -117,7 +117,7 @@ class Delivery:
         elif isinstance(effect, TurnPing):
             await self._ping(effect)
         elif isinstance(effect, PingsOver):
-            await self._drop_pings(effect.game_id, keep=None)
+            await self._drop_pings(effect.game_id)
         elif isinstance(effect, Document):
             if not await p.send_file(effect.chat, effect.filename, effect.content) \
                     and effect.failed:
@@ -254,31 +254,24 @@ class Delivery:
             await self.refs.put(game_id, field, ref)
 
     async def _ping(self, effect: TurnPing) -> None:
-        """A new turn ping; then every earlier ping of the game is deleted (the person's
-        own and whoever's turn it was before), so a game has at most one."""
-        field = f"ping:{effect.player.user_id}"
-        earlier = {name: ref for name, ref in (await self.refs.all(effect.game_id)).items()
-                   if name.startswith("ping:")}
+        """Every earlier ping of the game is deleted (the person's own and whoever's turn
+        it was before), then the new one is sent, so a game never shows two, not even
+        for a moment in a Discord channel (a trial saw both there)."""
+        await self._drop_pings(effect.game_id)
         try:
             sent = await self.platform.ping(effect)
         except PrivateRefused:
             await self.dm_refused(effect.chat, effect.game_id, effect.player)
             sent = None
         if sent is not None:
-            await self.refs.put(effect.game_id, field, sent)
-        await self._drop_pings(effect.game_id, keep=field, earlier=earlier)
+            await self.refs.put(effect.game_id, f"ping:{effect.player.user_id}", sent)
 
-    async def _drop_pings(self, game_id: str, keep: str | None,
-                          earlier: dict[str, str] | None = None) -> None:
-        """Delete the game's turn pings ``earlier`` (default: every stored one) and forget
-        their refs, except the field ``keep`` (a new ping stored under the same field)."""
-        if earlier is None:
-            earlier = {name: ref for name, ref in (await self.refs.all(game_id)).items()
-                       if name.startswith("ping:")}
-        for name, ref in earlier.items():
-            if name != keep:
+    async def _drop_pings(self, game_id: str) -> None:
+        """Delete the game's stored turn pings and forget their refs."""
+        for name, ref in (await self.refs.all(game_id)).items():
+            if name.startswith("ping:"):
                 await self.refs.drop(game_id, name)
-            await self.platform.delete_private(name[5:], ref)
+                await self.platform.delete_private(name[5:], ref)
 
     async def dm_refused(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
         """The bot cannot write to the person privately: tell the group once per game."""
