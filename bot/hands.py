@@ -8,10 +8,11 @@ group's table message is :mod:`bot.views`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bot import narration, play
-from bot.effects import HandView, View, pack
+from bot.effects import Effect, HandView, View, pack
 from bot.i18n import Translator
 from bot.model import Game
 from engine.errors import IllegalAction
@@ -51,6 +52,11 @@ def hand_effect(game: Game, seat: int) -> HandView | None:
     _ = Translator(game.lang)
     return HandView(chat=game.chat, game_id=game.id, player=player, seat=seat,
                     view=hand_view(game, seat, _))
+
+
+def hand_effects(game: Game, seats: Iterable[int]) -> list[Effect]:
+    """:func:`hand_effect` of each of ``seats`` in that order, the AI seats left out."""
+    return [h for seat in seats if (h := hand_effect(game, seat)) is not None]
 
 
 def hand_view(game: Game, seat: int, _: Translator) -> View:

@@ -30,8 +30,7 @@ def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
         raise Refusal(N_("Esta partida terminou."))
     if game.match is None:
         raise Refusal(N_("A partida ainda não começou."))
-    hand = hands.hand_effect(game, seat)
-    return Outcome([hand] if hand is not None else [], changed=False)
+    return Outcome(hands.hand_effects(game, [seat]), changed=False)
 
 
 def move_chat(game: Game, chat: ChatRef) -> Outcome:
@@ -57,7 +56,7 @@ def relabel(game: Game, lang: str) -> Outcome:
     (a trial found the hand on screen left in the old language until pressed). The
     versions stay: a button of the hand in the old language still works."""
     game.lang = lang
-    people = [h for seat in range(len(game.seats)) if (h := hands.hand_effect(game, seat))]
+    people = hands.hand_effects(game, range(len(game.seats)))
     return Outcome([views.table_effect(game), *people])
 
 

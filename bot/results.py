@@ -46,7 +46,7 @@ def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
     if finished:
         out.append(Say(chat=game.chat, text=winner_text(game, _)))
     # each person's hand as the deal left it, without action buttons
-    out += [h for seat in range(len(game.seats)) if (h := hands.hand_effect(game, seat))]
+    out += hands.hand_effects(game, range(len(game.seats)))
     return Outcome(out, finished=finished)
 
 

@@ -45,18 +45,13 @@ def check_seat(game: Game, seat: int | None, version: int) -> int:
     if game.status != "playing":
         raise Refusal(N_("Esta partida terminou."))
     if version != game.seats[seat].ver:
+        # the hand as it stands goes with the refusal: a hand message left behind (a
+        # worker killed between a move's save and its delivery, an edit lost) catches up
+        # at the person's next press on it, instead of answering "antigo" to every press
+        # until the turn times out (a trial)
         raise Refusal(N_("Esse botão é antigo: use a mão mais recente (/mao)."),
-                      also=lambda: _current_hand(game, seat))
+                      also=lambda: hands.hand_effects(game, [seat]))
     return seat
-
-
-def _current_hand(game: Game, seat: int) -> list[Effect]:
-    """The hand of ``seat`` as it stands, sent with the refusal of a press on an outdated
-    one: a hand message left behind (a worker killed between a move's save and its
-    delivery, an edit lost) is brought up to date by the person's next press on it,
-    instead of answering "antigo" to every press until the turn times out (a trial)."""
-    hand = hands.hand_effect(game, seat)
-    return [hand] if hand is not None else []
 
 
 def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
@@ -93,8 +88,7 @@ def _pick_views(game: Game, seat: int, was_away: bool) -> list[Effect]:
     """After a pick: the seat's hand, after the table when the seat was away (its
     "robot plays for" mark goes)."""
     effects: list[Effect] = [views.table_effect(game)] if was_away else []
-    hand = hands.hand_effect(game, seat)
-    return effects if hand is None else [*effects, hand]
+    return effects + hands.hand_effects(game, [seat])
 
 
 def _index(arg: str) -> int:

@@ -238,11 +238,7 @@ def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:
     """Table view, the hands of ``seats`` (people only), and with ``ping`` (the turn
     moved) a :class:`TurnPing` for the person to play, or :class:`PingsOver` when a
     robot or an away person plays it (the last ping names a turn that has passed)."""
-    out: list[Effect] = [table_effect(game)]
-    for seat in sorted(seats):
-        hand = hands.hand_effect(game, seat)
-        if hand is not None:
-            out.append(hand)
+    out: list[Effect] = [table_effect(game), *hands.hand_effects(game, sorted(seats))]
     turn = play.deal_of(game).turn
     player = game.seats[turn].player
     if ping and player is not None and not game.seats[turn].away:

@@ -34,7 +34,7 @@ STALE = "Esse botão é antigo: use a mão mais recente (/mao)."
 
 
 def refused_as_old(effects: list[Any], player: Any) -> Any:
-    """A press on an outdated hand: the person's current hand (bot.turns._current_hand:
+    """A press on an outdated hand: the person's current hand (bot.turns.check_seat:
     a hand left behind catches up), then :data:`STALE`. Returns that hand's view."""
     assert kinds(effects) == ["hand", "reply"]
     assert effects[0].player == player and effects[1] == Reply(player=player, text=STALE)

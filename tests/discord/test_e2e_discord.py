@@ -199,7 +199,7 @@ def test_two_people_and_a_robot_play_a_deal_through_interactions(
         after = hand(fake, ana)
         assert after is not None and after.id == new.id
         # a press on it brings that old message up to date in place (type 7), then says
-        # why nothing was done (bot.turns._current_hand)
+        # why nothing was done (bot.turns.check_seat)
         stale = answered(fake, fake.press_label(ana, old, "Comprar do monte"))
         assert stale.answer_type == 7
         wait_for(lambda: fake.ephemerals(ana)[-1].text() == (
