@@ -468,3 +468,24 @@ async def test_pings_over_deletes_the_last_ping_when_a_robot_plays_the_turn(
     await delivery.deliver([PingsOver(chat=CHAT, game_id="g1")])
     assert platform.calls == [("ping", "vez Ana", "m1"), ("delete_private", "m1")]
     assert await delivery.refs.all("g1") == {}
+
+
+async def test_a_ping_whose_deletion_was_cut_short_is_deleted_by_the_next_drop(
+        setup: Any) -> None:
+    """The ref is forgotten only after the message is deleted: a delivery stopped right
+    before the deletion (here the platform call fails) leaves the ref, and the next
+    PingsOver deletes the message and forgets it, so no "Sua vez" is left unremembered."""
+    delivery, platform = setup
+    await delivery.deliver([TurnPing(player=ANA, chat=CHAT, game_id="g1", text="vez Ana")])
+    real_delete = platform.delete_private
+
+    async def stopped(user_id: str, ref: str) -> None:
+        raise RuntimeError("the worker stopped here")
+
+    platform.delete_private = stopped  # type: ignore[method-assign]
+    await delivery.deliver([PingsOver(chat=CHAT, game_id="g1")])
+    assert await delivery.refs.all("g1") == {"ping:1": "m1"}
+    platform.delete_private = real_delete  # type: ignore[method-assign]
+    await delivery.deliver([PingsOver(chat=CHAT, game_id="g1")])
+    assert platform.calls == [("ping", "vez Ana", "m1"), ("delete_private", "m1")]
+    assert await delivery.refs.all("g1") == {}

@@ -267,11 +267,13 @@ class Delivery:
             await self.refs.put(effect.game_id, f"ping:{effect.player.user_id}", sent)
 
     async def _drop_pings(self, game_id: str) -> None:
-        """Delete the game's stored turn pings and forget their refs."""
+        """Delete the game's stored turn pings, then forget their refs: a worker that
+        stops in between leaves the ref, and the next drop deletes that message again
+        (a deleted one is only logged), rather than a message nobody remembers."""
         for name, ref in (await self.refs.all(game_id)).items():
             if name.startswith("ping:"):
-                await self.refs.drop(game_id, name)
                 await self.platform.delete_private(name[5:], ref)
+                await self.refs.drop(game_id, name)
 
     async def dm_refused(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
         """The bot cannot write to the person privately: tell the group once per game."""
