@@ -26,9 +26,9 @@ from bot.i18n import Translator
 from bot.narration import and_join
 
 
-async def test_a_red_three_replacement_draw_is_told_and_named_only_in_the_hand() -> None:
-    """RULES A4: each Dólar laid draws a replacement (stock 3 cards lower for the draw
-    and two 3s); the table says "comprou outra", the hand names and marks the card."""
+async def two_dollars_in_hand() -> tuple[Any, Any]:
+    """Altaneira, Ana and three robots: Ana to draw, holding 3♦ and 3♥ (Dólares, RULES
+    A4), the stock to give 5♥ then 10♥ and 4♣; the service and the start's effects."""
     svc, store, _clock = service()
     await svc.new_game(CHAT, ANA, "altaneira")
     for _robot in range(3):
@@ -37,6 +37,13 @@ async def test_a_red_three_replacement_draw_is_told_and_named_only_in_the_hand()
     await rig(store, lambda d: (swap_in(d, 0, ["3d", "3h"]),
                                 stock_order(d, ["5h", "10h", "4c"]),
                                 d.update(turn=0, phase="draw")))
+    return svc, started
+
+
+async def test_a_red_three_replacement_draw_is_told_and_named_only_in_the_hand() -> None:
+    """RULES A4: each Dólar laid draws a replacement (stock 3 cards lower for the draw
+    and two 3s); the table says "comprou outra", the hand names and marks the card."""
+    svc, started = await two_dollars_in_hand()
     ana = hand_of(await svc.press(ANA, button(hand_of(started, ANA), "Comprar do monte")), ANA)
     ana = await press_cards(svc, ana, ANA, "3♦")
     effects = await svc.press(ANA, button(ana, "Baixar o 3"))
@@ -236,18 +243,11 @@ async def test_a4_baixar_o_3_with_nothing_picked_lays_the_red_three_in_hand() ->
     """RULES A4/A32: "Baixar o 3" lays the red 3 (the Dólar) the hand holds without
     picking it first, one a press, lowest first (a trial needed an extra tap); before the
     draw it says the turn's order, as "Descartar" does (RULES §2)."""
-    svc, store, _clock = service()
-    await svc.new_game(CHAT, ANA, "altaneira")
-    for _robot in range(3):
-        await svc.add_ai(CHAT, ANA, "normal")
-    started = await svc.start(CHAT, ANA)
-    await rig(store, lambda d: (swap_in(d, 0, ["3d", "3h"]),
-                                stock_order(d, ["5h", "10h", "4c"]),
-                                d.update(turn=0, phase="draw")))
+    svc, started = await two_dollars_in_hand()
     first = hand_of(started, ANA)
-    for label in ("Descartar", "Baixar", "Baixar o 3"):
-        early = await svc.press(ANA, button(first, "Comprar do monte").replace("|c|", "|" + {
-            "Descartar": "d", "Baixar": "m", "Baixar o 3": "3"}[label] + "|"))
+    draw = button(first, "Comprar do monte")
+    for code in ("d", "m", "3"):  # "Descartar", "Baixar", "Baixar o 3" with this version
+        early = await svc.press(ANA, draw.replace("|c|", f"|{code}|"))
         assert [e.text for e in early] == ["Primeiro compre do monte ou pegue o lixo."]
     ana = hand_of(await svc.press(ANA, button(first, "Comprar do monte")), ANA)
     effects = await svc.press(ANA, button(ana, "Baixar o 3"))
