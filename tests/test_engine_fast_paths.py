@@ -259,12 +259,14 @@ def test_rule_facts_are_the_rules_fields(name: str, rules: Rules,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """``memo.facts`` copies the fields it names from the rules, one object per rules
     (while its memo is under its bound of 64: it starts empty here, as the bound may
-    otherwise fall between two calls of this test, as it did in CI)."""
+    otherwise fall between two calls of this test, as it did in CI; and with no last
+    rules, else a first call answered from ``last`` leaves ``by_id`` without them)."""
     from engine import memo
     from engine.memo import facts
     from engine.rules import BlackThree, RedThree
 
     monkeypatch.setattr(memo._KNOWN, "by_id", {})
+    monkeypatch.setattr(memo._KNOWN, "last", None)
     known = facts(rules)
     assert known.rules is rules and facts(rules) is known
     for field in ("sets_allowed", "set_max", "run_lowest", "legacy_relayout",
