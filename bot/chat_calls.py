@@ -80,7 +80,10 @@ class ChatCalls(GameRunner):
             log.error("chat %s: ranking unreadable (%s)", chat.key, err)
             rows = []
         you = user.key if chat.platform in views.SOLO_PLATFORMS else None
-        text = info.scoreboard_text(game, rows, Translator(lang), you)
+        _ = Translator(lang)
+        text = info.scoreboard_text(game, rows, _, you)
+        if stored is False:  # a trial: the match was left out without a word
+            text = f"{_(CORRUPT)}\n\n{text}"
         return [Reply(player=user, text=text)]
 
     async def export(self, chat: ChatRef, user: PlayerRef, *,

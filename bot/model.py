@@ -265,10 +265,20 @@ class CorruptGame(Exception):
     content, which may hold hidden cards)."""
 
 
-def decode(text: str) -> Game:
+def decode(text: str, game_id: str | None = None) -> Game:
     """Inverse of :func:`encode` for every encoding ever stored (``"z3:"``, ``"z2:"``,
     ``"z1:"``, plain JSON; orjson then pydantic);
-    :class:`CorruptGame` when ``text`` is no stored game."""
+    :class:`CorruptGame` when ``text`` is no stored game, or, given the ``game_id`` of
+    the key it was read from, when it is another game's state (a trial copied one game's
+    state into another's key: that group saw the other group's match)."""
+    game = _decoded(text)
+    if game_id is not None and game.id != game_id:
+        raise CorruptGame("another game's state")
+    return game
+
+
+def _decoded(text: str) -> Game:
+    """:func:`decode` without the key's check."""
     try:
         data: str | bytes = text
         if text.startswith(PACKED_ZSTD):

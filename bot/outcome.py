@@ -8,12 +8,17 @@ store follow-ups the outcome asks for and returns its effects.
 
 from __future__ import annotations
 
+import logging
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bot.effects import Effect
 from bot.i18n import N_
+
+log = logging.getLogger(__name__)
 
 MAX_ECHO = 24
 """Characters of a person's own text a refusal repeats (an unknown variant or option
@@ -142,3 +147,15 @@ class Outcome:
         changing the game, such as a timer playing several moves, resolves each step
         before the next)."""
         return self.effects + self.render() if self.render is not None else self.effects
+
+    def resolved_or_logged(self, gid: str) -> list[Effect]:
+        """:meth:`resolved`; when building the views fails, ``effects`` alone, the
+        failure logged by kind and place (never its values) for game ``gid``
+        (bot.runner's ``_save_rendering``)."""
+        try:
+            return self.resolved()
+        except Exception as err:
+            where = traceback.extract_tb(err.__traceback__)[-1]
+            log.error("game %s: views failed (%s at %s:%d in %s)", gid, type(err).__name__,
+                      Path(where.filename).name, where.lineno or 0, where.name)
+            return self.effects

@@ -10,10 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import traceback
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from bot import robot, timers, upkeep
@@ -32,6 +30,7 @@ _FORCE = object()
 _APPLIED = object()  # "this update was applied to the game already"
 _GONE = object()  # "the store has no such game" (as the next attempt's ``loaded``)
 RETRY_S = 60.0
+CORRUPT_RETRY_S = 3_600.0  # an unreadable game: hourly (a trial: a log line a minute)
 WARM_MIN_SHARE = 0.75
 """Share of cached copies found current above which presses skip the read
 (:meth:`GameRunner._warm`): a current copy saves one round trip, a stale one costs about
@@ -70,24 +69,12 @@ async def _save_rendering(gid: str, save: Awaitable[bool],
     sending = asyncio.ensure_future(save)
     try:
         await asyncio.sleep(0)  # the save writes its command and waits for the reply
-        effects = _views(gid, out)
+        effects = out.resolved_or_logged(gid)
         return await asyncio.shield(sending), effects
     except asyncio.CancelledError:
         with contextlib.suppress(Exception):
             await sending
         raise
-
-
-def _views(gid: str, out: Outcome) -> list[Effect]:
-    """``out``'s effects with its views; without them, logged, when building them fails
-    (:func:`_save_rendering`)."""
-    try:
-        return out.resolved()
-    except Exception as err:
-        where = traceback.extract_tb(err.__traceback__)[-1]
-        log.error("game %s: views failed (%s at %s:%d in %s)", gid, type(err).__name__,
-                  Path(where.filename).name, where.lineno or 0, where.name)
-        return out.effects
 
 
 class GameRunner:
@@ -120,7 +107,7 @@ class GameRunner:
         got = await self.store.load_game(gid)
         if got is None:
             return None
-        return got[0], decode(got[1])
+        return got[0], decode(got[1], gid)
 
     async def _game_lang(self, gid: str | None) -> str:
         """The language of game ``gid`` (pt-BR when there is no such readable game)."""
@@ -322,7 +309,7 @@ class GameRunner:
             self._note(hit[0] == got[0] and hit[1] == got[1])
             if hit[0] == got[0] and hit[1] == got[1]:
                 return hit[0], hit[2]
-        return got[0], decode(got[1])
+        return got[0], decode(got[1], gid)
 
     def _warm(self) -> bool:
         """Whether a press may run on a cached copy without reading the game first: when
@@ -348,7 +335,7 @@ class GameRunner:
         out before changing it) does not parse it again."""
         hit = self._cache.get(gid)
         if hit is None or (hit[0], hit[1]) != got:
-            hit = (got[0], got[1], decode(got[1]))
+            hit = (got[0], got[1], decode(got[1], gid))
             self._remember(gid, *hit)
         return hit[2]
 
@@ -381,8 +368,9 @@ class GameRunner:
                 # the code only: an engine message may name a card of someone's hand
                 log.error("game %s: timer step failed (%s)", gid,
                           getattr(err, "code", type(err).__name__))
+                retry = CORRUPT_RETRY_S if isinstance(err, CorruptGame) else RETRY_S
                 with contextlib.suppress(Exception):  # else the lease brings it back
-                    await self.store.set_deadline(gid, now + RETRY_S)
+                    await self.store.set_deadline(gid, now + retry)
         return out
 
     async def _tick_one(self, gid: str, now: float,

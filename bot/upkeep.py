@@ -117,7 +117,7 @@ async def _repair_one(store: GameStore, pacing: timers.Pacing, gid: str) -> int:
     got = await store.load_game(gid)
     if got is None:
         return 0
-    game = decode(got[1])
+    game = decode(got[1], gid)
     if game.status == "over" and await store.chat_game(game.chat.key) != gid:
         return 0  # closed out already: nothing to do
     log.warning("game %s: had no deadline; restored", gid)

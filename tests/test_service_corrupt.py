@@ -11,7 +11,9 @@ import pytest
 from test_service_support import (  # noqa: F401  (fixtures)
     ANA,
     BIA,
+    CAIO,
     CHAT,
+    CHAT2,
     backend,
     button,
     clock,
@@ -163,3 +165,52 @@ def test_a_stored_match_with_a_field_of_the_wrong_json_type_is_refused_naming_it
     with pytest.raises(IllegalAction) as err:
         Match.from_json(data)
     assert (err.value.code, err.value.message) == ("bad_position", reason)
+
+
+async def test_a_state_copied_into_another_game_s_key_is_damaged_not_that_other_game(
+        svc: Service, store: Any) -> None:
+    """A trial copied the state of one group's game into another game's key: the first
+    group's /placar showed the other group's match and a hand press refreshed a hand of
+    the other game. The id inside a state must be its key's (bot.model.decode)."""
+    await started(svc)
+    await svc.new_game(CHAT2, CAIO, "tranca")
+    mine, theirs = await store.chat_game(CHAT.key), await store.chat_game(CHAT2.key)
+    version, before = await store.load_game(mine)
+    other = (await store.load_game(theirs))[1]
+    assert await store.save_game(mine, version, other, 86_400)
+    svc._cache.clear()  # another worker: it reads the copied state
+    assert await svc.show_hand(CHAT, ANA) == [Reply(player=ANA, text=CORRUPT)]
+    assert await svc.join(CHAT, BIA) == [Reply(player=BIA, text=CORRUPT)]
+    board = await svc.scoreboard(CHAT, ANA)
+    assert board == [Reply(player=ANA, text=f"{CORRUPT}\n\nRanking do grupo:\n"
+                                            "(nenhuma partida terminada ainda)")]
+    assert await store.load_game(mine) == (version + 1, other)  # nothing more written
+    assert (await store.load_game(theirs))[1] == other
+    assert before != other
+
+
+async def test_the_scoreboard_of_an_undecodable_game_says_it_is_damaged(
+        svc: Service, store: Any) -> None:
+    await svc.new_game(CHAT, ANA, "buraco")
+    gid = await store.chat_game(CHAT.key)
+    await store.create_game(gid, "z3:AAAAgarbage", 86_400)
+    svc._cache.clear()
+    assert await svc.scoreboard(CHAT, ANA) == [Reply(
+        player=ANA, text=f"{CORRUPT}\n\nRanking do grupo:\n(nenhuma partida terminada ainda)")]
+
+
+async def test_an_unreadable_game_s_timer_is_retried_hourly_not_every_minute(
+        svc: Service, store: Any, clock: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """A trial: the timer of a damaged game logged "timer step failed" once a minute for
+    the two days its key lives (bot.runner.CORRUPT_RETRY_S)."""
+    await svc.new_game(CHAT, ANA, "buraco")
+    gid = await store.chat_game(CHAT.key)
+    await store.create_game(gid, "z3:AAAAgarbage", 86_400)
+    await svc.tick()  # the first tick's sweep
+    await store.set_deadline(gid, clock.now())
+    svc._cache.clear()
+    clock.advance(1)
+    assert await svc.tick() == []
+    assert f"game {gid}: timer step failed (CorruptGame)" in caplog.messages
+    assert await store.claim_due(clock.now() + 3_599) == []
+    assert await store.claim_due(clock.now() + 3_600) == [gid]
