@@ -17,7 +17,7 @@ from typing import Any
 
 from bot import hands, narration, play, results, views
 from bot.buttons import UNKNOWN
-from bot.effects import Effect, Reply, number
+from bot.effects import Effect, Reply, Say, number
 from bot.i18n import N_, Translator
 from bot.model import Game, Group
 from bot.outcome import Outcome, Refusal
@@ -77,11 +77,24 @@ def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
     elif code in ENGINE_CODES:
         if play.deal_of(game).turn != seat:
             raise Refusal(N_("Não é a sua vez."))
-        return apply_action(game, seat, build_action(game, seat, code, arg), now, human=True)
+        out = apply_action(game, seat, build_action(game, seat, code, arg), now, human=True)
+        out.effects[:0] = _back(game, seat, was_away)
+        return out
     else:
         raise Refusal(UNKNOWN)
     game.touched = now
-    return Outcome(render=lambda: _pick_views(game, seat, was_away))
+    return Outcome(_back(game, seat, was_away), render=lambda: _pick_views(game, seat, was_away))
+
+
+def _back(game: Game, seat: int, was_away: bool) -> list[Effect]:
+    """The group is told that a person away (after /sair or two timeouts) took their
+    seat back by pressing their hand, as ``/voltar`` tells it (a trial: the group heard
+    "Ana saiu da mesa", then saw her play, never told she was back)."""
+    if not was_away:
+        return []
+    _ = Translator(game.lang)
+    return [Say(chat=game.chat, text=_("{name} voltou ao jogo.",
+                                       name=views.seat_name(game, seat, _)))]
 
 
 def _pick_views(game: Game, seat: int, was_away: bool) -> list[Effect]:

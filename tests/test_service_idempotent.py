@@ -259,6 +259,27 @@ async def test_leaving_a_running_game_hands_the_seat_to_the_ai_until_entrar(
     assert await svc.join(CHAT, ANA) == [Reply(player=ANA, text="A partida já começou.")]
 
 
+async def test_a_person_away_who_presses_their_hand_is_back_and_the_group_is_told(
+        svc: Service, store: Any) -> None:
+    """A trial: after /sair (or two timeouts) a press on the hand takes the seat back, as
+    the hand's buttons offer, but the group, told "Bia saiu da mesa", never heard she
+    was back. It hears it as /voltar tells it: on a pick and on a move alike."""
+    gid, _ana, _bia = await two_player_buraco(svc)
+    left = await svc.leave(CHAT, BIA)
+    hand = hand_of(left, BIA)
+    picked = await svc.press(BIA, pack(gid, hand.version, "t", 0))
+    assert [e.kind for e in picked] == ["say", "table", "hand"]
+    assert texts(picked)[0] == "Bia voltou ao jogo."
+    assert not (await game_of(store))[1].seats[1].away
+    again = await svc.press(BIA, pack(gid, hand_of(picked, BIA).version, "t", 1))
+    assert [e.kind for e in again] == ["hand"]  # told once
+    await svc.leave(CHAT, ANA)  # her turn: a press of "Comprar do monte" brings her back
+    ana = hand_of(await svc.show_hand(CHAT, ANA), ANA)
+    drew = await svc.press(ANA, button(ana, "Comprar do monte"))
+    assert texts(drew)[0] == "Ana voltou ao jogo."
+    assert drew[1].kind == "table" and drew[1].view.lines[-1] == "Ana comprou do monte."
+
+
 async def test_leaving_a_running_game_and_voltar(svc: Service, store: Any) -> None:
     await two_player_buraco(svc)
     await svc.leave(CHAT, BIA)
