@@ -88,13 +88,16 @@ class ChatCalls(GameRunner):
 
     async def export(self, chat: ChatRef, user: PlayerRef, *,
                      update: str | None = None) -> list[Effect]:
-        """``/exportar``: the last finished game's record, never while hands are hidden."""
+        """``/exportar``: the last finished game's record, never the record of the game in
+        play, whose hands are hidden: during a match the chat's earlier finished one is
+        given (``/ajuda``: "the record of the last finished match"; a trial was refused it)."""
         if not await self._fresh(update):
             return []
-        if await self._active(chat) is not None:
+        active = await self._active(chat)  # a game found over is closed out first
+        gid = await self.store.get_setting(chat.key, "last_game")
+        if active is not None and gid in (None, active):
             return await self._reply(chat, user, N_(
                 "O registro só sai depois do fim da partida."))
-        gid = await self.store.get_setting(chat.key, "last_game")
         try:
             record = await self.store.load_record(gid) if gid else None
         except CorruptGame as err:

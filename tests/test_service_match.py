@@ -112,6 +112,13 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
         "2. Ana: -480 pontos\n"
         "Ranking do grupo:\n"
         "1. Ana: partidas 1, vitórias 0, pontos -480")
+    # a new match in play: /exportar gives the finished one, never the one in play
+    # (/ajuda: "the record of the last finished match"; a trial was refused it)
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.add_ai(CHAT, ANA, "")
+    await svc.start(CHAT, ANA)
+    assert (await game_of(store))[1].id != gid
+    assert await svc.export(CHAT, ANA) == exported
 
 
 async def test_next_deal_after_30_s_or_on_the_button(svc: Service, store: Any,
