@@ -4,6 +4,7 @@ the ``chat`` domain, :mod:`adapters.delivery.i18n`)."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -40,8 +41,10 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
                       admin: bool, key: str) -> list[Effect]:
     """Call the service for command ``name`` (any of :data:`COMMANDS`; unknown names get
     the help) with its ``args`` text; ``admin``: the person may close any table; ``key``:
-    the platform update's idempotency key."""
-    s = service
+    the platform update's idempotency key. ``args`` is read in Unicode's composed form
+    (NFC): a keyboard that sends "í" as "i" and a combining accent (a trial: ``/robo
+    Difícil`` was "Nível desconhecido") types what the same letters typed composed do."""
+    s, args = service, unicodedata.normalize("NFC", args)
     if name in SIMPLE:
         call: Call = getattr(s, SIMPLE[name])
         return list(await call(chat, user, update=key))
