@@ -164,7 +164,8 @@ def _pick_lines(game: Game, seat: int, view: Any, _: Translator) -> list[str]:
     if s.sel:
         picked = [view.hand[i] for i in s.sel]
         line = _("Selecionadas: {cards}", cards=play.show(picked))
-        if len(picked) == 1:
+        if len(picked) == 1 and view.turn == seat and view.phase == "play":
+            # not before the draw nor on another's turn, when neither is allowed (a trial)
             line += " " + _("(descartar ou juntar a um jogo)")
         elif len(picked) >= 3:
             line += " " + (_("(formam um jogo)") if play.forms_meld(picked, view.rules)

@@ -119,6 +119,21 @@ async def test_who_may_press(svc: Service) -> None:
         Reply(player=ANA, text="Este jogo não existe mais.")]
 
 
+async def test_one_card_picked_before_the_draw_or_off_turn_gets_no_discard_hint(
+        svc: Service) -> None:
+    """RULES §2: a turn starts with the draw, so "(descartar ou juntar a um jogo)" after
+    one picked card is only said in the play phase of one's own turn (a trial saw it
+    before the draw, when neither was allowed)."""
+    gid, ana, bia = await two_player_buraco(svc)
+    first = ana.cards[0].text
+    picked = await select(svc, ANA, gid, ana, first)
+    assert picked.lines[1] == f"Selecionadas: {first}"
+    assert picked.lines[-1] == "Sua vez: compre do monte."  # the pile is empty
+    other = bia.cards[0].text
+    waiting = await select(svc, BIA, gid, bia, other)
+    assert waiting.lines[1:3] == [f"Selecionadas: {other}", "Aguarde a sua vez."]
+
+
 async def test_toggle_discard_and_the_turn_passes(svc: Service) -> None:
     gid, ana, _bia = await two_player_buraco(svc)
     ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
