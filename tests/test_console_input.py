@@ -168,7 +168,7 @@ def test_help_names_the_joker_jk_only_with_jokers_in_the_deck() -> None:
     assert names(make_rules("buraco", {"jokers": True}), Translator("en")).endswith(
         "s or e = ♠ spades; joker jk.")
     assert names(make_rules("buraco", {"jokers": True}), Translator("it")).endswith(
-        "s o e = ♠ picche; jolly jk.")
+        "s/e = ♠ picche; jolly jk.")
     assert names(make_rules("tranca", {}), Translator("en")).endswith("s or e = ♠ spades.")
 
 
@@ -260,3 +260,13 @@ def test_pile_hints_only_for_melds_the_top_card_fits_with_the_command_to_type() 
         [Button(label="Descartar", data=pack("g", 1, "d"))]])
     assert render.actions_text(play_phase, PT) == (
         "Baixar (b N N N) · Juntar a um jogo (e J N N) · Descartar (d N)")
+
+
+def test_the_italian_suit_letters_are_set_apart_by_a_slash_not_the_word_o() -> None:
+    """A trial read "c o p = ♣, d o o = ♦" as odd: "o" is Italian for "or" and a suit
+    letter (oros) too."""
+    from adapters.console.commands import CARD_NAMES
+
+    assert Translator("it")(CARD_NAMES[False]) == (
+        "Carte anche per nome: d js, b 4d 5d 6d, e 1 9c. Semi: c/p = ♣ fiori, d/o = ♦ "
+        "quadri, h = ♥ cuori, s/e = ♠ picche.")
