@@ -102,7 +102,8 @@ async def test_acting_again_ends_the_takeover(svc: Service, store: Any, clock: F
     ana = hand_of(effects, ANA)
     clock.advance(60)  # the AI has not played for her yet
     toggled = await svc.press(ANA, button(ana, ana.buttons[0][0].label))
-    assert kinds(toggled) == ["table", "hand"]
+    assert kinds(toggled) == ["say", "table", "hand"]
+    assert toggled[0].text == "Ana voltou ao jogo."  # the group hears it, as with /voltar
     _v, game = await game_of(store)
     assert (game.seats[0].misses, game.seats[0].away) == (0, False)
     # she is back mid-turn: no AI move, and a whole new timer
