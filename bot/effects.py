@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 MAX_DATA = 64
 MAX_DIGITS = 9
@@ -40,12 +40,35 @@ class ChatRef(_Frozen):
         return f"{self.platform}:{self.chat_id}"
 
 
+MAX_NAME = 40
+"""Characters of a person's name shown at most (the rest is cut to "…")."""
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Unicode's bidirectional controls: a name holding one (a trial: U+202E) turned the
+text after it around on the lobby and table lines."""
+
+
+def clean_name(name: str) -> str:
+    """``name`` as the bot shows it: without bidirectional controls, its runs of white
+    space (line breaks too) one space, at most :data:`MAX_NAME` characters (cut to "…"),
+    ``"?"`` when nothing is left."""
+    shown = " ".join(_BIDI.sub("", name).split())
+    if len(shown) > MAX_NAME:
+        shown = shown[:MAX_NAME - 1].rstrip() + "…"
+    return shown or "?"
+
+
 class PlayerRef(_Frozen):
-    """A person on one platform: ``user_id`` as text and the display ``name``."""
+    """A person on one platform: ``user_id`` as text and the display ``name``
+    (:func:`clean_name` of the name given)."""
 
     platform: str
     user_id: str
     name: str
+
+    @field_validator("name")
+    @classmethod
+    def _shown(cls, name: str) -> str:
+        return clean_name(name)
 
     @property
     def key(self) -> str:

@@ -326,3 +326,22 @@ async def test_an_idioma_redelivered_after_a_crash_sets_the_language(
     assert again[0] == Reply(player=ANA, text="Group language: English.")
     assert only(again, "table").view.lines[0] == "Table opened by Ana."
     assert await svc.set_language(CHAT, ANA, "en", update="tg:u:301") == []
+
+
+async def test_a_name_is_shown_without_direction_controls_line_breaks_or_no_end(
+        svc: Service) -> None:
+    """A trial joined as a name holding U+202E (right-to-left override) and 80 more
+    characters: it turned the rest of its lobby line around and ran on. Names are shown
+    without bidirectional controls or line breaks, at most 40 characters
+    (bot.effects.clean_name)."""
+    from bot.effects import PlayerRef
+
+    odd = PlayerRef(platform="tg", user_id="9", name="\u202eZé\n\n  da\u2066 Silva" + "x" * 80)
+    assert odd.name == "Zé da Silva" + "x" * 28 + "…"
+    assert len(odd.name) == 40
+    assert PlayerRef(platform="tg", user_id="9", name="\u202e\u200f ").name == "?"
+    assert PlayerRef(platform="tg", user_id="9", name="Ana 👨‍👩‍👧").name == "Ana 👨‍👩‍👧"
+    await svc.new_game(CHAT, ANA, "buraco")
+    table = (await svc.join(CHAT, odd))[0].view
+    assert table.lines[2] == f"Lugar 2: {odd.name} · lado 2"
+    assert "\u202e" not in "\n".join(table.lines)
