@@ -12,7 +12,7 @@ from bot.i18n import LANGS, N_, Translator
 from bot.lobby import come_back, parse_args, rules_of
 from bot.model import Game
 from bot.outcome import TYPED_ECHO, Outcome, Refusal, echo
-from engine.rules import BlackThree, RedThree, Requirement, Rules, options_of
+from engine.rules import BlackThree, CardPoints, RedThree, Requirement, Rules, options_of
 
 __all__ = ["come_back", "going_out_rule", "hand_outcome", "help_text", "languages",
            "move_chat", "record_filename", "record_of", "relabel", "rules_for",
@@ -167,6 +167,7 @@ def rules_text(rules: Rules, _: Translator, platform: str = "") -> str:
     if not rules.ace_low:  # tranca, RULES §2 "ace"
         lines.append(_("Ás só alto: Q-K-A, nunca A-2-3"))
     lines += [_(THREES[rule]) for rule in (rules.red_three, rules.black_three) if rule in THREES]
+    lines += scoring_lines(rules, _)  # before the going-out lines, which end the rules
     lines.append(_("Batida: {n} pontos", n=rules.batida_bonus))
     lines.append(going_out_rule(rules, _))
     if rules.red_three == RedThree.DOLLAR:  # RULES A4 and its option (docs D22)
@@ -183,6 +184,37 @@ def rules_text(rules: Rules, _: Translator, platform: str = "") -> str:
         lines.append(_("Nesta mesa: {options}", options=", ".join(
             f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in chosen.items())))
     return "\n".join(lines)
+
+
+def scoring_lines(rules: Rules, _: Translator) -> list[str]:
+    """What decides a deal's score beyond the going-out (RULES C14, a trial found
+    ``/regras`` silent on it): the card values (§2 "card points", A8), the canastra
+    bonuses with the variant's special ones (C7, A12), an untaken morto, the relancinho
+    (A21), the vulnerability (A22) and melds counted negative without a canastra (seed
+    000 §9.5)."""
+    if rules.card_points == CardPoints.FLAT_10:
+        lines = [_("Valor das cartas: 10 cada")]
+    elif rules.jokers:
+        lines = [_("Valor das cartas: 3 a 7 = 5; 8 a K, 2 e curinga = 10; Ás = 15")]
+    else:
+        lines = [_("Valor das cartas: 3 a 7 = 5; 8 a K e 2 = 10; Ás = 15")]
+    bonuses = [_("limpa {n}", n=rules.clean_bonus), _("suja {n}", n=rules.dirty_bonus)]
+    bonuses += [f"{_(views.CANASTRA_LABELS.get(s.label, s.label))} {s.bonus}"
+                for s in rules.special_canastras]
+    lines.append(_("Canastras: {bonuses}", bonuses=" · ".join(bonuses)))
+    if rules.morto and rules.morto_penalty:
+        lines.append(_("Morto não pego: −{n}", n=rules.morto_penalty))
+    if rules.relancinho_bonus:
+        lines.append(_("Relancinho (baixar a mão toda de uma vez, sem jogos antes): +{n}",
+                       n=rules.relancinho_bonus))
+    if rules.vulnerable_at:
+        lines.append(_("Com {at} pontos, a primeira baixada de cada mão precisa de {n} "
+                       "pontos ({after} depois de uma tentativa curta)",
+                       at=rules.vulnerable_at, n=rules.vulnerable_min,
+                       after=rules.vulnerable_min_after_fail))
+    if rules.no_canastra_negative:
+        lines.append(_("Sem canastra, os jogos baixados contam negativo"))
+    return lines
 
 
 THREES: dict[str, str] = {

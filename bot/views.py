@@ -25,7 +25,12 @@ from bot.model import Game
 from engine.rules import RedThree
 
 LEVEL_NAMES = {"facil": N_("fácil"), "normal": N_("normal"), "dificil": N_("difícil")}
-CANASTRA_LABELS = {"limpa": N_("limpa"), "suja": N_("suja")}
+CANASTRA_LABELS = {"limpa": N_("limpa"), "suja": N_("suja"),
+                   "de mil, A–A limpa": N_("de mil, A–A limpa"),
+                   "Altaneira, A–K limpa": N_("Altaneira, A–K limpa"),
+                   "Real, A–A limpa em ♥/♦": N_("Real, A–A limpa em ♥/♦")}
+"""Canastra kinds as the engine names them (``engine.melds.canastra_label``, the special
+ones of RULES C7 with their labels) -> the msgid that shows them in a chat's language."""
 PRESET_TITLES = {"buraco": "Buraco", "buraco_morto": "Buraco com Morto",
                  "bossa_nova": "Buraco Bossa Nova", "justificado": "Justificado",
                  "tranca": "Tranca", "altaneira": "Biriba com Tranca de Altaneira"}

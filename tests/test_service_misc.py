@@ -93,6 +93,10 @@ async def test_help_and_rules(svc: Service) -> None:
                                   "canastra, −100 sem; nunca descartado",
                                   "3 preto: nunca entra em jogo; descartado, tranca o lixo "
                                   "para o próximo",
+                                  # RULES A8, C14 (a trial: regras left the scoring out)
+                                  "Valor das cartas: 10 cada",
+                                  "Canastras: limpa 200 · suja 100",
+                                  "Morto não pego: −100",
                                   "Batida: 100 pontos",
                                   "Para bater e pegar o morto: não precisa de canastra; "
                                   "para bater e encerrar a mão: precisa de uma canastra limpa.",
@@ -108,7 +112,7 @@ async def test_help_and_rules(svc: Service) -> None:
     # Discord's /novojogo takes the variant from a list and the options in its own field
     discord = ChatRef(platform="dc", chat_id="7", title="#buraco")
     told = only(await svc.rules_text(discord, ANA, "tranca"), "reply").text.splitlines()
-    assert told[11].startswith("Opções da mesa (/novojogo, variante tranca, em opcoes: "
+    assert told[14].startswith("Opções da mesa (/novojogo, variante tranca, em opcoes: "
                               "opção=valor): target (meta de pontos), ")
 
 
@@ -123,8 +127,14 @@ async def test_regras_without_a_preset_states_the_rules_of_the_table_in_play(
     for step in ("lobby", "playing"):
         lines = only(await svc.rules_text(CHAT, ANA, " "), "reply").text.splitlines()
         assert lines[:3] == ["Tranca", "Jogadores: 2, 4", "Meta: 3000 pontos"], step
-        assert lines[10] == ("Para bater e pegar o morto: não precisa de canastra; para bater "
-                            "e encerrar a mão: precisa de uma canastra limpa."), step
+        assert lines[11:15] == [
+            "Morto não pego: −100", "Batida: 100 pontos",
+            "Para bater e pegar o morto: não precisa de canastra; para bater e encerrar a "
+            "mão: precisa de uma canastra limpa.", "Opções da mesa (/novojogo tranca "
+            "opção=valor): target (meta de pontos), morto_requires (o que pegar o morto "
+            "exige), end_requires (o que a batida exige), second_morto_direct_only (segundo "
+            "morto só direto), timer ou tempo (segundos por jogada), shuffle ou sortear "
+            "(sortear as duplas)"], step
         if step == "lobby":
             await svc.join(CHAT, BIA)
             await svc.start(CHAT, ANA)
@@ -132,6 +142,49 @@ async def test_regras_without_a_preset_states_the_rules_of_the_table_in_play(
     assert named[2] == "Meta: uma mão"  # a preset named: its defaults
     assert lines[-1] == "Nesta mesa: target=3000"  # the table's own options, last
     assert not named[-1].startswith("Nesta mesa")
+
+
+@pytest.mark.parametrize(("args", "scoring"), [
+    ("buraco_morto", ["Valor das cartas: 3 a 7 = 5; 8 a K e 2 = 10; Ás = 15",
+                      "Canastras: limpa 200 · suja 100", "Morto não pego: −100",
+                      "Relancinho (baixar a mão toda de uma vez, sem jogos antes): +100",
+                      "Com 750 pontos, a primeira baixada de cada mão precisa de 75 pontos (90 "
+                      "depois de uma tentativa curta)"]),
+    ("buraco jokers=true target=3000 relancinho_bonus=0",
+     ["Valor das cartas: 3 a 7 = 5; 8 a K, 2 e curinga = 10; Ás = 15",
+      "Canastras: limpa 200 · suja 100",
+      "Com 1500 pontos, a primeira baixada de cada mão precisa de 75 pontos (90 depois de "
+      "uma tentativa curta)"]),
+    ("justificado", ["Valor das cartas: 3 a 7 = 5; 8 a K e 2 = 10; Ás = 15",
+                     "Canastras: limpa 200 · suja 100 · de mil, A–A limpa 1000",
+                     "Morto não pego: −100"]),
+    ("altaneira", ["Valor das cartas: 10 cada",
+                   "Canastras: limpa 200 · suja 100 · Real, A–A limpa em ♥/♦ 1000 · "
+                   "Altaneira, A–K limpa 500", "Morto não pego: −100",
+                   "Sem canastra, os jogos baixados contam negativo"]),
+])
+async def test_regras_states_what_scores_a_deal(svc: Service, args: str,
+                                                scoring: list[str]) -> None:
+    """RULES C14 in /regras (a trial found it silent): card values (§2 "card points",
+    A8), canastra bonuses with the variant's special ones (C7, A12, seed 001), the
+    untaken morto, relancinho (A21), vulnerability at half the target (A22) and melds
+    counted negative without a canastra (seed 000 §9.5), before the going-out lines."""
+    lines = only(await svc.rules_text(CHAT, ANA, args), "reply").text.splitlines()
+    start = lines.index(scoring[0])
+    assert lines[start:start + len(scoring)] == scoring
+    assert lines[start + len(scoring)].startswith("Batida: ")
+
+
+def test_regras_in_english_and_italian_names_the_special_canastras() -> None:
+    from bot.i18n import Translator
+    from bot.info import rules_summary
+
+    en = rules_summary("justificado", Translator("en")).splitlines()
+    assert "Canastas: clean 200 · dirty 100 · de mil (a thousand), clean A–A 1000" in en
+    it = rules_summary("altaneira", Translator("it")).splitlines()
+    assert ("Burraco: pulito 200 · sporco 100 · Real, A–A pulito in ♥/♦ 1000 · Altaneira, "
+            "A–K pulito 500") in it
+    assert "Valore delle carte: 10 ciascuna" in it
 
 
 async def test_regras_with_options_states_the_rules_of_such_a_table(svc: Service) -> None:
