@@ -10,6 +10,7 @@ name a card by its index in the owner's own sorted hand.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -27,6 +28,43 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+MAX_NAME = 40
+"""Characters of a person's name shown at most (the rest is cut to "…")."""
+MAX_TITLE = 64
+"""Characters of a chat's title shown at most (in each hand's "Mesa:" line, the pings)."""
+_HIDDEN = re.compile("[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+"""Unicode's bidirectional controls and its zero-width spaces: a name holding one (a
+trial: U+202E) turned the text after it around on the lobby and table lines, or showed
+as nothing. Joiners (U+200C, U+200D) stay: emoji sequences and some scripts need them."""
+
+
+def clean_text(text: str, limit: int) -> str:
+    """``text`` (a name or a title someone typed) as the bot shows it: composed (NFC),
+    without the characters of :data:`_HIDDEN`, its runs of white space (line breaks too)
+    one space, at most ``limit`` characters (cut to "…", never inside a flag's pair of
+    letters or before an accent); ``""`` when nothing visible is left."""
+    shown = " ".join(_HIDDEN.sub("", unicodedata.normalize("NFC", text)).split())
+    if not any(ch.isprintable() for ch in shown):
+        return ""
+    if len(shown) > limit:
+        cut = limit - 1
+        while cut > 1 and unicodedata.combining(shown[cut]):
+            cut -= 1  # a mark NFC could not compose goes with its letter
+        flags = len(shown[:cut]) - len(shown[:cut].rstrip(_FLAG_LETTERS))
+        shown = shown[:cut - flags % 2].rstrip() + "…"
+    return shown
+
+
+_FLAG_LETTERS = "".join(chr(c) for c in range(0x1F1E6, 0x1F200))
+"""Regional indicator letters: two make one flag (🇧🇷)."""
+
+
+def clean_name(name: str) -> str:
+    """A person's name as shown: :func:`clean_text` with :data:`MAX_NAME`, ``"?"`` when
+    nothing visible is left."""
+    return clean_text(name, MAX_NAME) or "?"
+
+
 class ChatRef(_Frozen):
     """A group chat on one platform (``platform`` e.g. ``"tg"``, ``chat_id`` as text)."""
 
@@ -34,27 +72,17 @@ class ChatRef(_Frozen):
     chat_id: str
     title: str = ""
 
+    @field_validator("title")
+    @classmethod
+    def _shown(cls, title: str) -> str:
+        """The title as shown (:func:`clean_text`, :data:`MAX_TITLE`; a trial's title
+        with a line break added lines to every hand that looked like the bot's own)."""
+        return clean_text(title, MAX_TITLE)
+
     @property
     def key(self) -> str:
         """Store key of the chat: ``"tg:-100123"``."""
         return f"{self.platform}:{self.chat_id}"
-
-
-MAX_NAME = 40
-"""Characters of a person's name shown at most (the rest is cut to "…")."""
-_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""Unicode's bidirectional controls: a name holding one (a trial: U+202E) turned the
-text after it around on the lobby and table lines."""
-
-
-def clean_name(name: str) -> str:
-    """``name`` as the bot shows it: without bidirectional controls, its runs of white
-    space (line breaks too) one space, at most :data:`MAX_NAME` characters (cut to "…"),
-    ``"?"`` when nothing is left."""
-    shown = " ".join(_BIDI.sub("", name).split())
-    if len(shown) > MAX_NAME:
-        shown = shown[:MAX_NAME - 1].rstrip() + "…"
-    return shown or "?"
 
 
 class PlayerRef(_Frozen):

@@ -341,7 +341,28 @@ async def test_a_name_is_shown_without_direction_controls_line_breaks_or_no_end(
     assert len(odd.name) == 40
     assert PlayerRef(platform="tg", user_id="9", name="\u202e\u200f ").name == "?"
     assert PlayerRef(platform="tg", user_id="9", name="Ana 👨‍👩‍👧").name == "Ana 👨‍👩‍👧"
+    assert PlayerRef(platform="tg", user_id="9", name="\u200b\ufeff\u2060").name == "?"
+    # the cut never splits a flag's pair of letters nor takes an accent off its letter
+    assert PlayerRef(platform="tg", user_id="9", name="🇧🇷" * 25).name == "🇧🇷" * 19 + "…"
+    decomposed = PlayerRef(platform="tg", user_id="9", name="e\u0301" * 30 + "Z" * 20)
+    assert decomposed.name == "é" * 30 + "Z" * 9 + "…"
     await svc.new_game(CHAT, ANA, "buraco")
     table = (await svc.join(CHAT, odd))[0].view
     assert table.lines[2] == f"Lugar 2: {odd.name} · lado 2"
     assert "\u202e" not in "\n".join(table.lines)
+
+
+async def test_a_chat_title_is_shown_without_direction_controls_or_line_breaks(
+        svc: Service) -> None:
+    """A trial's group title with U+202E and a line break put a line of its own into
+    every hand ("Mesa: Grupo…" then "Linha2 …"), one that could pass for the bot's; it
+    is cleaned as names are, at most 64 characters (bot.effects.MAX_TITLE)."""
+    from bot.effects import ChatRef
+
+    odd = ChatRef(platform="tg", chat_id="-300", title="Grupo\u202eolleh\nLinha2 " + "T" * 80)
+    assert odd.title == "Grupoolleh Linha2 " + "T" * 45 + "…"
+    assert ChatRef(platform="tg", chat_id="-300", title="\u202e").title == ""
+    await svc.new_game(odd, ANA, "buraco")
+    await svc.join(odd, BIA)
+    hand = hand_of(await svc.start(odd, ANA), ANA)
+    assert hand.lines[0] == f"Mesa: {odd.title}"
