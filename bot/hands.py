@@ -44,6 +44,14 @@ def _play_line(view: Any, _: Translator) -> str:
     return _("Sua vez: baixe jogos e descarte uma carta.")
 
 
+def _may_discard(view: Any, seat: int) -> bool:
+    """Whether ``seat`` may discard now, so a picked card's hint may say so: in the play
+    phase of its own turn (RULES §2; trials saw the hint before the draw and while
+    waiting), with no tranca red 3 left to lay first (A32)."""
+    return view.turn == seat and view.phase == "play" and not (
+        view.rules.red_three == RedThree.LAY_ALONE and threes_to_lay(view))
+
+
 def hand_effect(game: Game, seat: int) -> HandView | None:
     """The private hand of ``seat`` (None for an AI seat)."""
     player = game.seats[seat].player
@@ -164,8 +172,7 @@ def _pick_lines(game: Game, seat: int, view: Any, _: Translator) -> list[str]:
     if s.sel:
         picked = [view.hand[i] for i in s.sel]
         line = _("Selecionadas: {cards}", cards=play.show(picked))
-        if len(picked) == 1 and view.turn == seat and view.phase == "play":
-            # not before the draw nor on another's turn, when neither is allowed (a trial)
+        if len(picked) == 1 and _may_discard(view, seat):
             line += " " + _("(descartar ou juntar a um jogo)")
         elif len(picked) >= 3:
             line += " " + (_("(formam um jogo)") if play.forms_meld(picked, view.rules)

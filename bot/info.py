@@ -208,8 +208,9 @@ def scoring_lines(rules: Rules, _: Translator) -> list[str]:
         lines.append(_("Relancinho (baixar a mão toda de uma vez, sem jogos antes): +{n}",
                        n=rules.relancinho_bonus))
     if rules.vulnerable_at:
-        lines.append(_("Com {at} pontos, a primeira baixada de cada mão precisa de {n} "
-                       "pontos ({after} depois de uma tentativa curta)",
+        lines.append(_("Lado com {at} pontos ou mais: a primeira baixada de cada jogador "
+                       "na mão precisa de {n} pontos em cartas ({after} depois de uma "
+                       "tentativa curta)",
                        at=rules.vulnerable_at, n=rules.vulnerable_min,
                        after=rules.vulnerable_min_after_fail))
     if rules.no_canastra_negative:

@@ -148,13 +148,13 @@ async def test_regras_without_a_preset_states_the_rules_of_the_table_in_play(
     ("buraco_morto", ["Valor das cartas: 3 a 7 = 5; 8 a K e 2 = 10; Ás = 15",
                       "Canastras: limpa 200 · suja 100", "Morto não pego: −100",
                       "Relancinho (baixar a mão toda de uma vez, sem jogos antes): +100",
-                      "Com 750 pontos, a primeira baixada de cada mão precisa de 75 pontos (90 "
-                      "depois de uma tentativa curta)"]),
+                      "Lado com 750 pontos ou mais: a primeira baixada de cada jogador na mão "
+                      "precisa de 75 pontos em cartas (90 depois de uma tentativa curta)"]),
     ("buraco jokers=true target=3000 relancinho_bonus=0",
      ["Valor das cartas: 3 a 7 = 5; 8 a K, 2 e curinga = 10; Ás = 15",
       "Canastras: limpa 200 · suja 100",
-      "Com 1500 pontos, a primeira baixada de cada mão precisa de 75 pontos (90 depois de "
-      "uma tentativa curta)"]),
+      "Lado com 1500 pontos ou mais: a primeira baixada de cada jogador na mão precisa de "
+      "75 pontos em cartas (90 depois de uma tentativa curta)"]),
     ("justificado", ["Valor das cartas: 3 a 7 = 5; 8 a K e 2 = 10; Ás = 15",
                      "Canastras: limpa 200 · suja 100 · de mil, A–A limpa 1000",
                      "Morto não pego: −100"]),

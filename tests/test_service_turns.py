@@ -321,6 +321,13 @@ async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Se
     ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
     # the turn line says the red 3 comes first (A32; a trial found it silent)
     assert ana.lines[-1] == "Sua vez: baixe o 3 vermelho, depois jogos e um descarte."
+    # one card picked: no "(descartar ou juntar a um jogo)" while the 3 comes first (a
+    # trial: the hint offered a discard that was refused)
+    eight = await select(svc, ANA, gid, ana, "8♦")
+    assert eight.lines[1] == "Selecionadas: 8♦"
+    dropped = next(b.data for row in eight.buttons for b in row if b.label.startswith("["))
+    ana = hand_of(await svc.press(ANA, dropped), ANA)  # dropped again
+    assert ana.lines[1] != "Selecionadas: 8♦"
     ana = await select(svc, ANA, gid, ana, "3♦")
     laid = await svc.press(ANA, button(ana, "Baixar o 3"))
     assert laid[0].view.lines[1:3] == ["  (sem jogos)", "  3 vermelhos baixados: 3♦"]
