@@ -39,7 +39,7 @@ def _draw_line(view: Any, _: Translator) -> str:
 def _play_line(view: Any, _: Translator) -> str:
     """What the rest of a turn asks: in tranca a red 3 in the hand is laid first (RULES
     A32: a discard is refused until then; a trial found the line silent about it)."""
-    if view.rules.red_three == RedThree.LAY_ALONE and threes_to_lay(view):
+    if _red_three_first(view):
         return _("Sua vez: baixe o 3 vermelho, depois jogos e um descarte.")
     return _("Sua vez: baixe jogos e descarte uma carta.")
 
@@ -48,8 +48,13 @@ def _may_discard(view: Any, seat: int) -> bool:
     """Whether ``seat`` may discard now, so a picked card's hint may say so: in the play
     phase of its own turn (RULES §2; trials saw the hint before the draw and while
     waiting), with no tranca red 3 left to lay first (A32)."""
-    return view.turn == seat and view.phase == "play" and not (
-        view.rules.red_three == RedThree.LAY_ALONE and threes_to_lay(view))
+    return view.turn == seat and view.phase == "play" and not _red_three_first(view)
+
+
+def _red_three_first(view: Any) -> bool:
+    """Whether a tranca red 3 in the hand must be laid before anything is discarded
+    (RULES A32)."""
+    return bool(view.rules.red_three == RedThree.LAY_ALONE and threes_to_lay(view))
 
 
 def hand_effect(game: Game, seat: int) -> HandView | None:

@@ -296,8 +296,7 @@ def come_back(game: Game, user: PlayerRef, now: float) -> Outcome:
     game.touched = now
     if game.status == "playing" and play.deal_of(game).turn == seat:
         game.turn_since = now
-    _ = Translator(game.lang)
-    out: list[Effect] = [Say(chat=game.chat, text=_("{name} voltou ao jogo.", name=user.name))]
+    out: list[Effect] = [views.came_back(game, user.name)]
     if game.match is not None:
         out += views.after_move_effects(game, {seat}, ping=False)
     return Outcome(out)

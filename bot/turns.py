@@ -17,7 +17,7 @@ from typing import Any
 
 from bot import hands, narration, play, results, views
 from bot.buttons import UNKNOWN
-from bot.effects import Effect, Reply, Say, number
+from bot.effects import Effect, Reply, number
 from bot.i18n import N_, Translator
 from bot.model import Game, Group
 from bot.outcome import Outcome, Refusal
@@ -92,9 +92,7 @@ def _back(game: Game, seat: int, was_away: bool) -> list[Effect]:
     "Ana saiu da mesa", then saw her play, never told she was back)."""
     if not was_away:
         return []
-    _ = Translator(game.lang)
-    return [Say(chat=game.chat, text=_("{name} voltou ao jogo.",
-                                       name=views.seat_name(game, seat, _)))]
+    return [views.came_back(game, views.seat_name(game, seat, Translator(game.lang)))]
 
 
 def _pick_views(game: Game, seat: int, was_away: bool) -> list[Effect]:

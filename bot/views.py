@@ -274,3 +274,10 @@ def paused(game: Game) -> bool:
 def paused_notice(game: Game, _: Translator) -> list[Effect]:
     """The :data:`PAUSED` notice when nobody at the table is present, else nothing."""
     return [Say(chat=game.chat, text=_(PAUSED))] if paused(game) else []
+
+
+def came_back(game: Game, name: str) -> Say:
+    """The group's "{name} voltou ao jogo." when a person away takes their seat back: by
+    ``/voltar`` or ``/entrar`` (bot.lobby) or by pressing their hand (bot.turns)."""
+    _ = Translator(game.lang)
+    return Say(chat=game.chat, text=_("{name} voltou ao jogo.", name=name))
