@@ -36,6 +36,8 @@ _HIDDEN = re.compile("[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\
 """Unicode's bidirectional controls and its zero-width spaces: a name holding one (a
 trial: U+202E) turned the text after it around on the lobby and table lines, or showed
 as nothing. Joiners (U+200C, U+200D) stay: emoji sequences and some scripts need them."""
+_FLAG_LETTERS = "".join(chr(c) for c in range(0x1F1E6, 0x1F200))
+"""Regional indicator letters: two make one flag (🇧🇷)."""
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -53,10 +55,6 @@ def clean_text(text: str, limit: int) -> str:
         flags = len(shown[:cut]) - len(shown[:cut].rstrip(_FLAG_LETTERS))
         shown = shown[:cut - flags % 2].rstrip() + "…"
     return shown
-
-
-_FLAG_LETTERS = "".join(chr(c) for c in range(0x1F1E6, 0x1F200))
-"""Regional indicator letters: two make one flag (🇧🇷)."""
 
 
 def clean_name(name: str) -> str:
