@@ -3,7 +3,8 @@
 Names are the environment variables themselves (case-insensitive); a ``.env`` file in
 the working directory is read too. None is required for terminal play. A bad value is
 refused at start-up with one line naming the variable and what it accepts
-(:func:`settings_error`); the ranges are in README "Settings".
+(:func:`settings_error`); the ranges are in docs/operator.md "Settings" and
+``.env.example``.
 """
 
 from __future__ import annotations

@@ -71,3 +71,51 @@ def test_replay_commands_of_the_docs_succeed(monkeypatch: pytest.MonkeyPatch) ->
     commands = [line.split("#")[0].split()[3:] for _w, code in blocks("sh")
                 for line in code.splitlines() if "python -m engine replay" in line]
     assert commands and all(main(args) == 0 for args in commands), commands
+
+
+def _section(text: str, title: str) -> str:
+    """The body of the markdown section ``title`` (up to the next heading of its level)."""
+    start = text.index(title)
+    level = title.split(" ")[0]
+    rest = text[start + len(title):]
+    end = re.search(rf"^{level} ", rest, re.M)
+    return rest[: end.start()] if end else rest
+
+
+def test_readme_is_player_first_and_keeps_the_two_commands() -> None:
+    """Issue 30 "Whoever runs the bot": what it is, the two commands CI and a newcomer
+    run, then "Run it for your group" with Telegram and Discord in numbered steps; the
+    internals (workers, leases, build locks, manifests) live in docs/."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    assert headings[:2] == ["Try it: two commands", "Playing in the terminal"], headings
+    assert "Run it for your group" in headings
+    two = _section(text, "## Try it: two commands")
+    assert "make play" in two and "make test" in two
+    run = _section(text, "## Run it for your group")
+    for platform in ("### Telegram", "### Discord"):
+        assert re.search(r"^1\. .*\n(.*\n)*^2\. ", _section(run, platform), re.M), platform
+    lowered = text.lower()
+    for internal in ("lease", "manifest", ".native.lock", "mypyc", "stateless",
+                     "crash", "build lock", "shard"):
+        assert internal not in lowered, internal
+
+
+def test_the_facts_moved_out_of_the_readme_are_in_docs() -> None:
+    """What left the README is kept: the compiled engine, the tests and the layout in
+    docs/development.md; settings, Procfile and crashes in docs/operator.md."""
+    dev = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    ops = (ROOT / "docs" / "operator.md").read_text(encoding="utf-8")
+    for fact in ("`.native/manifest.json`", "(`.native.lock`)", "`.native-failed.json`",
+                 "make test-pure", "-m reliability", "telegram-test-api", "## Layout"):
+        assert fact in dev, fact
+    for fact in ("STATE_CODEC", "TURN_TIMER_S", "10 to 86400, default 90", "Procfile",
+                 "up to 10 s", "SIGTERM", "pip install"):
+        assert fact in ops, fact
+
+
+def test_the_pages_the_readme_names_exist() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"(docs/[\w./-]+\.(?:md|png))", text))
+    assert "docs/operator.md" in named and "docs/development.md" in named
+    assert [p for p in sorted(named) if not (ROOT / p).exists()] == []
