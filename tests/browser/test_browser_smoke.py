@@ -1,0 +1,94 @@
+"""The browser harness itself: Debian's Chromium under Playwright opens a tiny aiohttp page
+that talks over a WebSocket, and :class:`chromium.Wire` records what the server sent."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import chromium
+import pytest
+from aiohttp import WSMsgType, web
+
+pytestmark = pytest.mark.browser
+
+PAGE = """<!doctype html><meta charset="utf-8"><title>smoke</title>
+<p id="said">-</p><button id="tap">tap</button>
+<script>
+const ws = new WebSocket(`ws://${location.host}/ws`);
+ws.onmessage = (e) => { document.getElementById('said').textContent = e.data; };
+document.getElementById('tap').onclick = () => ws.send('tap ' + navigator.language);
+</script>"""
+
+
+class TinyServer:
+    """An aiohttp app on a free port in a thread: ``/`` serves :data:`PAGE`, ``/ws``
+    greets with ``hello`` and echoes ``echo: <frame>``."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.url = ""
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        assert self._ready.wait(10), "the tiny server did not start"
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self._start())
+        self._ready.set()
+        self.loop.run_forever()
+
+    async def _start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/", self._page)
+        app.router.add_get("/ws", self._ws)
+        self.runner = web.AppRunner(app)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        port = self.runner.addresses[0][1]
+        self.url = f"http://127.0.0.1:{port}"
+
+    async def _page(self, _: web.Request) -> web.Response:
+        return web.Response(text=PAGE, content_type="text/html")
+
+    async def _ws(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_str("hello")
+        async for msg in ws:
+            if msg.type == WSMsgType.TEXT:
+                await ws.send_str(f"echo: {msg.data}")
+        return ws
+
+    def close(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)
+
+
+@pytest.fixture
+def tiny() -> Iterator[TinyServer]:
+    server = TinyServer()
+    yield server
+    server.close()
+
+
+def test_chromium_opens_a_page_and_its_websocket_and_the_wire_is_recorded(
+        tiny: TinyServer, new_page: Any) -> None:
+    page, wire = new_page(viewport=chromium.PHONE, locale="pt-BR")
+    page.goto(tiny.url)
+    page.wait_for_function("document.getElementById('said').textContent === 'hello'")
+    page.click("#tap")
+    page.wait_for_function("document.getElementById('said').textContent.startsWith('echo')")
+    assert page.inner_text("#said") == "echo: tap pt-BR"
+    assert page.viewport_size == {"width": 360, "height": 640}
+    assert wire.sockets == 1
+    assert [t for _, t in wire.frames] == ["hello", "echo: tap pt-BR"]
+    assert [t for _, t in wire.sent] == ["tap pt-BR"]
+    assert wire.bodies == [(tiny.url + "/", PAGE)]
+    shot = chromium.screenshot(page, "smoke")
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
