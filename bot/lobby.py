@@ -198,11 +198,15 @@ def _leave_running(game: Game, seat: int | None, now: float) -> Outcome:
 
 def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
            robots: int | None = None) -> Outcome:
-    """The creator adds an AI seat of level ``facil`` / ``normal`` / ``dificil``.
+    """The creator adds an AI seat of level ``facil`` / ``normal`` / ``dificil`` to the
+    next free seat (issue 30: "Robô" pressed twice in a row adds two robots).
 
-    ``robots`` (the lobby button) is how many AI seats the table has once this one is
-    added: when it has that many already (a double tap, a re-sent press) nothing changes.
-    People joining or leaving meanwhile do not make the press stale."""
+    A press is applied once by its platform's press id (the service's ``update``: a
+    Telegram callback query, a Discord interaction), not by what the button says, so a
+    second press of the same-looking button, before the lobby is redrawn, is a new robot.
+    ``robots`` is the count an older lobby's button carried ("make it k robots"): it is
+    only checked to be one some lobby showed (robots only come in), else
+    "Botão desconhecido."."""
     require_lobby(game)
     _creator(game, user, N_("Só quem abriu a mesa pode adicionar robôs."))
     level = norm_level(level_text)
@@ -210,8 +214,6 @@ def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
         raise Refusal(N_("Nível desconhecido: use facil, normal ou dificil."))
     if robots is not None and not 1 <= robots <= game.robots() + 1:
         raise Refusal(UNKNOWN)  # no table showed that count: robots only come in
-    if robots is not None and robots != game.robots() + 1:
-        raise Refusal(N_("Esse robô já entrou: veja a mesa."))
     if len(game.seats) >= max_seats(game):
         raise Refusal(N_("A mesa está cheia."))
     game.seats.append(Seat(ai=level, robot=game.next_robot_number()))

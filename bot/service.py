@@ -251,7 +251,8 @@ class Service(ChatCalls):
             if code == "sh":
                 return lobby.toggle_shuffle(game, user, now, lobby.button_flag(arg))
             if code == "ai":
-                return lobby.add_ai(game, user, "normal", now, lobby.button_number(arg))
+                return lobby.add_ai(game, user, "normal", now,
+                                    lobby.button_number(arg) if arg else None)
             return lobby.join(game, user, now) if code == "j" else lobby.leave(game, user, now)
         seat = game.seat_of(user)
         if code == "n":

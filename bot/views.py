@@ -104,12 +104,11 @@ def lobby_view(game: Game, _: Translator) -> View:
                    allowed=allowed, timer=game.timer_s))
     lines.append(_("Sortear duplas: sim") if game.shuffle else _("Sortear duplas: não"))
     b = play.button_maker(game)
-    # each press says its result (issue 12 item 2): "Robô" makes it k robots at the table
-    # (a second delivery finds k already; a table made stale by someone joining since is
-    # still right), the shuffle switch sets on or off
-    robots = game.robots() + 1
+    # "Robô" adds a robot to the next free seat: each press is applied once by its press
+    # id (issue 30), so pressing it twice before the lobby is redrawn adds two; the
+    # shuffle switch says its result (issue 12 item 2), on or off
     buttons = [[b(N_("Entrar"), "j"), b(N_("Sair"), "lv")],
-               [b(N_("Robô"), "ai", robots),
+               [b(N_("Robô"), "ai"),
                 b(N_("Sortear duplas"), "sh", int(not game.shuffle))],
                [b(N_("Iniciar"), "s"), b(N_("Cancelar"), "x")]]
     return View.model_validate({"title": game_title(game, _), "lines": lines,

@@ -119,11 +119,12 @@ async def test_an_unknown_button_redelivered_is_answered_once(svc: Service) -> N
     assert await svc.press(ANA, "garbage", update="tg:1:u:5") == []
 
 
-async def test_a_real_robot_button_pressed_twice_still_says_the_robot_is_in(
+async def test_an_older_lobby_s_robot_button_with_its_count_adds_a_robot_each_press(
         svc: Service, store: Any) -> None:
+    """A lobby posted before issue 30 carries "make it k robots" (``ai|k``): it is now
+    one more robot in the next free seat, as today's "Robô" is."""
     gid = only(await svc.new_game(CHAT, ANA, "buraco"), "table").game_id
-    await svc.press(ANA, f"{gid}|0|ai|1")
+    await svc.press(ANA, f"{gid}|0|ai|1", update="tg:1:q:1")
+    await svc.press(ANA, f"{gid}|0|ai|1", update="tg:1:q:2")
     _v, game = await game_of(store)
-    assert game.robots() == 1
-    assert await svc.press(ANA, f"{gid}|0|ai|1") == [
-        Reply(player=ANA, text="Esse robô já entrou: veja a mesa.")]
+    assert [s.ai for s in game.seats] == [None, "normal", "normal"]

@@ -2,8 +2,9 @@
 """Every press is idempotent (issue 12 item 2): a double tap or a callback re-sent with
 a new update id applies once, and the second delivery gets a polite toast and changes
 nothing. Card buttons say their result (select / unselect card k); "Separar" and
-"Limpar" advance the hand's version; the lobby's "Robô" names the seat it fills,
-"Sortear duplas" the value it sets, "Próxima mão" the deal it deals."""
+"Limpar" advance the hand's version; "Sortear duplas" says the value it sets, "Próxima
+mão" the deal it deals; the lobby's "Robô" adds a robot to the next free seat, once per
+press (issue 30: the press's own key makes a redelivery a no-op)."""
 
 from __future__ import annotations
 
@@ -97,18 +98,42 @@ async def test_limpar_pressed_twice_clears_once(svc: Service, store: Any) -> Non
     assert (await game_of(store))[0] == before
 
 
-async def test_a_double_tapped_robot_adds_one_robot(svc: Service, store: Any) -> None:
+async def test_robo_pressed_twice_in_a_row_adds_two_robots(svc: Service, store: Any) -> None:
+    """Issue 30: the group's lobby may not show the first robot yet when the second press
+    comes; each press (its own update key) adds a robot to the next free seat."""
     table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
     robot = button(table, "Robô")
-    assert code_of(robot) == ("ai", "1")  # "make it one robot at the table"
-    added = only(await svc.press(ANA, robot, update="tg:1:u:20"), "table").view
+    assert code_of(robot) == ("ai", "")  # "a robot to the next free seat"
+    only(await svc.press(ANA, robot, update="tg:1:q:20"), "table")
+    added = only(await svc.press(ANA, robot, update="tg:1:q:21"), "table").view
     assert "Lugar 2: Robô 2 (normal) · lado 2" in added.lines
-    assert await svc.press(ANA, robot, update="tg:1:u:21") == [
-        Reply(player=ANA, text="Esse robô já entrou: veja a mesa.")]
+    assert "Lugar 3: Robô 3 (normal) · lado 3" in added.lines
     _v, game = await game_of(store)
-    assert [s.ai for s in game.seats] == [None, "normal"]
-    # the new table's button makes it two robots
-    assert code_of(button(added, "Robô")) == ("ai", "2")
+    assert [s.ai for s in game.seats] == [None, "normal", "normal"]
+    assert button(added, "Robô") == robot  # the button stays what it was
+
+
+async def test_one_robot_press_delivered_twice_adds_one_robot(svc: Service, store: Any) -> None:
+    """A real double tap: the same press (the same update key) delivered again applies
+    once and changes nothing more."""
+    table = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    robot = button(table, "Robô")
+    only(await svc.press(ANA, robot, update="tg:1:q:20"), "table")
+    before, game = await game_of(store)
+    assert await svc.press(ANA, robot, update="tg:1:q:20") == []
+    after, _g = await game_of(store)
+    assert after == before and [s.ai for s in game.seats] == [None, "normal"]
+
+
+async def test_robo_on_a_full_table_says_it_is_full(svc: Service, store: Any) -> None:
+    table = only(await svc.new_game(CHAT, ANA, "tranca"), "table").view
+    robot = button(table, "Robô")
+    for k in range(3):
+        only(await svc.press(ANA, robot, update=f"tg:1:q:{k}"), "table")
+    before, _g = await game_of(store)
+    assert await svc.press(ANA, robot, update="tg:1:q:9") == [
+        Reply(player=ANA, text="A mesa está cheia.")]
+    assert (await game_of(store))[0] == before
 
 
 async def test_a_robot_button_on_a_table_someone_joined_since_still_adds_the_robot(

@@ -184,12 +184,39 @@ async def test_a_duplicate_update_changes_nothing_but_is_still_answered(tg: Tg) 
     first = await tg.press(BIA, tg.table(), "Entrar", update_id=500)
     edits = len(tg.fake.called("editMessageText"))
     await tg.feed({"update_id": 500, "callback_query": {
-        "id": "again", "from": BIA, "chat_instance": "ci",
+        "id": first, "from": BIA, "chat_instance": "ci",
         "data": button(tg.table(), "Entrar")["callback_data"],
         "message": {k: tg.table()[k] for k in ("message_id", "date", "chat", "text")}}})
     assert len(tg.fake.called("editMessageText")) == edits
-    assert tg.answer(first)["callback_query_id"] == first
-    assert "text" not in tg.answer("again")
+    answers = [p for p in tg.fake.called("answerCallbackQuery")
+               if p["callback_query_id"] == first]
+    assert len(answers) == 2 and all("text" not in a for a in answers)
+
+
+async def test_robo_tapped_twice_on_the_same_lobby_adds_two_robots(tg: Tg) -> None:
+    """Issue 30: two taps are two callback queries, two robots, even on the lobby message
+    as it was before the first robot showed."""
+    await open_table(tg)
+    lobby = tg.table()
+    first = await tg.press(ANA, lobby, "Robô")
+    second = await tg.press(ANA, lobby, "Robô")
+    assert "Lugar 2: Robô 2 (normal) · lado 2\nLugar 3: Robô 3 (normal) · lado 3" in (
+        tg.table()["text"])
+    assert "text" not in tg.answer(first) and "text" not in tg.answer(second)
+
+
+async def test_one_robot_tap_delivered_again_in_another_update_adds_one_robot(tg: Tg) -> None:
+    """The same press (its callback query) in a second update, as a redelivery brings it,
+    applies once: the press is told by its query id, not by the update's."""
+    await open_table(tg)
+    lobby = tg.table()
+    query = await tg.press(ANA, lobby, "Robô", update_id=700)
+    await tg.feed({"update_id": 701, "callback_query": {
+        "id": query, "from": ANA, "chat_instance": "ci",
+        "data": button(lobby, "Robô")["callback_data"],
+        "message": {k: lobby[k] for k in ("message_id", "date", "chat", "text")}}})
+    text = tg.table()["text"]
+    assert "Lugar 2: Robô 2 (normal) · lado 2" in text and "Lugar 3" not in text
 
 
 async def test_cancel_by_a_chat_admin_closes_the_table_and_drops_its_buttons(tg: Tg) -> None:

@@ -5,7 +5,8 @@ Commands (pt-BR): ``/novojogo /entrar /sair /robo /iniciar /mao /placar /regras 
 /cancelar /voltar /exportar /idioma`` and ``/start`` with deep-link payloads:
 ``j<game_id>`` joins that game, ``h<game_id>`` sends the person's hand, ``g<game_id>``
 only opens the private chat. Update ids go to the service as
-``"tg:<bot_id>:u:<update_id>"`` so a duplicate delivery changes nothing.
+``"tg:<bot_id>:u:<update_id>"`` (a button press: its callback query id,
+``"tg:<bot_id>:q:<query_id>"``) so a duplicate delivery changes nothing.
 """
 
 from __future__ import annotations
@@ -57,8 +58,22 @@ def chat_of(chat: Chat, chat_id: int | None = None) -> ChatRef:
 
 def update_key(update: Update) -> str:
     """Idempotency key of an update: ``"tg:<bot id>:u:<update id>"`` (update ids are only
-    unique per bot, and several bots may share one Redis)."""
+    unique per bot, and several bots may share one Redis); a button press is keyed by
+    its callback query (:func:`press_key`)."""
+    query = update.callback_query
+    if query is not None:
+        return press_key(update.get_bot().id, query.id)
     return f"{PLATFORM}:{update.get_bot().id}:u:{update.update_id}"
+
+
+def press_key(bot_id: int, query_id: str) -> str:
+    """Idempotency key of one button press: ``"tg:<bot id>:q:<callback query id>"``.
+
+    Telegram makes one callback query per tap and sends it again, in the same or in
+    another update, only when it was not acknowledged: the query id tells "this press"
+    from "a new press of the same-looking button" (issue 30: "Robô" tapped twice adds
+    two robots; the same press delivered twice applies once)."""
+    return f"{PLATFORM}:{bot_id}:q:{query_id}"
 
 
 @dataclass
