@@ -35,7 +35,8 @@ def scripted(lines: list[str], width: int = 100) -> tuple[ConsoleGame, io.String
 
 
 async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
-    game, out = scripted(["?", "x", "d 1", "c", "d 99", "d 6", "t 2", "b 1 2 / 3", "d 6",
+    game, out = scripted(["?", "x", "d 1", "c", "d 99", "d 6", "t 2", "b 1 3 / 4", "d 2",
+                          "d 6",
                           "c", "p", "q"])
     assert await game.setup("tranca", None)
     await game.play()
@@ -50,13 +51,17 @@ async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:
     assert "Não há carta 99 na sua mão (1 a 12)." in text
     assert "Baixe o 3 vermelho antes de descartar" in text
     assert "Você comprou do monte e baixou o 3♦." in text and "3 vermelhos baixados: 3♦" in text
-    assert "5♣ 10♦: um jogo precisa de pelo menos 3 cartas." in text  # "b 1 2 / 3"
+    assert "5♣ 10♦: um jogo precisa de pelo menos 3 cartas." in text  # "b 1 3 / 4"
+    assert "A carta 2 já saiu da sua mão nesta vez." in text  # the 3♦ laid (issue 30)
     assert "Separado 1" not in text  # a refused meld leaves no selection behind
     # the AI answered, the person's discard went to the pile
     assert "│ Robô 2 comprou do monte e descartou A♣." in text  # the table, told once
     assert text.count("Robô 2 comprou do monte e descartou A♣.") == 1
-    # "d 6" was typed from the screen where the drawn 8♦ stood at the end: 5♥ went
-    assert "1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:A♥  7:8♥  8:9♥  9:6♠  10:K♠" in text
+    # "d 6" was typed from the screen where the drawn 8♦ stood at the end and the laid
+    # 3♦ had left number 2 unused: A♥, shown as 6, went (issue 30)
+    assert "│ 1:5♣  3:10♦  4:Q♦  5:Q♦  6:A♥  7:5♥  8:8♥  9:9♥  10:6♠  11:K♠  12:•8♦ " in text
+    assert "Você comprou do monte, baixou o 3♦ e descartou A♥." in text
+    assert "1:5♣  2:8♦  3:10♦  4:Q♦  5:Q♦  6:5♥  7:8♥  8:9♥  9:6♠  10:K♠" in text
     assert "Partida: Você × Robô 2" in text
     assert text.rstrip().endswith(
         "<q>\nPartida: Você × Robô 2\nTotal: 0 × 0\nRanking:\n"
@@ -198,6 +203,6 @@ def test_no_card_is_marked_new_once_the_turn_is_over() -> None:
     game._new_hand(hand(["5c", "7s", "Kd", "9h"], moves=True, drawn="9h"))  # pile 7s, stock 9h
     assert (game.order, game.new_cards) == ([0, 2, 1, 3], 2)
     game._new_hand(hand(["5c", "7s", "Kd"], moves=False))  # discarded 9h: the turn is over
-    assert (game.order, game.new_cards) == ([0, 2, 1], 0)
+    assert (game.order, game.new_cards) == ([0, 2, 1, None], 0)  # 4 unused (issue 30)
     game._new_hand(hand(["5c", "7s", "Kd"], moves=True))  # the next turn: sorted again
     assert (game.order, game.new_cards) == ([0, 1, 2], 0)

@@ -16,9 +16,11 @@ by their number under "Sua mão" or by name (:mod:`adapters.console.typed`)::
   p, placar    scoreboard     regras   the variant's rules     idioma en   language
   exportar     save the finished match's record     ?  help     q  quit (asks first)
 
-Hand numbers stay put during a turn: a drawn card goes to the end, marked ``•``
-(other new cards, from the pile or a morto, ``*``); the hand is sorted again when the
-person's next turn starts.
+Hand numbers hold for the whole turn (issue 30): a number names the same card after a
+meld, an extension or a pick-up; a card that left leaves its number unused (``1:5♣
+3:10♦``) until the next turn; new cards get new numbers at the end, the drawn card marked
+``•`` (other new cards, from the pile or a morto, ``*``); the hand is sorted again when
+the person's next turn starts.
 """
 
 from __future__ import annotations
@@ -87,8 +89,10 @@ class ConsoleGame:
         self.pause_s = pause_s
         self.table: View | None = None
         self.hand: View | None = None
-        self.order: list[int] = []  # view index of each card, in the order shown
-        self.new_cards = 0  # how many cards at the end of ``order`` came this turn
+        self.order: list[int | None] = []  # view index of each hand number - 1 (None:
+        # the card left this turn, the number stays unused until the next turn)
+        self.new_cards = 0  # how many numbers at the end of ``order`` came this turn
+        self.leaving: set[int] = set()  # the numbers - 1 a move being pressed plays
         self._shown: object = None  # what the last render showed (see snapshot)
         self.game_id = ""
         self.closed = False
@@ -121,21 +125,34 @@ class ConsoleGame:
                 self.closed = True
 
     def _new_hand(self, view: View) -> None:
-        """Take a new hand view: sorted when a turn starts, else the cards shown keep
-        their numbers and new ones go to the end."""
+        """Take a new hand view: numbered afresh (sorted) when a turn starts; during the
+        turn every number keeps naming the card it named (a card that left leaves its
+        number unused, :func:`typed.keep_order`) and new cards get new numbers at the end."""
         codes = [face.code for face in view.cards]
         if self.hand is None or not self.my_turn():
             self.order, self.new_cards = list(range(len(codes))), 0
         else:
-            shown = [self.hand.cards[i].code for i in self.order]
-            self.order, self.new_cards = typed.keep_order(shown, codes, self.new_cards)
+            self.order, self.new_cards = typed.keep_order(
+                self.shown_codes(), codes, self.new_cards, self.leaving)
             if not _offers_actions(view):  # the turn is over (a discard, the deal's end):
                 self.new_cards = 0  # the numbers stay, no card is "new this turn" (*)
         self.hand = view
 
-    def shown_codes(self) -> list[str]:
-        """The record codes of the hand's cards, in the order shown."""
-        return [self.hand.cards[i].code for i in self.order] if self.hand else []
+    def shown_codes(self) -> list[str | None]:
+        """The record code of the card each hand number names (number - 1), None for a
+        number whose card left this turn."""
+        if self.hand is None:
+            return []
+        cards = self.hand.cards
+        return [None if i is None else cards[i].code for i in self.order]
+
+    def view_index(self, pos: int) -> int:
+        """The hand view's index of the card numbered ``pos`` + 1 (a number that names a
+        card: :func:`typed.positions` checked it)."""
+        index = self.order[pos]
+        if index is None:
+            raise ValueError(f"hand number {pos + 1} names no card")
+        return index
 
     def _narrate(self, before: str, now: str) -> None:
         """Print each turn of the table's narration (bot/narration.py: one sentence per

@@ -283,13 +283,18 @@ async def _with_cards(game: ConsoleGame, cmd: str, args: list[str]) -> None:
         # no "+N" buttons outside the play phase: a lay-down gets the engine's own answer
         # ("Primeiro compre do monte ou pegue o lixo.", RULES C11; "Não é a sua vez.")
         cmd, target = "b", None
-    await _press_cards(game, cmd, [[game.order[i] for i in g] for g in shown], target)
+    game.leaving = {pos for group in shown for pos in group}
+    try:
+        await _press_cards(game, cmd, [[game.view_index(i) for i in g] for g in shown], target)
+    finally:
+        game.leaving = set()
 
 
 async def _press_cards(game: ConsoleGame, cmd: str, groups: list[list[int]],
                        target: int | None) -> None:
-    """Select the cards (view indexes) group by group, then press the move; a refused
-    press leaves no half-made selection behind."""
+    """Select the cards (view indexes, resolved from the numbers before any press: every
+    press brings a new hand view) group by group, then press the move; a refused press
+    leaves no half-made selection behind."""
     await game.press("z")
     for k, group in enumerate(groups):
         for i in group:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.text import Text
@@ -14,17 +16,20 @@ from bot.i18n import Translator
 COMMANDS = {"c": "c", "p": "l", "m": "b", "e": "e", "d": "d", "r": "r", "3": "t"}
 
 
-def hand_text(view: View, order: list[int] | None = None, new: int = 0) -> Text:
+def hand_text(view: View, order: Sequence[int | None] | None = None, new: int = 0) -> Text:
     """``1:7♥  2:8♥ ...`` with red suits in red and selected cards underlined; ``order``
-    lists the view's card indexes in the order shown (default: the view's). One mark per
+    lists the view's card index of each number (default: the view's order; None: a number
+    whose card left this turn, not shown, ``1:7♥  3:9♥``). One mark per
     card: the cards drawn from the stock this turn ``•`` as on every platform
     (``bot.hands.DRAWN_MARK``), the other cards that came this turn (the last ``new``
     shown: the pile, a morto) ``*``."""
     text = Text()
     shown = order if order is not None else list(range(len(view.cards)))
     for pos, i in enumerate(shown):
+        if i is None:
+            continue
         face = view.cards[i]
-        if pos:
+        if text:
             text.append("  ")
         text.append(f"{pos + 1}:", style="dim")
         if face.drawn:
@@ -36,10 +41,11 @@ def hand_text(view: View, order: list[int] | None = None, new: int = 0) -> Text:
     return text
 
 
-def starred(view: View, shown: list[int], new: int, pos: int) -> bool:
-    """True when the card shown at ``pos`` is marked ``*``: new this turn (one of the
-    last ``new``) and not drawn from the stock (those are marked ``•``)."""
-    return pos >= len(shown) - new and not view.cards[shown[pos]].drawn
+def starred(view: View, shown: Sequence[int | None], new: int, pos: int) -> bool:
+    """True when the card numbered ``pos`` + 1 is marked ``*``: new this turn (one of
+    the last ``new`` numbers) and not drawn from the stock (those are marked ``•``)."""
+    index = shown[pos]
+    return index is not None and pos >= len(shown) - new and not view.cards[index].drawn
 
 
 def actions_text(view: View, _: Translator) -> str:
@@ -71,8 +77,8 @@ def show_table(console: Console, view: View) -> None:
     console.print(Panel("\n".join(view.lines), title=view.title, expand=False))
 
 
-def show_hand(console: Console, view: View, _: Translator, order: list[int] | None = None,
-              new: int = 0) -> None:
+def show_hand(console: Console, view: View, _: Translator,
+              order: Sequence[int | None] | None = None, new: int = 0) -> None:
     """The hand panel: numbered cards (see :func:`hand_text`), a note on the marks when a
     ``*`` is shown,
     status lines, and the actions valid now."""

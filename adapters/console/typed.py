@@ -8,11 +8,15 @@ also work: ``p`` paus, ``o`` ouros, ``e`` espadas. ``c`` is always paus, never c
 name the hand lacks is refused with the symbol it means, so ``7c`` typed for copas reads
 "Não há 7♣ na sua mão". The joker is ``jk``.
 
-Hand numbers stay put during a turn: :func:`keep_order` keeps the cards already shown in
-their places and puts new ones (a draw, the pile) at the end, marked.
+Hand numbers stay put during a turn: :func:`keep_order` keeps the cards already shown under
+their numbers, leaves the number of a card that left unused until the next turn, and gives
+new cards (a draw, the pile, a morto) new numbers at the end, marked.
 """
 
 from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Sequence
 
 from bot import outcome
 from bot.i18n import N_
@@ -60,10 +64,11 @@ def card_of(word: str) -> Card | None:
         return None
 
 
-def positions(words: list[str], codes: list[str], taken: set[int]) -> list[int]:
-    """0-based positions (in the order shown) of the typed ``words`` in a hand whose
-    shown cards have record ``codes``; ``taken`` collects the positions used so far
-    (a name takes the first copy not taken yet). Raises :class:`Typo`."""
+def positions(words: list[str], codes: Sequence[str | None], taken: set[int]) -> list[int]:
+    """0-based positions (hand numbers - 1) of the typed ``words`` in a hand whose
+    numbers name cards of record ``codes`` (None: a number whose card left this turn,
+    :func:`keep_order`); ``taken`` collects the positions used so far (a name takes the
+    first copy not taken yet). Raises :class:`Typo`."""
     out: list[int] = []
     for word in words:
         if is_number(word):
@@ -71,6 +76,8 @@ def positions(words: list[str], codes: list[str], taken: set[int]) -> list[int]:
                 raise Typo(N_("Não há carta {n} na sua mão (1 a {max})."), n=echo(word),
                            max=len(codes))
             pos = int(word) - 1
+            if codes[pos] is None:
+                raise Typo(N_("A carta {n} já saiu da sua mão nesta vez."), n=int(word))
             if pos in taken:
                 raise Typo(N_("Carta {n} repetida."), n=int(word))
         else:
@@ -88,20 +95,31 @@ def positions(words: list[str], codes: list[str], taken: set[int]) -> list[int]:
     return out
 
 
-def keep_order(shown: list[str], codes: list[str], marked: int = 0) -> tuple[list[int], int]:
+def keep_order(shown: Sequence[str | None], codes: list[str], marked: int = 0,
+               leaving: Collection[int] = ()) -> tuple[list[int | None], int]:
     """Display order for a hand view whose cards (in the view's order) have ``codes``,
-    keeping the cards of the previous display ``shown`` (codes, in display order, the
-    last ``marked`` of them new this turn) in their order and putting the others at the
-    end. Returns the view indexes in display order and how many, at the end, are new."""
+    keeping every number of the previous display ``shown`` (codes by number - 1, None
+    for a number whose card left earlier this turn; the last ``marked`` numbers new this
+    turn): a card still held keeps its number, a card that left leaves its number
+    unused (None), and the cards not shown before get new numbers at the end (issue 30:
+    ``b 6 7 3`` then ``d 5`` must still discard the card shown as 5). Of two copies of a
+    card (two decks) one of which left, the number in ``leaving`` (0-based: the numbers
+    the person just played) is the one left unused. Returns the view index of each
+    number (None: unused) and how many numbers, at the end, are new this turn."""
+    held = Counter(codes)
+    keep: set[int] = set()
+    by_code: dict[str, list[int]] = {}
+    for pos, code in enumerate(shown):
+        if code is not None:
+            by_code.setdefault(code, []).append(pos)
+    for code, spots in by_code.items():
+        spots.sort(key=lambda pos: (pos in leaving, pos))
+        keep.update(spots[:held[code]])
     free: dict[str, list[int]] = {}
     for i, code in enumerate(codes):
         free.setdefault(code, []).append(i)
-    order: list[int] = []
-    still = 0
-    for k, code in enumerate(shown):
-        if free.get(code):
-            order.append(free[code].pop(0))
-            still += k >= len(shown) - marked
-    kept = set(order)
+    order: list[int | None] = [free[code].pop(0) if pos in keep and code is not None else None
+                               for pos, code in enumerate(shown)]
+    kept = {i for i in order if i is not None}
     new = [i for i in range(len(codes)) if i not in kept]
-    return order + new, still + len(new)
+    return order + list(new), min(marked, len(shown)) + len(new)
