@@ -46,7 +46,8 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from adapters.storage.redis_store import RedisStore, open_store  # noqa: E402
+from adapters.storage.connect import open_store  # noqa: E402
+from adapters.storage.redis_store import RedisStore  # noqa: E402
 from bench._args import positive_int  # noqa: E402
 from bench._presses import DEAL, ENGINE, PICK, find_button, to_presses  # noqa: E402
 from bot import play  # noqa: E402

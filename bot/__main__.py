@@ -111,8 +111,9 @@ def _setup_error(err: BaseException) -> str | None:
 
     if isinstance(err, ValidationError):  # an adapter's own setting, read at start-up
         return settings_error(err, _Words._)
-    if isinstance(err, redis.exceptions.ConnectionError):
-        return _Words._("Redis não responde (REDIS_URL): {err}", err=err)
+    if isinstance(err, redis.exceptions.ConnectionError):  # the setting to check named
+        return _Words._("Redis não responde ({setting}): {err}",
+                        setting=getattr(err, "setting", "REDIS_URL"), err=err)
     if isinstance(err, redis.exceptions.ResponseError):  # e.g. a database number it lacks
         return _Words._("Redis recusou a conexão (REDIS_URL): {err}", err=err)
     if isinstance(err, ValueError) and "redis" in str(err).lower():  # redis-py's own words
@@ -179,10 +180,10 @@ async def _play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
     from rich.console import Console
 
     from adapters.console.app import ConsoleGame
-    from adapters.storage import open_store
+    from adapters.storage.connect import open_settings_store
     from bot.service import Service
 
-    store = await open_store(settings.redis_url, settings.redis_prefix)
+    store = await open_settings_store(settings)
     service = Service(store, SystemClock(), turn_timer_s=3600, ai_pace_s=0.0,
                       next_deal_s=3600.0, compress=settings.state_codec)
     game = ConsoleGame(service, Console(), pause_s=args.pause, lang=lang)
@@ -207,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     from adapters import logsafe
 
     logsafe.install(logsafe.secrets_of(settings.telegram_token, settings.discord_token,
-                                       settings.webhook_secret, redis_url=settings.redis_url))
+                                       settings.webhook_secret, settings.redis_password,
+                                       settings.redis_sentinel_password,
+                                       redis_url=settings.redis_url))
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args, get_origin
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.outcome import echo
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+RedisMode = Literal["single", "cluster", "sentinel"]
 _UNITS = {"turn_timer_s", "ai_pace_s"}  # in seconds
 
 
@@ -26,11 +28,28 @@ class Settings(BaseSettings):
 
     ``turn_timer_s`` 10 to 86,400 s (the default turn time; a group's ``timer=`` option
     takes 15 to 3,600), ``ai_pace_s`` 0 to 60 s, ``webhook_port`` 1 to 65,535,
-    ``log_level`` one of DEBUG, INFO, WARNING, ERROR, CRITICAL."""
+    ``log_level`` one of DEBUG, INFO, WARNING, ERROR, CRITICAL.
+
+    Redis (issue 28, docs/deploy.md): ``redis_mode`` ``single`` (one Redis at
+    ``redis_url``), ``cluster`` (``redis_url`` names any node of a Redis Cluster) or
+    ``sentinel`` (``redis_sentinels`` ``host:port,host:port,...`` and
+    ``redis_sentinel_master``; the password, user, TLS and db of ``redis_url`` when given,
+    else ``redis_password`` / ``redis_db``); ``redis_timer_sets`` 1 to 1,024 sorted sets
+    of deadlines (raise it on a running deployment, never lower it)."""
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
 
     redis_url: str | None = None
+    redis_mode: RedisMode = "single"
+    redis_sentinels: str | None = Field(default=None, validate_default=True)
+    redis_sentinel_master: str | None = Field(default=None, validate_default=True)
+    redis_sentinel_password: str | None = None
+    """The sentinels' own password (``requirepass`` of the sentinel processes), if any."""
+    redis_password: str | None = None
+    redis_db: int | None = Field(default=None, ge=0, le=1_000_000)
+    redis_timer_sets: int = Field(default=1, ge=1, le=1024)
+    """How many sorted sets hold the games' deadlines (adapters/storage/timers.py): 1 is
+    the one ``<prefix>:timers`` key; more spread them over a cluster's nodes."""
     redis_prefix: str = Field(default="buraco", pattern=r"^[A-Za-z0-9_.-]{1,40}$")
     """First part of every key (several bots, or test runs, can share one Redis)."""
     telegram_token: str | None = None
@@ -57,10 +76,63 @@ class Settings(BaseSettings):
     def _upper(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("state_codec", mode="before")
+    @field_validator("state_codec", "redis_mode", mode="before")
     @classmethod
     def _lower(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("redis_mode")
+    @classmethod
+    def _mode_needs(cls, value: str, info: ValidationInfo) -> str:
+        if value == "cluster" and not info.data.get("redis_url"):
+            raise _redis_error(N_("com cluster, defina REDIS_URL com o endereço de um nó "
+                                  "(ex.: redis://10.0.0.1:6379)"))
+        return value
+
+    @field_validator("redis_sentinels")
+    @classmethod
+    def _sentinels(cls, value: str | None, info: ValidationInfo) -> str | None:
+        sentinel = info.data.get("redis_mode") == "sentinel"
+        if not value or not value.strip():
+            if sentinel:
+                raise _redis_error(N_("com REDIS_MODE=sentinel, use host:porta,host:porta "
+                                      "(ex.: 10.0.0.1:26379,10.0.0.2:26379)"))
+            return None
+        if not sentinel:
+            raise _redis_error(N_("vale só com REDIS_MODE=sentinel"))
+        try:
+            sentinel_addresses(value)
+        except ValueError:
+            raise _redis_error(N_("use host:porta,host:porta (ex.: "
+                                  "10.0.0.1:26379,10.0.0.2:26379)")) from None
+        return value
+
+    @field_validator("redis_sentinel_master")
+    @classmethod
+    def _master(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if info.data.get("redis_mode") == "sentinel" and not (value and value.strip()):
+            raise _redis_error(N_("com REDIS_MODE=sentinel, diga o nome do primário que "
+                                  "os sentinelas vigiam (ex.: mymaster)"))
+        return value.strip() if value else None
+
+
+def sentinel_addresses(text: str) -> list[tuple[str, int]]:
+    """``"h1:26379, h2:26379"`` as ``[("h1", 26379), ("h2", 26379)]`` (a bracketed IPv6
+    host ``[::1]:26379`` too). Raises ValueError for an empty entry, a missing host or a
+    port that is not 1 to 65,535."""
+    out: list[tuple[str, int]] = []
+    for part in text.split(","):
+        host, sep, port = part.strip().rpartition(":")
+        host = host.strip("[]")
+        if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise ValueError(f"not host:port: {part!r}")
+        out.append((host, int(port)))
+    return out
+
+
+def _redis_error(text: str) -> PydanticCustomError:
+    """A Redis setting's refusal: ``text`` (a pt-BR msgid) says what it needs."""
+    return PydanticCustomError("redis_setting", "{text}", {"text": text})
 
 
 def settings_error(err: ValidationError, _: Translator | None = None) -> str:
@@ -75,6 +147,10 @@ def _one(error: Any, _: Translator) -> str:
     name = str(error["loc"][0]) if error["loc"] else "?"
     field = Settings.model_fields.get(name)
     given = error.get("input")
+    if error.get("type") == "redis_setting":
+        shown = f" ({echo(given)!r})" if isinstance(given, str) and name != "redis_url" else ""
+        return _("{name} inválido{shown}: {accepts}.", name=name.upper(), shown=shown,
+                 accepts=_(error["ctx"]["text"]))
     shown = f" ({echo(given)!r})" if isinstance(given, str) else (
         f" ({given!r})" if isinstance(given, int | float) else "")
     return _("{name} inválido{shown}: {accepts}.", name=name.upper(), shown=shown,

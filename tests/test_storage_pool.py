@@ -12,8 +12,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from adapters.storage.connect import MAX_CONNECTIONS, open_store
 from adapters.storage.pool import BoundedPool
-from adapters.storage.redis_store import MAX_CONNECTIONS, open_store
 
 pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"),
                                 reason="the pool's connections need a real Redis (REDIS_URL)")

@@ -64,12 +64,12 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): log in (a bad token raises
     ``discord.LoginFailure``), connect every shard, tick; on stop, finish the deliveries
     in flight and close. Raises what ends the connection (e.g. no gateway)."""
-    from adapters.storage.redis_store import open_store
+    from adapters.storage.connect import open_settings_store
 
     if not settings.discord_token:
         raise SystemExit("DISCORD_TOKEN is not set: create a bot at "
                          "https://discord.com/developers/applications (README)")
-    store = await open_store(settings.redis_url, settings.redis_prefix)
+    store = await open_settings_store(settings)
     try:
         client = await _client(settings, store)
         stop = stop or stop_on_signals()
@@ -92,11 +92,11 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
 async def sync(settings: Any, guild: int | None) -> list[str]:
     """Register the slash commands (globally, or in ``guild`` at once) and return their
     names. Only on request: registration is rate-limited by Discord."""
-    from adapters.storage.redis_store import open_store
+    from adapters.storage.connect import open_settings_store
 
     if not settings.discord_token:
         raise SystemExit("DISCORD_TOKEN is not set")
-    store = await open_store(settings.redis_url, settings.redis_prefix)
+    store = await open_settings_store(settings)
     try:
         client = await _client(settings, store, tick=False)
         async with client:

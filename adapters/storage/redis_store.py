@@ -4,8 +4,10 @@ Game states are stored as a hash ``{v: version, s: state JSON}`` and replaced on
 a Lua compare-and-set, so two concurrent actions on one version cannot both win
 (DESIGN "Storage"; issue 4 "Concurrency"). Key names are in :mod:`.keys`.
 
-Without a Redis URL, :func:`open_store` runs on an embedded ``fakeredis`` server whose
-Lua support comes from ``lupa``, so a newcomer needs no Redis installed.
+The client is made by :func:`adapters.storage.connect.open_store`: one Redis, a Redis
+Cluster, a Sentinel-watched primary, or (without a Redis URL) an embedded ``fakeredis``
+server whose Lua support comes from ``lupa``, so a newcomer needs no Redis installed.
+The deadlines live in :class:`adapters.storage.timers.TimerSets`.
 """
 
 from __future__ import annotations
@@ -14,17 +16,16 @@ import contextlib
 import hashlib
 import logging
 import math
+import time
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any
 
-import fakeredis
-import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
 
 from adapters.storage import scripts
 from adapters.storage.keys import DEFAULT_PREFIX, StoreKeys
-from adapters.storage.pool import BoundedPool
+from adapters.storage.timers import TimerSets
 from bot.model import CorruptGame
 from bot.ports import LEASE_S
 
@@ -33,11 +34,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 RankingRow = tuple[str, str, int, int, int]
-MAX_CONNECTIONS = 64
-POOL_WAIT_S = 10.0
-"""A burst of more concurrent calls than ``MAX_CONNECTIONS`` waits up to ``POOL_WAIT_S``
-for a free connection (:class:`BoundedPool`) instead of failing with ``MaxConnectionsError``
-as redis-py's default pool does past 100 (issue 12, "Load")."""
 SEEN_KEPT = 64
 """Applied update keys kept per game (issue 12, defect 8): a platform redelivers an
 update within minutes, long before 64 later changes of that game; every press also
@@ -80,14 +76,20 @@ def _check_ttl(ttl_s: int) -> None:
 
 
 class RedisStore:
-    """Game store on one Redis database; every method is one round trip or a transaction.
+    """Game store on one Redis database, a Redis Cluster or a Sentinel-watched primary;
+    every method is one round trip or a transaction.
 
-    ``client`` must be created with ``decode_responses=True`` (as :func:`open_store`
-    does). ``prefix`` starts every key name (default ``"buraco"``).
+    ``client`` must be created with ``decode_responses=True`` (as
+    :func:`adapters.storage.connect.open_store` does). ``prefix`` starts every key name
+    (default ``"buraco"``); ``timer_sets`` is ``S``, the number of deadline sets
+    (:class:`TimerSets`); ``cluster`` says ``client`` is a ``RedisCluster`` (the sweep's
+    SCAN then runs on every primary).
     """
 
-    def __init__(self, client: aioredis.Redis, prefix: str = DEFAULT_PREFIX) -> None:
+    def __init__(self, client: Any, prefix: str = DEFAULT_PREFIX, timer_sets: int = 1,
+                 cluster: bool = False) -> None:
         self.client = client
+        self.cluster = cluster
         self.keys = StoreKeys(prefix)
         self._create: AsyncScript = client.register_script(scripts.CREATE_GAME)
         self._save: AsyncScript = client.register_script(scripts.SAVE_GAME)
@@ -97,6 +99,7 @@ class RedisStore:
         self._set_setting: AsyncScript = client.register_script(scripts.SET_SETTING)
         self._claim: AsyncScript = client.register_script(scripts.CLAIM_DUE)
         self._results: AsyncScript = client.register_script(scripts.ADD_RESULTS)
+        self.timers = TimerSets(client, self.keys, timer_sets, self._claim)
 
     async def close(self) -> None:
         """Close the client's connections; the store is unusable afterwards."""
@@ -141,7 +144,7 @@ class RedisStore:
         step, into the game's own bounded set of the last :data:`SEEN_KEPT` applied updates
         (score ``now_ts``), and the save is refused if that update was applied already.
         With ``deadline`` the game's deadline is set in the same round trip (a pipeline,
-        not a transaction: the timers key lives in another Cluster slot), whether or not
+        not a transaction: the game's timer set lives in another Cluster slot), whether or not
         the save wins; the caller puts it back when it loses. True when written; False
         when somebody saved first, the update was applied, or the game is gone.
         Raises ValueError if ``ttl_s < 1`` or ``deadline`` is not finite.
@@ -157,7 +160,7 @@ class RedisStore:
             raise ValueError(f"deadline must be a finite Unix time, got {deadline!r}")
         async with self.client.pipeline(transaction=False) as pipe:
             pipe.evalsha(self._save.sha, len(keys), *keys, *args)
-            pipe.zadd(self.keys.timers(), {game_id: deadline})
+            pipe.zadd(self.timers.home_key(game_id), {game_id: deadline})
             written, _ = await pipe.execute(raise_on_error=False)
         if isinstance(written, NoScriptError):  # a new or flushed server: load it, once
             written = await self._save(keys=keys, args=args)
@@ -225,17 +228,19 @@ class RedisStore:
     # -- timers ---------------------------------------------------------------------
 
     async def set_deadline(self, game_id: str, due_ts: float) -> None:
-        """Set (or move) the game's deadline (score = Unix time in seconds).
+        """Set (or move) the game's deadline (score = Unix time in seconds) in its own
+        timer set (:class:`TimerSets`).
 
         Raises ValueError for a NaN or infinite ``due_ts``.
         """
         if not math.isfinite(due_ts):
             raise ValueError(f"due_ts must be a finite Unix time, got {due_ts!r}")
-        await self.client.zadd(self.keys.timers(), {game_id: due_ts})
+        await self.client.zadd(self.timers.home_key(game_id), {game_id: due_ts})
 
     async def clear_deadline(self, game_id: str) -> None:
-        """Remove the game's deadline (nothing happens if it has none)."""
-        await self.client.zrem(self.keys.timers(), game_id)
+        """Remove the game's deadline from its own timer set (nothing happens if it has
+        none; an entry left in an older layout's set is dropped when it comes due)."""
+        await self.client.zrem(self.timers.home_key(game_id), game_id)
 
     async def claim_due(self, now_ts: float, limit: int = 10,
                         lease_s: float = LEASE_S) -> list[str]:
@@ -243,7 +248,9 @@ class RedisStore:
         one's deadline moves to ``now_ts + lease_s`` (not removed), so each due deadline
         goes to one caller across all workers until its lease runs out; the save after
         the move sets the real deadline, and a worker that dies mid-move leaves a
-        deadline another worker takes over (issue 12, defect 1).
+        deadline another worker takes over (issue 12, defect 1). With several timer
+        sets the walk starts at a random set and goes on until ``limit`` is reached
+        (:meth:`TimerSets.claim`).
 
         ``limit < 1`` claims nothing. Raises ValueError for a NaN ``now_ts`` or a
         ``lease_s`` that is not a positive finite number.
@@ -254,23 +261,23 @@ class RedisStore:
             raise ValueError(f"lease_s must be > 0 seconds, got {lease_s!r}")
         if limit < 1:
             return []
-        args: list[str | int] = [repr(now_ts), limit, repr(now_ts + lease_s)]
-        claimed = await self._claim(keys=[self.keys.timers()], args=args)
-        return [str(_text(game_id)) for game_id in claimed]
+        return await self.timers.claim(now_ts, limit, now_ts + lease_s, time.monotonic())
 
     async def has_deadline(self, game_ids: list[str]) -> list[bool]:
-        """For each id, whether the game has a deadline in the timers set (one ZMSCORE)."""
+        """For each id, whether the game has a deadline in its own timer set (one
+        ZMSCORE per set)."""
         if not game_ids:
             return []
-        scores = await self.client.zmscore(self.keys.timers(), game_ids)
-        return [score is not None for score in scores]
+        return await self.timers.has(game_ids)
 
     async def game_ids(self, count: int = 500) -> AsyncIterator[str]:
         """Every stored game id (SCAN over the state keys, ``count`` per step; a game
-        created or deleted meanwhile may or may not be listed). On Redis Cluster SCAN
-        runs per node: see docs/deploy.md."""
+        created or deleted meanwhile may or may not be listed). On a Redis Cluster the
+        SCAN runs on every primary (redis-py's ``scan_iter`` with ``target_nodes``)."""
         head = f"{self.keys.prefix}:{{"
-        async for key in self.client.scan_iter(match=self.keys.state_pattern(), count=count):
+        where: dict[str, Any] = {"target_nodes": "primaries"} if self.cluster else {}
+        async for key in self.client.scan_iter(match=self.keys.state_pattern(), count=count,
+                                               **where):
             name = str(_text(key))
             yield name[len(head):name.rindex("}:state")]
 
@@ -368,29 +375,6 @@ def _ranking_rows(fields: dict[str, str]) -> list[RankingRow]:
     ]
     rows.sort(key=lambda row: (-row[3], -row[4], row[2], row[0]))
     return rows
-
-
-async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX) -> RedisStore:
-    """Connect to Redis at ``url`` (``redis://host:port/db``) and check it answers PING;
-    with ``url=None`` use a fresh embedded fakeredis server (Lua via ``lupa``).
-
-    A real server is reached through a :class:`BoundedPool` of :data:`MAX_CONNECTIONS`.
-    Raises ``redis.exceptions.ConnectionError`` when the server at ``url`` does not answer.
-    """
-    client: Any
-    if url is None:
-        client = fakeredis.FakeAsyncRedis(decode_responses=True)
-    else:
-        pool = BoundedPool.from_url(
-            url, decode_responses=True, max_connections=MAX_CONNECTIONS, wait_s=POOL_WAIT_S)
-        client = aioredis.Redis.from_pool(pool)  # the client owns it: close() closes it
-    store = RedisStore(client, prefix)
-    try:
-        await client.ping()
-    except Exception:
-        await store.close()
-        raise
-    return store
 
 
 if TYPE_CHECKING:

@@ -122,12 +122,12 @@ async def register_commands(application: Any) -> None:
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): open the store, build the
     service and the application, register the commands, receive updates, tick."""
-    from adapters.storage.redis_store import open_store
+    from adapters.storage.connect import open_settings_store
     from bot import SystemClock
     from bot.service import Service
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry the token
-    store = await open_store(settings.redis_url, settings.redis_prefix)
+    store = await open_settings_store(settings)
     service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
                       ai_pace_s=settings.ai_pace_s, compress=settings.state_codec)
 

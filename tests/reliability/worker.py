@@ -5,7 +5,7 @@
 
 It is what a webhook worker behind a load balancer is, with a Redis list standing in
 for the balancer: a :class:`bot.service.Service` over
-``adapters.storage.redis_store.open_store(url, prefix)`` takes requests from the list
+``adapters.storage.connect.open_store(url, prefix)`` takes requests from the list
 ``<P>:q`` (shared by every worker) and ``<P>:q:<name>`` (this worker only), serves each
 one in its own task (so a burst puts many calls in flight at once, as a webhook server
 does) and pushes ``{"id", "worker", "effects", "error", "ms"}`` to ``<P>:replies``; a
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import redis.asyncio as aioredis
 
-from adapters.storage.redis_store import open_store
+from adapters.storage.connect import open_store
 from bot import robot
 from bot.effects import ChatRef, PlayerRef
 from bot.model import decode

@@ -1,0 +1,173 @@
+"""Opening the store on one Redis, a Redis Cluster or a Sentinel-watched primary (issue 28).
+
+:func:`open_store` is the one place a Redis client is built:
+
+* ``mode="single"``: ``redis.asyncio.Redis`` on ``url`` through a :class:`BoundedPool`
+  (``redis://``, ``rediss://`` with TLS, ``unix://``; password and db in the URL);
+* ``mode="cluster"``: ``redis.asyncio.cluster.RedisCluster`` started from the node
+  ``url`` names; redis-py finds the other nodes, follows ``MOVED``/``ASK`` and, after a
+  failover or a reshard, reloads the slot map;
+* ``mode="sentinel"``: ``redis.asyncio.sentinel.Sentinel`` on the sentinels'
+  ``host:port`` list and ``master_for(master)``: every new connection asks the sentinels
+  where the primary is, so the workers follow a promotion without a restart.
+
+The store always checks the server answers ``PING`` before it is handed out; a server
+that does not (or a setting it cannot use) raises :class:`StoreUnreachable`, which names
+the setting to look at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import fakeredis
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import Sentinel
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException
+
+from adapters.storage.keys import DEFAULT_PREFIX
+from adapters.storage.pool import BoundedPool
+from adapters.storage.redis_store import RedisStore
+
+MAX_CONNECTIONS = 64
+POOL_WAIT_S = 10.0
+"""A burst of more concurrent calls than ``MAX_CONNECTIONS`` waits up to ``POOL_WAIT_S``
+for a free connection (:class:`BoundedPool`) instead of failing with ``MaxConnectionsError``
+as redis-py's default pool does past 100 (issue 12, "Load")."""
+SOCKET_TIMEOUT_S = 5.0
+"""Cluster and sentinel connections: a node that stops answering (a SIGKILLed primary
+whose TCP peer never says so) is given up after this, so the client asks again where the
+slot or the primary is (redis-py's own failover path)."""
+FAILOVER_RETRY = 6
+"""Attempts per command on a cluster or sentinel connection (redis-py ``Retry`` with
+exponential jittered backoff, 0.05 s to 1 s): spans the few seconds a failover takes."""
+
+
+class StoreUnreachable(RedisConnectionError):
+    """The store could not be opened: ``setting`` names what to check (``REDIS_URL``,
+    ``REDIS_SENTINELS``, ...); the message is redis-py's reason."""
+
+    def __init__(self, setting: str, reason: str) -> None:
+        super().__init__(reason)
+        self.setting = setting
+
+
+@dataclass(frozen=True)
+class RedisTarget:
+    """Where the store lives (the ``REDIS_*`` settings, bot/settings.py)."""
+
+    url: str | None = None
+    mode: str = "single"
+    sentinels: list[tuple[str, int]] = field(default_factory=list)
+    master: str | None = None
+    password: str | None = None
+    db: int | None = None
+    sentinel_password: str | None = None
+    timer_sets: int = 1
+
+    @classmethod
+    def of(cls, settings: Any) -> RedisTarget:
+        """The target a :class:`bot.settings.Settings` names (already validated)."""
+        from bot.settings import sentinel_addresses
+
+        sentinels = settings.redis_sentinels
+        return cls(url=settings.redis_url, mode=settings.redis_mode,
+                   sentinels=sentinel_addresses(sentinels) if sentinels else [],
+                   master=settings.redis_sentinel_master, password=settings.redis_password,
+                   db=settings.redis_db, sentinel_password=settings.redis_sentinel_password,
+                   timer_sets=settings.redis_timer_sets)
+
+    def setting(self) -> str:
+        """The setting an unreachable server points to."""
+        if self.mode == "sentinel":
+            return "REDIS_SENTINELS/REDIS_SENTINEL_MASTER"
+        return "REDIS_URL"
+
+
+def _failover_options() -> dict[str, Any]:
+    return {"socket_timeout": SOCKET_TIMEOUT_S, "socket_connect_timeout": SOCKET_TIMEOUT_S,
+            "retry": Retry(ExponentialWithJitterBackoff(base=0.05, cap=1.0), FAILOVER_RETRY),
+            "health_check_interval": 10}
+
+
+def _sentinel_client(target: RedisTarget) -> Any:
+    """A client of the primary the sentinels name, with the URL's credentials and db."""
+    options: dict[str, Any] = {"decode_responses": True, **_failover_options()}
+    if target.url:
+        parts = urlsplit(target.url)
+        if parts.scheme not in ("redis", "rediss"):
+            raise ValueError("redis sentinel mode: REDIS_URL must be redis:// or rediss://")
+        if parts.username:
+            options["username"] = unquote(parts.username)
+        if parts.password:
+            options["password"] = unquote(parts.password)
+        if parts.path.strip("/"):
+            options["db"] = int(parts.path.strip("/"))
+        if parts.scheme == "rediss":
+            options["ssl"] = True
+    if target.password:
+        options["password"] = target.password
+    if target.db is not None:
+        options["db"] = target.db
+    sentinel_kwargs: dict[str, Any] = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0}
+    if target.sentinel_password:
+        sentinel_kwargs["password"] = target.sentinel_password
+    sentinel = Sentinel(target.sentinels, sentinel_kwargs=sentinel_kwargs, **options)
+    return sentinel.master_for(target.master or "", redis_class=aioredis.Redis)
+
+
+def client_for(target: RedisTarget) -> Any:
+    """A redis-py asyncio client (``decode_responses=True``) for ``target``, not yet
+    connected; the embedded fakeredis server when it has no URL in single mode. Raises
+    ValueError for a URL redis-py cannot read."""
+    if target.mode == "cluster":
+        return RedisCluster.from_url(target.url or "", decode_responses=True,
+                                     max_connections=MAX_CONNECTIONS, **_failover_options())
+    if target.mode == "sentinel":
+        return _sentinel_client(target)
+    if target.url is None:
+        return fakeredis.FakeAsyncRedis(decode_responses=True)
+    pool = BoundedPool.from_url(target.url, decode_responses=True,
+                                max_connections=MAX_CONNECTIONS, wait_s=POOL_WAIT_S)
+    return aioredis.Redis.from_pool(pool)  # the client owns it: close() closes it
+
+
+async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX,
+                     target: RedisTarget | None = None) -> RedisStore:
+    """The store on ``target`` (default: one Redis at ``url``, the embedded fakeredis
+    server when ``url`` is None), once it answers ``PING``.
+
+    Raises :class:`StoreUnreachable` (a ``redis.exceptions.ConnectionError``) when the
+    server, the cluster or the sentinels' primary does not answer, ValueError for a URL
+    redis-py cannot read, ``redis.exceptions.ResponseError`` when the server refuses
+    (a database it lacks, a wrong password)."""
+    target = target or RedisTarget(url=url)
+    client = client_for(target)
+    store = RedisStore(client, prefix, timer_sets=target.timer_sets,
+                       cluster=target.mode == "cluster")
+    try:
+        if target.mode == "cluster":
+            await client.initialize()
+        await client.ping()
+    except RedisConnectionError as err:
+        await store.close()
+        raise StoreUnreachable(target.setting(), str(err) or type(err).__name__) from err
+    except RedisClusterException as err:  # no node of the cluster answered
+        await store.close()
+        raise StoreUnreachable(target.setting(), str(err)) from err
+    except BaseException:
+        await store.close()
+        raise
+    return store
+
+
+async def open_settings_store(settings: Any) -> RedisStore:
+    """:func:`open_store` on what :class:`bot.settings.Settings` names."""
+    return await open_store(settings.redis_url, settings.redis_prefix,
+                            RedisTarget.of(settings))
