@@ -149,6 +149,10 @@ class TableView(_Frozen):
     state_version: int = 0
     """The stored game version this view shows (0 when unknown): with several workers,
     an adapter drops a table older than the last one it showed."""
+    prompt: bool = False
+    """Shown at once, not coalesced with the 3 s gap of play (issue 30): a lobby (its
+    edits are few, each awaited by the person who pressed) and the table that replaces
+    it at the start. The platform's per-chat cap still holds."""
 
 
 class HandView(_Frozen):
@@ -231,6 +235,8 @@ class Closed(_Frozen):
     chat: ChatRef
     game_id: str
     final: View | None = None
+    prompt: bool = False
+    """Edited at once, as a lobby's edits are (:attr:`TableView.prompt`): a lobby closed."""
 
 
 Effect = Annotated[

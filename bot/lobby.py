@@ -253,7 +253,8 @@ def start(game: Game, user: PlayerRef, now: float, deck_fn: play.DeckFn | None =
     game.status = "playing"
     game.touched = game.turn_since = game.step_at = now
     game.last = [(N_("A partida começou."), {})]
-    return Outcome(render=lambda: views.after_move_effects(game, {*range(n)}, ping=True))
+    return Outcome(render=lambda: views.at_once(
+        views.after_move_effects(game, {*range(n)}, ping=True)))
 
 
 def closing(game: Game, why: str, tell: bool = False, **kw: Any) -> Outcome:

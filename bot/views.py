@@ -81,8 +81,17 @@ def game_title(game: Game, _: Translator) -> str:
 def table_effect(game: Game) -> TableView:
     """The chat's table message for the game's current status."""
     _ = Translator(game.lang)
-    view = lobby_view(game, _) if game.status == "lobby" else table_view(game, _)
-    return TableView(chat=game.chat, game_id=game.id, view=view)
+    lobby = game.status == "lobby"
+    view = lobby_view(game, _) if lobby else table_view(game, _)
+    return TableView(chat=game.chat, game_id=game.id, view=view, prompt=lobby)
+
+
+def at_once(effects: list[Effect]) -> list[Effect]:
+    """``effects`` with their table shown at once (:attr:`TableView.prompt`): the table
+    that replaces the lobby at the start, so its buttons give way to "Minha mão" as soon
+    as "Iniciar" is pressed (issue 30)."""
+    return [e.model_copy(update={"prompt": True}) if isinstance(e, TableView) else e
+            for e in effects]
 
 
 def lobby_view(game: Game, _: Translator) -> View:
@@ -227,7 +236,8 @@ def closing_effects(game: Game, why: str, tell: bool, **kw: Any) -> list[Effect]
     out: list[Effect] = [Say(chat=game.chat, text=text)]
     if tell:
         out += [Tell(player=p, chat=game.chat, text=text) for _s, p in game.humans()]
-    out.append(Closed(chat=game.chat, game_id=game.id, final=final_view(game, text, _)))
+    out.append(Closed(chat=game.chat, game_id=game.id, final=final_view(game, text, _),
+                      prompt=game.match is None))
     return out
 
 

@@ -3,7 +3,11 @@ every 3 s per chat, never more than 20 a minute).
 
 Each chat has at most one pending operation; a newer one replaces it (the latest table
 state wins, nothing in between is sent). An idle chat's first operation runs at once;
-later ones wait until both limits allow. With a shared window in Redis
+later ones wait until both limits allow. A *prompt* operation (a lobby's edit, the table
+that replaces the lobby at the start: issue 30) skips the gap and waits only for the
+per-minute cap: a lobby changes a few times, each by a person waiting to see it, and the
+platforms' limits are per chat and per minute (Telegram about 20 messages a minute in a
+group; Discord's per-channel bucket, which discord.py waits for). With a shared window in Redis
 (:mod:`adapters.delivery.window`) the limits hold across worker processes; the "latest
 wins" choice stays per process (docs/telegram.md).
 """
@@ -43,37 +47,40 @@ class EditCoalescer:
         self._clock = clock
         self._sleep = sleep
         self.shared = shared
-        self._pending: dict[str, Operation] = {}
+        self._pending: dict[str, tuple[Operation, bool]] = {}
         self._recent: dict[str, deque[float]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
 
-    def submit(self, key: str, operation: Operation) -> None:
-        """Schedule ``operation`` for ``key``, replacing any not yet started one."""
-        self._pending[key] = operation
+    def submit(self, key: str, operation: Operation, prompt: bool = False) -> None:
+        """Schedule ``operation`` for ``key``, replacing any not yet started one;
+        ``prompt``: it runs without the gap (only the per-minute cap holds)."""
+        self._pending[key] = (operation, prompt)
         worker = self._workers.get(key)
         if worker is None or worker.done():
             self._workers[key] = asyncio.get_running_loop().create_task(self._drain(key))
 
-    def delay_for(self, key: str) -> float:
-        """Seconds ``key`` must still wait before its next operation may run (0 = now)."""
+    def delay_for(self, key: str, prompt: bool = False) -> float:
+        """Seconds ``key`` must still wait before its next operation may run (0 = now);
+        ``prompt``: that of a prompt operation (the per-minute cap only)."""
         recent = self._recent.get(key)
         if not recent:
             return 0.0
         now = self._clock()
-        wait = recent[-1] + self.gap_s - now
+        wait = 0.0 if prompt else recent[-1] + self.gap_s - now
         if len(recent) >= self.per_minute:
             wait = max(wait, recent[-self.per_minute] + self.window_s - now)
         return max(0.0, wait)
 
     async def _drain(self, key: str) -> None:
         while key in self._pending:
-            wait = self.delay_for(key)
+            prompt = self._pending[key][1]
+            wait = self.delay_for(key, prompt)
             if wait <= 0 and self.shared is not None:
-                wait = await self._shared_wait(key)
+                wait = await self._shared_wait(key, prompt)
             if wait > 0:
                 await self._sleep(wait)
                 continue
-            operation = self._pending.pop(key)
+            operation, _prompt = self._pending.pop(key)
             recent = self._recent.setdefault(key, deque(maxlen=max(self.per_minute, 1)))
             recent.append(self._clock())
             try:
@@ -83,9 +90,12 @@ class EditCoalescer:
             except Exception:  # one failed edit must not stop later ones
                 log.exception("coalesced operation for %s failed", key)
 
-    async def _shared_wait(self, key: str) -> float:
-        """Reserve the shared slot; if Redis fails, go on with the local limits only."""
+    async def _shared_wait(self, key: str, prompt: bool) -> float:
+        """Reserve the shared slot (a prompt one without the gap); if Redis fails, go on
+        with the local limits only."""
         try:
+            if prompt:
+                return float(await self.shared.reserve(key, gap_s=0.0))
             return float(await self.shared.reserve(key))
         except Exception:
             log.exception("shared edit window unavailable for %s", key)

@@ -3,10 +3,12 @@
 
 - ``TableView``: the chat's one table message, posted once and then edited in place,
   through the group :class:`EditCoalescer` (one edit per 3 s per chat, 20 a minute, the
-  window shared by the workers in Redis). A view older than the last one any worker showed
-  is dropped; an edit of a message that is gone posts a fresh table. While the edit waits
-  the game is in the Redis set of stale tables (:mod:`adapters.delivery.stale`), so a
-  worker that dies before it leaves the table to another worker's :meth:`Delivery.redo`.
+  window shared by the workers in Redis; a lobby's edits and the start's table, marked
+  ``prompt``, go out at once within the per-minute cap). A view older than the last one
+  any worker showed is dropped; an edit of a message that is gone posts a fresh table.
+  While the edit waits the game is in the Redis set of stale tables
+  (:mod:`adapters.delivery.stale`), so a worker that dies before it leaves the table to
+  another worker's :meth:`Delivery.redo`.
 - ``HandView``: the person's one hand message per game, edited in place (coalesced per
   message, latest wins), unless the platform shows it as the answer to the person's own
   press (:meth:`Platform.carries_hand`). A refused private message tells the group once
@@ -128,7 +130,7 @@ class Delivery:
     # ---- group ---------------------------------------------------------------------
     def _queue_table(self, effect: TableView) -> None:
         chat_key = effect.chat.chat_id
-        marked = self._mark(effect.game_id, self.group_edits.delay_for(chat_key))
+        marked = self._mark(effect.game_id, self.group_edits.delay_for(chat_key, effect.prompt))
 
         async def show() -> None:
             due = await marked if marked is not None else None
@@ -141,7 +143,7 @@ class Delivery:
             if due is not None and self.stale is not None:
                 await self.stale.clear(effect.game_id, due)
 
-        self.group_edits.submit(chat_key, show)
+        self.group_edits.submit(chat_key, show, prompt=effect.prompt)
 
     def _mark(self, game_id: str, wait_s: float) -> asyncio.Task[float] | None:
         if self.stale is None:
@@ -190,7 +192,7 @@ class Delivery:
             if self.stale is not None:
                 await self.stale.forget(game_id)
 
-        self.group_edits.submit(effect.chat.chat_id, close)
+        self.group_edits.submit(effect.chat.chat_id, close, prompt=effect.prompt)
 
     async def _final_table(self, effect: Closed, ref: str, known: Any) -> None:
         """The table's last edit: the final view the closing carries (a table edit it

@@ -52,8 +52,10 @@ class SharedWindow:
         self.args = (gap_s, per_minute, window_s)
         self._reserve = client.register_script(RESERVE)
 
-    async def reserve(self, key: str) -> float:
-        """0.0 when a slot for ``key`` was taken now; else the seconds to wait first."""
+    async def reserve(self, key: str, gap_s: float | None = None) -> float:
+        """0.0 when a slot for ``key`` was taken now; else the seconds to wait first.
+        ``gap_s`` replaces the gap for this slot (0: a prompt edit, only the cap holds)."""
         name = f"{self.prefix}:{self.platform}:edits:{{{key}}}"
-        wait = await self._reserve(keys=[name], args=self.args)
+        args = self.args if gap_s is None else (gap_s, *self.args[1:])
+        wait = await self._reserve(keys=[name], args=args)
         return max(0.0, float(wait))
