@@ -1,12 +1,14 @@
 """Lua scripts of the game store; each runs atomically inside Redis (or fakeredis + lupa).
 
 Every script touches one key, or keys of one game that share its ``{game_id}`` hash tag,
-so each is valid on Redis Cluster as well.
+so each is valid on Redis Cluster as well: each says which in its first line ("One
+slot: ..."), and tests/cluster/test_cluster_store.py runs every one on a real cluster.
 """
 
 from __future__ import annotations
 
 CREATE_GAME = """
+-- One slot: both keys carry the game's {game} hash tag (Redis Cluster safe).
 -- KEYS[1] state hash; KEYS[2] the game's seen-updates sorted set (same {game} slot)
 -- ARGV[1] state JSON; ARGV[2] ttl in seconds; ARGV[3] update key or '' (none);
 -- ARGV[4] its score (Unix s); ARGV[5] tag of ARGV[1] (see SAVE_GAME). The update that
@@ -23,6 +25,7 @@ return 1
 """
 
 SAVE_GAME = """
+-- One slot: both keys carry the game's {game} hash tag (Redis Cluster safe).
 -- KEYS[1] state hash; KEYS[2] the game's seen-updates sorted set (same {game} slot)
 -- ARGV[1] expected version; ARGV[2] state JSON; ARGV[3] ttl in seconds;
 -- ARGV[4] update key or '' (none); ARGV[5] its score (Unix s); ARGV[6] markers kept;
@@ -56,6 +59,7 @@ return 1
 """
 
 LOAD_FOR_UPDATE = """
+-- One slot: both keys carry the game's {game} hash tag (Redis Cluster safe).
 -- KEYS[1] state hash; KEYS[2] the game's applied-updates sorted set (same {game} slot)
 -- ARGV[1] update key. Returns {applied (0/1), version or false, state or false}: one
 -- command instead of a pipeline of two (less client work per press, issue 13).
@@ -68,6 +72,8 @@ return {applied, got[1], got[2]}
 """
 
 UNBIND_CHAT = """
+-- One slot: one key, the chat binding.
+-- One slot: one key, the chat binding.
 -- KEYS[1] chat binding; ARGV[1] game id. Deletes the binding only if it is still ARGV[1]
 -- (a key of another type, damaged, binds nothing and is left as it is).
 if redis.call('TYPE', KEYS[1])['ok'] == 'string' and redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -77,6 +83,7 @@ return 0
 """
 
 BIND_CHAT = """
+-- One slot: one key, the chat binding.
 -- KEYS[1] chat binding; ARGV[1] game id; ARGV[2] ttl in seconds. SET NX EX, after
 -- deleting a key of another type than a string (a damaged binding reads as no game, so
 -- the chat's next game replaces it). Returns 1 when bound, 0 when a game is bound.
@@ -91,6 +98,7 @@ return 0
 """
 
 SET_SETTING = """
+-- One slot: one key, the chat's settings hash.
 -- KEYS[1] the chat's settings hash; ARGV[1] name; ARGV[2] value. HSET, after deleting a
 -- key of another type than a hash (damaged settings read as unset: the setting asked
 -- for replaces them).
@@ -102,6 +110,7 @@ return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 """
 
 CLAIM_DUE = """
+-- One slot: one key, one timer set (each set has its own hash tag, timers.py).
 -- KEYS[1] timers sorted set; ARGV[1] now (Unix seconds); ARGV[2] limit;
 -- ARGV[3] lease end (Unix seconds, > now).
 -- Leases up to ARGV[2] members with score <= now: each one's deadline moves to the
@@ -116,6 +125,7 @@ return due
 """
 
 ADD_RESULTS = """
+-- One slot: one key, the chat's ranking hash.
 -- KEYS[1] the chat's ranking hash; ARGV[1] game id; then per player five values:
 -- player key, shown name, won (0/1), points. Applied once per game: the field
 -- 'g:<game id>' marks a game already counted, so a redone follow-up (a worker that died

@@ -57,8 +57,10 @@ class MessageRefs(GameRefs):
         await self.put(game_id, f"{kind}:{user_id}", str(message_id))
 
     async def set_migration(self, old_chat_id: int, new_chat_id: int) -> None:
-        """A group became a supergroup: remember both directions (no expiry)."""
-        async with self.client.pipeline(transaction=True) as pipe:
+        """A group became a supergroup: remember both directions (no expiry). Two keys
+        of two Redis Cluster slots, so a pipeline, not a transaction: each write stands
+        alone and writing them again (the next migration message) changes nothing."""
+        async with self.client.pipeline(transaction=False) as pipe:
             pipe.set(f"{self.prefix}:tg:chat:new:{old_chat_id}", str(new_chat_id))
             pipe.set(f"{self.prefix}:tg:chat:old:{new_chat_id}", str(old_chat_id))
             await pipe.execute()
