@@ -173,6 +173,8 @@ def _parser(_: Translator | None = None) -> argparse.ArgumentParser:
     dc.add_argument("--guild", type=int, default=None, metavar="ID",
                     help=_("com --sync: registrar só neste servidor (ID), na hora"))
     sub.add_parser("serve", help=_("rodar todas as plataformas com token definido"))
+    sub.add_parser("ratings-rebuild",
+                   help=_("recalcular os ratings a partir das partidas guardadas"))
     return parser
 
 
@@ -181,11 +183,13 @@ async def _play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
 
     from adapters.console.app import ConsoleGame
     from adapters.storage.connect import open_settings_store
+    from adapters.storage.season import RedisSeason
     from bot.service import Service
 
     store = await open_settings_store(settings)
     service = Service(store, SystemClock(), turn_timer_s=3600, ai_pace_s=0.0,
-                      next_deal_s=3600.0, compress=settings.state_codec)
+                      next_deal_s=3600.0, compress=settings.state_codec,
+                      season=RedisSeason.beside(store))
     game = ConsoleGame(service, Console(), pause_s=args.pause, lang=lang)
     if not await game.setup(args.variant, args.players, args.levels):
         return 2
@@ -216,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "play":
             return _run_play(settings, args, args.lang or lang)
+        if args.command == "ratings-rebuild":
+            return asyncio.run(_rebuild(settings))
         _need_token(args.command, settings)
         logging.getLogger("bot").info(
             "engine: %s; states written as %s (this release reads %s)", _engine_kind(),
@@ -238,6 +244,22 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(line, file=sys.stderr)
         return 1
+    return 0
+
+
+async def _rebuild(settings: Settings) -> int:
+    """``ratings-rebuild``: replay every kept match's facts into the ratings
+    (:mod:`bot.season.rebuild`), print how many."""
+    from adapters.storage.connect import open_settings_store
+    from adapters.storage.season import RedisSeason
+    from bot.season.rebuild import rebuild
+
+    store = await open_settings_store(settings)
+    try:
+        count = await rebuild(RedisSeason.beside(store))
+    finally:
+        await store.close()
+    print(_Words._("Ratings recalculados de {n} partidas.", n=count))
     return 0
 
 

@@ -20,6 +20,7 @@ from bot.i18n import DEFAULT_LANG, N_, Translator
 from bot.model import Codec, CorruptGame, Game, decode, encode
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
+from bot.season.ports import SeasonStore
 
 log = logging.getLogger(__name__)
 UPDATE_TTL_S = 86_400
@@ -92,6 +93,7 @@ class GameRunner:
         self.deck_fn = deck_fn
         self.threaded = threaded
         self.compress = compress
+        self.season: SeasonStore | None = None  # set by Service (issue 29)
         self._cache: OrderedDict[str, tuple[int, str, Game]] = OrderedDict()
         self._swept_at = float("-inf")
         self._fresh_share = 1.0
@@ -135,7 +137,7 @@ class GameRunner:
                 return None
             game = self._parsed(gid, got)
             if game.status == "over":
-                await upkeep.close_out(self.store, game)
+                await upkeep.close_out(self.store, game, self.season)
                 return None
         except CorruptGame:
             return gid  # the call that follows says it cannot be read
@@ -241,7 +243,7 @@ class GameRunner:
         if resettle:
             await self._settle(gid, True, (version, game))
         if game.status == "over":
-            await upkeep.close_out(self.store, game)
+            effects = effects + await upkeep.close_out(self.store, game, self.season)
         return [e.model_copy(update={"state_version": version})
                 if isinstance(e, TableView) else e for e in effects]
 
@@ -277,7 +279,7 @@ class GameRunner:
                 got = await self._load(gid)
                 if got is None:
                     return
-            await upkeep.schedule(self.store, got[1], self.pacing)
+            await upkeep.schedule(self.store, got[1], self.pacing, self.season)
             stored = await self.store.load_game(gid)
             if stored is None or stored[0] == got[0]:
                 return
@@ -357,7 +359,7 @@ class GameRunner:
         if now - self._swept_at >= upkeep.SWEEP_S:
             self._swept_at = now
             try:  # one bad key must not stop the timers of every game
-                await upkeep.sweep(self.store, self.pacing)
+                await upkeep.sweep(self.store, self.pacing, season=self.season)
             except Exception as err:
                 log.error("sweep failed (%s)", type(err).__name__)
         out: list[Effect] = []

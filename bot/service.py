@@ -20,6 +20,7 @@ from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, enco
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
+from bot.season.ports import SeasonStore
 
 __all__ = ["HANDOFF_S", "Service"]
 
@@ -48,19 +49,22 @@ class Service(ChatCalls):
     :data:`bot.model.DEFAULT_CODEC`; every form is read, :func:`bot.model.decode`);
     ``ValueError`` for a value that is no codec. Loading, saving and timers are
     :class:`bot.runner.GameRunner`'s; the reading calls (``/placar``, ``/idioma``, ...)
-    :class:`bot.chat_calls.ChatCalls`'.
+    :class:`bot.chat_calls.ChatCalls`'. ``season``: where a finished match's ratings,
+    rankings by period, profiles and achievements are counted (issue 29,
+    :mod:`bot.season`); None counts none of them.
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
                  ai_pace_s: float = 1.0, next_deal_s: float = 30.0, idle_s: float = 86_400.0,
                  chooser: robot.Chooser | str | None = "engine",
                  deck_fn: play.DeckFn | None = None, threaded: bool = True,
-                 compress: Codec = DEFAULT_CODEC) -> None:
+                 compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
             deck_fn=deck_fn, threaded=threaded, compress=check_codec(compress))
         self.turn_timer_s = turn_timer_s
+        self.season = season
 
     # Lobby ------------------------------------------------------------------------
     async def new_game(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
@@ -90,7 +94,7 @@ class Service(ChatCalls):
             await self.store.delete_game(game.id)
             other = await self.store.chat_game(chat.key)
             return await self._existing(chat, user, other or "", lang)
-        await upkeep.schedule(self.store, game, self.pacing)
+        await upkeep.schedule(self.store, game, self.pacing, self.season)
         if update is not None:  # marked once done: a redelivery after a crash is served
             await self.store.first_seen(update, UPDATE_TTL_S)
         return [views.table_effect(game)]
@@ -107,7 +111,7 @@ class Service(ChatCalls):
         if not applied or got is None or not self._readable(gid, got):
             return None
         game = self._parsed(gid, got)
-        await upkeep.schedule(self.store, game, self.pacing)
+        await upkeep.schedule(self.store, game, self.pacing, self.season)
         return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
 
     async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,

@@ -22,8 +22,11 @@ import logging
 from typing import Any
 
 from bot import info, results, timers
+from bot.effects import Effect
 from bot.model import CorruptGame, Game, decode
 from bot.ports import GameStore
+from bot.season import followup
+from bot.season.ports import SeasonStore
 
 log = logging.getLogger(__name__)
 SWEEP_S = 600.0
@@ -57,34 +60,45 @@ async def keep_deals(store: GameStore, gid: str, deals: list[tuple[int, dict[str
     await store.save_record(gid, json.dumps({"deals": kept}))
 
 
-async def close_out(store: GameStore, game: Game) -> None:
+async def close_out(store: GameStore, game: Game,
+                    season: SeasonStore | None = None) -> list[Effect]:
     """The follow-ups of a game that is over (cancelled, closed idle, or a finished
-    match), all idempotent, the deadline removed last. Does nothing for a live game."""
+    match), all idempotent, the deadline removed last. Does nothing for a live game.
+    With ``season``, a finished match is also counted in the group's season once
+    (:mod:`bot.season.followup`, after the chat is freed: a season that fails leaves
+    the deadline for a retry, not the chat bound); returns its announcements."""
     if game.status != "over":
-        return
+        return []
+    record: dict[str, Any] | None = None
     if game.match is not None:
         earlier = await earlier_record(store, game.id)
-        await store.save_record(game.id, json.dumps(info.record_of(game, earlier)))
+        record = info.record_of(game, earlier)
+        await store.save_record(game.id, json.dumps(record))
         await store.set_setting(game.chat.key, "last_game", game.id)
         if game.winner is not None:
             rows = [(p.key, p.name, won, points) for p, won, points in results.player_points(game)]
             await store.add_results(game.chat.key, game.id, rows)
     await store.unbind_chat(game.chat.key, game.id)
+    said = await followup.count(season, game, record) if season is not None else []
     if game.match is None:  # a lobby that never started leaves nothing behind
         await store.delete_game(game.id)
     await store.clear_deadline(game.id)
+    return said
 
 
-async def schedule(store: GameStore, game: Game, pacing: timers.Pacing) -> None:
-    """Set the deadline the game's state calls for (or run :func:`close_out` when over)."""
+async def schedule(store: GameStore, game: Game, pacing: timers.Pacing,
+                   season: SeasonStore | None = None) -> None:
+    """Set the deadline the game's state calls for (or run :func:`close_out` when over;
+    its announcements are dropped: they belong to the call that ended the match)."""
     due = timers.next_due(game, pacing)
     if due is None:
-        await close_out(store, game)
+        await close_out(store, game, season)
     else:
         await store.set_deadline(game.id, due)
 
 
-async def sweep(store: GameStore, pacing: timers.Pacing, batch: int = 200) -> int:
+async def sweep(store: GameStore, pacing: timers.Pacing, batch: int = 200,
+                season: SeasonStore | None = None) -> int:
     """Give every stored game without a deadline the one its state calls for; a game
     that is over gets :func:`close_out` if its chat is still bound to it. Returns how
     many games were repaired. A state that cannot be read (damaged, or a key of the
@@ -94,24 +108,26 @@ async def sweep(store: GameStore, pacing: timers.Pacing, batch: int = 200) -> in
     async for gid in store.game_ids(batch):
         ids.append(gid)
         if len(ids) >= batch:
-            repaired += await _repair(store, pacing, ids)
+            repaired += await _repair(store, pacing, ids, season)
             ids = []
-    return repaired + await _repair(store, pacing, ids)
+    return repaired + await _repair(store, pacing, ids, season)
 
 
-async def _repair(store: GameStore, pacing: timers.Pacing, ids: list[str]) -> int:
+async def _repair(store: GameStore, pacing: timers.Pacing, ids: list[str],
+                  season: SeasonStore | None) -> int:
     repaired = 0
     for gid, has in zip(ids, await store.has_deadline(ids), strict=True):
         if has:
             continue
         try:
-            repaired += await _repair_one(store, pacing, gid)
+            repaired += await _repair_one(store, pacing, gid, season)
         except Exception as err:  # a corrupt state or key: keep it for a person to see
             log.error("game %s: unreadable state in the sweep (%s)", gid, type(err).__name__)
     return repaired
 
 
-async def _repair_one(store: GameStore, pacing: timers.Pacing, gid: str) -> int:
+async def _repair_one(store: GameStore, pacing: timers.Pacing, gid: str,
+                      season: SeasonStore | None) -> int:
     """Give game ``gid`` (which has no deadline) the one its state calls for: 1 when
     done, 0 when there is nothing to do. Raises what reading it raises."""
     got = await store.load_game(gid)
@@ -121,5 +137,5 @@ async def _repair_one(store: GameStore, pacing: timers.Pacing, gid: str) -> int:
     if game.status == "over" and await store.chat_game(game.chat.key) != gid:
         return 0  # closed out already: nothing to do
     log.warning("game %s: had no deadline; restored", gid)
-    await schedule(store, game, pacing)
+    await schedule(store, game, pacing, season)
     return 1

@@ -44,6 +44,7 @@ def point_at(api_base: str | None) -> None:
 
 
 async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
+    from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
 
@@ -51,7 +52,8 @@ async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
     point_at(tuning.discord_api_base)
     count, ids = shard_settings(tuning.discord_shard_count, tuning.discord_shard_ids)
     service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
-                      ai_pace_s=settings.ai_pace_s, compress=settings.state_codec)
+                      ai_pace_s=settings.ai_pace_s, compress=settings.state_codec,
+                      season=RedisSeason.beside(store))
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"

@@ -123,13 +123,15 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): open the store, build the
     service and the application, register the commands, receive updates, tick."""
     from adapters.storage.connect import open_settings_store
+    from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry the token
     store = await open_settings_store(settings)
     service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
-                      ai_pace_s=settings.ai_pace_s, compress=settings.state_codec)
+                      ai_pace_s=settings.ai_pace_s, compress=settings.state_codec,
+                      season=RedisSeason.beside(store))
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
