@@ -19,10 +19,11 @@ __all__ = ["come_back", "going_out_rule", "hand_outcome", "help_text", "language
            "rules_summary", "rules_text", "scoreboard_text"]
 
 
-def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
-    """The person's hand view (nothing is saved); :class:`Refusal` for a person not
-    seated, a match not started, or a game that is over (cancelled or finished: its hand
-    would offer buttons that can only be refused)."""
+def hand_outcome(game: Game, user: PlayerRef, now: float) -> Outcome:
+    """The person's hand view; the seat is marked seen at ``now`` (the hand is open:
+    :func:`bot.model.hand_open`), which is all that is saved. :class:`Refusal` for a
+    person not seated, a match not started, or a game that is over (cancelled or
+    finished: its hand would offer buttons that can only be refused)."""
     seat = game.seat_of(user)
     if seat is None:
         raise Refusal(N_("Você não está nesta partida."))
@@ -30,7 +31,8 @@ def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
         raise Refusal(N_("Esta partida terminou."))
     if game.match is None:
         raise Refusal(N_("A partida ainda não começou."))
-    return Outcome(hands.hand_effects(game, [seat]), changed=False)
+    game.seats[seat].seen = now
+    return Outcome(hands.hand_effects(game, [seat]))
 
 
 def move_chat(game: Game, chat: ChatRef) -> Outcome:

@@ -58,7 +58,10 @@ class Seat(BaseModel):
     ``sel`` and ``groups`` are the person's current card selection. ``robot`` is the
     number in an AI seat's name (``"Robô 3"``), fixed when it joins so the name and level
     stay together when the seats are shuffled or someone leaves (0: a seat stored before,
-    named by its position).
+    named by its position). ``seen`` is when the person last pressed a button of their
+    hand or asked for it (``/mao``, "Minha mão"), Unix seconds (0: never): a person seen
+    within :data:`HAND_OPEN_S` of their turn's start has the hand open and is not pinged
+    (:func:`hand_open`, issue 30).
     """
 
     player: PlayerRef | None = None
@@ -69,6 +72,7 @@ class Seat(BaseModel):
     ver: int = 1
     sel: list[int] = Field(default_factory=list)
     groups: list[Group] = Field(default_factory=list)
+    seen: float = 0.0
 
     @property
     def is_ai(self) -> bool:
@@ -84,6 +88,21 @@ class Seat(BaseModel):
         """Forget the selection and the groups set aside."""
         self.sel = []
         self.groups = []
+
+
+HAND_OPEN_S = 120.0
+"""A person who pressed a button of their hand or asked for it this many seconds before
+their turn starts is playing with the hand open: the turn is not pinged (a Discord deal
+of two people got 22-34 "Sua vez" notifications, issue 30). It covers another person's
+whole turn at the default timer (90 s) and the robots' steps; someone away longer (or who
+never opened the hand) is pinged."""
+
+
+def hand_open(seat: Seat, at: float) -> bool:
+    """Whether the person of ``seat`` has the hand open at ``at`` (Unix seconds): seen
+    within :data:`HAND_OPEN_S` before it. Read from the stored game alone, so every
+    worker decides the same (never from a worker's memory)."""
+    return seat.player is not None and seat.seen > 0 and at - seat.seen <= HAND_OPEN_S
 
 
 class Game(BaseModel):

@@ -275,7 +275,8 @@ class Service(ChatCalls):
 
     async def show_hand_of(self, game_id: str, user: PlayerRef) -> list[Effect]:
         """The hand view of ``user`` in game ``game_id`` (the "Minha mão" button)."""
-        return await self._run(game_id, user, lambda g: info.hand_outcome(g, user))
+        return await self._run(game_id, user,
+                               lambda g: info.hand_outcome(g, user, self.clock.now()))
 
     async def come_back(self, chat: ChatRef, user: PlayerRef, *,
                         update: str | None = None) -> list[Effect]:

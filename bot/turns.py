@@ -59,6 +59,7 @@ def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
     s = game.seats[seat]
     was_away = s.away
     s.away, s.misses = False, 0
+    s.seen = now  # the hand is open (bot.model.hand_open): its turns are not pinged
     if was_away and play.deal_of(game).turn == seat:
         game.turn_since = now  # back in the middle of their turn: a full timer again
     if code == "t":

@@ -21,7 +21,7 @@ from bot.effects import (
     View,
 )
 from bot.i18n import N_, Translator
-from bot.model import Game
+from bot.model import Game, hand_open
 from engine.rules import RedThree
 
 LEVEL_NAMES = {"facil": N_("fácil"), "normal": N_("normal"), "dificil": N_("difícil")}
@@ -251,11 +251,15 @@ def final_view(game: Game, text: str, _: Translator) -> View:
 def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:
     """Table view, the hands of ``seats`` (people only), and with ``ping`` (the turn
     moved) a :class:`TurnPing` for the person to play, or :class:`PingsOver` when a
-    robot or an away person plays it (the last ping names a turn that has passed)."""
+    robot or an away person plays it, or the person has the hand open (the last ping
+    names a turn that has passed; :func:`bot.model.hand_open` at the turn's start,
+    issue 30: someone playing is not pinged every turn, someone away still is)."""
     out: list[Effect] = [table_effect(game), *hands.hand_effects(game, sorted(seats))]
     turn = play.deal_of(game).turn
-    player = game.seats[turn].player
-    if ping and player is not None and not game.seats[turn].away:
+    seat = game.seats[turn]
+    player = seat.player
+    if ping and player is not None and not seat.away and not hand_open(seat,
+                                                                       game.turn_since):
         _ = Translator(game.lang)
         out.append(TurnPing(player=player, chat=game.chat, game_id=game.id,
                             text=_("Sua vez em {title}.", title=game.chat.title or game.id)))

@@ -68,7 +68,8 @@ async def test_two_timeouts_hand_the_seat_to_the_ai_until_voltar(
     clock.advance(90)
     effects = await svc.tick()
     assert texts(effects)[0] == MISS_2
-    assert kinds(effects) == ["say", "table", "hand", "hand", "turn"]
+    # Bia pressed her hand 90 s ago: it is open, her turn is not pinged (issue 30)
+    assert kinds(effects) == ["say", "table", "hand", "hand", "unping"]
     _v, game = await game_of(store)
     assert (game.seats[0].misses, game.seats[0].away) == (2, True)
     assert hand_of(effects, ANA).lines[-1] == (

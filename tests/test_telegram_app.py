@@ -323,6 +323,7 @@ async def test_a_turn_ping_replaces_the_previous_one(tg: Tg) -> None:
     first = pings(tg, ANA)
     assert [m["text"] for m in first] == ["Sua vez em Mesa da Firma."]
     await simple_turn(tg, ANA)
+    tg.clock.t += 121  # Ana's hand is no longer open when her turn comes (issue 30)
     await until_turn_of(tg, ANA)
     second = pings(tg, ANA)
     assert len(second) == 1 and second[0]["message_id"] != first[0]["message_id"]
