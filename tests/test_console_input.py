@@ -26,6 +26,8 @@ PT = Translator("pt")
 NAMES = ("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, d ou o = "
          "♦ ouros, h = ♥ copas, s ou e = ♠ espadas.")
 JOKER = NAMES[:-1] + "; curinga jk."
+LISTS = ("Listas: b 1 2 3, b 1,2,3 ou b 1-3 (as cartas 1 a 3), também em e, l e entre jogos "
+         "com /. Ctrl-L limpa a tela e mostra a mesa de novo.")
 MORE = ("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
         "exportar = salvar o registro (no fim da partida)")
 
@@ -142,15 +144,15 @@ async def test_help_lists_only_the_commands_of_the_variant() -> None:
         "Comandos: c = comprar do monte · l = pegar o lixo · b 1 2 3 = baixar as cartas "
         "1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = juntar as cartas 4 5 ao jogo 2 · "
         "d 7 = descartar a carta 7 · r = abrir o lixo com a carta comprada e comprar outra · "
-        "n = próxima mão · p = placar · ? = ajuda · q = sair\n" + NAMES + "\n" + MORE +
-        "\nPara bater: não precisa de canastra.")
+        "n = próxima mão · p = placar · ? = ajuda · q = sair\n" + NAMES + "\n" + LISTS + "\n" +
+        MORE + "\nPara bater: não precisa de canastra.")
     assert help_text(make_rules("tranca", {}), PT) == (
         "Comandos: c = comprar do monte · l = pegar o lixo · l 4 5 = pegar o lixo "
         "justificando com as cartas 4 5 · lj 2 = pôr o topo do lixo no seu jogo 2 · "
         "b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = "
         "juntar as cartas 4 5 ao jogo 2 · d 7 = descartar a carta 7 · t 4 = baixar o 3 "
         "vermelho (carta 4) · n = próxima mão · p = placar · ? = ajuda · q = sair\n" + NAMES +
-        "\n" + MORE + "\n"
+        "\n" + LISTS + "\n" + MORE + "\n"
         "Para bater e pegar o morto: não precisa de canastra; "
         "para bater e encerrar a mão: precisa de uma canastra limpa.")
     assert help_text(make_rules("justificado", {}), Translator("en")).startswith(

@@ -35,7 +35,7 @@ from typing import Any
 
 from rich.console import Console
 
-from adapters.console import commands, render, typed
+from adapters.console import commands, render, tty, typed
 from adapters.console.commands import CHAT, ME
 from bot import lobby
 from bot.effects import Effect, View, pack
@@ -48,12 +48,7 @@ help_text = commands.help_text
 SENTENCE_END = re.compile(r"(?<=[.!])\s+")
 
 
-def line_reader() -> Callable[[str], str]:
-    """``input`` with line editing and history (arrow keys) where Python has the
-    ``readline`` module; plain ``input`` where it does not."""
-    with contextlib.suppress(ImportError):
-        import readline  # noqa: F401 - loading it is enough: input() then edits lines
-    return input
+line_reader = tty.line_reader
 
 
 @contextlib.contextmanager
@@ -78,14 +73,21 @@ def ctrl_c_sets(event: asyncio.Event) -> Iterator[None]:
 class ConsoleGame:
     """A terminal match. ``read`` returns the person's next line (``input`` with line
     editing by default; tests pass a script); ``pause_s`` waits between AI moves so a
-    person can follow; ``lang`` is the language of the table and the messages."""
+    person can follow; ``lang`` is the language of the table and the messages. With
+    the default ``read``, what is typed while the robots play is dropped before the
+    next prompt and Ctrl-L puts the half-typed line back (:mod:`adapters.console.tty`);
+    a script gets neither unless ``flush``/``prefill`` are given."""
 
     def __init__(self, service: Service, console: Console,
                  read: Callable[[str], str] | None = None, pause_s: float = 0.0,
-                 lang: str = "pt") -> None:
+                 lang: str = "pt", flush: Callable[[], bool] | None = None,
+                 prefill: Callable[[str], bool] | None = None) -> None:
         self.service = service
         self.console = console
         self.read = read or line_reader()
+        self.flush = flush or (tty.no_flush if read else tty.flush_typeahead)
+        self.prefill = prefill or (tty.no_prefill if read else tty.prefill)
+        self.robots_moved = False  # since the last prompt: typeahead is dropped
         self.pause_s = pause_s
         self.table: View | None = None
         self.hand: View | None = None
@@ -234,6 +236,7 @@ class ConsoleGame:
                     effects = await self.service.tick(platforms=frozenset({CHAT.platform}))
                     if not effects:
                         return True
+                    self.robots_moved = True
                     self.show(effects)
                     if self.pause_s:
                         with contextlib.suppress(TimeoutError):
@@ -294,12 +297,39 @@ class ConsoleGame:
         self.console.print(text, style="bold yellow")
 
     def ask(self, prompt: str) -> str | None:
-        """One more line from the person, None at end of input (Ctrl-D) or on Ctrl-C."""
+        """One more line from the person, None at end of input (Ctrl-D) or on Ctrl-C.
+
+        What was typed while the robots played is dropped first, with a line saying so
+        (issue 30: it ran at the prompt unasked). A line with Ctrl-L (:data:`tty.CLEAR_KEY`)
+        clears the screen and redraws the table and the hand, then asks again with the
+        rest of the line put back (:func:`tty.prefill`), or returns that rest where it
+        cannot be put back (the person pressed Enter after it)."""
+        if self.robots_moved:
+            self.robots_moved = False
+            if self.flush():
+                self.console.print(self._(TYPED_AHEAD), style="dim")
         try:
-            return self.read(prompt)
+            line = self.read(prompt)
+            while tty.CLEAR_KEY in line:
+                rest = line.replace(tty.CLEAR_KEY, "")
+                self.redraw()
+                if rest.strip() and not self.prefill(rest):
+                    return rest
+                line = self.read(prompt)
+            return line
         except (EOFError, KeyboardInterrupt):
             self.console.print()
             return None
+
+    def redraw(self) -> None:
+        """Ctrl-L: clear the screen (a terminal only), then the whole table (its last
+        moves too: what was printed above it is gone) and the hand."""
+        self.console.clear()
+        if self.table is not None:
+            render.show_table(self.console, self.table)
+        if self.hand is not None:
+            render.show_hand(self.console, self.hand, self._, self.order, self.new_cards)
+        self._shown = self.snapshot()
 
     async def command(self, line: str) -> bool:
         """Do one typed command; False to quit (see :mod:`adapters.console.commands`)."""
@@ -352,6 +382,9 @@ class ConsoleGame:
         new run, does not need to read that the old game was cancelled)."""
         await self.service.cancel(CHAT, ME, is_admin=True)
 
+
+TYPED_AHEAD = N_("(O que você digitou enquanto os robôs jogavam foi descartado.)")
+"""Said before a prompt when typeahead was dropped (:meth:`ConsoleGame.ask`)."""
 
 MATCH_OVER = N_("A partida acabou: exportar salva o registro, Enter sai.")
 """The answer to a move typed at the last prompt, once the match is over."""

@@ -39,6 +39,8 @@ CARD_NAMES = {  # with jokers in the deck or not
     False: N_("Cartas também por nome: d js, b 4d 5d 6d, e 1 9c. Naipes: c ou p = ♣ paus, "
               "d ou o = ♦ ouros, h = ♥ copas, s ou e = ♠ espadas."),
 }
+HELP_LISTS = N_("Listas: b 1 2 3, b 1,2,3 ou b 1-3 (as cartas 1 a 3), também em e, l e "
+                "entre jogos com /. Ctrl-L limpa a tela e mostra a mesa de novo.")
 HELP_MORE = N_("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
                "exportar = salvar o registro (no fim da partida)")
 # Words in any of the three languages -> the command they name.
@@ -61,7 +63,7 @@ def help_text(rules: Any, _: Translator) -> str:
     applies = _applies(rules)
     parts = [_(msgid) for need, msgid in HELP_PARTS if applies[need]]
     lines = [_("Comandos: {parts}", parts=" · ".join(parts)),
-             _(CARD_NAMES[rules is None or rules.jokers]), _(HELP_MORE)]
+             _(CARD_NAMES[rules is None or rules.jokers]), _(HELP_LISTS), _(HELP_MORE)]
     if rules is not None:
         lines.append(info.going_out_rule(rules, _))
     return "\n".join(lines)
@@ -90,7 +92,9 @@ def is_quit(line: str) -> bool:
 
 
 async def run(game: ConsoleGame, line: str) -> bool:
-    """Do one typed command; False to quit."""
+    """Do one typed command; False to quit. A card command written against its first
+    number (``b1,2,3``, ``d5``) is read as with a space."""
+    line = GLUED.sub(r"\1 ", line, count=1)
     words = line.strip().lower().split()
     if not words:
         return True
@@ -111,6 +115,10 @@ async def run(game: ConsoleGame, line: str) -> bool:
     else:
         game.say(_("Comando desconhecido: {cmd}. Digite ? para ajuda.", cmd=typed.echo(cmd)))
     return True
+
+
+GLUED = re.compile(r"^(\s*(?:lj|[lbedt]))(?=\d)", re.IGNORECASE)
+"""A card command and its first number typed together (``d5``)."""
 
 
 def _no_args(game: ConsoleGame, cmd: str) -> bool:
@@ -169,6 +177,7 @@ async def _next(game: ConsoleGame, _args: list[str]) -> None:
 
 
 async def _onto_meld(game: ConsoleGame, args: list[str]) -> None:
+    args = [word for group in typed.groups_of(" ".join(args)) for word in group]
     if not args:
         game.say(game._("Diga em qual jogo: lj 2."))
         return
@@ -262,7 +271,7 @@ def _shape_slip(game: ConsoleGame, cmd: str, groups: list[list[str]]) -> str | N
 
 
 async def _with_cards(game: ConsoleGame, cmd: str, args: list[str]) -> None:
-    groups = [g.split() for g in " ".join(args).split("/")] if args else [[]]
+    groups = typed.groups_of(" ".join(args))
     target = None
     if cmd == "e":
         if not groups[0]:

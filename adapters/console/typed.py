@@ -15,6 +15,7 @@ new cards (a draw, the pile, a morto) new numbers at the end, marked.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 
@@ -28,6 +29,37 @@ PT_SUITS = {"p": "c", "o": "d", "e": "s"}
 # The example of each command, by number and by name.
 EXAMPLES = {"b": ("b 1 2 3", "b 4d 5d 6d"), "d": ("d 7", "d js"), "e": ("e 2 4 5", "e 1 9c"),
             "l": ("l 4 5", "l 4d 5d"), "t": ("t 4", "t 3h")}
+
+
+SEPARATORS = re.compile(r"[\s,;]+")
+"""What sets typed cards apart: spaces, commas, semicolons, mixed (``b 1,2, 3``)."""
+RANGE = re.compile(r"(\d+)[-\u2013](\d+)")
+"""``1-3`` (or ``1–3``): the hand numbers 1 2 3; numbers only, either way round."""
+
+
+def groups_of(text: str) -> list[list[str]]:
+    """The typed words of ``text`` (what follows the command), one list per meld (``/``
+    sets melds apart: ``b 1 2 3 / 7 8 9``): split at :data:`SEPARATORS`, a
+    :data:`RANGE` of numbers written out (``1-3`` is ``1 2 3``, ``3-1`` is ``3 2 1``; an
+    end longer than :data:`MAX_DIGITS` is kept alone, to be refused as a number). No
+    text is ``[[]]``."""
+    groups: list[list[str]] = []
+    for part in text.split("/"):
+        words: list[str] = []
+        for word in SEPARATORS.split(part):
+            span = RANGE.fullmatch(word)
+            if span is None:
+                words += [word] if word else []
+                continue
+            ends = [end for end in span.groups() if len(end) > MAX_DIGITS]
+            if ends:
+                words.append(ends[0])
+                continue
+            low, high = int(span[1]), int(span[2])
+            step = 1 if high >= low else -1
+            words += [str(k) for k in range(low, high + step, step)]
+        groups.append(words)
+    return groups
 
 
 class Typo(Exception):
