@@ -20,6 +20,7 @@ from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, enco
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
+from bot.season.calls import SeasonCalls
 from bot.season.ports import SeasonStore
 
 __all__ = ["HANDOFF_S", "Service"]
@@ -36,7 +37,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls):
+class Service(ChatCalls, SeasonCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions

@@ -58,7 +58,16 @@ async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     tree = installed_tree()
     names = sorted(c.name for c in tree.get_commands())
     assert names == ["ajuda", "cancelar", "entrar", "exportar", "idioma", "iniciar", "mao",
-                     "novojogo", "placar", "regras", "robo", "sair", "voltar"]
+                     "novojogo", "perfil", "placar", "ranking", "regras", "robo", "sair",
+                     "voltar"]
+    ranking = tree.get_command("ranking")  # issue 29: the period as a list
+    assert isinstance(ranking, app_commands.Command)
+    assert [c.value for c in ranking.parameters[0].choices] == [
+        "semana", "mes", "ano", "sempre", "geral"]
+    perfil = tree.get_command("perfil")
+    assert isinstance(perfil, app_commands.Command)
+    assert [p.name for p in perfil.parameters] == ["pessoa", "visibilidade"]
+    assert [c.value for c in perfil.parameters[1].choices] == ["publico", "privado"]
     robo = tree.get_command("robo")
     assert isinstance(robo, app_commands.Command)
     assert [c.value for c in robo.parameters[0].choices] == ["facil", "normal", "dificil"]

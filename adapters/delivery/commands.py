@@ -25,6 +25,8 @@ COMMANDS: list[tuple[str, str]] = [
     ("voltar", N_("Retomar o seu lugar do robô")),
     ("exportar", N_("Registro da partida terminada")),
     ("idioma", N_("Idioma do grupo: /idioma [pt|en|it]")),
+    ("ranking", N_("Ranking do grupo: /ranking [semana|mes|ano|sempre|geral]")),
+    ("perfil", N_("Seu perfil no grupo: /perfil [@pessoa|publico|privado]")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
@@ -56,6 +58,9 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
         return list(await s.set_language(chat, user, args, update=key))
     if name == "regras":
         return list(await s.rules_text(chat, user, args))
+    if name in ("ranking", "perfil"):  # issue 29 (bot/season/calls.py)
+        call = s.ranking if name == "ranking" else s.profile
+        return list(await call(chat, user, args, update=key))
     if name == "cancelar":
         return list(await s.cancel(chat, user, is_admin=admin, update=key))
     return list(await s.help(chat, user))

@@ -30,6 +30,12 @@ VARIANT_HELP = N_("Variante do jogo")
 LEVEL_HELP = N_("Nível do robô")
 MODE_HELP = N_("dm: receber a mão por mensagem direta")
 LANG_HELP = N_("Idioma do grupo")
+PERIODS = [app_commands.Choice(name=name, value=name)
+           for name in ("semana", "mes", "ano", "sempre", "geral")]
+VISIBILITY = [app_commands.Choice(name=name, value=name) for name in ("publico", "privado")]
+PERIOD_HELP = N_("Período do ranking")
+PERSON_HELP = N_("De quem é o perfil")
+VISIBILITY_HELP = N_("publico: aparecer no ranking geral; privado: sair dele")
 
 
 class GettextTranslator(app_commands.Translator):
@@ -104,6 +110,31 @@ def install(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
     async def idioma(interaction: discord.Interaction[Any],
                      idioma: app_commands.Choice[str] | None = None) -> None:
         await bot.command(interaction, "idioma", idioma.value if idioma else "")
+
+    _season(tree, bot)
+
+
+def _season(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
+    """``/ranking`` and ``/perfil`` (issue 29): the period and the visibility as choices,
+    the person as a member option (sent to the service as a mention, ``<@id>``)."""
+
+    @tree.command(name="ranking", description=_d("ranking"))
+    @app_commands.guild_only()
+    @app_commands.describe(periodo=locale_str(PERIOD_HELP))
+    @app_commands.choices(periodo=PERIODS)
+    async def ranking(interaction: discord.Interaction[Any],
+                      periodo: app_commands.Choice[str] | None = None) -> None:
+        await bot.command(interaction, "ranking", periodo.value if periodo else "")
+
+    @tree.command(name="perfil", description=_d("perfil"))
+    @app_commands.guild_only()
+    @app_commands.describe(pessoa=locale_str(PERSON_HELP),
+                           visibilidade=locale_str(VISIBILITY_HELP))
+    @app_commands.choices(visibilidade=VISIBILITY)
+    async def perfil(interaction: discord.Interaction[Any], pessoa: discord.Member | None = None,
+                     visibilidade: app_commands.Choice[str] | None = None) -> None:
+        args = visibilidade.value if visibilidade else (f"<@{pessoa.id}>" if pessoa else "")
+        await bot.command(interaction, "perfil", args)
 
 
 def _simple(name: str, bot: Commands) -> app_commands.Command[Any, Any, None]:

@@ -1,0 +1,96 @@
+"""The season's chat calls (issue 29): ``/ranking [semana|mes|ano|sempre|geral]`` and
+``/perfil [@pessoa|publico|privado]``. :class:`bot.service.Service` extends
+:class:`SeasonCalls`; the texts are :mod:`bot.season.texts`'."""
+
+from __future__ import annotations
+
+import re
+
+from bot.effects import ChatRef, Effect, PlayerRef, Reply
+from bot.i18n import N_, Translator
+from bot.runner import GameRunner
+from bot.season import texts
+from bot.season.periods import PERIOD_WORDS, period_key
+from bot.season.rating import Rating
+
+RANKING_ROWS = 10
+"""Rows ``/ranking`` shows."""
+PUBLIC_WORDS = {"publico": True, "público": True, "public": True, "pubblico": True,
+                "privado": False, "private": False, "privato": False}
+PLATFORM_WORDS = {"geral", "global", "generale", "todos"}
+MENTION = re.compile(r"<@!?(\d+)>")
+NO_SEASON = N_("O ranking não está disponível neste bot.")
+
+
+class SeasonCalls(GameRunner):
+    """``/ranking`` and ``/perfil`` over :attr:`season` (see the module docstring)."""
+
+    async def ranking(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
+                      update: str | None = None) -> list[Effect]:
+        """``/ranking [semana|mes|ano|sempre]``: the group's ranking of the period, best
+        :data:`RANKING_ROWS` (wins, then points), with win rate and rating;
+        ``/ranking geral``: the people of this group who chose to appear, by their rating
+        across groups. An unknown period is named in the reply."""
+        if not await self._fresh(update):
+            return []
+        _ = Translator(await self._lang(chat))
+        season = self.season
+        if season is None:
+            return [Reply(player=user, text=_(NO_SEASON))]
+        word = args.strip().lower()
+        if word in PLATFORM_WORDS:
+            members = await season.members(chat.key)
+            keys = sorted(members)
+            got = await season.public_ratings(keys)
+            shown = [(members[k], t) for k, t in zip(keys, got, strict=True) if t is not None]
+            shown.sort(key=lambda row: -Rating.parse(row[1]).shown)
+            return [Reply(player=user, text=texts.platform_text(shown[:RANKING_ROWS], _))]
+        kind = PERIOD_WORDS.get(word)
+        if kind is None:
+            return [Reply(player=user, text=_(
+                "Período desconhecido: {word}. Use semana, mes, ano, sempre ou geral.",
+                word=args.strip()))]
+        rows = await season.standings(chat.key, period_key(kind, self.clock.now()),
+                                      RANKING_ROWS)
+        return [Reply(player=user, text=texts.standings_text(kind, rows, _))]
+
+    async def profile(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
+                      update: str | None = None) -> list[Effect]:
+        """``/perfil``: the person's profile in this group; ``/perfil @Ana`` (a name of
+        the group's ranking, or a platform mention ``<@id>``) someone else's;
+        ``/perfil publico`` / ``privado``: whether one appears in ``/ranking geral``."""
+        if not await self._fresh(update):
+            return []
+        _ = Translator(await self._lang(chat))
+        season = self.season
+        if season is None:
+            return [Reply(player=user, text=_(NO_SEASON))]
+        word = args.strip()
+        if word.lower() in PUBLIC_WORDS:
+            appear = PUBLIC_WORDS[word.lower()]
+            await season.set_public(user.key, appear)
+            said = (_("Você aparece no ranking geral.") if appear
+                    else _("Você não aparece mais no ranking geral."))
+            return [Reply(player=user, text=said)]
+        members = await season.members(chat.key)
+        key = user.key if not word else _find(chat, word, members)
+        if key is None or (word and key not in members):
+            return [Reply(player=user, text=_(
+                "Não achei {name} entre quem já jogou neste grupo.", name=word))]
+        fields, trend = await season.profile(chat.key, key)
+        rating = (await season.ratings(chat.key, [key]))[0]
+        public = (await season.public_ratings([key]))[0]
+        name = members.get(key, user.name)
+        return [Reply(player=user, text=texts.profile_text(name, fields, trend, rating,
+                                                           public, _))]
+
+
+def _find(chat: ChatRef, word: str, members: dict[str, str]) -> str | None:
+    """The person ``word`` names: a platform mention ``<@123>`` (Discord), else the one
+    member whose name is ``word`` without its ``@`` (case-insensitive)."""
+    mention = MENTION.fullmatch(word)
+    if mention:
+        return f"{chat.platform}:{mention.group(1)}"
+    wanted = word.removeprefix("@").strip().casefold()
+    found = [k for k, name in members.items() if name.casefold() == wanted]
+    return found[0] if len(found) == 1 else None

@@ -1,0 +1,89 @@
+"""The season's texts (issue 29): ``/ranking`` of a period, ``/ranking geral`` and
+``/perfil``, in the chat's language (pt-BR msgids, bot/locale)."""
+
+from __future__ import annotations
+
+from bot import views
+from bot.i18n import N_, Translator
+from bot.season.achievements import ACHIEVEMENTS
+from bot.season.ports import Standing
+from bot.season.rating import Rating
+
+TITLES = {"week": N_("Ranking do grupo — esta semana"),
+          "month": N_("Ranking do grupo — este mês"),
+          "year": N_("Ranking do grupo — este ano"),
+          "all": N_("Ranking do grupo — desde sempre")}
+CANASTRA_TEXTS = {"limpa": N_("limpas {n}"), "suja": N_("sujas {n}"), "mil": N_("de mil {n}"),
+                  "altaneira": N_("Altaneira {n}"), "real": N_("reais {n}")}
+
+
+def rating_text(text: str | None, _: Translator) -> str:
+    """``"1069 (provisório)"`` or ``"1380"`` for a stored rating; a new person's 1000."""
+    got = Rating.parse(text)
+    if got.provisional:
+        return _("{n} (provisório)", n=got.shown)
+    return str(got.shown)
+
+
+def percent(part: int, whole: int) -> int:
+    """``part`` of ``whole`` in whole percent (0 for nothing played)."""
+    return round(100 * part / whole) if whole else 0
+
+
+def standings_text(kind: str, rows: list[Standing], _: Translator) -> str:
+    """``/ranking <period>``: one line per person, best first."""
+    lines = [_(TITLES[kind])]
+    if not rows:
+        lines.append(_("Ninguém terminou uma partida neste período."))
+    for i, row in enumerate(rows, 1):
+        lines.append(_("{i}. {name}: vitórias {w} em {m} partidas ({pct}%), pontos {p}, "
+                       "rating {rating}", i=i, name=row.name, w=row.wins, m=row.matches,
+                       pct=percent(row.wins, row.matches), p=row.points,
+                       rating=rating_text(row.rating, _)))
+    return "\n".join(lines)
+
+
+def platform_text(rows: list[tuple[str, str]], _: Translator) -> str:
+    """``/ranking geral``: ``(name, rating text)`` best first."""
+    lines = [_("Ranking geral (todos os grupos; só quem joga aqui e escolheu aparecer "
+               "com /perfil publico)")]
+    if not rows:
+        lines.append(_("Ninguém deste grupo escolheu aparecer no ranking geral."))
+    for i, (name, text) in enumerate(rows, 1):
+        lines.append(_("{i}. {name}: rating {rating}, partidas {m}", i=i, name=name,
+                       rating=rating_text(text, _), m=Rating.parse(text).n))
+    return "\n".join(lines)
+
+
+def profile_text(name: str, fields: dict[str, str], trend: list[int], rating: str | None,
+                 public: str | None, _: Translator) -> str:
+    """``/perfil``: the person's counters in the group (docs/season.md "Profile")."""
+    n = {k: int(v) for k, v in fields.items() if k != "name" and v.lstrip("-").isdigit()}
+    matches, wins = n.get("matches", 0), n.get("wins", 0)
+    lines = [_("Perfil de {name} neste grupo", name=name),
+             _("Rating: {rating}", rating=rating_text(rating, _))]
+    if len(trend) > 1:
+        lines.append(_("Tendência: {values}", values=" → ".join(str(v) for v in
+                                                               reversed(trend[:5]))))
+    lines.append(_("Partidas {m}, vitórias {w} ({pct}%)", m=matches, w=wins,
+                   pct=percent(wins, matches)))
+    variants = sorted(k.split(":", 1)[1] for k in n if k.startswith("matches:"))
+    if variants:
+        lines.append(_("Por variante: {list}", list=", ".join(
+            f"{views.PRESET_TITLES.get(v, v)} {n.get('wins:' + v, 0)}/{n['matches:' + v]} "
+            f"({percent(n.get('wins:' + v, 0), n['matches:' + v])}%)" for v in variants)))
+    if "best_deal" in n:
+        lines.append(_("Melhor mão: {n} pontos", n=n["best_deal"]))
+    kinds = [_(msgid, n=n["canastras:" + k]) for k, msgid in CANASTRA_TEXTS.items()
+             if n.get("canastras:" + k)]
+    lines.append(_("Canastras: {list}", list=", ".join(kinds) if kinds else "0"))
+    lines.append(_("Batidas: {n}", n=n.get("batidas", 0)))
+    lines.append(_("Vitórias seguidas: {n} (recorde {best})", n=n.get("streak", 0),
+                   best=n.get("streak_best", 0)))
+    earned = [_(a.title) for a in ACHIEVEMENTS if f"a:{a.id}" in fields]
+    lines.append(_("Conquistas: {list}", list=", ".join(earned) if earned else "—"))
+    if public is None:
+        lines.append(_("Fora do ranking geral (/perfil publico para aparecer)."))
+    else:
+        lines.append(_("No ranking geral: {rating}", rating=rating_text(public, _)))
+    return "\n".join(lines)
