@@ -5,10 +5,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PLAY_STAMP := $(VENV)/.installed-play
 # The mypyc-compiled engine (issue 13): out of tree, loaded only while its manifest
 # matches the sources (engine/_native.py); BURACO_NATIVE=0 forces pure Python.
 
-.PHONY: venv native play test test-pure lint bench
+.PHONY: venv play-venv native play test test-pure lint bench
 
 # The venv, then the engine's hot modules compiled into .native/ (tools/build_native.py): at once
 # "up to date" while the build matches the sources, Python, mypy and its own files;
@@ -18,20 +19,46 @@ STAMP := $(VENV)/.installed
 venv: $(STAMP)
 	@$(BIN)/python tools/build_native.py || true
 
-# Create the venv only when it is missing.
+# Create the venv only when it is missing, without pip of its own: `make play` installs
+# with the host's pip (`pip --python`, pip >= 22.3; a few seconds less before the first
+# table), and whatever needs pip inside the venv adds it first ($(VENV_PIP)).
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv --without-pip $(VENV)
 
-# (Re)install the project and its test extras when pyproject.toml changes.
+VENV_PIP = $(BIN)/python -m pip --version >/dev/null 2>&1 || \
+	$(BIN)/python -m ensurepip --default-pip >/dev/null; $(BIN)/python -m pip
+
+# (Re)install the project and its test extras when pyproject.toml changes (a superset of
+# what playing needs, so it stands for the play install too).
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --disable-pip-version-check --quiet -e '.[test]'
-	touch $(STAMP)
+	$(VENV_PIP) install --disable-pip-version-check --quiet -e '.[test]'
+	touch $(STAMP) $(PLAY_STAMP)
+
+# What `python -m bot play` imports and nothing else (issue 30: the first table in
+# seconds): the project's dependencies without the chat platforms' libraries
+# (tools/play_requirements.py), no test tools, no compiled engine, no npm. The game runs
+# from the source tree (`python -m bot` in this directory), so the project itself is not
+# installed; bytecode is written as modules are first imported. A host Python without a
+# pip that takes --python: the venv gets its own pip and installs with it.
+PLAY_PIP_ARGS = install --disable-pip-version-check --quiet --no-compile \
+	-r $(VENV)/play-requirements.txt
+$(PLAY_STAMP): pyproject.toml tools/play_requirements.py | $(BIN)/python
+	$(BIN)/python tools/play_requirements.py > $(VENV)/play-requirements.txt
+	@if [ -x $(BIN)/pip ]; then $(BIN)/python -m pip $(PLAY_PIP_ARGS); \
+	else echo "$(PYTHON) -m pip --python $(BIN)/python $(PLAY_PIP_ARGS)"; \
+		$(PYTHON) -m pip --python $(BIN)/python $(PLAY_PIP_ARGS) 2>$(VENV)/pip-host.log \
+		|| { $(VENV_PIP) $(PLAY_PIP_ARGS); }; fi
+	touch $(PLAY_STAMP)
+
+play-venv: $(PLAY_STAMP)
 
 # Rebuild the compiled engine even when its manifest matches (fails when the build does).
+# `make play` never builds it: it plays on the compiled engine once this (or `make venv`,
+# `make test`) has built it, on the pure-Python engine until then (the same rules).
 native: $(STAMP)
 	$(BIN)/python tools/build_native.py --force
 
-play: venv
+play: play-venv
 	$(BIN)/python -m bot play $(ARGS)
 
 # The Telegram end-to-end tests play against the npm Bot API emulator (package.json).

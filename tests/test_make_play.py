@@ -1,0 +1,82 @@
+"""Issue 30, "a player, in the terminal": ``make play`` installs only what playing needs
+and shows the first table at once, on the pure-Python engine; the compiled engine is
+built apart (``make native``, ``make venv``, ``make test``), never in front of the first
+game. The time to the first table on a clean clone is a figure of ``bench/first_table.py``
+(README "Try it"), not a timed test."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from pty_support import ROOT, Terminal
+
+sys.path.insert(0, str(ROOT / "tools"))
+from play_requirements import name_of, play_requirements
+
+CHAT_MODULES = ("telegram", "discord", "aiohttp", "httpx", "tornado")
+TEST_TOOLS = ("mypy", "mypyc", "pytest", "hypothesis", "setuptools")
+needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+
+
+def dry_run(target: str) -> str:
+    """The commands ``make -n -B target`` would run (every target taken as out of date:
+    a clean clone)."""
+    done = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    return done.stdout
+
+
+@needs_make
+def test_make_play_installs_the_play_requirements_and_builds_nothing() -> None:
+    commands = dry_run("play")
+    assert "tools/play_requirements.py" in commands
+    assert commands.rstrip().endswith(".venv/bin/python -m bot play")
+    assert "build_native" not in commands  # no compiled engine before the first table
+    assert "[test]" not in commands and "npm" not in commands
+
+
+@needs_make
+def test_make_test_and_make_venv_still_install_and_build_everything() -> None:
+    for target in ("test", "venv"):
+        commands = dry_run(target)
+        assert "install --disable-pip-version-check --quiet -e '.[test]'" in commands
+        assert "tools/build_native.py" in commands
+    assert "npm ci" in dry_run("test")
+    assert "tools/build_native.py --force" in dry_run("native")
+
+
+def test_play_requirements_are_the_dependencies_without_the_chat_libraries() -> None:
+    with (ROOT / "pyproject.toml").open("rb") as fh:
+        every = tomllib.load(fh)["project"]["dependencies"]
+    names = [name_of(dep) for dep in play_requirements()]
+    assert [name_of(dep) for dep in every if dep not in play_requirements()] == [
+        "python-telegram-bot", "discord.py"]
+    assert {"pydantic", "orjson", "zstandard", "pydantic-settings", "redis", "fakeredis",
+            "rich", "babel"} <= set(names)
+    assert "fakeredis[lua]>=2.23,<3" in play_requirements()  # the embedded store's Lua
+
+
+def test_a_terminal_game_imports_no_chat_library_nor_test_tool(tmp_path: Path) -> None:
+    """What ``python -m bot play`` imports from the start to the first table and a quit:
+    none of what tools/play_requirements.py leaves out, so the play install suffices."""
+    loaded = tmp_path / "modules.txt"
+    wrapper = ("import atexit, runpy, sys\n"
+               f"atexit.register(lambda: open({str(loaded)!r}, 'w').write("
+               "'\\n'.join(sorted(sys.modules))))\n"
+               "sys.argv = ['bot', 'play', '--pause', '0', '--robos', 'facil']\n"
+               "runpy.run_module('bot', run_name='__main__', alter_sys=True)\n")
+    term = Terminal([sys.executable, "-c", wrapper])
+    term.expect("Sua mão")
+    term.expect("> ")
+    term.type("q")
+    term.expect("(s/n)")
+    term.type("s")
+    assert term.close() == 0
+    roots = {name.split(".")[0] for name in loaded.read_text().split()}
+    assert "rich" in roots and "fakeredis" in roots and "engine" in roots
+    assert roots.isdisjoint(CHAT_MODULES + TEST_TOOLS)
