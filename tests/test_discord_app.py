@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
@@ -75,6 +75,51 @@ async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     assert isinstance(novo, app_commands.Command)
     assert "tranca" in [c.value for c in novo.parameters[0].choices]
     await tree.client.close()
+
+
+async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() -> None:
+    """Issue 30: a value a client with an older list of commands sends (``variante:
+    xyz``, a number where text was registered) reaches the bot as the text it is, so the
+    service answers it as it answers the same words typed, instead of discord.py's
+    TransformerError ("Algo deu errado" and a traceback). Every option of every command."""
+    calls: list[tuple[str, str, bool]] = []
+
+    class Bot:
+        async def command(self, interaction: Any, name: str, args: str = "",
+                          dm: bool = False) -> None:
+            calls.append((name, args, dm))
+
+    client = discord.Client(intents=discord.Intents.default())
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
+    install(tree, Bot())
+    seen = 0
+    for command in tree.get_commands():
+        assert isinstance(command, app_commands.Command)
+        for param in command._params.values():  # the transform discord.py calls
+            seen += 1
+            if param.type == discord.AppCommandOptionType.user:
+                continue
+            for value in ("xyz", 7):
+                assert await param.transform(None, value) == value, (command.name, param)
+    assert seen == 9  # variante + opcoes, nivel, modo, variante, idioma, periodo,
+    # pessoa + visibilidade (pessoa, a member, is checked by type: an old client's
+    # value there is a TransformerError, answered "recarregue o Discord")
+    novojogo, robo, mao, regras, idioma, ranking, perfil = (
+        cast(Any, tree.get_command(n)) for n in (
+            "novojogo", "robo", "mao", "regras", "idioma", "ranking", "perfil"))
+    await novojogo.callback(None, variante=7, opcoes="target=3000")
+    await robo.callback(None, nivel="xyz")
+    await mao.callback(None, modo="xyz")
+    await mao.callback(None, modo="dm")
+    await regras.callback(None, variante="xyz")
+    await idioma.callback(None, idioma="xx")
+    await ranking.callback(None, periodo="xyz")
+    await perfil.callback(None, visibilidade="xyz")
+    assert calls == [("novojogo", "7 target=3000", False), ("robo", "xyz", False),
+                     ("mao", "", False), ("mao", "", True), ("regras", "xyz", False),
+                     ("idioma", "xx", False), ("ranking", "xyz", False),
+                     ("perfil", "xyz", False)]
+    await client.close()
 
 
 async def test_a_card_select_presses_only_the_cards_whose_state_changed() -> None:

@@ -39,6 +39,12 @@ DM_HAND_WAIT_S = 5.0
 """How long ``/mao dm`` waits for its hand to go out before answering (the hand
 coalescer runs it within about a second)."""
 DONE = N_("Feito.")
+OUTDATED = N_("Seu Discord tem uma versão antiga deste comando: recarregue o Discord "
+              "(Ctrl+R) e tente de novo.")
+"""Told for a slash command the bot cannot read as its commands are now (a client that
+has not reloaded them since the bot's were changed): nothing was done."""
+OUTDATED_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch,
+                   app_commands.TransformerError)
 DEFERRED = discord.InteractionResponseType.deferred_channel_message
 
 
@@ -168,12 +174,30 @@ class BuracoClient(discord.AutoShardedClient):
 
     async def on_command_error(self, interaction: discord.Interaction[Any],
                                error: app_commands.AppCommandError) -> None:
-        """A slash command that failed outside :meth:`_answer_in_time` (a check, a
-        transformer, a bug before the service call): logged by type and answered
-        :data:`GENERIC_ERROR` instead of discord.py's bare log line and silence."""
+        """A slash command that failed outside :meth:`_answer_in_time`. One the person's
+        Discord sent from an older list of commands (a command or option shape the bot
+        no longer has, a value an option does not take: :data:`OUTDATED_ERRORS`) is told
+        :data:`OUTDATED` and logged in one line; anything else (a bug before the service
+        call) is logged by type with its traceback and answered :data:`GENERIC_ERROR`,
+        instead of discord.py's bare log line and silence."""
+        if isinstance(error, OUTDATED_ERRORS):
+            log.warning("interaction %s: command out of date (%s)", interaction.id,
+                        type(error).__name__)
+            await self._tell(interaction, (await self._texts(interaction))(OUTDATED))
+            return
         log.error("interaction %s failed (%s)", interaction.id, type(error).__name__,
                   exc_info=error)
         await self._finish(interaction, Origin(interaction), True, failed=True)
+
+    async def _tell(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """Answer the interaction with ``text``, seen by the person only."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(content=text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("could not answer interaction %s: %s", interaction.id, exc.status)
 
     async def _texts(self, interaction: discord.Interaction[Any]) -> Texts:
         """The texts in the channel's language (pt-BR when it cannot be read)."""

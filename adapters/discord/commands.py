@@ -3,6 +3,14 @@
 ``app_commands.Translator`` fed from the gettext catalogs (pt-BR is the source text, so
 ``pt-BR`` needs no catalog; ``en-US``/``en-GB`` read the English one, ``it`` the Italian).
 Variant and level are ``choices``, so Discord shows a list.
+
+Every option is taken as the text it carries (``str``), never as a
+``app_commands.Choice``: a value outside the choices (a client with an older list of
+commands, a hand-made request) reaches the service as a typed Telegram argument does and
+gets its answer ("Variante desconhecida: …", "Nível desconhecido…", "Idioma
+desconhecido…"), instead of discord.py's ``TransformerError`` before the call (issue 30).
+``/mao`` with a mode other than ``dm`` shows the hand here, as ``/mao xyz`` does on
+Telegram.
 """
 
 from __future__ import annotations
@@ -74,44 +82,46 @@ def install(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
     @app_commands.guild_only()
     @app_commands.describe(variante=locale_str(VARIANT_HELP), opcoes=locale_str(OPTIONS_HELP))
     @app_commands.choices(variante=VARIANTS)
-    async def novojogo(interaction: discord.Interaction[Any],
-                       variante: app_commands.Choice[str] | None = None,
-                       opcoes: str = "") -> None:
-        args = " ".join(part for part in (variante.value if variante else "", opcoes) if part)
+    async def novojogo(interaction: discord.Interaction[Any], variante: str | None = None,
+                       opcoes: str | None = None) -> None:
+        args = " ".join(part for part in (typed(variante), typed(opcoes)) if part)
         await bot.command(interaction, "novojogo", args)
 
     @tree.command(name="robo", description=_d("robo"))
     @app_commands.guild_only()
     @app_commands.describe(nivel=locale_str(LEVEL_HELP))
     @app_commands.choices(nivel=LEVELS)
-    async def robo(interaction: discord.Interaction[Any],
-                   nivel: app_commands.Choice[str] | None = None) -> None:
-        await bot.command(interaction, "robo", nivel.value if nivel else "")
+    async def robo(interaction: discord.Interaction[Any], nivel: str | None = None) -> None:
+        await bot.command(interaction, "robo", typed(nivel))
 
     @tree.command(name="mao", description=_d("mao"))
     @app_commands.guild_only()
     @app_commands.describe(modo=locale_str(MODE_HELP))
     @app_commands.choices(modo=MODES)
-    async def mao(interaction: discord.Interaction[Any],
-                  modo: app_commands.Choice[str] | None = None) -> None:
-        await bot.command(interaction, "mao", dm=modo is not None)
+    async def mao(interaction: discord.Interaction[Any], modo: str | None = None) -> None:
+        await bot.command(interaction, "mao", dm=typed(modo).lower() == "dm")
 
     @tree.command(name="regras", description=_d("regras"))
     @app_commands.describe(variante=locale_str(VARIANT_HELP))
     @app_commands.choices(variante=VARIANTS)
-    async def regras(interaction: discord.Interaction[Any],
-                     variante: app_commands.Choice[str] | None = None) -> None:
-        await bot.command(interaction, "regras", variante.value if variante else "")
+    async def regras(interaction: discord.Interaction[Any], variante: str | None = None) -> None:
+        await bot.command(interaction, "regras", typed(variante))
 
     @tree.command(name="idioma", description=_d("idioma"))
     @app_commands.guild_only()
     @app_commands.describe(idioma=locale_str(LANG_HELP))
     @app_commands.choices(idioma=LANGUAGES)
-    async def idioma(interaction: discord.Interaction[Any],
-                     idioma: app_commands.Choice[str] | None = None) -> None:
-        await bot.command(interaction, "idioma", idioma.value if idioma else "")
+    async def idioma(interaction: discord.Interaction[Any], idioma: str | None = None) -> None:
+        await bot.command(interaction, "idioma", typed(idioma))
+
 
     _season(tree, bot)
+
+
+def typed(value: object) -> str:
+    """An option's value as the text a person would have typed: ``""`` when absent; a
+    value of another type (an older command's integer option) as its text."""
+    return "" if value is None else str(value).strip()
 
 
 def _season(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
@@ -123,8 +133,8 @@ def _season(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
     @app_commands.describe(periodo=locale_str(PERIOD_HELP))
     @app_commands.choices(periodo=PERIODS)
     async def ranking(interaction: discord.Interaction[Any],
-                      periodo: app_commands.Choice[str] | None = None) -> None:
-        await bot.command(interaction, "ranking", periodo.value if periodo else "")
+                      periodo: str | None = None) -> None:
+        await bot.command(interaction, "ranking", typed(periodo))
 
     @tree.command(name="perfil", description=_d("perfil"))
     @app_commands.guild_only()
@@ -132,8 +142,8 @@ def _season(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
                            visibilidade=locale_str(VISIBILITY_HELP))
     @app_commands.choices(visibilidade=VISIBILITY)
     async def perfil(interaction: discord.Interaction[Any], pessoa: discord.Member | None = None,
-                     visibilidade: app_commands.Choice[str] | None = None) -> None:
-        args = visibilidade.value if visibilidade else (f"<@{pessoa.id}>" if pessoa else "")
+                     visibilidade: str | None = None) -> None:
+        args = typed(visibilidade) or (f"<@{pessoa.id}>" if pessoa else "")
         await bot.command(interaction, "perfil", args)
 
 
