@@ -31,21 +31,16 @@ from bot.i18n import DEFAULT_LANG, Translator, argparse_language, env_lang, norm
 from bot.model import READ_CODECS, norm_level
 from bot.outcome import MAX_ECHO, echo
 from bot.settings import Settings, settings_error
+from bot.startup import EXIT_SETTING, Words, exit_code, setting_line, setup_error
 from engine.cli_i18n import tolerant_output
 
 MAX_PAUSE_S = 60.0
 
 
-class _Words:
-    """The translator the argument checks speak with (set by :func:`main`)."""
-
-    _ = Translator(DEFAULT_LANG)
-
-
 def _variant(text: str) -> str:
     """``--variant``: a non-empty preset name (and options)."""
     if not text.strip():
-        raise argparse.ArgumentTypeError(_Words._("diga a variante, ex.: --variant tranca"))
+        raise argparse.ArgumentTypeError(Words._("diga a variante, ex.: --variant tranca"))
     return text
 
 
@@ -62,9 +57,9 @@ def _pause(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            _Words._("número de segundos inválido: {text}", text=repr(echo(text)))) from None
+            Words._("número de segundos inválido: {text}", text=repr(echo(text)))) from None
     if not 0 <= value <= MAX_PAUSE_S:
-        raise argparse.ArgumentTypeError(_Words._("use de 0 a {max} segundos",
+        raise argparse.ArgumentTypeError(Words._("use de 0 a {max} segundos",
                                                   max=f"{MAX_PAUSE_S:g}"))
     return value
 
@@ -79,7 +74,7 @@ def _players(text: str) -> int:
         value = None
     if value is None or len(str(value)) > MAX_ECHO:
         raise argparse.ArgumentTypeError(
-            _Words._("número de jogadores inválido: {text}", text=repr(echo(text))))
+            Words._("número de jogadores inválido: {text}", text=repr(echo(text))))
     return value
 
 
@@ -89,7 +84,7 @@ def _levels(text: str) -> list[str]:
     parts = [part.strip() for part in text.split(",")]
     levels = [norm_level(part) if part else None for part in parts]
     if any(lv is None for lv in levels):
-        raise argparse.ArgumentTypeError(_Words._(
+        raise argparse.ArgumentTypeError(Words._(
             "nível inválido: {text} (use facil, normal ou dificil, ex.: --robos dificil "
             "ou --robos facil,dificil)", text=repr(echo(text))))
     return [lv for lv in levels if lv is not None]
@@ -99,49 +94,9 @@ def _language(text: str) -> str:
     """``--idioma``: pt, en or it (``pt-BR``, ``english`` ... accepted)."""
     code = norm_lang(text)
     if code is None:
-        raise argparse.ArgumentTypeError(_Words._("idioma inválido: {text} (use pt, en ou it)",
+        raise argparse.ArgumentTypeError(Words._("idioma inválido: {text} (use pt, en ou it)",
                                                   text=repr(echo(text))))
     return code
-
-
-def _setup_error(err: BaseException) -> str | None:
-    """One line for an ordinary setup mistake (Redis unreachable, bad ``REDIS_URL``,
-    bad or unverifiable ``TELEGRAM_TOKEN``), None for anything else."""
-    import redis.exceptions
-
-    if isinstance(err, ValidationError):  # an adapter's own setting, read at start-up
-        return settings_error(err, _Words._)
-    if isinstance(err, redis.exceptions.ConnectionError):  # the setting to check named
-        return _Words._("Redis não responde ({setting}): {err}",
-                        setting=getattr(err, "setting", "REDIS_URL"), err=err)
-    if isinstance(err, redis.exceptions.ResponseError):  # e.g. a database number it lacks
-        return _Words._("Redis recusou a conexão (REDIS_URL): {err}", err=err)
-    if isinstance(err, ValueError) and "redis" in str(err).lower():  # redis-py's own words
-        return _Words._("REDIS_URL inválida: use redis://, rediss:// ou unix:// (ex.: "
-                        "redis://localhost:6379/0)")
-    if "discord" in sys.modules:
-        import aiohttp
-        import discord
-
-        if isinstance(err, discord.LoginFailure):
-            return _Words._("DISCORD_TOKEN recusado pelo Discord: {err}", err=err)
-        if isinstance(err, discord.PrivilegedIntentsRequired):
-            return _Words._("O Discord recusou as intents pedidas: {err}", err=err)
-        if isinstance(err, discord.GatewayNotFound | aiohttp.ClientError | discord.HTTPException):
-            return _Words._("Sem conexão com o Discord: {err}", err=err)
-    if "adapters.discord.app" in sys.modules:
-        from adapters.discord.app import ShardSettingError
-
-        if isinstance(err, ShardSettingError):
-            return err.line(_Words._.lang)
-    if "telegram" in sys.modules:
-        import telegram.error
-
-        if isinstance(err, telegram.error.InvalidToken):
-            return _Words._("TELEGRAM_TOKEN recusado pelo Telegram: {err}", err=err)
-        if isinstance(err, telegram.error.NetworkError):
-            return _Words._("Sem conexão com o Telegram: {err}", err=err)
-    return None
 
 
 def _parser(_: Translator | None = None) -> argparse.ArgumentParser:
@@ -201,14 +156,14 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     tolerant_output()  # a terminal that cannot show ♣ or ç gets "?", not a traceback
     lang = _argv_lang(sys.argv[1:] if argv is None else argv) or env_lang(os.environ)
-    _Words._ = _ = Translator(lang)
+    Words._ = _ = Translator(lang)
     with argparse_language(lang):
         args = _parser(_).parse_args(argv)
     try:
         settings = Settings()
     except ValidationError as err:
         print(settings_error(err, _), file=sys.stderr)
-        return 2
+        return EXIT_SETTING
     from adapters import logsafe
 
     logsafe.install(logsafe.secrets_of(settings.telegram_token, settings.discord_token,
@@ -217,12 +172,15 @@ def main(argv: list[str] | None = None) -> int:
                                        redis_url=settings.redis_url))
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    bad = setting_line(args.command, settings)
+    if bad is not None:
+        print(bad, file=sys.stderr)
+        return EXIT_SETTING
     try:
         if args.command == "play":
             return _run_play(settings, args, args.lang or lang)
         if args.command == "ratings-rebuild":
             return asyncio.run(_rebuild(settings))
-        _need_token(args.command, settings)
         logging.getLogger("bot").info(
             "engine: %s; states written as %s (this release reads %s)", _engine_kind(),
             settings.state_codec, ", ".join(READ_CODECS))
@@ -239,11 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:
         while isinstance(err, ExceptionGroup) and err.exceptions:  # from _serve_all
             err = err.exceptions[0]
-        line = _setup_error(err)
+        line = setup_error(err)
         if line is None:
             raise
         print(line, file=sys.stderr)
-        return 1
+        return exit_code(err)
     return 0
 
 
@@ -259,7 +217,7 @@ async def _rebuild(settings: Settings) -> int:
         count = await rebuild(RedisSeason.beside(store))
     finally:
         await store.close()
-    print(_Words._("Ratings recalculados de {n} partidas.", n=count))
+    print(Words._("Ratings recalculados de {n} partidas.", n=count))
     return 0
 
 
@@ -272,38 +230,38 @@ async def _serve_all(settings: Settings) -> int:
         servers.append(("Telegram", importlib.import_module("adapters.telegram.app").serve))
     if settings.discord_token:
         servers.append(("Discord", importlib.import_module("adapters.discord.process").serve))
-    if not servers:
-        raise SystemExit(_Words._("Nenhum token definido: TELEGRAM_TOKEN e/ou DISCORD_TOKEN"))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    failed: list[str] = []
+    failed: list[tuple[str, int]] = []
     await asyncio.gather(*(_serve_one(name, serve, settings, stop, failed, len(servers))
                            for name, serve in servers))
     if len(failed) == len(servers):
-        print(_Words._("Nenhuma plataforma pôde rodar: {failed}", failed="; ".join(failed)),
-              file=sys.stderr)
-        return 1
+        print(Words._("Nenhuma plataforma pôde rodar: {failed}",
+                       failed="; ".join(line for line, _code in failed)), file=sys.stderr)
+        return min(code for _line, code in failed)  # 2 only when every one was a setting
     return 0
 
 
 async def _serve_one(name: str, serve: Any, settings: Settings, stop: asyncio.Event,
-                     failed: list[str], total: int) -> None:
+                     failed: list[tuple[str, int]], total: int) -> None:
     """Run one platform's ``serve``; what ends it with an error is logged in one line
-    (``_setup_error``'s, or the error with its traceback when unforeseen; saying the
+    (``setup_error``'s, or the error with its traceback when unforeseen; saying the
     other platforms go on only while one of the ``total`` still runs) and added to
-    ``failed``, so the other platforms are not cancelled with it."""
+    ``failed`` with its exit code (:func:`exit_code`), so the other platforms are not
+    cancelled with it."""
     try:
         await serve(settings, stop)
     except Exception as err:
         inner = err
         while isinstance(inner, ExceptionGroup) and inner.exceptions:
             inner = inner.exceptions[0]
-        line = _setup_error(inner)
-        failed.append(f"{name}: {line or type(inner).__name__}")
-        log, _ = logging.getLogger("bot"), _Words._
+        line = setup_error(inner)
+        failed.append((f"{name}: {line or type(inner).__name__}",
+                       exit_code(inner) if line is not None else 1))
+        log, _ = logging.getLogger("bot"), Words._
         others = len(failed) < total  # another platform is still running
         if line is not None:
             log.error("%s", _("{name} parou: {line} (as outras plataformas continuam)",
@@ -317,22 +275,11 @@ async def _serve_one(name: str, serve: Any, settings: Settings, stop: asyncio.Ev
 
 def _synced(names: list[str], guild: int | None) -> str:
     """The line ``discord --sync`` ends with: how many slash commands, where, which."""
-    _ = _Words._
+    _ = Words._
     return _.n("{n} comando de barra registrado ({where}): {names}",
                "{n} comandos de barra registrados ({where}): {names}", len(names),
                where=_("servidor {guild}", guild=guild) if guild else _("global"),
                names=", ".join(names))
-
-
-def _need_token(command: str, settings: Settings) -> None:
-    """Exit with one line in the operator's language (``SystemExit``) when ``telegram`` or
-    ``discord`` is run without its token."""
-    if command == "telegram" and not settings.telegram_token:
-        raise SystemExit(_Words._("TELEGRAM_TOKEN não definido: peça um token ao @BotFather e "
-                                  "rode TELEGRAM_TOKEN=<token> python -m bot telegram"))
-    if command == "discord" and not settings.discord_token:
-        raise SystemExit(_Words._("DISCORD_TOKEN não definido: crie um bot em "
-                                  "https://discord.com/developers/applications (README)"))
 
 
 def _argv_lang(argv: list[str]) -> str | None:

@@ -54,11 +54,13 @@ class Settings(BaseSettings):
     """First part of every key (several bots, or test runs, can share one Redis)."""
     telegram_token: str | None = None
     discord_token: str | None = None
-    webhook_url: str | None = None
-    webhook_secret: str | None = None
+    webhook_url: str | None = Field(default=None, pattern=r"^https://[^\s/]+(/\S*)?$")
+    """Telegram posts updates only to an ``https://`` address."""
+    webhook_secret: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,256}$")
+    """What the Bot API accepts as ``secret_token``: 1 to 256 of ``A-Z a-z 0-9 _ -``."""
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = Field(default=8443, ge=1, le=65535)
-    telegram_base_url: str | None = None
+    telegram_base_url: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/\S*)?$")
     turn_timer_s: int = Field(default=90, ge=10, le=86_400)
     ai_pace_s: float = Field(default=1.0, ge=0, le=60)
     log_level: LogLevel = "INFO"
@@ -75,6 +77,13 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("webhook_url", "webhook_secret", "telegram_base_url", "redis_url",
+                     mode="before")
+    @classmethod
+    def _unset_when_empty(cls, value: Any) -> Any:
+        """``WEBHOOK_URL=`` (as a copied ``.env.example`` leaves it) means unset."""
+        return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("state_codec", "redis_mode", mode="before")
     @classmethod
@@ -143,6 +152,12 @@ def settings_error(err: ValidationError, _: Translator | None = None) -> str:
     return " ".join(_one(e, _) for e in err.errors())
 
 
+SECRET = {"webhook_secret", "webhook_url", "telegram_token", "discord_token", "redis_url",
+          "redis_password", "redis_sentinel_password"}
+"""Settings whose value is never echoed in a line (it is, or may hold, a secret: a
+webhook URL's path often carries one)."""
+
+
 def _one(error: Any, _: Translator) -> str:
     name = str(error["loc"][0]) if error["loc"] else "?"
     field = Settings.model_fields.get(name)
@@ -151,10 +166,22 @@ def _one(error: Any, _: Translator) -> str:
         shown = f" ({echo(given)!r})" if isinstance(given, str) and name != "redis_url" else ""
         return _("{name} inválido{shown}: {accepts}.", name=name.upper(), shown=shown,
                  accepts=_(error["ctx"]["text"]))
-    shown = f" ({echo(given)!r})" if isinstance(given, str) else (
+    shown = "" if name in SECRET else f" ({echo(given)!r})" if isinstance(given, str) else (
         f" ({given!r})" if isinstance(given, int | float) else "")
     return _("{name} inválido{shown}: {accepts}.", name=name.upper(), shown=shown,
-             accepts=_accepts(name, field, _) if field is not None else _kind(error, _))
+             accepts=_by_name(name, _) or (_accepts(name, field, _) if field is not None
+                                           else _kind(error, _)))
+
+
+def _by_name(name: str, _: Translator) -> str | None:
+    """What an address or text setting accepts (of this model or an adapter's)."""
+    if name == "webhook_url":
+        return _("use um endereço https:// (ex.: https://bot.example.org/tg)")
+    if name == "webhook_secret":
+        return _("use de 1 a 256 letras, algarismos, '_' ou '-'")
+    if name in ("telegram_base_url", "discord_api_base", "docs_url"):
+        return _("use um endereço http:// ou https://")
+    return None
 
 
 def _kind(error: Any, _: Translator) -> str:

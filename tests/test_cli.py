@@ -1,5 +1,6 @@
 """``python -m bot``: argument checks, the seat count refused before any AI seat, one
-clear line (exit 1) for ordinary setup mistakes, Ctrl-C at the prompt (asks, as q; exit 0)."""
+clear line for ordinary setup mistakes (exit 2 for a bad setting, 1 for what lies outside
+the settings), Ctrl-C at the prompt (asks, as q; exit 0)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import telegram.error
 
 from adapters import logsafe
 from bot import __main__ as cli
+from bot import startup
 
 
 @pytest.fixture(autouse=True)
@@ -144,35 +146,36 @@ def test_ctrl_c_where_the_loop_takes_no_signals_quits_cleanly_with_exit_0(
     assert capsys.readouterr().out.endswith("\nAté a próxima!\n")
 
 
-@pytest.mark.parametrize(("command", "env", "line"), [
-    ("play", {"REDIS_URL": "redis://127.0.0.1:1/0"}, "Redis não responde (REDIS_URL): "),
+@pytest.mark.parametrize(("command", "env", "line", "code"), [
+    ("play", {"REDIS_URL": "redis://127.0.0.1:1/0"}, "Redis não responde (REDIS_URL): ", 1),
     ("telegram", {"TELEGRAM_TOKEN": "123:ABC", "REDIS_URL": "redis://127.0.0.1:1/0"},
-     "Redis não responde (REDIS_URL): "),
+     "Redis não responde (REDIS_URL): ", 1),
     ("telegram", {"TELEGRAM_TOKEN": "123:ABC", "REDIS_URL": "notaurl"},
-     "REDIS_URL inválida: use redis://, rediss:// ou unix:// (ex.: redis://localhost:6379/0)"),
+     "REDIS_URL inválida: use redis://, rediss:// ou unix:// (ex.: redis://localhost:6379/0)",
+     2),
     ("telegram", {"TELEGRAM_TOKEN": "garbage", "TELEGRAM_BASE_URL": "http://127.0.0.1:1/bot"},
-     "Sem conexão com o Telegram: "),
+     "Sem conexão com o Telegram: ", 1),
 ])
-def test_setup_mistakes_print_one_line_and_exit_1(
-        command: str, env: dict[str, str], line: str, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+def test_setup_mistakes_print_one_line_exit_2_for_a_setting_1_for_the_rest(
+        command: str, env: dict[str, str], line: str, code: int,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    assert cli.main([command]) == 1
+    assert cli.main([command]) == code
     err = capsys.readouterr().err
     assert err.startswith(line) and err.count("\n") == 1, err
     assert "Traceback" not in err
 
 
 def test_setup_error_lines() -> None:
-    assert cli._setup_error(telegram.error.InvalidToken()) == (
+    assert startup.setup_error(telegram.error.InvalidToken()) == (
         "TELEGRAM_TOKEN recusado pelo Telegram: Invalid token")
-    assert cli._setup_error(telegram.error.NetworkError("down")) == (
+    assert startup.setup_error(telegram.error.NetworkError("down")) == (
         "Sem conexão com o Telegram: down")
-    assert cli._setup_error(redis.exceptions.ResponseError("DB index is out of range")) == (
+    assert startup.setup_error(redis.exceptions.ResponseError("DB index is out of range")) == (
         "Redis recusou a conexão (REDIS_URL): DB index is out of range")
-    assert cli._setup_error(ValueError("other")) is None
-    assert cli._setup_error(KeyError("x")) is None
+    assert startup.setup_error(ValueError("other")) is None
+    assert startup.setup_error(KeyError("x")) is None
 
 
 @pytest.mark.parametrize(("lang", "telegram_line", "redis_line"), [
@@ -194,12 +197,11 @@ def test_start_up_errors_speak_the_locale(lang: str | None, telegram_line: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     if lang:
         monkeypatch.setenv("LANG", lang)
-    with pytest.raises(SystemExit) as stop:
-        cli.main(["telegram"])
-    assert stop.value.code == telegram_line
+    assert cli.main(["telegram"]) == 2
+    assert capsys.readouterr().err == telegram_line + "\n"
     monkeypatch.setenv("TELEGRAM_TOKEN", "123:ABC")
     monkeypatch.setenv("REDIS_URL", "notaurl")
-    assert cli.main(["telegram"]) == 1
+    assert cli.main(["telegram"]) == 2
     assert capsys.readouterr().err == redis_line + "\n"
 
 

@@ -16,6 +16,7 @@ from test_console import scripted
 from test_console_input import answers, play
 
 from bot import __main__ as cli
+from bot import startup
 from engine.cards import Card
 
 
@@ -247,7 +248,7 @@ def test_a_bad_adapter_setting_is_one_line(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("TELEGRAM_POLL_INTERVAL", "x")
     with pytest.raises(ValidationError) as bad:
         TelegramTuning()
-    assert cli._setup_error(bad.value) == (
+    assert startup.setup_error(bad.value) == (
         "TELEGRAM_POLL_INTERVAL inválido ('x'): use um número.")
 
 

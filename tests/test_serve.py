@@ -1,6 +1,7 @@
 """``python -m bot serve``: every platform whose token is set runs in one process; one
 that cannot start (or stops with an error) is logged in one line and the others keep
-running; when none can run the process exits 1 with one line."""
+running; when none can run the process exits with one line: 2 when every one failed for
+a bad setting (a refused token), else 1."""
 
 from __future__ import annotations
 
@@ -68,11 +69,12 @@ def test_telegram_failing_leaves_discord_running(monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.mark.usefixtures("env")
-def test_no_platform_able_to_run_exits_1_with_one_line(
+def test_no_platform_able_to_run_for_their_refused_tokens_exits_2_with_one_line(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Both tokens refused: bad settings, exit 2 (docs/operator.md "Exit codes")."""
     monkeypatch.setattr(app, "serve", refusing(telegram.error.InvalidToken("refused")))
     monkeypatch.setattr(process, "serve", refusing(discord.LoginFailure("bad token")))
-    assert cli.main(["serve"]) == 1
+    assert cli.main(["serve"]) == 2
     assert capsys.readouterr().err == (
         "Nenhuma plataforma pôde rodar: Telegram: TELEGRAM_TOKEN recusado pelo Telegram: "
         "refused; Discord: DISCORD_TOKEN recusado pelo Discord: bad token\n")
@@ -84,8 +86,20 @@ def test_the_last_platform_to_stop_does_not_say_the_others_go_on(
     monkeypatch.setattr(app, "serve", refusing(telegram.error.InvalidToken("refused")))
     monkeypatch.setattr(process, "serve", refusing(discord.LoginFailure("bad token")))
     with caplog.at_level(logging.ERROR, logger="bot"):
-        assert cli.main(["serve"]) == 1
+        assert cli.main(["serve"]) == 2
     assert [r.getMessage() for r in caplog.records if r.name == "bot"] == [
         "Telegram parou: TELEGRAM_TOKEN recusado pelo Telegram: refused "
         "(as outras plataformas continuam)",
         "Discord parou: DISCORD_TOKEN recusado pelo Discord: bad token"]
+
+
+@pytest.mark.usefixtures("env")
+def test_one_platform_unreachable_and_one_refused_exits_1(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not every failure was a setting (Telegram did not answer): exit 1."""
+    monkeypatch.setattr(app, "serve", refusing(telegram.error.NetworkError("no route")))
+    monkeypatch.setattr(process, "serve", refusing(discord.LoginFailure("bad token")))
+    assert cli.main(["serve"]) == 1
+    assert capsys.readouterr().err == (
+        "Nenhuma plataforma pôde rodar: Telegram: Sem conexão com o Telegram: no route; "
+        "Discord: DISCORD_TOKEN recusado pelo Discord: bad token\n")

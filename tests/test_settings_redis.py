@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from adapters.storage.connect import RedisTarget, StoreUnreachable, open_store
 from bot import __main__ as cli
+from bot import startup
 from bot.i18n import Translator
 from bot.settings import Settings, sentinel_addresses, settings_error
 
@@ -108,7 +109,7 @@ async def test_unreachable_sentinels_name_the_sentinel_settings() -> None:
     with pytest.raises(StoreUnreachable) as err:
         await open_store(None, "t", target)
     assert err.value.setting == "REDIS_SENTINELS/REDIS_SENTINEL_MASTER"
-    assert cli._setup_error(err.value) == (
+    assert startup.setup_error(err.value) == (
         f"Redis não responde (REDIS_SENTINELS/REDIS_SENTINEL_MASTER): {err.value}")
 
 

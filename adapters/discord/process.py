@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 import discord.http
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from adapters.delivery.ticks import stop_on_signals
@@ -27,13 +28,28 @@ logging.getLogger("discord.client").addFilter(_no_voice)
 
 
 class DiscordTuning(BaseSettings):
-    """Adapter-only settings read from the environment."""
+    """Adapter-only settings read from the environment (and ``.env``, as
+    :class:`bot.settings.Settings`)."""
 
-    model_config = SettingsConfigDict(extra="ignore", case_sensitive=False)
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
 
-    discord_api_base: str | None = None
+    discord_api_base: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/\S*)?$")
     discord_shard_count: str | None = None
     discord_shard_ids: str | None = None
+
+    @field_validator("discord_api_base", mode="before")
+    @classmethod
+    def _unset_when_empty(cls, value: Any) -> Any:
+        """``DISCORD_API_BASE=`` (as a copied ``.env.example`` leaves it) means unset."""
+        return None if isinstance(value, str) and not value.strip() else value
+
+
+def check_tuning() -> None:
+    """Read the adapter's settings as a start would: raises pydantic's
+    ``ValidationError`` or :class:`adapters.discord.app.ShardSettingError` for a bad one
+    (``python -m bot`` checks them before it connects to anything)."""
+    tuning = DiscordTuning()
+    shard_settings(tuning.discord_shard_count, tuning.discord_shard_ids)
 
 
 def point_at(api_base: str | None) -> None:

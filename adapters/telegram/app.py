@@ -48,9 +48,10 @@ COMMAND_LANGS = {"pt": None, "en": "en", "it": "it"}  # None: the default (pt-BR
 
 
 class TelegramTuning(BaseSettings):
-    """Adapter-only settings read from the environment."""
+    """Adapter-only settings read from the environment (and ``.env``, as
+    :class:`bot.settings.Settings`)."""
 
-    model_config = SettingsConfigDict(extra="ignore", case_sensitive=False)
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
 
     telegram_poll_interval: float = 0.0
 

@@ -1,0 +1,136 @@
+"""Start-up checks of the command line (``python -m bot``, the composition root): the
+first bad setting as one line in the operator's language, the line for an error a start
+meets, and the exit code each means (:data:`EXIT_SETTING` for a bad setting, 1 for what
+lies outside the settings). Adapters are imported by name, only for their own settings
+(``TelegramTuning``, ``DiscordTuning``) and errors, as ``bot/__main__.py`` does."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from pydantic import ValidationError
+
+from bot.i18n import DEFAULT_LANG, Translator
+from bot.settings import Settings, settings_error
+
+
+class Words:
+    """The translator the argument checks and start-up lines speak with (set by
+    :func:`bot.__main__.main` to the operator's language)."""
+
+    _ = Translator(DEFAULT_LANG)
+
+
+EXIT_SETTING = 2
+"""The exit code of every start-up that ends on a bad setting (a value malformed or out
+of range, a token missing or refused, a ``REDIS_URL`` that is no URL or that Redis
+refuses): the operator fixes the settings. 1 is for what lies outside them (Redis or the
+platform not answering, an unforeseen error); docs/operator.md "Exit codes"."""
+
+
+def bad_redis_url() -> str:
+    """The line for a ``REDIS_URL`` that is no Redis URL (its value is not echoed)."""
+    return Words._("REDIS_URL inválida: use redis://, rediss:// ou unix:// (ex.: "
+                   "redis://localhost:6379/0)")
+
+
+def setting_line(command: str, settings: Settings) -> str | None:
+    """The line of the first bad setting ``command`` would meet, checked before anything
+    connects (so a bad value is told even while Redis or the platform is down), None when
+    all are good: a missing token, a ``REDIS_URL`` redis-py cannot parse (its value is
+    never echoed: it may hold a password), an adapter's own setting
+    (``TELEGRAM_POLL_INTERVAL``, ``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``)."""
+    from redis.connection import parse_url
+
+    telegram = command == "telegram" or (command == "serve" and settings.telegram_token)
+    discord = command == "discord" or (command == "serve" and settings.discord_token)
+    missing = missing_token(command, settings)
+    if missing is not None:
+        return missing
+    if settings.redis_url is not None:
+        try:
+            parse_url(settings.redis_url)  # type: ignore[no-untyped-call]
+        except ValueError:
+            return bad_redis_url()
+    try:
+        if telegram:
+            importlib.import_module("adapters.telegram.app").TelegramTuning()
+        if discord:
+            importlib.import_module("adapters.discord.process").check_tuning()
+    except Exception as err:
+        return setup_error(err)
+    return None
+
+
+def exit_code(err: BaseException) -> int:
+    """:data:`EXIT_SETTING` for a start-up error a setting caused (a token the platform
+    refuses, a database number or password Redis refuses), else 1."""
+    import redis.exceptions
+
+    if isinstance(err, ValidationError | redis.exceptions.ResponseError
+                  | redis.exceptions.AuthenticationError):
+        return EXIT_SETTING
+    if isinstance(err, ValueError) and "redis" in str(err).lower():
+        return EXIT_SETTING
+    refused: tuple[type[BaseException], ...] = ()
+    if "telegram" in sys.modules:
+        refused += (importlib.import_module("telegram.error").InvalidToken,)
+    if "discord" in sys.modules:
+        refused += (importlib.import_module("discord").LoginFailure,)
+    if "adapters.discord.app" in sys.modules:
+        refused += (importlib.import_module("adapters.discord.app").ShardSettingError,)
+    return EXIT_SETTING if isinstance(err, refused) else 1
+
+
+def setup_error(err: BaseException) -> str | None:
+    """One line for an ordinary setup mistake (Redis unreachable, bad ``REDIS_URL``,
+    bad or unverifiable ``TELEGRAM_TOKEN``), None for anything else."""
+    import redis.exceptions
+
+    if isinstance(err, ValidationError):  # an adapter's own setting, read at start-up
+        return settings_error(err, Words._)
+    if isinstance(err, redis.exceptions.ResponseError | redis.exceptions.AuthenticationError):
+        return Words._("Redis recusou a conexão (REDIS_URL): {err}", err=err)
+    if isinstance(err, redis.exceptions.ConnectionError):  # the setting to check named
+        return Words._("Redis não responde ({setting}): {err}",
+                       setting=getattr(err, "setting", "REDIS_URL"), err=err)
+    if isinstance(err, ValueError) and "redis" in str(err).lower():  # redis-py's own words
+        return bad_redis_url()
+    if "discord" in sys.modules:
+        import aiohttp
+        import discord
+
+        if isinstance(err, discord.LoginFailure):
+            return Words._("DISCORD_TOKEN recusado pelo Discord: {err}", err=err)
+        if isinstance(err, discord.PrivilegedIntentsRequired):
+            return Words._("O Discord recusou as intents pedidas: {err}", err=err)
+        if isinstance(err, discord.GatewayNotFound | aiohttp.ClientError | discord.HTTPException):
+            return Words._("Sem conexão com o Discord: {err}", err=err)
+    if "adapters.discord.app" in sys.modules:
+        from adapters.discord.app import ShardSettingError
+
+        if isinstance(err, ShardSettingError):
+            return err.line(Words._.lang)
+    if "telegram" in sys.modules:
+        import telegram.error
+
+        if isinstance(err, telegram.error.InvalidToken):
+            return Words._("TELEGRAM_TOKEN recusado pelo Telegram: {err}", err=err)
+        if isinstance(err, telegram.error.NetworkError):
+            return Words._("Sem conexão com o Telegram: {err}", err=err)
+    return None
+
+
+def missing_token(command: str, settings: Settings) -> str | None:
+    """The line, in the operator's language, for ``telegram``, ``discord`` or ``serve``
+    run without the token(s) it needs; None when they are set (or for ``play``)."""
+    if command == "telegram" and not settings.telegram_token:
+        return Words._("TELEGRAM_TOKEN não definido: peça um token ao @BotFather e "
+                        "rode TELEGRAM_TOKEN=<token> python -m bot telegram")
+    if command == "discord" and not settings.discord_token:
+        return Words._("DISCORD_TOKEN não definido: crie um bot em "
+                        "https://discord.com/developers/applications (README)")
+    if command == "serve" and not (settings.telegram_token or settings.discord_token):
+        return Words._("Nenhum token definido: TELEGRAM_TOKEN e/ou DISCORD_TOKEN")
+    return None

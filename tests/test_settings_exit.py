@@ -1,0 +1,130 @@
+"""Issue 30 "Exit codes mean one thing": every bad setting the bot reads ends the start
+with its one line and exit code 2, before anything connects (here Redis does not answer
+at ``REDIS_URL``, which would be exit 1 if it were reached first); the settings of
+``.env`` count as the environment's; ``python -m bot serve`` without tokens speaks one
+language. docs/operator.md "Exit codes"."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters import logsafe
+from bot import __main__ as cli
+
+ROOT = Path(__file__).resolve().parents[1]
+DOWN = "redis://127.0.0.1:1/0"  # nothing listens there
+NAMES = ("REDIS_URL", "REDIS_PREFIX", "TELEGRAM_TOKEN", "TELEGRAM_BASE_URL", "WEBHOOK_URL",
+         "WEBHOOK_SECRET", "WEBHOOK_LISTEN", "WEBHOOK_PORT", "TELEGRAM_POLL_INTERVAL",
+         "DISCORD_TOKEN", "DISCORD_API_BASE", "DISCORD_SHARD_COUNT", "DISCORD_SHARD_IDS",
+         "TURN_TIMER_S", "AI_PACE_S", "LOG_LEVEL", "STATE_CODEC", "DOCS_URL", "LANGUAGE",
+         "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+@pytest.fixture(autouse=True)
+def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> Iterator[None]:
+    monkeypatch.chdir(tmp_path)  # no .env file unless a test writes one
+    for name in NAMES:
+        monkeypatch.delenv(name, raising=False)
+    yield
+    logsafe.uninstall()
+
+
+TG = {"TELEGRAM_TOKEN": "123:abc", "REDIS_URL": DOWN}
+DC = {"DISCORD_TOKEN": "x", "REDIS_URL": DOWN}
+BOTH = {**TG, **DC}
+CASES = [
+    ("play", {"REDIS_URL": "notaurl"},
+     "REDIS_URL inválida: use redis://, rediss:// ou unix:// (ex.: redis://localhost:6379/0)"),
+    ("telegram", {"TELEGRAM_TOKEN": "1:a", "REDIS_URL": "redis://u:hunter2@h:x/0"},
+     "REDIS_URL inválida: use redis://, rediss:// ou unix:// (ex.: redis://localhost:6379/0)"),
+    ("telegram", {**TG, "REDIS_PREFIX": "a b"},
+     "REDIS_PREFIX inválido ('a b'): use de 1 a 40 letras, algarismos, '_', '.' ou '-'."),
+    ("telegram", {**TG, "WEBHOOK_PORT": "0"},
+     "WEBHOOK_PORT inválido ('0'): use um número inteiro de 1 a 65535."),
+    ("telegram", {**TG, "WEBHOOK_URL": "http://bot.example.org/tg"},
+     "WEBHOOK_URL inválido: use um endereço https:// (ex.: https://bot.example.org/tg)."),
+    ("telegram", {**TG, "WEBHOOK_SECRET": "not secret!"},
+     "WEBHOOK_SECRET inválido: use de 1 a 256 letras, algarismos, '_' ou '-'."),
+    ("telegram", {**TG, "TELEGRAM_BASE_URL": "127.0.0.1:8081"},
+     "TELEGRAM_BASE_URL inválido ('127.0.0.1:8081'): use um endereço http:// ou https://."),
+    ("telegram", {**TG, "TELEGRAM_POLL_INTERVAL": "x"},
+     "TELEGRAM_POLL_INTERVAL inválido ('x'): use um número."),
+    ("telegram", {**TG, "TURN_TIMER_S": "5"},
+     "TURN_TIMER_S inválido ('5'): use um número inteiro de 10 a 86400 (segundos)."),
+    ("telegram", {**TG, "AI_PACE_S": "61"},
+     "AI_PACE_S inválido ('61'): use um número de 0 a 60 (segundos)."),
+    ("telegram", {**TG, "LOG_LEVEL": "loud"},
+     "LOG_LEVEL inválido ('LOUD'): use DEBUG, INFO, WARNING, ERROR ou CRITICAL."),
+    ("telegram", {**TG, "STATE_CODEC": "z9"}, "STATE_CODEC inválido ('z9'): use z1 / z2 / z3."),
+    ("discord", {**DC, "DISCORD_API_BASE": "discord.com/api/v10"},
+     "DISCORD_API_BASE inválido ('discord.com/api/v10'): use um endereço http:// ou https://."),
+    ("discord", {**DC, "DISCORD_SHARD_COUNT": "abc"},
+     "DISCORD_SHARD_COUNT inválido ('abc'): use um número inteiro a partir de 1"),
+    ("serve", {**BOTH, "DISCORD_SHARD_IDS": "0"},
+     "DISCORD_SHARD_IDS precisa de DISCORD_SHARD_COUNT e de números menores que ele"),
+    ("serve", {**BOTH, "TELEGRAM_POLL_INTERVAL": "-"},
+     "TELEGRAM_POLL_INTERVAL inválido ('-'): use um número."),
+    ("telegram", {"REDIS_URL": DOWN},
+     "TELEGRAM_TOKEN não definido: peça um token ao @BotFather e rode "
+     "TELEGRAM_TOKEN=<token> python -m bot telegram"),
+    ("discord", {"REDIS_URL": DOWN}, "DISCORD_TOKEN não definido: crie um bot em "
+     "https://discord.com/developers/applications (README)"),
+    ("serve", {"REDIS_URL": DOWN}, "Nenhum token definido: TELEGRAM_TOKEN e/ou DISCORD_TOKEN"),
+]
+
+
+@pytest.mark.parametrize(("command", "env", "line"), CASES,
+                         ids=[f"{c}-{'-'.join(e)}" for c, e, _l in CASES])
+def test_every_bad_setting_exits_2_with_its_one_line_before_connecting(
+        command: str, env: dict[str, str], line: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert (cli.main([command]), capsys.readouterr().err) == (2, line + "\n")
+
+
+@pytest.mark.parametrize(("setting", "line"), [
+    ("TELEGRAM_POLL_INTERVAL=x", "TELEGRAM_POLL_INTERVAL inválido ('x'): use um número."),
+    ("DISCORD_SHARD_COUNT=0", "DISCORD_SHARD_COUNT inválido ('0'): use um número inteiro a "
+     "partir de 1"),
+])
+def test_an_adapter_setting_in_dot_env_is_read_as_from_the_environment(
+        setting: str, line: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A copied ``.env.example`` holds every setting: the adapters' own read it too."""
+    (tmp_path / ".env").write_text(
+        f"TELEGRAM_TOKEN=1:a\nDISCORD_TOKEN=x\nREDIS_URL={DOWN}\n{setting}\n", encoding="utf-8")
+    assert (cli.main(["serve"]), capsys.readouterr().err) == (2, line + "\n")
+
+
+def test_empty_addresses_in_dot_env_count_as_unset(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """``WEBHOOK_URL=`` as a copied ``.env.example`` may leave it: polling, not a refusal
+    (Redis not answering is then what stops the start, exit 1)."""
+    (tmp_path / ".env").write_text(
+        f"TELEGRAM_TOKEN=1:a\nREDIS_URL={DOWN}\nWEBHOOK_URL=\nWEBHOOK_SECRET=\n"
+        "TELEGRAM_BASE_URL=\nDISCORD_API_BASE=\n", encoding="utf-8")
+    assert cli.main(["telegram"]) == 1
+    assert capsys.readouterr().err.startswith("Redis não responde (REDIS_URL): ")
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("C.UTF-8", "Nenhum token definido: TELEGRAM_TOKEN e/ou DISCORD_TOKEN"),
+    ("en_US.UTF-8", "No token set: TELEGRAM_TOKEN and/or DISCORD_TOKEN"),
+    ("it_IT.UTF-8", "Nessun token impostato: TELEGRAM_TOKEN e/o DISCORD_TOKEN"),
+])
+def test_serve_without_tokens_says_one_line_in_one_language(lang: str, line: str,
+                                                            tmp_path: Path) -> None:
+    """As a person runs it: the whole of stderr is the one line in the locale's language
+    (no English start-up log line before a Portuguese refusal), exit 2."""
+    env = {k: v for k, v in os.environ.items() if k not in NAMES}
+    env.update(LANG=lang, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "bot", "serve"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (2, line + "\n", "")
