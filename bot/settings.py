@@ -54,13 +54,14 @@ class Settings(BaseSettings):
     """First part of every key (several bots, or test runs, can share one Redis)."""
     telegram_token: str | None = None
     discord_token: str | None = None
-    webhook_url: str | None = Field(default=None, pattern=r"^https://[^\s/]+(/\S*)?$")
-    """Telegram posts updates only to an ``https://`` address."""
+    telegram_base_url: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/\S*)?$")
+    webhook_url: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/\S*)?$")
+    """Telegram posts updates only to an ``https://`` address; a Bot API server of one's
+    own (``telegram_base_url``, run with ``--local``) to ``http://`` too."""
     webhook_secret: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,256}$")
     """What the Bot API accepts as ``secret_token``: 1 to 256 of ``A-Z a-z 0-9 _ -``."""
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = Field(default=8443, ge=1, le=65535)
-    telegram_base_url: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/\S*)?$")
     turn_timer_s: int = Field(default=90, ge=10, le=86_400)
     ai_pace_s: float = Field(default=1.0, ge=0, le=60)
     log_level: LogLevel = "INFO"
@@ -89,6 +90,13 @@ class Settings(BaseSettings):
     @classmethod
     def _lower(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _https_for_telegram(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value and value.startswith("http://") and not info.data.get("telegram_base_url"):
+            raise PydanticCustomError("https_only", "https only")
+        return value
 
     @field_validator("redis_mode")
     @classmethod

@@ -114,6 +114,17 @@ def test_empty_addresses_in_dot_env_count_as_unset(tmp_path: Path,
     assert capsys.readouterr().err.startswith("Redis não responde (REDIS_URL): ")
 
 
+def test_an_http_webhook_is_accepted_for_a_bot_api_server_of_one_s_own(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A local Bot API server (``TELEGRAM_BASE_URL``, as the emulator of tests/e2e) posts
+    to ``http://`` too: not refused; the unreachable server is then what stops it."""
+    for name, value in {"TELEGRAM_TOKEN": "1:a", "WEBHOOK_URL": "http://127.0.0.1:1/hook",
+                        "TELEGRAM_BASE_URL": "http://127.0.0.1:1"}.items():
+        monkeypatch.setenv(name, value)
+    assert cli.main(["telegram"]) == 1
+    assert capsys.readouterr().err.startswith("Sem conexão com o Telegram: ")
+
+
 @pytest.mark.parametrize(("lang", "line"), [
     ("C.UTF-8", "Nenhum token definido: TELEGRAM_TOKEN e/ou DISCORD_TOKEN"),
     ("en_US.UTF-8", "No token set: TELEGRAM_TOKEN and/or DISCORD_TOKEN"),
