@@ -17,6 +17,7 @@ from bot.i18n import N_, Translator
 from bot.model import Game
 from bot.outcome import Outcome, Refusal
 from engine.rules import RedThree, Rules
+from engine.view import hands_at_end
 
 
 def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
@@ -51,9 +52,14 @@ def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
 
 
 def breakdown_text(game: Game, score: Any, _: Translator) -> str:
-    """The deal's result, one block per side (RULES C14 items that are not zero)."""
+    """The deal's result, one block per side (RULES C14 items that are not zero), each
+    followed by the cards its players were left with, ``"  Na mão de Ana: 7♣ K♠"`` (the
+    "mão" term; ``"  Na sua mão: ..."`` in the terminal). The deal is over, nothing is
+    hidden any more: engine ``hands_at_end``, which refuses a deal in play (issue 30)."""
     state = play.deal_of(game)
     rules = play.rules_of(game)
+    left = hands_at_end(state)
+    names, you = views.seat_names(game, _), views.you_seat(game)
     lines = [_("Fim da mão {n}.", n=len(game.deals))]
     for side, team in enumerate(state.teams):
         row = score.breakdown[side]
@@ -68,6 +74,10 @@ def breakdown_text(game: Game, score: Any, _: Translator) -> str:
                 parts.append(_(msgid, n=row[key]))
         lines.append(_("{side}: {parts} = {total}", side=views.side_label(game, side, team, _),
                        parts=", ".join(parts), total=row["total"]))
+        lines += ["  " + (_("Na sua mão: {cards}", cards=play.show(left[seat])) if seat == you
+                          else _("Na mão de {name}: {cards}", name=names[seat],
+                                 cards=play.show(left[seat])))
+                  for seat in team if left[seat]]
     totals = play.match_scores(game)
     lines.append(_("Placar: {scores}", scores=" × ".join(str(t) for t in totals)))
     return "\n".join(lines)

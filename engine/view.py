@@ -4,7 +4,8 @@ Everything shown to a person and everything an AI sees is built from
 :func:`view_for`. A seat sees its own hand, every meld, the discard pile (the whole
 pile when it is open, only the top card when it is closed, RULES §2 "discard pile"),
 the laid 3s, and counts of everything else. It never sees another hand, the stock,
-a morto or a killed pile.
+a morto or a killed pile, until the deal is over: then :func:`hands_at_end` gives every
+seat's leftover cards.
 """
 
 from __future__ import annotations
@@ -140,6 +141,18 @@ def view_for(state: DealState, seat: int, seen_taken: list[list[Card]] | None = 
         seen_taken=taken,
         pile_dollars=list(state.pile_dollars[seat]),
     )
+
+
+def hands_at_end(state: DealState) -> list[list[Card]]:
+    """Every seat's cards left in hand, per seat and sorted as a hand is, once the deal
+    is over: they count against their side (RULES C14), so nothing is hidden any more
+    and the deal's result shows them (issue 30). The one place that lays hands open;
+    a morto taken by discard and never played is not in a hand (C12: it does not count).
+    Raises ``ValueError`` while the deal is in play (a programming error: no hand is
+    ever shown then)."""
+    if not state.over:
+        raise ValueError("the deal is in play: its hands are hidden")
+    return [sorted(hand, key=_ORDER) for hand in state.hands]
 
 
 _PUTS = tuple(put for _, put in _FILL)

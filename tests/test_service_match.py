@@ -32,6 +32,7 @@ from bot import play, robot
 from bot.effects import Document, Effect, Reply, pack
 from bot.service import Service
 from engine.record import replay
+from engine.view import hands_at_end
 
 
 async def human_turn(svc: Service, store: Any, gid: str, seat: int) -> list[Effect]:
@@ -84,8 +85,13 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
     assert says[-2] == (
         "Fim da mão 1.\n"
         "Ana: jogos 0, 3 vermelhos -300, mão -80, morto -100 = -480\n"
+        "  Na mão de Ana: 2♠ 6♠ 6♠ 7♠ 8♠ 9♠ 10♠ K♠\n"  # issue 30: the deal is over
         "Robô 2: jogos 0, 3 vermelhos -100, mão -100, morto -100 = -300\n"
+        "  Na mão de Robô 2: 2♣ 2♣ 2♦ 2♦ 2♥ 2♥ 2♠ Q♠ Q♠ K♠\n"
         "Placar: -480 × -300")
+    left = hands_at_end(play.deal_of((await game_of(store, gid=gid))[1]))  # as left
+    assert [" ".join(map(str, cards)) for cards in left] == [
+        "2♠ 6♠ 6♠ 7♠ 8♠ 9♠ 10♠ K♠", "2♣ 2♣ 2♦ 2♦ 2♥ 2♥ 2♠ Q♠ Q♠ K♠"]
     assert says[-1] == "Fim da partida! Vencedor: Robô 2 com -300 pontos."
     final = [e for e in effects if e.kind == "table"][-1]
     assert final.view.buttons == []

@@ -117,8 +117,11 @@ def play_deal(emu: Emulator, people: list[Person], limit_s: float = 240,
 def assert_no_hand_card_in_group(emu: Emulator, people: list[Person],
                                  group: Group = GROUP) -> None:
     """Group messages never show a hand: no hand title, no card-toggle buttons, and no
-    person's hand (as its cards in order) appears in any group text ever sent."""
-    group_texts = emu.group_texts_ever(group.chat_id)
+    person's hand (as its cards in order) appears in any group text ever sent, but for
+    a deal's result, which lists the cards left in every hand (issue 30: the deal is
+    over, RULES C14)."""
+    group_texts = [text for text in emu.group_texts_ever(group.chat_id)
+                   if not DEAL_END.search(text)]
     assert not any("Sua mão" in text for text in group_texts)
     for call in emu.calls():
         body = call["body"]
@@ -187,6 +190,7 @@ def test_people_and_robots_play_a_whole_deal_with_buttons(emulator: Emulator,
     totals = side_totals(result)
     assert len(totals) == 2
     assert f"Placar: {totals[0]} × {totals[1]}" in result
+    assert "\n  Na mão de " in result  # the leftovers, the deal being over (issue 30)
     final = wait_for(lambda: (lambda t: t if "Próxima mão" in [b["text"] for b in t.buttons()]
                               else None)(table(emu)), what="the table between deals")
     assert f"Dupla 1 (Ana, Robô 3): {totals[0]} pts" in final.text
