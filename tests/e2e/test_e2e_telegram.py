@@ -149,6 +149,15 @@ def group_edit_times(emu: Emulator, group: Group = GROUP) -> list[float]:
                   and str(c["body"].get("chat_id")) == str(group.chat_id))
 
 
+def play_edit_times(emu: Emulator, group: Group = GROUP) -> list[float]:
+    """:func:`group_edit_times` from the start on: the lobby's edits go out at once
+    (issue 30), those of play at least 3 s apart."""
+    lobby = [c["time"] for c in emu.calls() if c["method"] == "editMessageText"
+             and str(c["body"].get("chat_id")) == str(group.chat_id)
+             and "\nMesa aberta por " in str(c["body"].get("text", ""))]
+    return [t for t in group_edit_times(emu, group) if not lobby or t > max(lobby)]
+
+
 def most_in_a_minute(times: list[float]) -> int:
     """The most events in any 60 s window."""
     return max((sum(1 for t in times if s <= t < s + 60) for s in times), default=0)
@@ -201,7 +210,7 @@ def test_people_and_robots_play_a_whole_deal_with_buttons(emulator: Emulator,
     assert emu.unanswered_callbacks() == set()
     edits = group_edit_times(emu)
     assert most_in_a_minute(edits) <= 20
-    assert min(b - a for a, b in itertools.pairwise(edits)) >= 2.5
+    assert min(b - a for a, b in itertools.pairwise(play_edit_times(emu))) >= 2.5
     # Ana closes the table: it keeps its last text, says why it closed and loses its buttons.
     before = len(emu.calls())
     emu.command_in_group(GROUP, ANA, "/cancelar")
