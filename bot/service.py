@@ -20,7 +20,9 @@ from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, enco
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
+from bot.season import config
 from bot.season.calls import SeasonCalls
+from bot.season.config import ConfigCalls
 from bot.season.ports import SeasonStore
 
 __all__ = ["HANDOFF_S", "Service"]
@@ -37,7 +39,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls):
+class Service(ChatCalls, SeasonCalls, ConfigCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
@@ -68,14 +70,16 @@ class Service(ChatCalls, SeasonCalls):
         self.season = season
 
     # Lobby ------------------------------------------------------------------------
-    async def new_game(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
-                       update: str | None = None) -> list[Effect]:
+    async def new_game(self, chat: ChatRef, user: PlayerRef, args: str = "",
+                       is_admin: bool = False, *, update: str | None = None) -> list[Effect]:
         """``/novojogo [preset] [k=v ...]``: open a lobby (or point to the chat's game).
 
         ``update`` is marked applied to the game in the step that creates it and marked
         seen once the call is done: its redelivery after a crash in between answers with
         that game's table, as its own result, not with "there is a game already"; after
-        the call was done it changes nothing."""
+        the call was done it changes nothing. The group's saved settings (``/config``,
+        :mod:`bot.season.config`) give the table and timer when ``args`` leaves them out,
+        and may reserve opening tables to its admins (``is_admin``)."""
         if update is not None and await self.store.was_seen(update):
             return []
         lang = await self._lang(chat)
@@ -85,8 +89,12 @@ class Service(ChatCalls, SeasonCalls):
             return mine if mine is not None else await self._existing(chat, user, existing,
                                                                       lang)
         now = self.clock.now()
+        house = await config.house_of(self.store, chat.key)  # /config (issue 29)
+        if house.admins_only and not is_admin:
+            return [Reply(player=user, text=Translator(lang)(config.ADMINS_ONLY))]
         try:
-            game = lobby.open_game(new_game_id(), chat, user, args, lang, now, self.turn_timer_s)
+            game = lobby.open_game(new_game_id(), chat, user, config.table_args(house, args),
+                                   lang, now, house.timer or self.turn_timer_s)
         except Refusal as err:
             return [Reply(player=user, text=err.render(Translator(lang)))]
         await self.store.create_game(game.id, encode(game, self.compress), self.ttl_s,

@@ -57,9 +57,9 @@ def installed_tree() -> app_commands.CommandTree[Any]:
 async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     tree = installed_tree()
     names = sorted(c.name for c in tree.get_commands())
-    assert names == ["ajuda", "cancelar", "entrar", "exportar", "idioma", "iniciar", "mao",
-                     "novojogo", "perfil", "placar", "ranking", "regras", "robo", "sair",
-                     "voltar"]
+    assert names == ["ajuda", "cancelar", "config", "entrar", "exportar", "idioma", "iniciar",
+                     "mao", "novojogo", "perfil", "placar", "ranking", "regras", "robo",
+                     "sair", "voltar"]
     ranking = tree.get_command("ranking")  # issue 29: the period as a list
     assert isinstance(ranking, app_commands.Command)
     assert [c.value for c in ranking.parameters[0].choices] == [
@@ -101,12 +101,12 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
                 continue
             for value in ("xyz", 7):
                 assert await param.transform(None, value) == value, (command.name, param)
-    assert seen == 9  # variante + opcoes, nivel, modo, variante, idioma, periodo,
-    # pessoa + visibilidade (pessoa, a member, is checked by type: an old client's
+    assert seen == 11  # variante + opcoes, nivel, modo, variante, idioma, periodo,
+    # pessoa + visibilidade, ajuste + valor (pessoa, a member, is checked by type: an old client's
     # value there is a TransformerError, answered "recarregue o Discord")
-    novojogo, robo, mao, regras, idioma, ranking, perfil = (
+    novojogo, robo, mao, regras, idioma, ranking, perfil, config = (
         cast(Any, tree.get_command(n)) for n in (
-            "novojogo", "robo", "mao", "regras", "idioma", "ranking", "perfil"))
+            "novojogo", "robo", "mao", "regras", "idioma", "ranking", "perfil", "config"))
     await novojogo.callback(None, variante=7, opcoes="target=3000")
     await robo.callback(None, nivel="xyz")
     await mao.callback(None, modo="xyz")
@@ -115,6 +115,9 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
     await idioma.callback(None, idioma="xx")
     await ranking.callback(None, periodo="xyz")
     await perfil.callback(None, visibilidade="xyz")
+    await config.callback(None, ajuste="xyz", valor="7")
+    assert calls[-1] == ("config", "xyz 7", False)
+    calls.pop()
     assert calls == [("novojogo", "7 target=3000", False), ("robo", "xyz", False),
                      ("mao", "", False), ("mao", "", True), ("regras", "xyz", False),
                      ("idioma", "xx", False), ("ranking", "xyz", False),

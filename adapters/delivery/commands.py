@@ -27,6 +27,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("idioma", N_("Idioma do grupo: /idioma [pt|en|it]")),
     ("ranking", N_("Ranking do grupo: /ranking [semana|mes|ano|sempre|geral]")),
     ("perfil", N_("Seu perfil no grupo: /perfil [@pessoa|publico|privado]")),
+    ("config", N_("Configuração do grupo: /config [variante|tempo|idioma|mesas] ...")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
@@ -51,7 +52,9 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
         call: Call = getattr(s, SIMPLE[name])
         return list(await call(chat, user, update=key))
     if name == "novojogo":
-        return list(await s.new_game(chat, user, args, update=key))
+        return list(await s.new_game(chat, user, args, is_admin=admin, update=key))
+    if name == "config":  # issue 29 (bot/season/config.py)
+        return list(await s.config(chat, user, args, is_admin=admin, update=key))
     if name == "robo":
         return list(await s.add_ai(chat, user, args, update=key))
     if name == "idioma":

@@ -250,7 +250,8 @@ class BuracoClient(discord.AutoShardedClient):
                       args: str = "", dm: bool = False) -> None:
         """A slash command: the same service call as the Telegram command ``name``."""
         chat, user = chat_of(interaction), player_of(interaction.user)
-        admin = name == "cancelar" and interaction.permissions.manage_messages
+        admin = (name in ("cancelar", "config", "novojogo")  # /config: issue 29
+                 and interaction.permissions.manage_messages)
         pending = run_command(self.service, name, chat, user, args, admin,
                               f"{PLATFORM}:i:{interaction.id}")
         await self._answer_in_time(interaction, Origin(interaction, dm=dm), pending,

@@ -41,6 +41,10 @@ LANG_HELP = N_("Idioma do grupo")
 PERIODS = [app_commands.Choice(name=name, value=name)
            for name in ("semana", "mes", "ano", "sempre", "geral")]
 VISIBILITY = [app_commands.Choice(name=name, value=name) for name in ("publico", "privado")]
+SETTINGS = [app_commands.Choice(name=name, value=name)
+            for name in ("variante", "tempo", "idioma", "mesas")]
+SETTING_HELP = N_("O que mudar (só admins)")
+VALUE_HELP = N_("O novo valor, ex.: tranca target=3000, 60, en, admins")
 PERIOD_HELP = N_("Período do ranking")
 PERSON_HELP = N_("De quem é o perfil")
 VISIBILITY_HELP = N_("publico: aparecer no ranking geral; privado: sair dele")
@@ -145,6 +149,14 @@ def _season(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
                      visibilidade: str | None = None) -> None:
         args = typed(visibilidade) or (f"<@{pessoa.id}>" if pessoa else "")
         await bot.command(interaction, "perfil", args)
+
+    @tree.command(name="config", description=_d("config"))
+    @app_commands.guild_only()
+    @app_commands.describe(ajuste=locale_str(SETTING_HELP), valor=locale_str(VALUE_HELP))
+    @app_commands.choices(ajuste=SETTINGS)
+    async def config(interaction: discord.Interaction[Any],
+                     ajuste: str | None = None, valor: str = "") -> None:
+        await bot.command(interaction, "config", f"{typed(ajuste)} {valor}".strip())
 
 
 def _simple(name: str, bot: Commands) -> app_commands.Command[Any, Any, None]:

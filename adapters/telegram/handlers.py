@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "tg"
 GROUP_ONLY = {"novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", "cancelar",
-              "voltar", "exportar", "ranking", "perfil"}
+              "voltar", "exportar", "ranking", "perfil", "config"}
 GROUP_ONLY_TEXT = N_("Esse comando funciona no grupo da mesa: me adicione a um grupo e use /novojogo lá.")  # noqa: E501
 HAND_FROM_GROUP = N_("Mande /mao no grupo da mesa: a sua mão chega aqui.")
 """``/mao`` sent in the private chat: the bot keeps games by group, so the group's /mao
@@ -140,6 +140,9 @@ class Handlers:
                 await api("sendMessage", lambda: message.reply_text(_(ADMIN_UNKNOWN)))
                 return
             admin = checked
+        elif (name == "config" and args) or (
+                name == "novojogo" and await self.service.needs_admin_to_open(chat)):
+            admin = bool(await self.is_admin(message.chat_id, int(user.user_id), context.bot))
         effects = await self.call(run_command(self.service, name, chat, user, args, admin,
                                               update_key(update)), fresh=name == "mao")
         sent_hand = self.outbox.queued_hand  # read before any await: set by this call
