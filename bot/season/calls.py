@@ -8,6 +8,7 @@ import re
 
 from bot.effects import ChatRef, Effect, PlayerRef, Reply
 from bot.i18n import N_, Translator
+from bot.outcome import echo
 from bot.runner import GameRunner
 from bot.season import texts
 from bot.season.periods import PERIOD_WORDS, period_key
@@ -49,7 +50,7 @@ class SeasonCalls(GameRunner):
         if kind is None:
             return [Reply(player=user, text=_(
                 "Período desconhecido: {word}. Use semana, mes, ano, sempre ou geral.",
-                word=args.strip()))]
+                word=echo(args.strip())))]
         rows = await season.standings(chat.key, period_key(kind, self.clock.now()),
                                       RANKING_ROWS)
         return [Reply(player=user, text=texts.standings_text(kind, rows, _))]
@@ -76,7 +77,7 @@ class SeasonCalls(GameRunner):
         key = user.key if not word else _find(chat, word, members)
         if key is None or (word and key not in members):
             return [Reply(player=user, text=_(
-                "Não achei {name} entre quem já jogou neste grupo.", name=word))]
+                "Não achei {name} entre quem já jogou neste grupo.", name=echo(word)))]
         fields, trend = await season.profile(chat.key, key)
         rating = (await season.ratings(chat.key, [key]))[0]
         public = (await season.public_ratings([key]))[0]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bot import lobby, views
 from bot.effects import ChatRef, Effect, PlayerRef, Reply
 from bot.i18n import LANGS, N_, Translator, norm_lang
-from bot.outcome import Refusal
+from bot.outcome import Refusal, echo
 from bot.ports import GameStore
 from bot.runner import UPDATE_TTL_S, GameRunner
 
@@ -80,7 +80,7 @@ class ConfigCalls(GameRunner):
         if name is None:
             return [Reply(player=user, text=_(
                 "Não conheço a configuração {word}: use variante, tempo, idioma ou mesas.",
-                word=word))]
+                word=echo(word)))]
         if not is_admin:
             return [Reply(player=user, text=_("Só os admins do grupo mudam a configuração."))]
         try:
