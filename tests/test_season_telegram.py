@@ -1,0 +1,88 @@
+"""The season's commands through the Telegram adapter (issue 29): real Bot API update
+JSON through python-telegram-bot's Application into the service with its season on
+fakeredis (and the Redis at REDIS_URL when set), every Bot API request into FakeBotAPI."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from season_support import play_to_end
+from test_service_support import FakeClock, SeededDecks, game_of
+from test_telegram_app import ANA, BIA, GROUP, Tg
+from test_telegram_fakeapi import TOKEN, FakeBotAPI
+
+from adapters.storage import RedisStore
+from adapters.storage.season import RedisSeason
+from adapters.telegram.app import build_application
+from adapters.telegram.coalesce import EditCoalescer
+from adapters.telegram.refs import MessageRefs
+from bot import Service
+from bot.effects import ChatRef, PlayerRef
+from bot.settings import Settings
+
+CHAT = ChatRef(platform="tg", chat_id=str(GROUP["id"]), title=str(GROUP["title"]))
+PEOPLE = [PlayerRef(platform="tg", user_id=str(p["id"]), name=str(p["first_name"]))
+          for p in (ANA, BIA)]
+
+
+@pytest.fixture
+async def tg(store_clients: Any, store_prefix: str) -> AsyncIterator[Tg]:
+    """The bot on a fake Bot API, its service counting the season."""
+    client = store_clients()
+    store = RedisStore(client, store_prefix)
+    clock = FakeClock()
+    service = Service(store, clock, ai_pace_s=0, chooser=None, deck_fn=SeededDecks(),
+                      threaded=False, season=RedisSeason.beside(store))
+    fake = FakeBotAPI()
+
+    async def lang_of(chat_key: str) -> str:
+        return (await store.get_setting(chat_key, "lang")) or "pt"
+
+    application, handlers = build_application(
+        Settings(telegram_token=TOKEN, _env_file=None), service,
+        MessageRefs(client, store_prefix), lang_of, request=fake)
+    handlers.outbox.group_edits = EditCoalescer(gap_s=0, per_minute=10_000)
+    handlers.outbox.dm_edits = EditCoalescer(gap_s=0, per_minute=10_000)
+    async with application:
+        yield Tg(application, handlers, fake, service, clock)  # type: ignore[arg-type]
+
+
+def last_said(tg: Tg) -> str:
+    """The text of the bot's last message sent to the group."""
+    sent = [c for c in tg.fake.called("sendMessage") if c["chat_id"] == GROUP["id"]]
+    return str(sent[-1]["text"])
+
+
+async def test_ranking_and_perfil_commands_after_a_match(tg: Tg) -> None:
+    await tg.command(ANA, "/novojogo tranca")
+    await tg.command(BIA, "/entrar")
+    await tg.command(ANA, "/iniciar")
+    store = tg.service.store
+    gid = (await game_of(store, CHAT))[1].id
+    await play_to_end(tg.service, store, gid, PEOPLE[0])  # type: ignore[arg-type]
+    want = (await tg.service.ranking(CHAT, PEOPLE[0], "sempre"))[0].text  # type: ignore[union-attr]
+    assert want.startswith("Ranking do grupo — desde sempre\n1. Bia: vitórias 1 em 1")
+    await tg.command(ANA, "/ranking sempre")
+    assert last_said(tg) == want
+    await tg.command(BIA, "/perfil publico")
+    assert last_said(tg) == "Você aparece no ranking geral."
+    await tg.command(ANA, "/perfil Bia")
+    assert last_said(tg).splitlines()[0] == "Perfil de Bia neste grupo"
+    assert last_said(tg).splitlines()[-1].startswith("No ranking geral: ")
+
+
+async def test_config_asks_telegram_who_is_admin_only_for_a_change(tg: Tg) -> None:
+    await tg.command(BIA, "/config")
+    assert last_said(tg).splitlines()[0] == "Configuração do grupo:"
+    assert tg.fake.called("getChatMember") == []
+    await tg.command(BIA, "/config mesas admins")
+    assert last_said(tg) == "Só os admins do grupo mudam a configuração."
+    tg.fake.admins.add(int(ANA["id"]))
+    await tg.command(ANA, "/config mesas admins")
+    assert last_said(tg).splitlines()[4] == "Quem abre mesas: admins"
+    await tg.command(BIA, "/novojogo")
+    assert last_said(tg) == "Neste grupo só os admins abrem mesas (/config mesas)."
+    await tg.command(ANA, "/novojogo tranca")
+    assert (await game_of(tg.service.store, CHAT))[1].preset == "tranca"
