@@ -119,3 +119,24 @@ def test_the_pages_the_readme_names_exist() -> None:
     named = set(re.findall(r"(docs/[\w./-]+\.(?:md|png))", text))
     assert "docs/operator.md" in named and "docs/development.md" in named
     assert [p for p in sorted(named) if not (ROOT / p).exists()] == []
+
+
+def test_the_operator_guide_gives_the_recipe_the_code_agrees_with() -> None:
+    """docs/operator.md: production install without the test extras, Redis with
+    ``appendonly yes``, a systemd unit that does not restart on the bad-setting exit
+    code, the Procfile's process types, upgrading and backing up, STATE_CODEC explained."""
+    from bot.startup import EXIT_SETTING
+
+    text = (ROOT / "docs" / "operator.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    for part in ("Install", "Settings", "Redis", "systemd", "Procfile hosts", "Upgrading",
+                 "Backing up"):
+        assert part in headings, part
+    assert "appendonly yes" in _section(text, "## Redis")
+    unit = _section(text, "## systemd")
+    assert f"RestartPreventExitStatus={EXIT_SETTING}" in unit
+    assert "ExecStart=/opt/buraco/venv/bin/python -m bot serve" in unit
+    procfile = (ROOT / "Procfile").read_text(encoding="utf-8")
+    for kind in re.findall(r"^(\w+):", procfile, re.M):
+        assert f"`{kind}`" in _section(text, "## Procfile hosts"), kind
+    assert "**`STATE_CODEC` in plain words.**" in _section(text, "## Upgrading")
