@@ -2,9 +2,11 @@
 
 Handlers stay a few lines (DESIGN "Examples to follow" 8): decode the interaction, call
 the service, deliver its effects through the shared delivery with the interaction as the
-origin. Every interaction is answered within Discord's 3 s: when the service has not
-finished after :data:`ACK_S`, the answer is deferred and completed later. Interaction ids
-go to the service as ``"dc:i:<id>"`` (idempotency).
+origin. Every interaction is answered within Discord's 3 s: a deadline armed when it
+arrives defers it :data:`ACK_S` after its arrival unless it was answered by then,
+whatever is slow meanwhile (the service call, the outbox's order lock, the channel's
+language read before the answer: a slow Redis or a failover, issue 28); the answer is
+completed later. Interaction ids go to the service as ``"dc:i:<id>"`` (idempotency).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -35,6 +38,8 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "dc"
 ACK_S = 2.0
+"""Seconds after an interaction's arrival at which it is deferred unless answered
+(Discord refuses a first response later than 3 s after it made the interaction)."""
 DM_HAND_WAIT_S = 5.0
 """How long ``/mao dm`` waits for its hand to go out before answering (the hand
 coalescer runs it within about a second)."""
@@ -147,8 +152,10 @@ class BuracoClient(discord.AutoShardedClient):
     async def _answer_in_time(self, interaction: discord.Interaction[Any], origin: Origin,
                               pending: Awaitable[list[Effect]], fresh: bool = False,
                               command: bool = False) -> None:
-        """Run the service call; defer the answer if it takes over ACK_S; deliver. A call
-        that fails is logged and answered with :data:`GENERIC_ERROR` (never "Feito.")."""
+        """Run the service call and deliver, with the deferral armed as a deadline
+        :data:`ACK_S` after ``origin.arrived`` (:meth:`_defer_by_deadline`) until the
+        interaction is answered. A call that fails is logged and answered with
+        :data:`GENERIC_ERROR` (never "Feito.")."""
         async def call() -> list[Effect]:
             async with self.delivery.lock:  # the order rule of the Telegram handlers
                 effects = last_views(list(await pending))
@@ -157,20 +164,35 @@ class BuracoClient(discord.AutoShardedClient):
                     origin.dm_hand = asyncio.Event()
                 return rest
 
-        task = asyncio.ensure_future(call())
-        done, _pending = await asyncio.wait({task}, timeout=ACK_S)
-        if not done and not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=command)
+        deadline = asyncio.ensure_future(self._defer_by_deadline(interaction, origin, command))
         failed = False
         try:
-            effects = await task
+            effects = await call()
             await self.delivery.deliver(effects, origin)
         except Exception as err:
             failed = True  # the type only in the line: a message may name a hidden card
             log.error("interaction %s failed (%s)", interaction.id, type(err).__name__,
                       exc_info=err)
         finally:
-            await self._finish(interaction, origin, command, failed)
+            try:
+                await self._finish(interaction, origin, command, failed)
+            finally:  # answered by now: a deferral still asleep has nothing left to do
+                deadline.cancel()
+
+    @staticmethod
+    async def _defer_by_deadline(interaction: discord.Interaction[Any], origin: Origin,
+                                 command: bool) -> None:
+        """At ``origin.arrived + ACK_S``, defer the interaction unless it was answered
+        (under ``origin.ack``, so an answer being sent is not doubled). A deferral Discord
+        refuses is logged; the answer then goes as it can."""
+        await asyncio.sleep(max(0.0, origin.arrived + ACK_S - time.monotonic()))
+        async with origin.ack:
+            if interaction.response.is_done():
+                return
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=command)
+            except discord.HTTPException as exc:
+                log.info("could not defer interaction %s: %s", interaction.id, exc.status)
 
     async def on_command_error(self, interaction: discord.Interaction[Any],
                                error: app_commands.AppCommandError) -> None:
@@ -215,53 +237,59 @@ class BuracoClient(discord.AutoShardedClient):
         response: Any = interaction.response
         try:
             if not failed and origin.dm_hand is not None:
-                await self._await_dm_hand(interaction, origin.dm_hand)
+                await self._await_dm_hand(interaction, origin)
             if failed:
                 text = (await self._texts(interaction))(GENERIC_ERROR)
+                async with origin.ack:
+                    if not response.is_done():
+                        await response.send_message(text, ephemeral=True)
+                    elif response.type == DEFERRED:
+                        await interaction.edit_original_response(content=text)
+                    else:
+                        await interaction.followup.send(content=text, ephemeral=True)
+                return
+            done = Texts(await self.lang_of(chat_of(interaction).key))(DONE) if command else ""
+            async with origin.ack:
                 if not response.is_done():
-                    await response.send_message(text, ephemeral=True)
-                elif response.type == DEFERRED:
-                    await interaction.edit_original_response(content=text)
-                else:
-                    await interaction.followup.send(content=text, ephemeral=True)
-            elif not response.is_done():
-                if command:
-                    _ = Texts(await self.lang_of(chat_of(interaction).key))
-                    await response.send_message(_(DONE), ephemeral=True)
-                else:
-                    await response.defer()
-            elif command and response.type == DEFERRED and not origin.spoke:
-                _ = Texts(await self.lang_of(chat_of(interaction).key))
-                await interaction.edit_original_response(content=_(DONE))
+                    if command:
+                        await response.send_message(done, ephemeral=True)
+                    else:
+                        await response.defer()
+                elif command and response.type == DEFERRED and not origin.spoke:
+                    await interaction.edit_original_response(content=done)
         except discord.HTTPException as exc:
             log.info("could not finish interaction %s: %s", interaction.id, exc.status)
 
     async def _await_dm_hand(self, interaction: discord.Interaction[Any],
-                             sent: asyncio.Event) -> None:
+                             origin: Origin) -> None:
         """Wait (deferred, at most :data:`DM_HAND_WAIT_S`) for ``/mao dm``'s hand to go
         out: when DMs are closed it comes back here as the answer, with its notice, and
         no "Feito." goes before it (docs/discord.md)."""
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(sent.wait(), DM_HAND_WAIT_S)
+        async with origin.ack:
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        if origin.dm_hand is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(origin.dm_hand.wait(), DM_HAND_WAIT_S)
 
     async def command(self, interaction: discord.Interaction[Any], name: str,
                       args: str = "", dm: bool = False) -> None:
         """A slash command: the same service call as the Telegram command ``name``."""
+        origin = Origin(interaction, dm=dm)  # arrived now: the deferral counts from here
         chat, user = chat_of(interaction), player_of(interaction.user)
         admin = (name in ("cancelar", "config", "novojogo")  # /config: issue 29
                  and interaction.permissions.manage_messages)
         pending = run_command(self.service, name, chat, user, args, admin,
                               f"{PLATFORM}:i:{interaction.id}")
-        await self._answer_in_time(interaction, Origin(interaction, dm=dm), pending,
-                                   fresh=name == "mao", command=True)
+        await self._answer_in_time(interaction, origin, pending, fresh=name == "mao",
+                                   command=True)
 
     async def press(self, interaction: discord.Interaction[Any], data: list[str],
                     page: int | None = None) -> None:
         """A component: press each service payload in order (one for a button, the
         changed cards for a select); ``page`` shows that page of a big hand. The channel
         of a guild goes with it: a payload that is no button is answered in its language."""
+        origin = Origin(interaction, page=page or 0)  # arrived now: the deadline counts
         user = player_of(interaction.user)
         chat = chat_of(interaction) if interaction.guild is not None else None  # not a DM
         admin = interaction.permissions.manage_messages
@@ -274,7 +302,6 @@ class BuracoClient(discord.AutoShardedClient):
                                                 chat=chat)
             return out
 
-        origin = Origin(interaction, page=page or 0)
         await self._answer_in_time(interaction, origin, presses())
 
 

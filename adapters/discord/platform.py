@@ -59,6 +59,12 @@ class Origin:
     """Set once ``/mao dm``'s hand went out (as a DM, or back here when DMs are closed):
     the command's answer waits for it, so a closed DM is not first answered "Feito."
     (a trial). None: no DM hand was queued by this interaction."""
+    arrived: float = field(default_factory=time.monotonic)
+    """When the interaction reached this process (``time.monotonic()``): the deferral's
+    deadline counts from here (issue 28)."""
+    ack: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while the interaction's first response is chosen and sent (a deferral by
+    the deadline, or the answer itself), so the two never both try to be the first."""
 
     @property
     def user_id(self) -> str:
@@ -175,20 +181,21 @@ class DiscordPlatform:
         pressed = interaction.message
         in_dm = interaction.guild_id is None
         response: Any = interaction.response
-        if pressed is not None and (pressed.flags.ephemeral or in_dm):  # a press on the hand
-            if not response.is_done():
-                await response.edit_message(embed=em, view=view)
+        async with origin.ack:
+            if pressed is not None and (pressed.flags.ephemeral or in_dm):  # on the hand
+                if not response.is_done():
+                    await response.edit_message(embed=em, view=view)
+                else:
+                    await interaction.edit_original_response(embed=em, view=view)
+                if in_dm:
+                    return f"dm:{pressed.channel.id}:{pressed.id}"
+                message_id = pressed.id
+            elif not response.is_done():
+                answer = await response.send_message(**kw, ephemeral=True)
+                message_id = getattr(answer, "message_id", None) or 0
             else:
-                await interaction.edit_original_response(embed=em, view=view)
-            if in_dm:
-                return f"dm:{pressed.channel.id}:{pressed.id}"
-            message_id = pressed.id
-        elif not response.is_done():
-            answer = await response.send_message(**kw, ephemeral=True)
-            message_id = getattr(answer, "message_id", None) or 0
-        else:
-            sent = await interaction.followup.send(**kw, ephemeral=True, wait=True)
-            message_id = sent.id
+                sent = await interaction.followup.send(**kw, ephemeral=True, wait=True)
+                message_id = sent.id
         if not message_id:
             return None
         return f"wh:{time.time():.0f}:{message_id}:{interaction.token}"
@@ -301,7 +308,8 @@ class DiscordPlatform:
         text = render.text_message(effect.text)
         origin.spoke = True
         response: Any = origin.interaction.response
-        if not response.is_done():
-            await response.send_message(content=text, ephemeral=True)
-        else:
-            await origin.interaction.followup.send(content=text, ephemeral=True)
+        async with origin.ack:
+            if not response.is_done():
+                await response.send_message(content=text, ephemeral=True)
+            else:
+                await origin.interaction.followup.send(content=text, ephemeral=True)

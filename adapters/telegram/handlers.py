@@ -11,6 +11,7 @@ only opens the private chat. Update ids go to the service as
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from adapters.telegram import render
 from adapters.telegram.calls import api
 from adapters.telegram.i18n import N_, Texts
 from adapters.telegram.outbox import Origin, Outbox
-from bot.effects import ChatRef, Effect, PlayerRef, unpack
+from bot.effects import ChatRef, Effect, PlayerRef, Reply, unpack
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,39 @@ ADMIN_UNKNOWN = N_("Não consegui confirmar com o Telegram se você é admin do 
 # reach; a non-player gets the refusal as a toast, no link), "Entrar" only for someone
 # the bot cannot write to yet.
 OPENS_DM = {"j": "g", "h": "h"}
+ANSWER_S = 2.0
+"""Seconds after a press arrives by which its callback query is answered (empty, when
+the service has not answered by then: issue 28)."""
+
+
+class EarlyAnswer:
+    """The deadline of one callback query's answer (:meth:`Handlers.press`): armed when
+    the press arrives, it answers the query empty :data:`ANSWER_S` later unless
+    :meth:`claim` took the answer first; a press that opens the private chat gets its
+    link (``t.me/<bot>?start=...``), so "Minha mão" still leads to the hand."""
+
+    def __init__(self, query: Any, outbox: Outbox) -> None:
+        self.answered = False
+        self._task = asyncio.ensure_future(self._fire(query, outbox))
+
+    async def _fire(self, query: Any, outbox: Outbox) -> None:
+        await asyncio.sleep(ANSWER_S)
+        if self.answered:
+            return
+        self.answered = True  # before any await: the handler's own answer is off now
+        parts = unpack(query.data or "")
+        url = (render.deep_link(outbox.username, OPENS_DM[parts[2]] + parts[0])
+               if parts is not None and parts[2] in OPENS_DM else None)
+        await api("answerCallbackQuery", lambda: query.answer(url=url))
+
+    def claim(self) -> bool:
+        """Take the answer for the handler: False when it is the handler's to send, True
+        when the deadline answered already (the toasts must go another way)."""
+        self._task.cancel()
+        if self.answered:
+            return True
+        self.answered = True
+        return False
 
 
 def player_of(user: User) -> PlayerRef:
@@ -180,11 +214,18 @@ class Handlers:
 
     async def press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A button press: call the service, answer the query at once with the service's
-        toast (always, even if the service fails), then deliver the other effects."""
+        toast (always, even if the service fails), then deliver the other effects.
+
+        The answer is also a deadline counted from the press's arrival (issue 28): when
+        nothing answered it :data:`ANSWER_S` later (a slow Redis, a failover), it is
+        answered empty (with the private chat's link for "Minha mão" and "Entrar"), the
+        spinner stops, and the toasts that come after go to the chat of the button as
+        a message instead (:class:`EarlyAnswer`)."""
         query = update.callback_query
         if query is None:
             return
         origin = Origin()
+        early = EarlyAnswer(query, self.outbox)
         url = None
         effects: list[Effect] = []
         try:
@@ -213,9 +254,14 @@ class Handlers:
                                                      if query.message is not None else None))
             raise  # logged by on_error
         finally:
-            text = "\n".join(origin.replies)[:200] or None
-            await api("answerCallbackQuery", lambda: query.answer(
-                text=text, show_alert=origin.alert, url=url))
+            if not early.claim():
+                text = "\n".join(origin.replies)[:200] or None
+                await api("answerCallbackQuery", lambda: query.answer(
+                    text=text, show_alert=origin.alert, url=url))
+            elif origin.replies and query.message is not None:  # the toast went empty
+                late = Origin(chat_id=query.message.chat.id)
+                await self.outbox.deliver([Reply(player=player_of(query.from_user), text=t)
+                                           for t in origin.replies], late)
         await self.outbox.deliver(effects, origin)
 
     async def migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
