@@ -30,6 +30,7 @@ from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from adapters.storage.keys import DEFAULT_PREFIX
 from adapters.storage.pool import BoundedPool
@@ -40,13 +41,18 @@ POOL_WAIT_S = 10.0
 """A burst of more concurrent calls than ``MAX_CONNECTIONS`` waits up to ``POOL_WAIT_S``
 for a free connection (:class:`BoundedPool`) instead of failing with ``MaxConnectionsError``
 as redis-py's default pool does past 100 (issue 12, "Load")."""
-SOCKET_TIMEOUT_S = 5.0
-"""Cluster and sentinel connections: a node that stops answering (a SIGKILLed primary
-whose TCP peer never says so) is given up after this, so the client asks again where the
-slot or the primary is (redis-py's own failover path)."""
-FAILOVER_RETRY = 6
-"""Attempts per command on a cluster or sentinel connection (redis-py ``Retry`` with
-exponential jittered backoff, 0.05 s to 1 s): spans the few seconds a failover takes."""
+SOCKET_TIMEOUT_S = 10.0
+"""Seconds a connection waits for one reply (and to connect): a node that stops
+answering (a machine gone, whose TCP peer never says so) is given up after this, so a
+cluster or sentinel client asks again where the slot or the primary is (redis-py's own
+failover path). Longer than redis-py 8's default of 5 s, which turned a Redis answering
+in 5 s (a failover, a slow network: tests/cluster/test_slow_redis.py) into failed
+presses; a press still gets its acknowledgement within the platform's deadline
+(adapters/discord/app.py, adapters/telegram/handlers.py)."""
+FAILOVER_RETRY = 10
+"""Retries per command on a cluster or sentinel connection (redis-py ``Retry`` with
+exponential jittered backoff, 0.05 s to 1 s, about 6 s in all): spans the few seconds a
+failover takes (measured: docs/deploy.md)."""
 
 
 class StoreUnreachable(RedisConnectionError):
@@ -134,7 +140,9 @@ def client_for(target: RedisTarget) -> Any:
     if target.url is None:
         return fakeredis.FakeAsyncRedis(decode_responses=True)
     pool = BoundedPool.from_url(target.url, decode_responses=True,
-                                max_connections=MAX_CONNECTIONS, wait_s=POOL_WAIT_S)
+                                max_connections=MAX_CONNECTIONS, wait_s=POOL_WAIT_S,
+                                socket_timeout=SOCKET_TIMEOUT_S,
+                                socket_connect_timeout=SOCKET_TIMEOUT_S)
     return aioredis.Redis.from_pool(pool)  # the client owns it: close() closes it
 
 
@@ -155,7 +163,7 @@ async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX,
         if target.mode == "cluster":
             await client.initialize()
         await client.ping()
-    except RedisConnectionError as err:
+    except (RedisConnectionError, RedisTimeoutError) as err:
         await store.close()
         raise StoreUnreachable(target.setting(), str(err) or type(err).__name__) from err
     except RedisClusterException as err:  # no node of the cluster answered

@@ -57,6 +57,16 @@ def crc16(text: str) -> int:
     return binascii.crc_hqx(text.encode(), 0)
 
 
+def set_key(keys: StoreKeys, index: int) -> str:
+    """The name of timer set ``index`` (0 is the old single ``<prefix>:timers``)."""
+    return keys.timers() if index == 0 else f"{keys.timers()}:{{t{index}}}"
+
+
+def home_key(keys: StoreKeys, game_id: str, sets: int) -> str:
+    """The name of the game's own timer set among ``sets``."""
+    return set_key(keys, crc16(game_id) % sets)
+
+
 class TimerSets:
     """The deadlines of a store's games in ``sets`` sorted sets (see the module docstring).
 
@@ -79,7 +89,7 @@ class TimerSets:
 
     def key(self, index: int) -> str:
         """The name of set ``index``."""
-        return self.keys.timers() if index == 0 else f"{self.keys.timers()}:{{t{index}}}"
+        return set_key(self.keys, index)
 
     def home(self, game_id: str) -> int:
         """The index of the game's own set under this worker's ``S``."""

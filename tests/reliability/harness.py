@@ -81,9 +81,11 @@ class Cluster:
     """Worker processes sharing one Redis URL and key prefix (see module docstring)."""
 
     def __init__(self, url: str, tmp: Path, speed: float = 10.0, log_level: str = "INFO",
-                 prefix: str | None = None, history: bool = False) -> None:
+                 prefix: str | None = None, history: bool = False,
+                 store: Any = None, worker_args: list[str] | None = None) -> None:
         self.url, self.tmp, self.speed, self.log_level = url, tmp, speed, log_level
         self.history = history
+        self.worker_args = worker_args or []
         self.prefix = prefix or f"rel-{uuid.uuid4().hex[:12]}"
         self.real0 = time.time()
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -92,6 +94,9 @@ class Cluster:
             url, decode_responses=True, max_connections=32, timeout=30,
             retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 40),
             retry_on_error=[redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]))
+        self.store = store or self.client
+        """The client of the Redis the games are in (``url``'s unless the workers were
+        given another store with ``worker_args``, tests/cluster)."""
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.on_event: Callable[[dict[str, Any]], None] = lambda effect: None
         self.events: list[dict[str, Any]] = []
@@ -120,7 +125,7 @@ class Cluster:
             [sys.executable, str(WORKER), "--url", self.url, "--prefix", self.prefix,
              "--name", name, "--t0", repr(T0), "--real0", repr(self.real0),
              "--speed", repr(self.speed), "--crash", crash, "--log-level", self.log_level,
-             *(["--history"] if self.history else [])],
+             *(["--history"] if self.history else []), *self.worker_args],
             stdout=logfile, stderr=logfile, env=env, cwd=ROOT)
 
     async def start(self, names: list[str], crash: dict[str, str] | None = None) -> None:
@@ -321,7 +326,7 @@ class Table:
         reply = await self.c.deliver(self.request("new_game", chat=self.chat, extra=[self.variant]))
         tables = [e["game_id"] for e in reply["effects"] if e["kind"] == "table"]
         # [] when a redelivery found the first delivery done (its answer was late)
-        self.gid = tables[0] if tables else await self.c.client.get(
+        self.gid = tables[0] if tables else await self.c.store.get(
             self.c.keys.chat(f"tg:{self.chat['chat_id']}"))
         await self.c.deliver(self.request("add_ai", chat=self.chat, extra=["facil"]))
         self.take(await self.c.deliver(self.request("start", chat=self.chat)))
@@ -470,7 +475,10 @@ class Table:
     async def stored_over(self) -> bool:
         from bot.model import decode
 
-        got = await self.c.client.hmget(self.c.keys.state(self.gid), ["v", "s"])
+        try:
+            got = await self.c.store.hmget(self.c.keys.state(self.gid), ["v", "s"])
+        except redis.exceptions.RedisError:  # the Redis under test fails over: look later
+            return False
         return got[1] is None or decode(got[1]).status == "over"
 
 

@@ -37,7 +37,7 @@ def seated(game: Any) -> list[str]:
 
 async def saves_of(cluster: Cluster, gid: str) -> list[int]:
     lines = await cluster.client.lrange(f"{cluster.prefix}:saves", 0, -1)
-    return [int(v) for g, v in (line.split() for line in lines) if g == gid]
+    return [int(v) for g, v, *_when in (line.split() for line in lines) if g == gid]
 
 
 async def lobby(cluster: Cluster, table: Table) -> str:

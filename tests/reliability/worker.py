@@ -18,9 +18,14 @@ so a 15 s turn timer or the 10 s claim lease pass in a fraction of the real time
 
 ``--crash point:n`` makes the process SIGKILL itself at the n-th occurrence of
 ``before_save`` (a save about to be sent), ``after_save`` (a save acknowledged, nothing
-after it done), ``--history`` also pushes every stored state to ``<P>:history`` as
-``[game id, version, text]``. ``after_save_over`` (the save that ended a match acknowledged, its
+after it done), ``after_save_over`` (the save that ended a match acknowledged, its
 record, ranking and chat follow-ups not done) or ``robot`` (an AI thinking).
+``--history`` also pushes every stored state to ``<P>:history`` as
+``[game id, version, text]``. ``--store-mode cluster --store-url URL`` or
+``--store-mode sentinel --sentinels h:p,... --master NAME`` (with ``--timer-sets S``) put
+the games on a Redis Cluster or a Sentinel-watched primary, while ``--url`` stays the
+control plane (the request lists and the save log, whose lines are
+``"<game id> <version> <Unix time>"``).
 SIGTERM stops taking requests, lets the ones in flight finish (up to 10 s) and exits 0.
 """
 
@@ -41,11 +46,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import redis.asyncio as aioredis
 
-from adapters.storage.connect import open_store
+from adapters.storage.connect import RedisTarget, open_store
 from bot import robot
 from bot.effects import ChatRef, PlayerRef
 from bot.model import decode
 from bot.service import Service
+from bot.settings import sentinel_addresses
 
 log = logging.getLogger("reliability.worker")
 
@@ -96,7 +102,8 @@ class LoggedStore:
         done: bool = await self.inner.save_game(game_id, expected_version, state, ttl_s,
                                                 update, now_ts, **kw)
         if done:
-            await self.control.rpush(f"{self.prefix}:saves", f"{game_id} {expected_version + 1}")
+            await self.control.rpush(f"{self.prefix}:saves",
+                                     f"{game_id} {expected_version + 1} {time.time():.3f}")
             if self.history:  # every stored state, for the secrecy checks
                 await self.control.rpush(f"{self.prefix}:history", json.dumps(
                     [game_id, expected_version + 1, state]))
@@ -131,6 +138,14 @@ async def serve_one(svc: Service, req: dict[str, Any]) -> list[Any]:
     return list(await getattr(svc, req["call"])(*args, **kw))
 
 
+def _target(o: argparse.Namespace) -> RedisTarget:
+    """The store's Redis: the control URL's one Redis unless ``--store-mode`` says a
+    cluster (``--store-url`` names a node) or sentinels (``--sentinels h:p,...``)."""
+    sentinels = sentinel_addresses(o.sentinels) if o.sentinels else []
+    return RedisTarget(url=o.store_url or (None if sentinels else o.url), mode=o.store_mode,
+                       sentinels=sentinels, master=o.master, timer_sets=o.timer_sets)
+
+
 class Worker:
     def __init__(self, opts: argparse.Namespace) -> None:
         self.opts = opts
@@ -141,7 +156,7 @@ class Worker:
         o = self.opts
         self.control = aioredis.from_url(o.url, decode_responses=True)
         self.reader = aioredis.from_url(o.url, decode_responses=True)
-        store = await open_store(o.url, prefix=o.prefix)
+        store = await open_store(o.url, o.prefix, _target(o))
         crashes = Crashes(o.crash)
         clock = SpeedClock(o.t0, o.real0, o.speed)
         self.svc = Service(LoggedStore(store, self.control, o.prefix, crashes, o.history), clock,
@@ -220,6 +235,11 @@ def main() -> None:
     p.add_argument("--crash", default="")
     p.add_argument("--log-level", default="INFO")
     p.add_argument("--history", action="store_true")
+    p.add_argument("--store-mode", default="single", choices=["single", "cluster", "sentinel"])
+    p.add_argument("--store-url", default="")
+    p.add_argument("--sentinels", default="")
+    p.add_argument("--master", default="mymaster")
+    p.add_argument("--timer-sets", type=int, default=1)
     opts = p.parse_args()
     logging.basicConfig(level=opts.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
