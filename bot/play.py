@@ -19,8 +19,9 @@ from bot.outcome import Phrase, Phrases, Reason, Refusal, echo
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
-from engine.melds import canastra_bonus, make_meld
+from engine.melds import RUN, Meld, canastra_bonus, make_meld
 from engine.rules import Rules, make_rules, preset_name, preset_options, stored_options
+from engine.runs import card_at
 from engine.scoring import melded_points as engine_melded
 from engine.state import DealState
 from engine.view import SeatView, legal_moves, view_for
@@ -235,20 +236,35 @@ def show(cards: Iterable[Card]) -> str:
     return " ".join([text_of(c) for c in cards])
 
 
-_SHOWN: dict[tuple[Card, ...], str] = {}
+_SHOWN: dict[tuple[tuple[Card, ...], int], str] = {}
 SHOWN_KEPT = 4096
 """Meld texts :func:`show_meld` remembers at most (then it starts again)."""
 
 
-def show_meld(cards: tuple[Card, ...]) -> str:
-    """:func:`show` of a meld's cards (a tuple: melds are immutable), remembered: the
-    table view shows every meld at every move, and most did not change (issue 13)."""
-    text = _SHOWN.get(cards)
+def show_meld(meld: Meld) -> str:
+    """A meld for display, its cards in table order, a run's wild followed by the rank
+    it stands for where that is not obvious (issue 30): ``"4♠ 2♣(5) 6♠"``,
+    ``"5♥ 6♥ 7♥ 2♣(8)"`` (RULES C4: a wild may sit at either end). A set's wild stands
+    for the set's rank and a natural 2 in its own slot (C5) is no wild: shown plain.
+    Remembered: the table view shows every meld at every move, and most did not change
+    (issue 13)."""
+    wild_at = meld.wild_at if meld.kind == RUN else -1
+    key = (meld.cards, wild_at)
+    text = _SHOWN.get(key)
     if text is None:
         if len(_SHOWN) >= SHOWN_KEPT:
             _SHOWN.clear()
-        text = _SHOWN[cards] = show(cards)
+        faces = [text_of(c) for c in meld.cards]
+        if wild_at >= 0:
+            faces[wild_at] += f"({rank_text(meld.wild_slot)})"
+        text = _SHOWN[key] = " ".join(faces)
     return text
+
+
+def rank_text(slot: int) -> str:
+    """The rank a run's slot stands for, as cards show it: ``"5"``, ``"10"``, ``"A"``
+    (slots 1 and 14, RULES §2 "ace")."""
+    return text_of(card_at(slot, 0))[:-1]
 
 
 def forms_meld(cards: list[Card], rules: Rules) -> bool:

@@ -148,7 +148,7 @@ def table_view(game: Game, _: Translator) -> View:
         if not melds:
             lines.append("  " + _("(sem jogos)"))
         for k, meld in enumerate(melds):
-            lines.append(f"  {k + 1}) {play.show_meld(meld.cards)}{_canastra(meld, _)}")
+            lines.append(f"  {k + 1}) {play.show_meld(meld)}{_canastra(meld, _)}")
         if state.laid_threes[side]:
             lines.append("  " + _threes_line(rules, play.show(state.laid_threes[side]), _))
     counts = " · ".join(_hand_count(names[k], len(h), len(state.pending_morto[k]), _)

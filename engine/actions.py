@@ -8,6 +8,9 @@ Record forms (issue 2, ``docs/record-format.md``)::
     {"seat": s, "do": "take_pile", "meld": i}           # top card onto the side's meld i
     {"seat": s, "do": "meld", "melds": [[cards], ...], "extend": [{"meld": i, "cards": [...]}]}
     {"seat": s, "do": "extend", "meld": i, "cards": [...]}
+    # a run's wild in the slot the person chose (issue 30, engine.wilds): "wilds" beside
+    # "melds" (one slot per new meld, 0 = the default place), "wild" in an "extend"
+    # entry or an extend action; absent when every wild is where the rules put it
     {"seat": s, "do": "discard", "card": c}
     {"seat": s, "do": "redraw"}                         # RULES A9
     {"seat": s, "do": "lay_three", "card": c}           # RULES A4, A32
@@ -36,6 +39,8 @@ class Action:
     ``meld``: a meld index of the acting side (``extend``, ``take_pile`` onto a meld).
     ``with_``: hand cards that form a new meld with the pile's top card.
     ``melds``: the new melds of a ``meld`` action; ``extensions``: its (index, cards).
+    ``wilds``: the slot chosen for the wild of each new meld, then of each extension
+    (an ``extend``: one), 0 for the default place; ``()`` when all are 0 (issue 30).
 
     Immutable, compared and hashed by its fields in order, like the frozen dataclass it
     was; written out (issue 13, branch `engrow`) because a dataclass's generated
@@ -44,7 +49,8 @@ class Action:
     class refuses it at run time too).
     """
 
-    __slots__ = ("card", "cards", "do", "extensions", "meld", "melds", "seat", "with_")
+    __slots__ = ("card", "cards", "do", "extensions", "meld", "melds", "seat", "wilds",
+                 "with_")
 
     def __init__(
         self,
@@ -56,6 +62,7 @@ class Action:
         with_: tuple[Card, ...] | None = None,
         melds: tuple[tuple[Card, ...], ...] = (),
         extensions: tuple[tuple[int, tuple[Card, ...]], ...] = (),
+        wilds: tuple[int, ...] = (),
     ) -> None:
         self.seat: Final = seat
         self.do: Final = do
@@ -65,10 +72,16 @@ class Action:
         self.with_: Final = with_
         self.melds: Final = melds
         self.extensions: Final = extensions
+        self.wilds: Final = wilds if any(wilds) else ()
 
     def _fields(self) -> tuple[object, ...]:
         return (self.seat, self.do, self.card, self.cards, self.meld, self.with_, self.melds,
-                self.extensions)
+                self.extensions, self.wilds)
+
+    def wild_of(self, k: int) -> int:
+        """The slot chosen for the wild of new meld ``k`` (extensions follow the new
+        melds), 0 for the default place."""
+        return self.wilds[k] if k < len(self.wilds) else 0
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Action):
@@ -81,7 +94,8 @@ class Action:
     def __repr__(self) -> str:
         return (f"Action(seat={self.seat!r}, do={self.do!r}, card={self.card!r}, "
                 f"cards={self.cards!r}, meld={self.meld!r}, with_={self.with_!r}, "
-                f"melds={self.melds!r}, extensions={self.extensions!r})")
+                f"melds={self.melds!r}, extensions={self.extensions!r}, "
+                f"wilds={self.wilds!r})")
 
     # Constructors --------------------------------------------------------------
     @classmethod
@@ -109,19 +123,26 @@ class Action:
         seat: int,
         melds: Sequence[Sequence[Card]] = (),
         extend: Sequence[tuple[int, Sequence[Card]]] = (),
+        wilds: Sequence[int] = (),
     ) -> Action:
-        """One lay-down: new ``melds`` and ``extend`` = [(meld index, cards)] (A22)."""
+        """One lay-down: new ``melds`` and ``extend`` = [(meld index, cards)] (A22);
+        ``wilds``: the chosen wild slot of each new meld, then of each extension (0 or
+        missing: the default place, ``engine.wilds``)."""
         return cls(
             seat,
             "meld",
             melds=tuple(tuple(m) for m in melds),
             extensions=tuple((i, tuple(c)) for i, c in extend),
+            wilds=tuple(wilds),
         )
 
     @classmethod
-    def extend(cls, seat: int, meld: int, cards: Sequence[Card]) -> Action:
-        """Add ``cards`` to the side's meld number ``meld``."""
+    def extend(cls, seat: int, meld: int, cards: Sequence[Card], wild: int = 0) -> Action:
+        """Add ``cards`` to the side's meld number ``meld`` (a new wild in slot ``wild``,
+        0 for the default place)."""
         laid = tuple(cards)
+        if wild:
+            return cls(seat, "extend", meld=meld, cards=laid, wilds=(wild,))
         return _shared(
             ("extend", seat, meld, laid), lambda: cls(seat, "extend", meld=meld, cards=laid)
         )
@@ -145,6 +166,8 @@ class Action:
         elif self.do == "extend":
             out["meld"] = self.meld
             out["cards"] = codes(self.cards)
+            if self.wilds:
+                out["wild"] = self.wilds[0]
         elif self.do == "take_pile":
             if self.with_ is not None:
                 out["with"] = codes(self.with_)
@@ -152,8 +175,13 @@ class Action:
                 out["meld"] = self.meld
         elif self.do == "meld":
             out["melds"] = [codes(m) for m in self.melds]
+            if self.wilds and any(self.wild_of(k) for k in range(len(self.melds))):
+                out["wilds"] = [self.wild_of(k) for k in range(len(self.melds))]
             if self.extensions:
-                out["extend"] = [{"meld": i, "cards": codes(c)} for i, c in self.extensions]
+                n = len(self.melds)
+                out["extend"] = [{"meld": i, "cards": codes(c)} | (
+                    {"wild": self.wild_of(n + k)} if self.wild_of(n + k) else {})
+                    for k, (i, c) in enumerate(self.extensions)]
         return out
 
     @classmethod
@@ -201,8 +229,8 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "draw": (),
     "redraw": (),
     "take_pile": ("with", "meld"),
-    "meld": ("melds", "extend"),
-    "extend": ("meld", "cards"),
+    "meld": ("melds", "extend", "wilds"),
+    "extend": ("meld", "cards", "wild"),
     "discard": ("card",),
     "lay_three": ("card",),
 }
@@ -226,6 +254,13 @@ def _index(value: Any) -> int:
     return value
 
 
+def _slot(value: Any) -> int:
+    """A chosen wild slot: 0 (the default place) or 1..14 (docs/record-format.md)."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 14:
+        raise _malformed("'wild' precisa ser o lugar do curinga (1 a 14) ou 0")
+    return value
+
+
 def _parse(seat: int, do: str, data: dict[str, Any]) -> Action:
     if do in ("discard", "lay_three"):
         if "card" not in data:
@@ -234,7 +269,8 @@ def _parse(seat: int, do: str, data: dict[str, Any]) -> Action:
     if do == "extend":
         if "meld" not in data or "cards" not in data:
             raise _malformed("extend precisa de 'meld' e 'cards'")
-        return Action.extend(seat, _index(data["meld"]), _card_list(data["cards"], "cards"))
+        return Action.extend(seat, _index(data["meld"]), _card_list(data["cards"], "cards"),
+                             _slot(data.get("wild", 0)))
     if do == "take_pile":
         if "with" in data and "meld" in data:
             raise _malformed("take_pile aceita 'with' ou 'meld', não os dois")
@@ -249,12 +285,18 @@ def _parse(seat: int, do: str, data: dict[str, Any]) -> Action:
         if not isinstance(raw_melds, list) or not isinstance(raw_ext, list):
             raise _malformed("'melds' e 'extend' precisam ser listas")
         melds = [_card_list(m, "melds") for m in raw_melds]
+        raw_wilds = data.get("wilds", [0] * len(melds))
+        if not isinstance(raw_wilds, list) or len(raw_wilds) != len(melds):
+            raise _malformed("'wilds' precisa ter um lugar (ou 0) por jogo")
+        wilds = [_slot(w) for w in raw_wilds]
         ext: list[tuple[int, tuple[Card, ...]]] = []
         for e in raw_ext:
-            if not isinstance(e, dict) or set(e) != {"meld", "cards"}:
+            if not isinstance(e, dict) or not {"meld", "cards"} <= set(e) <= {
+                    "meld", "cards", "wild"}:
                 raise _malformed("cada 'extend' é {shape}", shape='{"meld": i, "cards": [...]}')
             ext.append((_index(e["meld"]), _card_list(e["cards"], "cards")))
+            wilds.append(_slot(e.get("wild", 0)))
         if not melds and not ext:
             raise _malformed("meld precisa de pelo menos um jogo ou extensão")
-        return Action.lay_down(seat, melds, ext)
+        return Action.lay_down(seat, melds, ext, wilds)
     return Action(seat, do)

@@ -161,19 +161,21 @@ def _lay_down(state: DealState, action: Action) -> list[Event]:
     hand = without(state.hands[seat], laid)
     side_melds = list(state.melds[side])
     several = len(new_melds) + len(extensions) > 1
-    for index, cards in extensions:
+    n_new = len(new_melds) if action.do == "meld" else 0
+    for k, (index, cards) in enumerate(extensions):
         if index >= len(side_melds):
             raise IllegalAction(
                 "no_such_meld", "seu lado não tem o jogo {number}", number=index + 1
             )
         try:
-            side_melds[index] = extend_meld(side_melds[index], cards, rules)
+            side_melds[index] = extend_meld(side_melds[index], cards, rules,
+                                            action.wild_of(n_new + k))
         except IllegalAction as err:
             raise _about(err, cards, several) from None
     built = []
-    for cards in new_melds:
+    for k, cards in enumerate(new_melds):
         try:
-            built.append(make_meld(cards, rules))
+            built.append(make_meld(cards, rules, action.wild_of(k)))
         except IllegalAction as err:
             raise _about(err, cards, several) from None
     side_melds.extend(built)

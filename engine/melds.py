@@ -154,20 +154,26 @@ def _remembered(rules: Rules, key: object, lay: Callable[[], Meld]) -> Meld:
     return got
 
 
-def make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
-    """Build a new meld from ``cards`` (any order) under ``rules``.
+def make_meld(cards: Sequence[Card], rules: Rules, wild_slot: int = 0) -> Meld:
+    """Build a new meld from ``cards`` (any order) under ``rules``; a run's wild in the
+    slot ``wild_slot`` (1..14, the person's choice among ``engine.wilds.wild_choices``; 0: where
+    RULES C4 and docs D11 put it).
 
     Raises ``IllegalAction`` with codes ``meld_too_short``, ``meld_three``,
     ``meld_all_wild``, ``meld_two_wilds``, ``meld_set_forbidden``, ``meld_set_too_big``,
     ``meld_mixed_suits``, ``meld_repeated_rank``, ``meld_gap``, ``meld_no_room``,
-    ``meld_ace`` (RULES C4, C5, C8, C9, §2 "melds", "set size", "ace"). Answers are
-    remembered per rules (a pure function of the cards, in their order).
+    ``meld_ace`` (RULES C4, C5, C8, C9, §2 "melds", "set size", "ace"), ``meld_wild_slot``
+    (``wild_slot`` is no place the wild may take: a set's, or none). Answers are
+    remembered per rules (a pure function of the cards, in their order, and the slot).
     """
     laid = tuple(cards)
+    if wild_slot:
+        return _remembered(rules, (laid, wild_slot),
+                           lambda: _make_meld(laid, rules, wild_slot))
     return _remembered(rules, laid, lambda: _make_meld(laid, rules))
 
 
-def _make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
+def _make_meld(cards: Sequence[Card], rules: Rules, wild_slot: int = 0) -> Meld:
     if len(cards) < 3:
         raise _fail("meld_too_short", "um jogo precisa de pelo menos 3 cartas")
     for c in cards:
@@ -177,11 +183,17 @@ def _make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
         raise _fail("meld_all_wild", "um jogo precisa de pelo menos 2 cartas naturais")
     rank = naturals[0].rank
     if all(c.rank == rank for c in naturals) and len(naturals) >= 2:
+        if wild_slot:
+            raise _wild_slot()
         return _make_set(cards, naturals, rules)
-    return _make_run(cards, naturals, rules)
+    return _make_run(cards, naturals, rules, wild_slot)
 
 
-def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
+def _wild_slot() -> IllegalAction:
+    return _fail("meld_wild_slot", "o curinga não pode ficar nesse lugar")
+
+
+def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules, wild_slot: int = 0) -> Meld:
     """The meld with ``cards`` added; the cards already laid keep their places (RULES C10).
 
     A run grows by :func:`engine.runs.extend_layout`: new cards must close up with the
@@ -193,7 +205,10 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
     ``meld_two_wilds``, ``meld_repeated_rank``, ``meld_no_room`` or
     ``meld_not_contiguous`` ("falta o 5♥", naming the card next to the meld).
     With ``rules.legacy_relayout`` (records written before issue 14) the meld is rebuilt
-    from all its cards instead, as the engine then did.
+    from all its cards instead, as the engine then did. ``wild_slot``: where a new wild
+    goes in a run that had none, the person's choice among
+    ``engine.wilds.extension_wild_choices`` (0: the default; else ``meld_wild_slot`` when it is
+    no such place).
     """
     if not cards:
         raise _fail("meld_no_cards", "escolha as cartas para acrescentar ao jogo")
@@ -205,16 +220,19 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
             raise _fail("meld_wrong_kind", "as cartas não servem nesta trinca")
         if meld.kind == RUN and c.suit != meld.suit:
             raise _fail("meld_wrong_kind", "as cartas não servem nesta sequência (outro naipe)")
-    if len(cards) == 1:
+    if wild_slot and (meld.kind == SET or rules.legacy_relayout):
+        raise _wild_slot()
+    if len(cards) == 1 and not wild_slot:
         one = cards[0]
         grown = _at_an_end(meld, one, rules) if meld.kind == RUN else _set_plus(meld, one, rules)
         if grown is not None:
             return grown
     added = tuple(cards)
-    return _remembered(rules, (meld, added), lambda: _extended(meld, added, rules))
+    key = (meld, added, wild_slot) if wild_slot else (meld, added)
+    return _remembered(rules, key, lambda: _extended(meld, added, rules, wild_slot))
 
 
-def _extended(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
+def _extended(meld: Meld, cards: Sequence[Card], rules: Rules, wild_slot: int = 0) -> Meld:
     union = [*meld.cards, *cards]
     naturals = [c for c in union if not c.wild]
     if meld.kind == SET:
@@ -222,7 +240,8 @@ def _extended(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld:
     if rules.legacy_relayout:
         return _make_run(union, naturals, rules)
     laid = Layout(meld.low, meld.cards, meld.wild_at)
-    return _run_meld(extend_layout(laid, meld.suit, cards, rules), meld.suit, rules)
+    grown = extend_layout(laid, meld.suit, cards, rules, wild_slot)
+    return _run_meld(grown, meld.suit, rules)
 
 
 def _at_an_end(meld: Meld, card: Card, rules: Rules) -> Meld | None:
@@ -324,7 +343,8 @@ def _make_set(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld
     return Meld(SET, ordered, -1, naturals[0].rank, wild, kind, len(ordered) - 1 if wild else -1)
 
 
-def _make_run(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld:
+def _make_run(cards: Sequence[Card], naturals: list[Card], rules: Rules,
+              wild_slot: int = 0) -> Meld:
     suit = naturals[0].suit
     if any(c.suit != suit for c in naturals):
         raise _fail("meld_mixed_suits", "uma sequência precisa ser toda do mesmo naipe")
@@ -341,10 +361,12 @@ def _make_run(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld
             error = error or _fail("meld_two_wilds", "só pode haver um curinga por jogo")
             continue
         try:
-            layout = lay_run(naturals, natural_two, wilds[0] if wilds else None, rules)
+            layout = lay_run(naturals, natural_two, wilds[0] if wilds else None, rules,
+                             wild_slot)
             return _run_meld(layout, suit, rules)
         except IllegalAction as err:
-            error = err if error is None or error.code == "meld_two_wilds" else error
+            error = err if error is None or error.code in ("meld_two_wilds",
+                                                           "meld_wild_slot") else error
     assert error is not None
     raise error
 

@@ -79,7 +79,8 @@ def own_two(card: Card, suit: int, rules: Rules) -> bool:
     )
 
 
-def extend_layout(laid: Layout, suit: int, cards: Sequence[Card], rules: Rules) -> Layout:
+def extend_layout(laid: Layout, suit: int, cards: Sequence[Card], rules: Rules,
+                  wild_slot: int = 0) -> Layout:
     """``laid`` with ``cards`` (all of the run's suit, or wilds) added, by RULES C4, C5, C10.
 
     Laid cards keep their slots; a laid natural 2 stays natural. New naturals take
@@ -89,8 +90,11 @@ def extend_layout(laid: Layout, suit: int, cards: Sequence[Card], rules: Rules) 
     A new wild (only when the run has none) bridges the one slot the new cards leave
     open, else goes to the high end, else the low end. Cards next to an end are added
     first, then one into the wild's slot, and again (docs/rules-decisions.md D20).
+    ``wild_slot`` (issue 30): the slot the person chose for that new wild among
+    :func:`wild_spots` (0: the default, the first of them).
     Raises ``IllegalAction``:
-    ``meld_repeated_rank``, ``meld_two_wilds``, ``meld_no_room``, ``meld_not_contiguous``.
+    ``meld_repeated_rank``, ``meld_two_wilds``, ``meld_no_room``, ``meld_not_contiguous``,
+    ``meld_wild_slot`` (``wild_slot`` is not a place the new wild may take).
     """
     twos = [c for c in cards if own_two(c, suit, rules)]
     error: IllegalAction | None = None
@@ -101,7 +105,7 @@ def extend_layout(laid: Layout, suit: int, cards: Sequence[Card], rules: Rules) 
             wilds.remove(natural_two)
         for placed in _placements(naturals, natural_two, laid, rules):
             try:
-                return _extend_once(laid, suit, placed, wilds, rules)
+                return _extend_once(laid, suit, placed, wilds, rules, wild_slot)
             except IllegalAction as err:
                 if error is None or error.code == "meld_two_wilds":
                     error = err
@@ -134,10 +138,11 @@ def _placements(
 
 
 def _extend_once(
-    laid: Layout, suit: int, placed: list[tuple[int, Card]], wilds: list[Card], rules: Rules
+    laid: Layout, suit: int, placed: list[tuple[int, Card]], wilds: list[Card], rules: Rules,
+    wild_slot: int = 0,
 ) -> Layout:
     slots = {laid.low + i: c for i, c in enumerate(laid.cards)}
-    wild_slot = laid.low + laid.wild_at if laid.wild_at >= 0 else 0
+    chosen, wild_slot = wild_slot, laid.low + laid.wild_at if laid.wild_at >= 0 else 0
     if len(wilds) + (wild_slot != 0) > 1:
         raise _two_wilds()
     pending: dict[int, Card] = {}
@@ -146,10 +151,12 @@ def _extend_once(
             raise _repeated()
         pending[slot] = card
     lo, hi = laid.low, laid.low + len(laid.cards) - 1
+    if wild_slot and chosen:
+        raise _bad_slot()  # the laid wild moves as RULES C4 says: no choice
     if wild_slot:
         lo, hi, wild_slot = _grow_with_wild(slots, pending, lo, hi, wild_slot, suit, rules)
     else:
-        lo, hi, wild_slot = _grow_plain(slots, pending, lo, hi, wilds, suit, rules)
+        lo, hi, wild_slot = _grow_plain(slots, pending, lo, hi, wilds, suit, rules, chosen)
     ordered = tuple(slots[s] for s in range(lo, hi + 1))
     return Layout(lo, ordered, wild_slot - lo if wild_slot else -1)
 
@@ -218,10 +225,11 @@ def _grow_plain(
     wilds: list[Card],
     suit: int,
     rules: Rules,
+    chosen: int = 0,
 ) -> tuple[int, int, int]:
     """A run with no wild: the new naturals must close up with it; a new wild bridges the
-    one open slot, else sits at the high end, else the low end (docs D11)."""
-    low_bound, high_bound = slot_bounds(rules)
+    one open slot, else sits at the high end, else the low end (docs D11), or in the
+    ``chosen`` one of those places (:func:`wild_spots`)."""
     first, last = min([lo, *pending]), max([hi, *pending])
     missing = [s for s in range(first, last + 1) if s not in slots and s not in pending]
     slots.update(pending)
@@ -229,17 +237,39 @@ def _grow_plain(
         nearest = min(missing, key=lambda s: min(abs(s - lo), abs(s - hi)))
         raise not_contiguous(nearest, suit)
     if not wilds:
+        if chosen:
+            raise _bad_slot()
         return first, last, 0
-    if missing:
-        spot = missing[0]
-    elif last < high_bound:
-        spot = last = last + 1
-    elif first > low_bound:
-        spot = first = first - 1
-    else:
-        raise _no_room()
+    spot = _pick_spot(wild_spots(missing, first, last, rules), chosen)
     slots[spot] = wilds[0]
-    return first, last, spot
+    return min(first, spot), max(last, spot), spot
+
+
+def wild_spots(missing: Sequence[int], first: int, last: int, rules: Rules) -> list[int]:
+    """The slots a run's one new wild may take, the default first (RULES C4, docs D11):
+    the one slot ``missing`` between ``first`` and ``last`` (the naturals' span), else
+    the high end, then the low end, where the variant's bounds leave them open. Two
+    places are the person's choice (issue 30: 2♦ 2♦ 3♦ is A-2-3 or 2-3-4)."""
+    if missing:
+        return [missing[0]]
+    low_bound, high_bound = slot_bounds(rules)
+    return ([last + 1] if last < high_bound else []) + ([first - 1] if first > low_bound else [])
+
+
+def _pick_spot(spots: list[int], chosen: int) -> int:
+    """``chosen`` when it is one of ``spots`` (0: the first); ``meld_no_room`` when there
+    is none, ``meld_wild_slot`` when ``chosen`` is not among them."""
+    if not spots:
+        raise _no_room()
+    if not chosen:
+        return spots[0]
+    if chosen not in spots:
+        raise _bad_slot()
+    return chosen
+
+
+def _bad_slot() -> IllegalAction:
+    return IllegalAction("meld_wild_slot", "o curinga não pode ficar nesse lugar")
 
 
 def read_layout(cards: Sequence[Card], rules: Rules) -> Layout | None:
@@ -306,24 +336,25 @@ def _ace_choices(naturals: list[Card], rules: Rules) -> list[list[int]]:
 
 
 def lay_run(
-    naturals: list[Card], natural_two: Card | None, wild: Card | None, rules: Rules
+    naturals: list[Card], natural_two: Card | None, wild: Card | None, rules: Rules,
+    wild_slot: int = 0,
 ) -> Layout:
     """A new run laid out from its ``naturals`` (one suit), the same-suit 2 played as its
     natural 2 (or None) and its ``wild`` (or None), by RULES C4, C5, C8, C9: an ace low
     first, then high; the wild in the one gap, else at the high end, else the low end
-    (docs/rules-decisions.md D11). Raises ``IllegalAction`` (``meld_repeated_rank``,
-    ``meld_gap``, ``meld_no_room``, ``meld_all_wild``, ``meld_ace``)."""
-    lo_bound = rules.run_lowest
-    hi_bound = 14 if rules.ace_high else 13
+    (docs/rules-decisions.md D11), or in the ``wild_slot`` the person chose among
+    :func:`wild_spots` (issue 30; 0: the default). Raises ``IllegalAction``
+    (``meld_repeated_rank``, ``meld_gap``, ``meld_no_room``, ``meld_all_wild``,
+    ``meld_ace``, ``meld_wild_slot``)."""
     error: IllegalAction | None = None
     for positions in _ace_choices(naturals, rules):
         if natural_two is not None:
             positions = [*positions, 2]
         positions.sort()
         try:
-            return _place(positions, naturals, natural_two, wild, lo_bound, hi_bound)
+            return _place(positions, naturals, natural_two, wild, rules, wild_slot)
         except IllegalAction as err:
-            error = error or err
+            error = err if error is None or error.code == "meld_wild_slot" else error
     if error is None:  # pragma: no cover - _ace_choices never returns an empty list
         raise IllegalAction("meld_gap", "as cartas não formam sequência")
     raise error
@@ -334,9 +365,10 @@ def _place(
     naturals: list[Card],
     natural_two: Card | None,
     wild: Card | None,
-    lo_bound: int,
-    hi_bound: int,
+    rules: Rules,
+    wild_slot: int = 0,
 ) -> Layout:
+    lo_bound, hi_bound = slot_bounds(rules)
     for a, b in itertools.pairwise(positions):
         if a == b:
             raise IllegalAction("meld_repeated_rank", "uma sequência não pode repetir carta")
@@ -347,14 +379,10 @@ def _place(
         raise IllegalAction("meld_gap", "as cartas não formam sequência")
     wild_pos = 0
     if wild is not None:
-        if gaps == 1:
-            wild_pos = next(p for p in range(lo, hi) if p not in positions)
-        elif hi < hi_bound:
-            wild_pos = hi + 1
-        elif lo > lo_bound:
-            wild_pos = lo - 1
-        else:
-            raise IllegalAction("meld_no_room", "não há lugar para o curinga nesta sequência")
+        missing = [p for p in range(lo, hi) if p not in positions]
+        wild_pos = _pick_spot(wild_spots(missing, lo, hi, rules), wild_slot)
+    elif wild_slot:
+        raise _bad_slot()
     if len(positions) < 2:
         raise IllegalAction("meld_all_wild", "um jogo precisa de pelo menos 2 cartas naturais")
     first = min(lo, wild_pos) if wild is not None else lo

@@ -27,6 +27,8 @@ from test_service_turns import hand_of, two_player_buraco
 from bot import hands, play, views
 from bot.effects import pack
 from engine.cards import Card
+from engine.melds import make_meld
+from engine.rules import make_rules
 
 
 class Counting:
@@ -249,11 +251,15 @@ def test_meld_texts_are_remembered_as_show_writes_them_up_to_their_limit(
     and forgets everything once it holds ``SHOWN_KEPT`` texts."""
     monkeypatch.setattr(play, "SHOWN_KEPT", 2)
     monkeypatch.setattr(play, "_SHOWN", {})
-    run = (Card.parse("7h"), Card.parse("8h"), Card.parse("9h"))
-    trio = (Card.parse("Qs"), Card.parse("Qd"), Card.parse("Qc"))
-    assert play.show_meld(run) == play.show(run) == "7♥ 8♥ 9♥"
-    assert play.show_meld(trio) == "Q♠ Q♦ Q♣" and len(play._SHOWN) == 2
-    assert play.show_meld(run[:2]) == "7♥ 8♥" and list(play._SHOWN) == [run[:2]]
+    rules = make_rules("buraco")
+    run = make_meld([Card.parse("7h"), Card.parse("8h"), Card.parse("9h")], rules)
+    trio = make_meld([Card.parse("Qs"), Card.parse("Qd"), Card.parse("Qc")], rules)
+    dirty = make_meld([Card.parse("4s"), Card.parse("2c"), Card.parse("6s")], rules)
+    assert play.show_meld(run) == play.show(run.cards) == "7♥ 8♥ 9♥"
+    assert play.show_meld(trio) == "Q♣ Q♦ Q♠" and len(play._SHOWN) == 2  # sorted
+    # issue 30: a run's wild shows the rank it stands for
+    assert play.show_meld(dirty) == "4♠ 2♣(5) 6♠" and list(play._SHOWN) == [
+        (dirty.cards, 1)]
 
 
 class FailingSave(Counting):
