@@ -16,10 +16,11 @@ from bot.effects import Effect, HandView, View, pack
 from bot.i18n import Translator
 from bot.model import Game
 from engine.errors import IllegalAction
-from engine.melds import extend_meld
+from engine.melds import extend_meld, make_meld
 from engine.pile import top_two_allowed
 from engine.rules import RedThree
 from engine.view import can_take_pile, threes_to_lay
+from engine.wilds import extension_wild_choices, wild_choices
 
 CARDS_PER_ROW = 6
 DRAWN_MARK = "•"
@@ -100,6 +101,8 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     my_turn = game.status == "playing" and view.turn == seat
     if my_turn:
         rows += _fitting(play.action_buttons(game, seat, view, b), view)
+        if view.phase == "play" and s.sel:
+            rows += _wild_rows([view.hand[i] for i in s.sel], view, b, _)
         lines.append(_draw_line(view, _) if view.phase == "draw" else _play_line(view, _))
     elif game.status == "playing":
         # not "Vez de X.": a hand is sent again when its own turn comes, not at every
@@ -153,6 +156,27 @@ def _fitting(rows: list[list[play.ButtonData]], view: Any) -> list[list[play.But
 
     kept = [[b for b in row if fits(b)] for row in rows]
     return [row for row in kept if row]
+
+
+def _wild_rows(picked: list[Any], view: Any, b: play.ButtonMaker,
+               _: Translator) -> list[list[play.ButtonData]]:
+    """Where the picked cards' wild could stand in two places (issue 30, engine
+    ``wilds``: RULES C4, D11, D20), one button per place: ``Baixar 2♦(A) 2♦ 3♦`` (``w``,
+    the slot) for a new meld, ``+1: 2♣(4)`` (``ew``, 100 · meld + slot) for one of the
+    side's runs. The plain "Baixar" and "+N" keep the default place."""
+    rules, rows = view.rules, []
+    places = wild_choices(picked, rules)
+    if len(places) > 1:
+        rows.append([b("", "w", slot, text=_("Baixar {cards}", cards=play.show_meld(
+            make_meld(picked, rules, slot)))) for slot in places])
+    for k, meld in enumerate(view.melds[view.side]):
+        places = extension_wild_choices(meld, picked, rules)
+        if len(places) > 1:
+            grown = [extend_meld(meld, picked, rules, slot) for slot in places]
+            rows.append([b("", "ew", 100 * k + slot, text=f"+{k + 1}: " + play.text_of(
+                run.cards[run.wild_at]) + f"({play.rank_text(slot)})")
+                for slot, run in zip(places, grown, strict=True)])
+    return rows
 
 
 def _face_label(face: dict[str, Any]) -> str:

@@ -29,8 +29,8 @@ from engine.state import DRAW, PLAY
 from engine.turns import check_phase
 from engine.view import threes_to_lay
 
-ENGINE_CODES = frozenset({"c", "p", "m", "d", "r", "3", "e"})
-PLAY_CODES = frozenset({"m", "d", "3", "e"})
+ENGINE_CODES = frozenset({"c", "p", "m", "d", "r", "3", "e", "w", "ew"})
+PLAY_CODES = frozenset({"m", "d", "3", "e", "w", "ew"})
 """Engine codes of a turn's play phase: before the draw they are refused as such."""
 
 
@@ -119,6 +119,13 @@ def _card(game: Game, seat: int, arg: str) -> int:
     if i >= len(play.deal_of(game).hands[seat]):  # the seat's view shows the hand sorted
         raise Refusal(UNKNOWN)
     return i
+
+
+def _wild_arg(arg: str) -> tuple[str, int]:
+    """``ew``'s argument, ``100·meld + slot`` (docs/service-api.md "Button payload"):
+    the meld index (as a payload argument) and the wild's chosen slot."""
+    value = _index(arg)
+    return str(value // 100), value % 100
 
 
 def _meld(game: Game, seat: int, arg: str) -> int:
@@ -211,8 +218,8 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
         # the turn's order first (a trial: "Descartar" before the draw, nothing picked,
         # said "Selecione a carta primeiro."), as the engine says it (RULES §2); a meld
         # never offered is still no button of ours
-        if code == "e":
-            _meld(game, seat, arg)
+        if code in ("e", "ew"):
+            _meld(game, seat, _wild_arg(arg)[0] if code == "ew" else arg)
         try:
             check_phase(state, PLAY)
         except IllegalAction as err:
@@ -228,19 +235,23 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
         if arg:
             return Action.take_pile(seat, meld=_meld(game, seat, arg))
         return Action.take_pile(seat, with_=sel or None)
-    if code == "e":
-        meld = _meld(game, seat, arg)
+    if code in ("e", "ew"):
+        which, slot = _wild_arg(arg) if code == "ew" else (arg, 0)
+        meld = _meld(game, seat, which)
         if not sel:
             raise Refusal(N_("Selecione as cartas primeiro."))
-        return Action.extend(seat, meld, sel)
-    if code == "m":
+        return Action.extend(seat, meld, sel, slot)
+    if code in ("m", "w"):
         new = [_cards(hand, g.cards) for g in s.groups if g.onto is None]
         ext = [(g.onto, _cards(hand, g.cards)) for g in s.groups if g.onto is not None]
         if sel:
             new.append(sel)
         if not new and not ext:
             raise Refusal(N_("Selecione as cartas primeiro."))
-        return Action.lay_down(seat, melds=new, extend=ext)
+        if code == "w" and not sel:
+            raise Refusal(N_("Selecione as cartas primeiro."))
+        wilds = [0] * (len(new) - 1) + [_index(arg)] if code == "w" else []
+        return Action.lay_down(seat, melds=new, extend=ext, wilds=wilds)
     if not sel:  # a trial: "Descartar" with nothing picked said "Selecione uma carta só."
         raise Refusal(N_("Selecione a carta primeiro."))
     if len(sel) != 1:

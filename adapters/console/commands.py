@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from adapters.console import typed
+from adapters.console import typed, wild
 from bot import info
 from bot.effects import ChatRef, PlayerRef
 from bot.i18n import LANGS, N_, Translator, norm_lang
@@ -292,6 +292,13 @@ async def _with_cards(game: ConsoleGame, cmd: str, args: list[str]) -> None:
         # no "+N" buttons outside the play phase: a lay-down gets the engine's own answer
         # ("Primeiro compre do monte ou pegue o lixo.", RULES C11; "Não é a sua vez.")
         cmd, target = "b", None
+    if cmd == "b" and len(shown) > 1:  # the meld whose wild is in question goes last
+        codes = game.shown_codes()
+        doubt = wild.in_question([[str(codes[i]) for i in g] for g in shown], game.rules)
+        if len(doubt) > 1:
+            game.say(game._(wild.TWO))
+            return
+        shown = [g for k, g in enumerate(shown) if k not in doubt] + [shown[k] for k in doubt]
     game.leaving = {pos for group in shown for pos in group}
     try:
         await _press_cards(game, cmd, [[game.view_index(i) for i in g] for g in shown], target)
@@ -313,6 +320,14 @@ async def _press_cards(game: ConsoleGame, cmd: str, groups: list[list[int]],
         if cmd == "b" and k < len(groups) - 1 and not await game.press("g"):
             await game.press("z")  # a group that is no meld: refused with its cards named
             return
-    code = {"l": "p", "b": "m", "d": "d", "t": "3", "e": "e"}[cmd]
-    if not await game.press(code, target if target is not None else ""):
+    code, arg = {"l": "p", "b": "m", "d": "d", "t": "3", "e": "e"}[cmd], (
+        "" if target is None else str(target))
+    places = wild.choices(game, cmd, target) if cmd in ("b", "e") else []
+    if len(places) > 1:  # the wild could stand in two places: the person says which
+        picked = wild.ask(game, places)
+        if picked is None:
+            await game.press("z")
+            return
+        code, arg = picked
+    if not await game.press(code, arg):
         await game.press("z")

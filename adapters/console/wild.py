@@ -1,0 +1,62 @@
+"""The terminal's question when a wild could stand in two places (issue 30).
+
+The hand view offers one button per place (:func:`bot.hands._wild_rows`: ``w`` for the
+new meld of the selection, ``ew`` for an extension of meld N); after ``b`` or ``e`` has
+selected the cards, the terminal reads those buttons and asks which one, so the choice
+is made exactly as in the chat (RULES C4, docs/rules-decisions.md D11, D20). A ``b``
+with several melds puts the one whose wild is in question last (the selection's meld,
+the one the buttons are about); two such melds at once are refused.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import N_
+from engine.cards import Card
+from engine.wilds import wild_choices
+
+if TYPE_CHECKING:
+    from adapters.console.app import ConsoleGame
+
+ASK = N_("Onde fica o curinga? {choices} (Enter = 1) ")
+AGAIN = N_("Escolha um número de 1 a {max}.")
+TWO = N_("Dois jogos com o curinga em dúvida: baixe um de cada vez.")
+
+
+def in_question(groups: list[list[str]], rules: Any) -> list[int]:
+    """Indexes of the groups (record codes of one new meld each) whose wild could stand
+    in two places (engine ``wild_choices``)."""
+    if rules is None:
+        return []
+    return [k for k, codes in enumerate(groups)
+            if len(wild_choices([Card.parse(c) for c in codes], rules)) > 1]
+
+
+def choices(game: ConsoleGame, cmd: str, target: int | None) -> list[tuple[str, str, str]]:
+    """``(label, code, arg)`` of the hand's place buttons for this move (``b``: ``w``;
+    ``e`` onto meld ``target``: its ``ew``)."""
+    out = []
+    for row in game.hand.buttons if game.hand is not None else []:
+        for button in row:
+            _gid, _ver, code, arg = button.data.split("|")[:4]
+            if (cmd == "b" and code == "w") or (
+                    cmd == "e" and code == "ew" and int(arg) // 100 == target):
+                out.append((button.label, code, arg))
+    return out
+
+
+def ask(game: ConsoleGame, places: list[tuple[str, str, str]]) -> tuple[str, str] | None:
+    """The place the person picks (Enter: the first, the rules' default), as the button's
+    ``(code, arg)``; None when they leave (Ctrl-D, Ctrl-C)."""
+    listed = "  ".join(f"{k + 1}) {label}" for k, (label, _c, _a) in enumerate(places))
+    while True:
+        line = game.ask(game._(ASK, choices=listed))
+        if line is None:
+            return None
+        word = line.strip()
+        if not word:
+            return places[0][1:]
+        if word.isascii() and word.isdigit() and 1 <= int(word) <= len(places):
+            return places[int(word) - 1][1:]
+        game.say(game._(AGAIN, max=len(places)))

@@ -1,0 +1,52 @@
+"""Issue 30: where a wild could stand in two places (RULES C4, C5, docs D11/D20: a wild
+that bridges no gap sits at either open end), the person chooses, in the chat (a hand
+button per place, ``w`` / ``ew``) and in the terminal (a question after ``b``/``e``);
+the table shows what the wild stands for (``2♦(A)``)."""
+
+from __future__ import annotations
+
+from test_console_numbers import ROBOT, play, stacked
+
+# Seat 0, sorted: 1:2♦ 2:2♦ 3:3♦ 4:5♥ 5:6♥ 6:7♥ 7:K♥ 8:9♠ 9:10♠ 10:J♠ 11:Q♠ (12:•2♣)
+WILDS = "2d 2d 3d 5h 6h 7h Kh 9s 10s Js Qs"
+
+
+async def test_the_hand_offers_a_button_per_place_and_the_choice_is_laid() -> None:
+    """The chat's hand (the same buttons the terminal reads): 2♦ 2♦ 3♦ picked offers
+    "Baixar 2♦ 3♦ 2♦(4)" (the default, D11) and "Baixar 2♦(A) 2♦ 3♦"; pressing the second
+    lays A-2-3 (C5: the other 2♦ natural)."""
+    game, _out = stacked([], [WILDS, ROBOT], "2c")
+    assert await game.setup("buraco", 2)
+    await game.press("c")
+    for i in (0, 1, 2):
+        await game.press("t", game.view_index(i))
+    assert game.hand is not None
+    places = [(b.label, b.data.split("|")[2:]) for row in game.hand.buttons for b in row
+              if b.data.split("|")[2] == "w"]
+    assert places == [("Baixar 2♦ 3♦ 2♦(4)", ["w", "4"]), ("Baixar 2♦(A) 2♦ 3♦", ["w", "1"])]
+    assert await game.press("w", 1)
+    assert game.table is not None and "  1) 2♦(A) 2♦ 3♦" in game.table.lines
+
+
+async def test_the_terminal_asks_where_the_wild_stands_enter_is_the_default() -> None:
+    text = await play(["c", "b 1 2 3", "2", "q", "s"], [WILDS, ROBOT], "2c")
+    assert "Onde fica o curinga? 1) Baixar 2♦ 3♦ 2♦(4)  2) Baixar 2♦(A) 2♦ 3♦ (Enter = 1)" \
+        in text
+    assert "│   1) 2♦(A) 2♦ 3♦ " in text
+    text = await play(["c", "b 1 2 3", "", "q", "s"], [WILDS, ROBOT], "2c")
+    assert "│   1) 2♦ 3♦ 2♦(4) " in text
+
+
+async def test_an_extension_with_a_new_wild_asks_which_end() -> None:
+    """D20: 5♥ 6♥ 7♥ laid, then the drawn 2♣ added (``e 1 12``): 4 or 8; a wrong answer
+    asks again."""
+    text = await play(["c", "b 4 5 6", "e 1 12", "x", "2", "q", "s"], [WILDS, ROBOT], "2c")
+    assert "Onde fica o curinga? 1) +1: 2♣(8)  2) +1: 2♣(4) (Enter = 1)" in text
+    assert "Escolha um número de 1 a 2." in text
+    assert "│   1) 2♣(4) 5♥ 6♥ 7♥ " in text
+
+
+async def test_several_melds_put_the_one_in_question_last() -> None:
+    """``b 1 2 3 / 4 5 6``: the 2♦ meld is laid last, so the question is about it."""
+    text = await play(["c", "b 1 2 3 / 4 5 6", "2", "q", "s"], [WILDS, ROBOT], "2c")
+    assert "│   1) 5♥ 6♥ 7♥ " in text and "│   2) 2♦(A) 2♦ 3♦ " in text
