@@ -30,9 +30,11 @@ answered nothing)."""
 
 class ChatCalls(GameRunner):
     """The reading calls of :class:`bot.service.Service` (see the module docstring);
-    ``turn_timer_s`` is the service's default turn deadline, told by ``/regras``."""
+    ``turn_timer_s`` is the service's default turn deadline, told by ``/regras``;
+    ``docs_url`` where ``/ajuda``'s link to the player's guide points (``DOCS_URL``)."""
 
     turn_timer_s: int
+    docs_url: str | None = None
 
     async def _stored(self, gid: str) -> tuple[int, str] | Literal[False] | None:
         """Game ``gid`` as stored (None: there is none), or False when it cannot be read:
@@ -133,8 +135,11 @@ class ChatCalls(GameRunner):
         return out
 
     async def help(self, chat: ChatRef, user: PlayerRef) -> list[Effect]:
-        """``/ajuda``: the commands."""
-        return [Reply(player=user, text=info.help_text(Translator(await self._lang(chat))))]
+        """``/ajuda``: the commands, then the link to the player's guide in the chat's
+        language (:func:`bot.info.guide_link`)."""
+        _ = Translator(await self._lang(chat))
+        return [Reply(player=user, text=info.help_text(_, info.guide_link(self.docs_url,
+                                                                          _.lang)))]
 
     async def rules_text(self, chat: ChatRef, user: PlayerRef, preset: str = "") -> list[Effect]:
         """``/regras [preset [option=value ...]]``: :func:`bot.info.rules_for`, the chat's

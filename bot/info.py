@@ -14,7 +14,7 @@ from bot.model import Game
 from bot.outcome import TYPED_ECHO, Outcome, Refusal, echo
 from engine.rules import BlackThree, CardPoints, RedThree, Requirement, Rules, options_of
 
-__all__ = ["come_back", "going_out_rule", "hand_outcome", "help_text", "languages",
+__all__ = ["come_back", "going_out_rule", "guide_link", "hand_outcome", "help_text", "languages",
            "move_chat", "record_filename", "record_of", "relabel", "rules_for",
            "rules_summary", "rules_text", "scoreboard_text"]
 
@@ -106,8 +106,21 @@ def record_of(game: Game, earlier: dict[str, Any] | None = None) -> dict[str, An
     return dict(play.match_of(game).record(earlier))
 
 
-def help_text(_: Translator) -> str:
-    """``/ajuda``."""
+GUIDES = {"pt": "guia.md", "en": "guide.en.md", "it": "guida.it.md"}
+"""The player's guide of each language, files of ``docs/`` (issue 30)."""
+
+
+def guide_link(docs_url: str | None, lang: str) -> str:
+    """Where the player's guide in ``lang`` is: ``<docs_url>/<file>`` (``DOCS_URL``, the
+    address of a published ``docs/`` folder), or ``docs/<file>`` (its place in the bot's
+    code) while no address is set. Unknown languages get the pt-BR guide."""
+    name = GUIDES.get(lang, GUIDES["pt"])
+    return f"{docs_url.rstrip('/')}/{name}" if docs_url else f"docs/{name}"
+
+
+def help_text(_: Translator, guide: str | None = None) -> str:
+    """``/ajuda``: the commands, and the player's guide at ``guide`` (a link or a path,
+    :func:`guide_link`) when given."""
     return "\n".join([
         _("Comandos:"),
         _("/novojogo [variante] [opções] — abre uma mesa (ex.: /novojogo tranca target=3000)"),
@@ -120,6 +133,7 @@ def help_text(_: Translator) -> str:
         _("/voltar — retomar seu lugar depois de ausência"),
         _("/exportar — registro da última partida terminada"),
         _("/idioma [pt|en|it] — idioma do grupo"),
+        *([_("Guia do jogador, com imagens: {link}", link=guide)] if guide else []),
     ])
 
 

@@ -54,20 +54,23 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls):
     :class:`bot.runner.GameRunner`'s; the reading calls (``/placar``, ``/idioma``, ...)
     :class:`bot.chat_calls.ChatCalls`'. ``season``: where a finished match's ratings,
     rankings by period, profiles and achievements are counted (issue 29,
-    :mod:`bot.season`); None counts none of them.
+    :mod:`bot.season`); None counts none of them. ``docs_url``: where ``/ajuda``'s link
+    to the player's guide points (``DOCS_URL``, :func:`bot.info.guide_link`).
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
                  ai_pace_s: float = 1.0, next_deal_s: float = 30.0, idle_s: float = 86_400.0,
                  chooser: robot.Chooser | str | None = "engine",
                  deck_fn: play.DeckFn | None = None, threaded: bool = True,
-                 compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None) -> None:
+                 compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None,
+                 docs_url: str | None = None) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
             deck_fn=deck_fn, threaded=threaded, compress=check_codec(compress))
         self.turn_timer_s = turn_timer_s
         self.season = season
+        self.docs_url = docs_url
 
     # Lobby ------------------------------------------------------------------------
     async def new_game(self, chat: ChatRef, user: PlayerRef, args: str = "",

@@ -62,6 +62,9 @@ class Settings(BaseSettings):
     """What the Bot API accepts as ``secret_token``: 1 to 256 of ``A-Z a-z 0-9 _ -``."""
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = Field(default=8443, ge=1, le=65535)
+    docs_url: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/\S*)?$")
+    """Address of the published ``docs/`` folder: ``/ajuda`` links the player's guide
+    there (``<docs_url>/guia.md``); unset, it names ``docs/guia.md``."""
     turn_timer_s: int = Field(default=90, ge=10, le=86_400)
     ai_pace_s: float = Field(default=1.0, ge=0, le=60)
     log_level: LogLevel = "INFO"
@@ -80,7 +83,7 @@ class Settings(BaseSettings):
         return value.strip().upper() if isinstance(value, str) else value
 
     @field_validator("webhook_url", "webhook_secret", "telegram_base_url", "redis_url",
-                     mode="before")
+                     "docs_url", mode="before")
     @classmethod
     def _unset_when_empty(cls, value: Any) -> Any:
         """``WEBHOOK_URL=`` (as a copied ``.env.example`` leaves it) means unset."""

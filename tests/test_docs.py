@@ -90,6 +90,8 @@ def test_readme_is_player_first_and_keeps_the_two_commands() -> None:
     headings = re.findall(r"^## (.+)$", text, re.M)
     assert headings[:2] == ["Try it: two commands", "Playing in the terminal"], headings
     assert "Run it for your group" in headings
+    intro = text.split("## Try it")[0]
+    assert re.search(r"!\[[^\]]+\]\(docs/img/[\w-]+\.png\)", intro), "a picture first"
     two = _section(text, "## Try it: two commands")
     assert "make play" in two and "make test" in two
     run = _section(text, "## Run it for your group")

@@ -132,7 +132,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     store = await open_settings_store(settings)
     service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
                       ai_pace_s=settings.ai_pace_s, compress=settings.state_codec,
-                      season=RedisSeason.beside(store))
+                      season=RedisSeason.beside(store), docs_url=settings.docs_url)
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
