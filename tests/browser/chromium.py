@@ -19,6 +19,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 FLAGS = [
@@ -64,7 +65,18 @@ class Wire:
     frames: list[tuple[str, str]] = field(default_factory=list)
     bodies: list[tuple[str, str]] = field(default_factory=list)
     sent: list[tuple[str, str]] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
     sockets: int = 0
+
+    def only_loopback(self, route: Any) -> None:
+        """A Playwright route handler: requests to 127.0.0.1 go on, any other is aborted
+        and its URL kept in ``outside``."""
+        url = route.request.url
+        if urlparse(url).hostname in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort()
 
     def attach(self, page: Any) -> Wire:
         """Start recording ``page`` (call before its first navigation)."""
@@ -94,11 +106,11 @@ def _text(payload: Any) -> str:
     return payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload)
 
 
-def screenshot(page: Any, name: str) -> Path:
-    """Save a full-page PNG of ``page`` as ``ARTEFACTS/<name>.png``, print and return
-    its path."""
+def screenshot(page: Any, name: str, full_page: bool = False) -> Path:
+    """Save a PNG of ``page`` as ``ARTEFACTS/<name>.png`` (the viewport, or the whole
+    page), print and return its path."""
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTEFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     print(f"browser artefact: {path}")
     return path

@@ -51,14 +51,18 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Any]:
     """Open pages in fresh contexts: ``new_page(viewport=chromium.PHONE, locale="pt-BR")``
-    returns ``(page, wire)``; every context is closed after the test."""
+    returns ``(page, wire)``; every context is closed after the test. A request to any
+    host but the loopback is refused and listed in ``wire.outside`` (the page must work
+    with nothing from outside the bot's own server)."""
     contexts: list[Any] = []
 
     def make(viewport: dict[str, int] | None = None, locale: str = "pt-BR") -> Any:
         context = browser.new_context(viewport=viewport or chromium.PHONE, locale=locale)
         contexts.append(context)
+        wire = chromium.Wire()
+        context.route("**/*", wire.only_loopback)
         page = context.new_page()
-        return page, chromium.Wire().attach(page)
+        return page, wire.attach(page)
 
     yield make
     for context in contexts:

@@ -1,5 +1,6 @@
 """The browser harness itself: Debian's Chromium under Playwright opens a tiny aiohttp page
-that talks over a WebSocket, and :class:`chromium.Wire` records what the server sent."""
+that talks over a WebSocket, :class:`chromium.Wire` records what the server sent, and a
+request to another host is refused."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from aiohttp import WSMsgType, web
 pytestmark = pytest.mark.browser
 
 PAGE = """<!doctype html><meta charset="utf-8"><title>smoke</title>
-<p id="said">-</p><button id="tap">tap</button>
+<p id="said">-</p><button id="tap">tap</button><img src="https://example.org/a.png" alt="">
 <script>
 const ws = new WebSocket(`ws://${location.host}/ws`);
 ws.onmessage = (e) => { document.getElementById('said').textContent = e.data; };
@@ -90,5 +91,6 @@ def test_chromium_opens_a_page_and_its_websocket_and_the_wire_is_recorded(
     assert [t for _, t in wire.frames] == ["hello", "echo: tap pt-BR"]
     assert [t for _, t in wire.sent] == ["tap pt-BR"]
     assert wire.bodies == [(tiny.url + "/", PAGE)]
+    assert wire.outside == ["https://example.org/a.png"]  # refused, not fetched
     shot = chromium.screenshot(page, "smoke")
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
