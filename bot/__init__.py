@@ -15,6 +15,7 @@ from bot.effects import (
     Document,
     Effect,
     HandView,
+    Picture,
     PingsOver,
     PlayerRef,
     Reply,
@@ -44,7 +45,8 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "Button", "CardFace", "ChatRef", "Closed", "Document", "Effect", "HandView", "PingsOver",
+    "Button", "CardFace", "ChatRef", "Closed", "Document", "Effect", "HandView", "Picture",
+    "PingsOver",
     "PlayerRef", "Reply", "Say", "Service", "SystemClock", "TableView", "Tell", "TurnPing",
     "View",
 ]

@@ -223,6 +223,18 @@ class Document(_Frozen):
     failed: str = ""
 
 
+class Picture(_Frozen):
+    """A picture for the chat (a finished match's chart, issue 29): PNG ``content``,
+    ``caption`` its text for those who cannot see it (sent as the text alone when the
+    platform refuses the picture)."""
+
+    kind: Literal["picture"] = "picture"
+    chat: ChatRef
+    filename: str
+    content: bytes
+    caption: str
+
+
 class Closed(_Frozen):
     """The game is gone: the adapter drops its buttons and stored message ids.
 
@@ -240,7 +252,8 @@ class Closed(_Frozen):
 
 
 Effect = Annotated[
-    TableView | HandView | Reply | Say | Tell | TurnPing | PingsOver | Document | Closed,
+    TableView | HandView | Reply | Say | Tell | TurnPing | PingsOver | Document | Picture
+    | Closed,
     Field(discriminator="kind"),
 ]
 

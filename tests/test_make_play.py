@@ -55,7 +55,7 @@ def test_play_requirements_are_the_dependencies_without_the_chat_libraries() -> 
         every = tomllib.load(fh)["project"]["dependencies"]
     names = [name_of(dep) for dep in play_requirements()]
     assert [name_of(dep) for dep in every if dep not in play_requirements()] == [
-        "python-telegram-bot", "discord.py"]
+        "python-telegram-bot", "discord.py", "matplotlib"]
     assert {"pydantic", "orjson", "zstandard", "pydantic-settings", "redis", "fakeredis",
             "rich", "babel"} <= set(names)
     assert "fakeredis[lua]>=2.23,<3" in play_requirements()  # the embedded store's Lua

@@ -86,3 +86,20 @@ async def test_config_asks_telegram_who_is_admin_only_for_a_change(tg: Tg) -> No
     assert last_said(tg) == "Neste grupo só os admins abrem mesas (/config mesas)."
     await tg.command(ANA, "/novojogo tranca")
     assert (await game_of(tg.service.store, CHAT))[1].preset == "tranca"
+
+
+async def test_the_match_picture_goes_out_as_a_photo_with_its_caption(tg: Tg) -> None:
+    from test_telegram_fakeapi import Failure
+
+    from bot.effects import Picture
+
+    png = b"\x89PNG\r\n\x1a\n" + b"0" * 64
+    pic = Picture(chat=CHAT, filename="tranca-g1.png", content=png,
+                  caption="Fim da partida! Vencedor: Bia com -300 pontos.")
+    await tg.handlers.outbox.deliver([pic])
+    (sent,) = tg.fake.called("sendPhoto")
+    assert (sent["chat_id"], sent["caption"]) == (GROUP["id"], pic.caption)
+    # refused: the caption alone, as a message (never silence)
+    tg.fake.failures.append(Failure("sendPhoto", 400, "Bad Request: IMAGE_PROCESS_FAILED"))
+    await tg.handlers.outbox.deliver([pic])
+    assert last_said(tg) == pic.caption

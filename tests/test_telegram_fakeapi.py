@@ -168,6 +168,7 @@ HANDLERS: dict[str, Any] = {
     "getMe": lambda api, p: BOT_USER,
     "sendMessage": FakeBotAPI._send,
     "sendDocument": FakeBotAPI._send,
+    "sendPhoto": FakeBotAPI._send,
     "editMessageText": FakeBotAPI._edit,
     "editMessageReplyMarkup": FakeBotAPI._edit,
     "deleteMessage": FakeBotAPI._delete,

@@ -17,8 +17,9 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CHAT_ONLY = frozenset({"python-telegram-bot", "discord.py"})
-"""Distribution names (as ``pyproject.toml`` spells them) the terminal game never imports."""
+CHAT_ONLY = frozenset({"python-telegram-bot", "discord.py", "matplotlib"})
+"""Distribution names (as ``pyproject.toml`` spells them) the terminal game never imports
+(matplotlib draws the match pictures only a chat gets, issue 29: imported when drawing)."""
 
 
 def name_of(requirement: str) -> str:

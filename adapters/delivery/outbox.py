@@ -15,7 +15,8 @@
   per game and person.
 - ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
   game: the turn moved on). ``PingsOver``: the game's pings are deleted (a robot plays).
-- ``Say`` / ``Tell`` / ``Document``: new messages; ``Reply``: the platform answers the origin.
+- ``Say`` / ``Tell`` / ``Document`` / ``Picture``: new messages; ``Reply``: the platform
+  answers the origin.
 - ``Closed``: the table is edited to the final view it carries (or loses its buttons),
   the hand messages lose theirs; references are forgotten, and a table view of the game
   still on its way from another worker is dropped (the game's refs keep a closed mark).
@@ -39,6 +40,7 @@ from bot.effects import (
     Document,
     Effect,
     HandView,
+    Picture,
     PingsOver,
     PlayerRef,
     Reply,
@@ -124,6 +126,10 @@ class Delivery:
             if not await p.send_file(effect.chat, effect.filename, effect.content) \
                     and effect.failed:
                 await p.post(effect.chat, p.text(effect.failed))
+        elif isinstance(effect, Picture):  # issue 29: the caption alone if refused
+            if not await p.send_picture(effect.chat, effect.filename, effect.content,
+                                        effect.caption):
+                await p.post(effect.chat, p.text(effect.caption))
         elif isinstance(effect, HandView):
             await self._hand(effect, origin)
 

@@ -96,6 +96,13 @@ class Platform(Protocol):
         refused it (the outbox then says so in the chat)."""
         ...
 
+    async def send_picture(self, chat: ChatRef, filename: str, content: bytes,
+                           caption: str) -> bool:
+        """A picture for the group with its text as the caption (a finished match's
+        chart, issue 29); False when the platform refused it (the outbox then posts the
+        caption alone)."""
+        ...
+
     async def answer(self, effect: Reply, origin: Any) -> None:
         """Answer the person who made the call ``origin`` (a toast, a reply, an ephemeral
         message; None: a private message)."""

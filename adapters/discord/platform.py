@@ -159,6 +159,21 @@ class DiscordPlatform:
             return False
         return True
 
+    async def send_picture(self, chat: ChatRef, filename: str, content: bytes,
+                           caption: str) -> bool:
+        """The picture in the channel with its caption as the message text (issue 29);
+        False when Discord refused it."""
+        file = discord.File(io.BytesIO(content), filename=filename,
+                            description=caption[:1024])  # the image's alt text
+        try:
+            await self._channel(chat.chat_id).send(
+                content=discord.utils.escape_markdown(caption)[:2000], file=file,
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("picture to %s refused: %s", chat.chat_id, _http_code(exc))
+            return False
+        return True
+
     async def refused_notice(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
         """Tell the channel (without pinging) that the person's DMs are closed."""
         _ = Texts(await self.lang_of(chat.key))

@@ -174,6 +174,19 @@ class TelegramPlatform:
             return False
         return sent is not None
 
+    async def send_picture(self, chat: ChatRef, filename: str, content: bytes,
+                           caption: str) -> bool:
+        """``sendPhoto`` with the caption (plain text, Telegram's 1,024 characters at most;
+        issue 29); False when Telegram refused it or the call failed."""
+        chat_id = await self.target(chat)
+        try:
+            sent = await api("sendPhoto", lambda: self.bot.send_photo(
+                chat_id, InputFile(content, filename=filename), caption=caption[:1024]))
+        except (ChatMigrated, Forbidden) as exc:
+            log.warning("sendPhoto to %s refused: %s", chat.chat_id, exc)
+            return False
+        return sent is not None
+
     async def refused_notice(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
         """The group message with a button that opens the private chat and sends the hand."""
         self.dm_ok.discard(player.user_id)

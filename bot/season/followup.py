@@ -13,11 +13,12 @@ from typing import Any
 from bot.effects import Effect, Say
 from bot.i18n import Translator
 from bot.model import Game
-from bot.season import achievements
+from bot.season import achievements, picture
 from bot.season.facts import MatchFacts, facts_of
 from bot.season.periods import periods_of
 from bot.season.ports import PLATFORM, Row, SeasonStore
 from bot.season.rating import AWAY_WEIGHT, Entrant, Rating, rate
+from bot.views import SOLO_PLATFORMS
 
 log = logging.getLogger(__name__)
 ATTEMPTS = 16
@@ -30,14 +31,27 @@ class SeasonConflict(RuntimeError):
 
 async def count(season: SeasonStore, game: Game, record: dict[str, Any] | None) -> list[Effect]:
     """Count finished ``game`` in its group's season and across groups, once. Returns
-    the announcements of the achievements earned now (a :class:`Say` per person)."""
+    the announcements of the achievements earned now (a :class:`Say` per person) and
+    the match's picture (:mod:`bot.season.picture`)."""
     facts = facts_of(game, record)
     if facts is None:
         return []
     await season.keep_facts(game.id, facts.model_dump_json())
     earned = await count_group(season, facts)
     await count_platform(season, facts)
-    return announce(game, facts, earned)
+    return announce(game, facts, earned) + await _picture(game, facts)
+
+
+async def _picture(game: Game, facts: MatchFacts) -> list[Effect]:
+    """The match's picture for a group (not the terminal, whose one person saw it all);
+    a drawing that fails is logged and left out (the counts above stand)."""
+    if game.chat.platform in SOLO_PLATFORMS:
+        return []
+    try:
+        return [await picture.picture_effect(game, facts)]
+    except Exception as err:  # matplotlib missing or failing: the text said it all
+        log.error("game %s: match picture failed (%s)", game.id, type(err).__name__)
+        return []
 
 
 def rated(facts: MatchFacts, ratings: dict[str, Rating]) -> dict[str, Rating]:

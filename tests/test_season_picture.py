@@ -1,0 +1,46 @@
+# ruff: noqa: F811  (pytest fixtures imported from the support modules)
+"""The match in a picture (issue 29): a line chart of each side's score deal by deal,
+drawn with matplotlib's object API off the event loop, cached by content, sent with its
+caption through the service and the Telegram adapter."""
+
+from __future__ import annotations
+
+from season_support import Redis, play_match, redis, worker  # noqa: F401
+from test_service_support import ANA, BIA, CHAT, FakeClock, game_of
+
+from bot.effects import Picture
+from bot.i18n import Translator
+from bot.season import picture
+from bot.season.facts import MatchFacts
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_chart_is_a_png_drawn_once_per_content() -> None:
+    chart = picture.Chart("Partida de Tranca", ("Ana (vencedor)", "Bia"),
+                          ((0, 300, 1620), (0, 500, 900)), 1500, "mão", "pontos")
+    png = picture.draw(chart)
+    assert png.startswith(PNG)
+    assert int.from_bytes(png[16:20], "big") == 640 and int.from_bytes(png[20:24], "big") == 360
+    assert picture.draw(chart) is png  # from the cache: not drawn again
+    other = picture.Chart("Partida de Tranca", ("Ana", "Bia (vencedor)"),
+                          ((0, 300, 620), (0, 500, 1900)), 1500, "mão", "pontos")
+    assert picture.draw(other) != png
+
+
+async def test_the_match_end_sends_the_picture_with_its_caption(redis: Redis) -> None:
+    svc, store, season = worker(redis, FakeClock())
+    gid, effects = await play_match(svc, store, CHAT, [ANA, BIA])
+    (pic,) = [e for e in effects if isinstance(e, Picture)]
+    _v, game = await game_of(store, gid=gid)
+    facts = MatchFacts.model_validate_json(await season.load_facts(gid) or "")
+    assert pic.chat == CHAT and pic.filename == f"tranca-{gid}.png"
+    assert pic.content.startswith(PNG)
+    assert pic.caption == (
+        "Fim da partida! Vencedor: Bia com -300 pontos.\n"
+        "Ana: -480 pontos, canastras 0, batidas 0\n"
+        "Bia: -300 pontos, canastras 0, batidas 0")
+    chart = picture.chart_of(game, facts, Translator("en"))
+    assert (chart.title, chart.labels, chart.totals, chart.target) == (
+        "Tranca match", ("Ana", "Bia (winner)"), ((0, -480), (0, -300)), None)
+    assert [e.kind for e in effects][-1] == "picture"  # after the winner's announcement
