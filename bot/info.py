@@ -19,11 +19,11 @@ __all__ = ["come_back", "going_out_rule", "guide_link", "hand_outcome", "help_te
            "rules_summary", "rules_text", "scoreboard_text"]
 
 
-def hand_outcome(game: Game, user: PlayerRef, now: float) -> Outcome:
-    """The person's hand view; the seat is marked seen at ``now`` (the hand is open:
-    :func:`bot.model.hand_open`), which is all that is saved. :class:`Refusal` for a
-    person not seated, a match not started, or a game that is over (cancelled or
-    finished: its hand would offer buttons that can only be refused)."""
+def hand_outcome(game: Game, user: PlayerRef) -> Outcome:
+    """The person's hand view (nothing is saved: a view is no press, and showing it never
+    changes the game, bad-input tests hold it so); :class:`Refusal` for a person not
+    seated, a match not started, or a game that is over (cancelled or finished: its hand
+    would offer buttons that can only be refused)."""
     seat = game.seat_of(user)
     if seat is None:
         raise Refusal(N_("Você não está nesta partida."))
@@ -31,8 +31,7 @@ def hand_outcome(game: Game, user: PlayerRef, now: float) -> Outcome:
         raise Refusal(N_("Esta partida terminou."))
     if game.match is None:
         raise Refusal(N_("A partida ainda não começou."))
-    game.seats[seat].seen = now
-    return Outcome(hands.hand_effects(game, [seat]))
+    return Outcome(hands.hand_effects(game, [seat]), changed=False)
 
 
 def move_chat(game: Game, chat: ChatRef) -> Outcome:

@@ -59,9 +59,10 @@ class Seat(BaseModel):
     number in an AI seat's name (``"Robô 3"``), fixed when it joins so the name and level
     stay together when the seats are shuffled or someone leaves (0: a seat stored before,
     named by its position). ``seen`` is when the person last pressed a button of their
-    hand or asked for it (``/mao``, "Minha mão"), Unix seconds (0: never): a person seen
-    within :data:`HAND_OPEN_S` of their turn's start has the hand open and is not pinged
-    (:func:`hand_open`, issue 30).
+    hand (a card, an action), Unix seconds (0: never): a person seen within
+    :data:`HAND_OPEN_S` of their turn's start has the hand open and is not pinged
+    (:func:`hand_open`, issue 30). Showing the hand (``/mao``, "Minha mão") saves
+    nothing, so it does not count.
     """
 
     player: PlayerRef | None = None
@@ -91,7 +92,7 @@ class Seat(BaseModel):
 
 
 HAND_OPEN_S = 120.0
-"""A person who pressed a button of their hand or asked for it this many seconds before
+"""A person who pressed a button of their hand this many seconds before
 their turn starts is playing with the hand open: the turn is not pinged (a Discord deal
 of two people got 22-34 "Sua vez" notifications, issue 30). It covers another person's
 whole turn at the default timer (90 s) and the robots' steps; someone away longer (or who

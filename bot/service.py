@@ -287,8 +287,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls):
 
     async def show_hand_of(self, game_id: str, user: PlayerRef) -> list[Effect]:
         """The hand view of ``user`` in game ``game_id`` (the "Minha mão" button)."""
-        return await self._run(game_id, user,
-                               lambda g: info.hand_outcome(g, user, self.clock.now()))
+        return await self._run(game_id, user, lambda g: info.hand_outcome(g, user))
 
     async def come_back(self, chat: ChatRef, user: PlayerRef, *,
                         update: str | None = None) -> list[Effect]:
