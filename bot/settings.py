@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     """The sentinels' own password (``requirepass`` of the sentinel processes), if any."""
     redis_password: str | None = None
     redis_db: int | None = Field(default=None, ge=0, le=1_000_000)
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    """Port of the operator's endpoints (adapters/ops: ``/metrics``, ``/health/live``,
+    ``/health/ready``); unset: none served."""
     redis_timer_sets: int = Field(default=1, ge=1, le=1024)
     """How many sorted sets hold the games' deadlines (adapters/storage/timers.py): 1 is
     the one ``<prefix>:timers`` key; more spread them over a cluster's nodes."""

@@ -34,6 +34,7 @@ from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.platform import MessageGone, Platform, PrivateRefused
 from adapters.delivery.refs import GameRefs
 from adapters.delivery.stale import StaleTables
+from adapters.ops.metrics import API_ERRORS
 from bot.effects import (
     ChatRef,
     Closed,
@@ -108,6 +109,7 @@ class Delivery:
             try:
                 await self._one(effect, origin)
             except Exception:  # one failed effect must not drop the others
+                API_ERRORS.labels(self.platform.name).inc()
                 log.exception("delivering %s failed", effect.kind)
 
     async def _one(self, effect: Effect, origin: Any) -> None:

@@ -10,7 +10,10 @@ import logging
 import signal
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from adapters.delivery.outbox import Delivery
+from adapters.ops.metrics import REDIS_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +38,9 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
             if rest:
                 await outbox.deliver(rest)
             await outbox.redo(service.table_of)
-        except Exception:
+        except Exception as err:
+            if isinstance(err, RedisError):
+                REDIS_ERRORS.inc()
             log.exception("tick failed")
         if not effects:
             with contextlib.suppress(TimeoutError):

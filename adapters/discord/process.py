@@ -60,6 +60,7 @@ def point_at(api_base: str | None) -> None:
 
 
 async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
+    from adapters.ops.metrics import MeteredService
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
@@ -67,9 +68,10 @@ async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
     tuning = DiscordTuning()
     point_at(tuning.discord_api_base)
     count, ids = shard_settings(tuning.discord_shard_count, tuning.discord_shard_ids)
-    service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
-                      ai_pace_s=settings.ai_pace_s, compress=settings.state_codec,
-                      season=RedisSeason.beside(store), docs_url=settings.docs_url)
+    service = MeteredService(Service(
+        store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
+        compress=settings.state_codec, season=RedisSeason.beside(store),
+        docs_url=settings.docs_url))
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
@@ -82,13 +84,18 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): log in (a bad token raises
     ``discord.LoginFailure``), connect every shard, tick; on stop, finish the deliveries
     in flight and close. Raises what ends the connection (e.g. no gateway)."""
+    from adapters.ops.metrics import watch_discord_rate_limits
+    from adapters.ops.server import start_ops, stop_ops
     from adapters.storage.connect import open_settings_store
 
     if not settings.discord_token:
         raise SystemExit("DISCORD_TOKEN is not set: create a bot at "
                          "https://discord.com/developers/applications (README)")
     store = await open_settings_store(settings)
+    ops = None
     try:
+        watch_discord_rate_limits()
+        ops = await start_ops(store, settings.metrics_port)
         client = await _client(settings, store)
         stop = stop or stop_on_signals()
         async with client:
@@ -104,6 +111,7 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
             with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
                 await running
     finally:
+        await stop_ops(ops)
         await store.close()
 
 

@@ -99,6 +99,11 @@ class TimerSets:
         """The name of the game's own set."""
         return self.key(self.home(game_id))
 
+    @property
+    def known_sets(self) -> int:
+        """How many sets the last tick walked (this worker's ``S`` before its first)."""
+        return self._walked
+
     async def walked(self, now_mono: float) -> int:
         """How many sets a tick walks: the highest ``S`` any worker recorded (this
         worker's included), read again every :data:`REFRESH_S` seconds."""

@@ -123,6 +123,8 @@ async def register_commands(application: Any) -> None:
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): open the store, build the
     service and the application, register the commands, receive updates, tick."""
+    from adapters.ops.metrics import MeteredService
+    from adapters.ops.server import start_ops, stop_ops
     from adapters.storage.connect import open_settings_store
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
@@ -130,9 +132,11 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry the token
     store = await open_settings_store(settings)
-    service = Service(store, SystemClock(), turn_timer_s=settings.turn_timer_s,
-                      ai_pace_s=settings.ai_pace_s, compress=settings.state_codec,
-                      season=RedisSeason.beside(store), docs_url=settings.docs_url)
+    service = MeteredService(Service(
+        store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
+        compress=settings.state_codec, season=RedisSeason.beside(store),
+        docs_url=settings.docs_url))
+    ops = await start_ops(store, settings.metrics_port)
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
@@ -164,6 +168,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
             await wind_down(ticking, halt, handlers.outbox)
             await application.stop()
     finally:
+        await stop_ops(ops)
         await store.close()
 
 

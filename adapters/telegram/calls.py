@@ -36,6 +36,7 @@ from telegram.error import (
 from telegram.warnings import PTBDeprecationWarning
 
 from adapters.delivery.platform import MessageGone
+from adapters.ops.metrics import API_ERRORS, RATE_LIMITED
 
 __all__ = ["GONE", "IGNORED", "MessageGone", "api", "retry_seconds"]
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ async def api(what: str, call: Callable[[], Awaitable[T]], retries: int = 3,
         try:
             return await call()
         except RetryAfter as exc:
+            RATE_LIMITED.labels("tg").inc()
             attempt += 1
             if attempt > retries:
                 log.warning("%s: still flood-limited after %d retries", what, retries)
@@ -84,15 +86,18 @@ async def api(what: str, call: Callable[[], Awaitable[T]], retries: int = 3,
             if any(part in message for part in GONE):
                 raise MessageGone(exc.message) from exc
             log.warning("%s: %s", what, exc.message)
+            API_ERRORS.labels("tg").inc()
             return None
         except NetworkError as exc:
             if isinstance(exc, TimedOut) or failures >= transient:
                 log.warning("%s failed: %s", what, exc)
+                API_ERRORS.labels("tg").inc()
                 return None
             await sleep(0.5 * 2 ** failures)
             failures += 1
         except TelegramError as exc:
             log.warning("%s failed: %s", what, exc)
+            API_ERRORS.labels("tg").inc()
             return None
         except KeyError as exc:  # PTB reading a reply without "result"
             log.warning("%s: unreadable reply (missing %s)", what, exc)

@@ -8,8 +8,10 @@ Afterwards: every game finished or still playable with a deadline due soon (none
 none stalled), no version applied twice except a save the failover lost (the replica
 never got it: the redelivered press is applied again at that version, counted and
 reported), every finished game counted once in its ranking, its record replaying to its
-scores. ``CLUSTER_GAMES`` scales the games (the issue asks for 200; the default 40 keeps
-the whole ``cluster`` marker within about 6 minutes on a 2-core machine).
+scores. Each worker's operator endpoints (adapters/ops) are scraped under load: ready,
+presses counted and timed, live games seen. ``CLUSTER_GAMES`` scales the games (the issue
+asks for 200; the default 40 keeps the whole ``cluster`` marker within about 6 minutes on
+a 2-core machine).
 """
 
 from __future__ import annotations
@@ -19,13 +21,31 @@ import os
 import time
 from pathlib import Path
 
+import aiohttp
 from harness import Cluster
 from invariants import check_all
 from load import Failover, failover_losses, played, report, stall_s, tolerant
+from prometheus_client.parser import text_string_to_metric_families
 from redis.asyncio.cluster import RedisCluster
 from servers import HOST, Servers, cli, free_port, info
 
 from adapters.storage.connect import _failover_options
+
+
+async def scrape(port: int) -> dict[str, float]:
+    """One worker's readiness and a few of its metrics, over HTTP (adapters/ops)."""
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"http://{HOST}:{port}/health/ready") as got:
+            ready = float(got.status)
+        async with http.get(f"http://{HOST}:{port}/metrics") as got:
+            text = await got.text()
+    samples = {s.name + str(sorted(s.labels.items())): s.value
+               for family in text_string_to_metric_families(text) for s in family.samples}
+    presses = sum(v for k, v in samples.items() if k.startswith("buraco_presses_total"))
+    return {"ready": ready, "presses": presses,
+            "timed": samples["buraco_press_seconds_count[]"],
+            "live": samples["buraco_live_games[]"]}
+
 
 GAMES = int(os.environ.get("CLUSTER_GAMES", "40"))
 SETS = 4
@@ -41,8 +61,11 @@ async def test_3_workers_play_on_while_a_primary_dies_and_slots_move(
     primaries = [p for p in ports if servers.nodes[p].role == "master"]
     node_url = f"redis://{HOST}:{ports[0]}"
     store = RedisCluster.from_url(node_url, decode_responses=True, **_failover_options())
+    metrics = free_port(7300)
     cluster = Cluster(f"redis://{HOST}:{control}/0", tmp_path, store=store, worker_args=[
-        "--store-mode", "cluster", "--store-url", node_url, "--timer-sets", str(SETS)])
+        "--store-mode", "cluster", "--store-url", node_url, "--timer-sets", str(SETS),
+        "--metrics-base", str(metrics)])
+    scraped: list[dict[str, float]] = []
     failover = Failover()
     tolerant(cluster, failover)
 
@@ -74,6 +97,7 @@ async def test_3_workers_play_on_while_a_primary_dies_and_slots_move(
         assert slots == 16384
         failover.notes["keys_moved_to_added_node"] = int(await asyncio.to_thread(
             cli, added, "dbsize"))
+        scraped.extend([await scrape(metrics + k) for k in (1, 2, 3)])  # under load
 
     try:
         tables = await played(cluster, GAMES, PLAY_S, faults, FINISH_S)
@@ -94,6 +118,10 @@ async def test_3_workers_play_on_while_a_primary_dies_and_slots_move(
         assert rep.violations == [] and rep.lost == 0 and rep.stalled == 0, rep.violations
         assert rep.finished >= 1, figures
         assert figures["keys_moved_to_added_node"] > 0  # games moved under load
+        assert [m["ready"] for m in scraped] == [200.0] * 3
+        assert sum(m["presses"] for m in scraped) > 0
+        assert sum(m["timed"] for m in scraped) >= sum(m["presses"] for m in scraped)
+        assert all(m["live"] > 0 for m in scraped)  # the same count from every worker
         assert cluster.stats.actions > GAMES
     finally:
         await cluster.close()

@@ -25,7 +25,8 @@ record, ranking and chat follow-ups not done) or ``robot`` (an AI thinking).
 ``--store-mode sentinel --sentinels h:p,... --master NAME`` (with ``--timer-sets S``) put
 the games on a Redis Cluster or a Sentinel-watched primary, while ``--url`` stays the
 control plane (the request lists and the save log, whose lines are
-``"<game id> <version> <Unix time>"``).
+``"<game id> <version> <Unix time>"``). ``--metrics-base B`` serves the operator's
+endpoints (adapters/ops) of worker ``w<k>`` on port ``B + k``.
 SIGTERM stops taking requests, lets the ones in flight finish (up to 10 s) and exits 0.
 """
 
@@ -46,6 +47,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import redis.asyncio as aioredis
 
+from adapters.ops.metrics import MeteredService
+from adapters.ops.server import start_ops
 from adapters.storage.connect import RedisTarget, open_store
 from bot import robot
 from bot.effects import ChatRef, PlayerRef
@@ -159,9 +162,12 @@ class Worker:
         store = await open_store(o.url, o.prefix, _target(o))
         crashes = Crashes(o.crash)
         clock = SpeedClock(o.t0, o.real0, o.speed)
-        self.svc = Service(LoggedStore(store, self.control, o.prefix, crashes, o.history), clock,
-                           turn_timer_s=15, ai_pace_s=0.0, next_deal_s=30.0,
-                           chooser=_chooser(crashes))
+        self.svc = MeteredService(Service(
+            LoggedStore(store, self.control, o.prefix, crashes, o.history), clock,
+            turn_timer_s=15, ai_pace_s=0.0, next_deal_s=30.0, chooser=_chooser(crashes)))
+        if o.metrics_base:  # the operator's endpoints, scraped by tests/cluster
+            await start_ops(store, o.metrics_base + int(o.name.lstrip("w") or 0), "127.0.0.1",
+                            clock=clock.now)
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGTERM, self.stop.set)
         await self.control.set(f"{o.prefix}:ready:{o.name}", os.getpid())
@@ -240,6 +246,7 @@ def main() -> None:
     p.add_argument("--sentinels", default="")
     p.add_argument("--master", default="mymaster")
     p.add_argument("--timer-sets", type=int, default=1)
+    p.add_argument("--metrics-base", type=int, default=0)
     opts = p.parse_args()
     logging.basicConfig(level=opts.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -1,0 +1,115 @@
+"""The worker's Prometheus metrics (``prometheus_client``), in one registry of their own.
+
+* ``buraco_presses_total{outcome}``: button presses served, by outcome: ``applied`` (the
+  game changed: a table or hand view came back), ``answered`` (shown or told, nothing
+  changed: a hand, a refusal), ``error`` (the call failed);
+* ``buraco_press_seconds``: how long the service took per press (histogram);
+* ``buraco_timers_due`` / ``buraco_timers_overdue``: deadlines due now, and due for
+  more than :data:`OVERDUE_S` (a worker fleet that falls behind), over every timer set;
+* ``buraco_live_games``: games with a deadline (every live game has exactly one);
+* ``buraco_redis_errors_total``: Redis errors met by presses, ticks and health checks;
+* ``buraco_platform_api_errors_total{platform}`` and
+  ``buraco_platform_rate_limited_total{platform}``: chat platform calls that failed, and
+  the 429 answers (Telegram ``RetryAfter``; discord.py's own rate-limit waits).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from redis.exceptions import RedisError
+
+from adapters.storage.timers import set_key
+
+OVERDUE_S = 30.0
+REGISTRY = CollectorRegistry()
+PRESSES = Counter("buraco_presses", "Button presses served, by outcome", ["outcome"],
+                  registry=REGISTRY)
+PRESS_SECONDS = Histogram("buraco_press_seconds", "Service time per button press",
+                          buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0,
+                                   5.0, 10.0), registry=REGISTRY)
+TIMERS_DUE = Gauge("buraco_timers_due", "Deadlines due now", registry=REGISTRY)
+TIMERS_OVERDUE = Gauge("buraco_timers_overdue", f"Deadlines due for over {OVERDUE_S:g} s",
+                       registry=REGISTRY)
+LIVE_GAMES = Gauge("buraco_live_games", "Games with a deadline", registry=REGISTRY)
+REDIS_ERRORS = Counter("buraco_redis_errors", "Redis errors met", registry=REGISTRY)
+API_ERRORS = Counter("buraco_platform_api_errors", "Chat platform calls that failed",
+                     ["platform"], registry=REGISTRY)
+RATE_LIMITED = Counter("buraco_platform_rate_limited", "Chat platform 429 answers",
+                       ["platform"], registry=REGISTRY)
+for _outcome in ("applied", "answered", "error"):
+    PRESSES.labels(_outcome)
+for _platform in ("tg", "dc"):
+    API_ERRORS.labels(_platform)
+    RATE_LIMITED.labels(_platform)
+
+
+def outcome_of(effects: list[Any]) -> str:
+    """``applied`` when a table view came back (the game changed), else ``answered``."""
+    return "applied" if any(getattr(e, "kind", "") == "table" for e in effects) else "answered"
+
+
+class MeteredService:
+    """The service with its presses counted and timed, Redis errors counted; every other
+    attribute is the service's own."""
+
+    def __init__(self, service: Any) -> None:
+        self._service = service
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._service, name)
+
+    async def press(self, *args: Any, **kw: Any) -> list[Any]:
+        """``Service.press`` (same arguments, same result or error), measured."""
+        began = time.perf_counter()
+        try:
+            effects = list(await self._service.press(*args, **kw))
+        except Exception as err:
+            PRESSES.labels("error").inc()
+            if isinstance(err, RedisError):
+                REDIS_ERRORS.inc()
+            raise
+        finally:
+            PRESS_SECONDS.observe(time.perf_counter() - began)
+        PRESSES.labels(outcome_of(effects)).inc()
+        return effects
+
+
+async def sample_timers(store: Any, now: float) -> None:
+    """Set the timer and live-game gauges from the store's timer sets (one ``ZCOUNT``
+    pair and a ``ZCARD`` per set walked, pipelined). A Redis error is counted, the
+    gauges keep their last values."""
+    timers = store.timers
+    count = max(timers.sets, timers.known_sets)
+    try:
+        async with store.client.pipeline(transaction=False) as pipe:
+            for index in range(count):
+                key = set_key(store.keys, index)
+                pipe.zcard(key)
+                pipe.zcount(key, "-inf", now)
+                pipe.zcount(key, "-inf", now - OVERDUE_S)
+            got = [int(n) for n in await pipe.execute()]
+    except RedisError:
+        REDIS_ERRORS.inc()
+        return
+    LIVE_GAMES.set(sum(got[0::3]))
+    TIMERS_DUE.set(sum(got[1::3]))
+    TIMERS_OVERDUE.set(sum(got[2::3]))
+
+
+class RateLimitLog(logging.Handler):
+    """Counts discord.py's rate-limit warnings (it waits out a 429 itself and logs it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "rate limit" in record.getMessage().lower():
+            RATE_LIMITED.labels("dc").inc()
+
+
+def watch_discord_rate_limits() -> None:
+    """Install :class:`RateLimitLog` on the ``discord.http`` logger (once)."""
+    logger = logging.getLogger("discord.http")
+    if not any(isinstance(h, RateLimitLog) for h in logger.handlers):
+        logger.addHandler(RateLimitLog(logging.WARNING))

@@ -1,0 +1,85 @@
+"""The operator's endpoints of one worker, a small aiohttp app on ``METRICS_PORT`` (issue
+28; apart from the web table's server on ``WEB_PORT``):
+
+* ``GET /metrics``: the Prometheus text format of :data:`adapters.ops.metrics.REGISTRY`
+  (the timer gauges sampled at each scrape);
+* ``GET /health/live``: 200 while the process runs its event loop;
+* ``GET /health/ready``: 200 ``ready`` when Redis answers ``PING`` within
+  :data:`READY_TIMEOUT_S`, else 503 ``redis not answering`` (a load balancer or an
+  orchestrator stops sending it work meanwhile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from redis.exceptions import RedisError
+
+from adapters.ops.metrics import REDIS_ERRORS, REGISTRY, sample_timers
+
+READY_TIMEOUT_S = 1.0
+
+
+def ops_app(store: Any, clock: Any = time.time) -> web.Application:
+    """The app over ``store`` (a :class:`adapters.storage.redis_store.RedisStore`);
+    ``clock()`` gives the Unix time the timer gauges count due deadlines against."""
+
+    async def metrics(_request: web.Request) -> web.Response:
+        await sample_timers(store, clock())
+        body = generate_latest(REGISTRY)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def live(_request: web.Request) -> web.Response:
+        return web.Response(text="live")
+
+    async def ready(_request: web.Request) -> web.Response:
+        try:
+            async with asyncio.timeout(READY_TIMEOUT_S):
+                await store.client.ping()
+        except (RedisError, TimeoutError, OSError):
+            REDIS_ERRORS.inc()
+            return web.Response(status=503, text="redis not answering")
+        return web.Response(text="ready")
+
+    app = web.Application()
+    app.router.add_get("/metrics", metrics)
+    app.router.add_get("/health/live", live)
+    app.router.add_get("/health/ready", ready)
+    return app
+
+
+_SERVED: dict[int, web.AppRunner] = {}
+"""The ports this process serves already: ``python -m bot serve`` runs two platforms in
+one process, and the first one's endpoints serve both."""
+
+
+async def start_ops(store: Any, port: int | None, host: str = "0.0.0.0",
+                    clock: Any = time.time) -> web.AppRunner | None:
+    """Serve :func:`ops_app` on ``host:port`` (``METRICS_PORT``); the runner, for
+    :func:`stop_ops`, or None when ``port`` is None or this process serves it already.
+    Raises ``OSError`` when the port is taken by another process."""
+    if port is None or port in _SERVED:
+        return None
+    runner = web.AppRunner(ops_app(store, clock), access_log=None)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    _SERVED[port] = runner
+    return runner
+
+
+async def stop_ops(runner: web.AppRunner | None) -> None:
+    """Stop what :func:`start_ops` started (None: nothing)."""
+    if runner is None:
+        return
+    for port, served in list(_SERVED.items()):
+        if served is runner:
+            del _SERVED[port]
+    await runner.cleanup()
