@@ -29,7 +29,7 @@ def run(args: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProc
 
 
 @pytest.mark.parametrize(("args", "line"), [
-    (["-m", "bot", "--help"], "    play      jogar no terminal contra rob?s"),
+    (["-m", "bot", "--help"], "    play           jogar no terminal contra rob?s"),
     (["-m", "engine", "--help"],
      "    selfplay  rob?s contra rob?s (python -m engine selfplay --help)"),
 ])

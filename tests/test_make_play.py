@@ -25,9 +25,10 @@ needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="make is no
 
 def dry_run(target: str) -> str:
     """The commands ``make -n -B target`` would run (every target taken as out of date:
-    a clean clone)."""
-    done = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True,
-                          text=True, check=True)
+    a clean clone), without the "Entering directory" lines a make started under
+    ``make test`` (as CI runs it) would add."""
+    done = subprocess.run(["make", "--no-print-directory", "-n", "-B", target], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
     return done.stdout
 
 

@@ -77,17 +77,22 @@ async def test_a_caller_waits_at_most_wait_s_then_gets_connection_error() -> Non
 
 
 async def test_a_connection_closed_by_the_server_is_replaced() -> None:
-    """As with redis-py's own pools: the command that finds its connection closed fails
-    with ConnectionError (the store's callers retry or leave it to redelivery), and the
-    slot is not lost: the next command reconnects."""
+    """As with redis-py's own pools: the command that finds its connection closed either
+    fails with ConnectionError (redis-py 5; the store's callers retry or leave it to
+    redelivery) or is retried on a new connection (redis-py 6 and newer retry a
+    connection error by default), and the slot is not lost: the one connection is
+    replaced, with a new client id."""
     redis = client(1)
     try:
         own_id = await redis.client_id()
         killer = aioredis.from_url(os.environ["REDIS_URL"])
-        await killer.client_kill_filter(_id=own_id)
+        assert await killer.client_kill_filter(_id=own_id) == 1
         await killer.aclose()
-        with pytest.raises(RedisConnectionError):
-            await redis.ping()
+        try:
+            first: bool | None = await redis.ping()
+        except RedisConnectionError:
+            first = None
+        assert first in (True, None)
         assert await redis.ping() is True  # the one connection, reconnected
         assert await redis.client_id() != own_id
     finally:
