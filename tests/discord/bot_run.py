@@ -86,14 +86,16 @@ def sync_commands(fake: FakeDiscord, workdir: Path, url: str) -> str:
 
 @contextlib.contextmanager
 def run_bot(fake: FakeDiscord, workdir: Path, url: str, log_name: str = "bot.log",
-            **extra: str) -> Iterator[Path]:
+            argv: list[str] | None = None, **extra: str) -> Iterator[Path]:
     """``python -m bot discord`` for the ``with`` block; yields its log file once it has
     identified on the fake's gateway. Stopped with SIGTERM (SIGKILL after 10 s). An
-    AssertionError inside the block gets the tail of the bot's log appended."""
+    AssertionError inside the block gets the tail of the bot's log appended. ``argv``
+    replaces the command after the interpreter (default ``-m bot discord``)."""
     log = workdir / log_name
     before = fake.gateway.identifies
     with log.open("w") as out:
-        process = subprocess.Popen([sys.executable, "-m", "bot", "discord"], cwd=workdir,
+        process = subprocess.Popen([sys.executable, *(argv or ["-m", "bot", "discord"])],
+                                   cwd=workdir,
                                    env=bot_env(fake, url, **extra), stdout=out,
                                    stderr=subprocess.STDOUT)
     try:

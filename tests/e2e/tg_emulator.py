@@ -253,11 +253,12 @@ def store_prefix(emulator: Emulator) -> str:
 @contextlib.contextmanager
 def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
             started: list[subprocess.Popen[bytes]] | None = None,
-            **env_extra: str) -> Iterator[Path]:
+            argv: list[str] | None = None, **env_extra: str) -> Iterator[Path]:
     """Run the real bot, ``python -m bot telegram``, against ``emulator`` for the ``with``
     block, on the store at ``redis_url`` (None: the embedded one); ``env_extra`` adds
     settings (``WEBHOOK_URL``... for webhook mode). Yields its log file once it is ready
-    (polling, or its webhook set); ``started`` receives the process (to signal it)."""
+    (polling, or its webhook set); ``started`` receives the process (to signal it).
+    ``argv`` replaces the command after the interpreter (default ``-m bot telegram``)."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(TELEGRAM_TOKEN=emulator.token, TELEGRAM_BASE_URL=emulator.bot_api_url,
                TELEGRAM_POLL_INTERVAL="0.02", AI_PACE_S="0", LOG_LEVEL="INFO",
@@ -272,8 +273,8 @@ def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
     ready = "setWebhook" if "WEBHOOK_URL" in env_extra else "getUpdates"
     before = sum(1 for c in emulator.calls() if c["method"] == ready)
     with log.open("w") as out:
-        process = subprocess.Popen([sys.executable, "-m", "bot", "telegram"], cwd=workdir,
-                                   env=env, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen([sys.executable, *(argv or ["-m", "bot", "telegram"])],
+                                   cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT)
     if started is not None:
         started.append(process)
     try:
