@@ -32,6 +32,7 @@ from bot.model import READ_CODECS, norm_level
 from bot.outcome import MAX_ECHO, echo
 from bot.settings import Settings, settings_error
 from bot.startup import EXIT_SETTING, Words, exit_code, setting_line, setup_error
+from bot.variants import DEFAULT_PRESET
 from engine.cli_i18n import tolerant_output
 
 MAX_PAUSE_S = 60.0
@@ -107,9 +108,9 @@ def _parser(_: Translator | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar=_("COMANDO"),
                                 title=_("comandos"))
     play = sub.add_parser("play", help=_("jogar no terminal contra robôs"))
-    play.add_argument("--variant", default="buraco", type=_variant, metavar=_("VARIANTE"),
-                      help=_("buraco, buraco_morto, bossa_nova, tranca, justificado, altaneira "
-                             "(e opções, ex.: 'tranca target=3000')"))
+    play.add_argument("--variant", default=DEFAULT_PRESET, type=_variant, metavar=_("VARIANTE"),
+                      help=_("bossa_nova (padrão), buraco_morto, buraco, tranca, justificado, "
+                             "altaneira (e opções, ex.: 'tranca target=3000')"))
     play.add_argument("--players", type=_players, default=None, metavar="N",
                       help=_("número de lugares (os que a variante aceita: 2, 3, 4 ou 6)"))
     play.add_argument("--robos", "--robots", dest="levels", type=_levels, default=["normal"],
@@ -145,11 +146,18 @@ async def _play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
     service = Service(store, SystemClock(), turn_timer_s=3600, ai_pace_s=0.0,
                       next_deal_s=3600.0, compress=settings.state_codec,
                       season=RedisSeason.beside(store))
-    game = ConsoleGame(service, Console(), pause_s=args.pause, lang=lang)
-    if not await game.setup(args.variant, args.players, args.levels):
-        return 2
-    await game.play()
-    return 0
+    from adapters.console.choose import seats_for
+
+    variant, players, levels = args.variant, args.players, args.levels
+    while True:  # a variant typed at the prompt starts the next match (issue 30)
+        game = ConsoleGame(service, Console(), pause_s=args.pause, lang=lang)
+        if not await game.setup(variant, players, levels):
+            return 2
+        await game.play()
+        if game.next_variant is None:
+            return 0
+        variant, lang = game.next_variant, game._.lang
+        players, levels = seats_for(variant, args.players, args.levels)
 
 
 def main(argv: list[str] | None = None) -> int:

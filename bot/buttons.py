@@ -20,7 +20,7 @@ INDEXED = frozenset({"t", "u", "e", "w", "ew"})
 meld + slot, issue 30)."""
 MAYBE_INDEXED = frozenset({"p"})
 """Codes with an optional meld index ("Pegar o lixo", "Lixo → N")."""
-NUMBERED = frozenset({"ai", "sh", "n"})
+NUMBERED = frozenset({"ai", "sh", "v", "n"})
 """Codes whose argument is a number checked by the use case (an old button of an
 earlier format, without it, is refused there as old). "Robô" (``ai``) carries none now
 (the next free seat); the robot count an older lobby's carried is still taken."""

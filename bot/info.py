@@ -12,7 +12,15 @@ from bot.i18n import LANGS, N_, Translator
 from bot.lobby import come_back, parse_args, rules_of
 from bot.model import Game
 from bot.outcome import TYPED_ECHO, Outcome, Refusal, echo
-from engine.rules import BlackThree, CardPoints, RedThree, Requirement, Rules, options_of
+from engine.rules import (
+    PRESETS,
+    BlackThree,
+    CardPoints,
+    RedThree,
+    Requirement,
+    Rules,
+    options_of,
+)
 
 __all__ = ["come_back", "going_out_rule", "guide_link", "hand_outcome", "help_text", "languages",
            "move_chat", "record_filename", "record_of", "relabel", "rules_for",
@@ -139,13 +147,14 @@ def help_text(_: Translator, guide: str | None = None) -> str:
 def rules_for(args: str, table: Rules | None, default_timer: int, _: Translator,
               platform: str = "") -> str:
     """``/regras [args]``: with no ``args``, the rules of ``table`` (the chat's game, its
-    options included) or plain buraco's; a preset alone, its defaults; a preset with
-    options (``"tranca target=3000"``), the rules a table opened so would play.
+    options included) or those of the default table (RULES A0, ``bossa_nova``); a preset
+    alone, its defaults; a preset with options (``"tranca target=3000"``), the rules a
+    table opened so would play.
     :class:`Refusal` for an unknown preset or option, as ``/novojogo`` refuses them.
     ``platform``: where the options are told to go (:func:`rules_text`)."""
     if not args.strip() and table is not None:
         return rules_text(table, _, platform)
-    preset, options, _timer, _shuffle = parse_args(args, default_timer)  # "": buraco
+    preset, options, _timer, _shuffle = parse_args(args, default_timer)  # "": RULES A0
     return rules_text(rules_of(preset, options), _, platform)
 
 
@@ -197,8 +206,17 @@ def rules_text(rules: Rules, _: Translator, platform: str = "") -> str:
     chosen = options_of(rules)
     if chosen:  # where the table differs from the preset (engine options_of, RULES A22)
         lines.append(_("Nesta mesa: {options}", options=", ".join(
-            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in chosen.items())))
+            f"{k}={typed_value(v)}" for k, v in chosen.items())))
     return "\n".join(lines)
+
+
+def typed_value(value: Any) -> str:
+    """An option's value as a person types it (``engine.options.coerce`` reads it back):
+    ``true``/``false``, ``none`` for an option switched off (``vulnerable_at=none``, not
+    Python's ``None``: a trial read it as a bug), else the value itself."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return "none" if value is None else str(value)
 
 
 def scoring_lines(rules: Rules, _: Translator) -> list[str]:
@@ -228,6 +246,8 @@ def scoring_lines(rules: Rules, _: Translator) -> list[str]:
                        "tentativa curta)",
                        at=rules.vulnerable_at, n=rules.vulnerable_min,
                        after=rules.vulnerable_min_after_fail))
+    elif PRESETS[rules.preset].vulnerable_at:  # switched off at this table (RULES A22)
+        lines.append(_("Sem vulnerabilidade: a primeira baixada da mão não tem mínimo"))
     if rules.no_canastra_negative:
         lines.append(_("Sem canastra, os jogos baixados contam negativo"))
     return lines

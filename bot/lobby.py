@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from bot import play, views
+from bot import play, variants, views
 from bot.buttons import UNKNOWN
 from bot.effects import ChatRef, Effect, PlayerRef, Say, number
 from bot.i18n import N_, Translator
@@ -47,14 +47,15 @@ def button_flag(arg: str) -> bool:
 
 
 def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int, bool]:
-    """``"tranca target=3000 timer=60"`` -> (preset, engine options, timer_s, shuffle).
+    """``"tranca target=3000 timer=60"`` -> (preset, engine options, timer_s, shuffle);
+    without a preset (``""``, ``"target=3000"``), :data:`bot.variants.DEFAULT_PRESET`.
 
     Raises :class:`Refusal` with the engine's reason for an unknown preset or
     option, or a bad timer (15..3600 s), and for an option given twice
     (``target=3000 target=2000``, or ``timer=`` and ``tempo=``): nothing is guessed. A
     repeat is told before any value is checked (``tempo=5 timer=5`` is a repeat).
     """
-    preset = "buraco"
+    preset = variants.DEFAULT_PRESET  # RULES A0: no variant named, Bossa Nova
     options: dict[str, Any] = {}
     timer, shuffle = default_timer, False
     _no_repeats(args)
@@ -230,6 +231,31 @@ def toggle_shuffle(game: Game, user: PlayerRef, now: float, value: bool) -> Outc
         raise Refusal(N_("O sorteio das duplas já está ligado.") if value
                       else N_("O sorteio das duplas já está desligado."))
     game.shuffle = value
+    game.touched = now
+    return Outcome([views.table_effect(game)])
+
+
+def set_variant(game: Game, user: PlayerRef, index: int, now: float) -> Outcome:
+    """The creator switches the lobby to variant ``index`` of :data:`bot.variants.ORDER`
+    (a lobby button, issue 30), keeping the seats and the options given at /novojogo.
+
+    The press says its result, so a double tap applies once: the table already plays it
+    is a toast ("A mesa já joga Tranca."). Refused, changing nothing: an index no button
+    carries ("Botão desconhecido."), a press by someone else, more seats than the
+    variant takes, options the variant does not take (the engine's reason)."""
+    require_lobby(game)
+    if not 0 <= index < len(variants.ORDER):
+        raise Refusal(UNKNOWN)
+    _creator(game, user, N_("Só quem abriu a mesa pode mudar isso."))
+    preset = variants.ORDER[index]
+    if preset == game.preset:
+        raise Refusal(N_("A mesa já joga {name}."), name=variants.TITLES[preset])
+    rules = rules_of(preset, game.options)
+    if len(game.seats) > max(rules.players_allowed):
+        allowed = Choices(str(k) for k in rules.players_allowed)
+        raise Refusal(N_("Esta variante joga com {allowed} jogadores; a mesa tem {n}."),
+                      allowed=allowed, n=len(game.seats))
+    game.preset = preset
     game.touched = now
     return Outcome([views.table_effect(game)])
 

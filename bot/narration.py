@@ -48,6 +48,18 @@ LAID_DREW = N_("baixou o {card} e comprou outra")
 LAID_DREW_MORE = N_("baixou o {card} e comprou mais {n}")
 LAID_DREW_CARD = N_("baixou o {card} e comprou o {new}")
 LAID_DREW_CARDS = N_("baixou o {card} e comprou {cards}")
+LAID_STUCK = N_("baixou o {card} e comprou outra por não ter como terminar a vez")
+LAID_STUCK_MORE = N_("baixou o {card} e comprou mais {n} por não ter como terminar a vez")
+LAID_STUCK_CARD = N_("baixou o {card} e comprou o {new} por não ter como terminar a vez")
+LAID_STUCK_CARDS = N_("baixou o {card} e comprou {cards} por não ter como terminar a vez")
+"""A tranca red 3 draws nothing (RULES A32) unless the player could not otherwise end
+the turn (docs/rules-decisions.md D1): that draw says why, or it reads as a bug."""
+NAMED_DRAWS = {LAID_DREW: (LAID_DREW_CARD, LAID_DREW_CARDS),
+               LAID_DREW_MORE: (LAID_DREW_CARD, LAID_DREW_CARDS),
+               LAID_STUCK: (LAID_STUCK_CARD, LAID_STUCK_CARDS),
+               LAID_STUCK_MORE: (LAID_STUCK_CARD, LAID_STUCK_CARDS)}
+"""A red 3's draws as the table tells them -> as the drawer's hand tells them (naming the
+card, or the cards)."""
 MELDED = N_("baixou {melds}")
 EXTENDED = N_("juntou {extended}")
 MELDED_EXTENDED = "baixou {melds} e juntou {extended}"
@@ -81,11 +93,12 @@ TABLE_SENTENCES: dict[str, str] = {
 
 
 def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
-             at: float = 0.0) -> Entry | None:
+             at: float = 0.0, stuck: bool = False) -> Entry | None:
     """The entry of engine event ``ev`` made in turn ``turn`` at ``at`` (Unix seconds;
     public facts only), or None for an event nobody needs to read. ``melds`` are the
     melds of the mover's side after the move, ``new_meld`` tells a justified pick-up that
-    formed a meld (RULES A10, A38) from one that extended meld ``public["meld"]``."""
+    formed a meld (RULES A10, A38) from one that extended meld ``public["meld"]``.
+    ``stuck``: a red 3's draws are those of D1 (tranca), not a replacement (A4)."""
     pub: dict[str, Any] = ev.public
     kw: dict[str, Any] = {"seat": ev.seat, "t": turn, "at": int(at)}
     if ev.kind in TABLE_SENTENCES:
@@ -99,6 +112,8 @@ def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
         kw["card"] = str(Card.parse(pub["card"]))
     if ev.kind == "laid_three" and int(pub.get("replaced", 0)):  # RULES A4, D1: not named
         kw["n"] = int(pub["replaced"])
+        if stuck:
+            return (LAID_STUCK if kw["n"] == 1 else LAID_STUCK_MORE), kw
         return (LAID_DREW if kw["n"] == 1 else LAID_DREW_MORE), kw
     if ev.kind == "took_pile":
         kw["n"] = len(pub["cards"]) if "cards" in pub else int(pub.get("count", 0))
@@ -290,10 +305,11 @@ def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int
             msgid, params = DREW_CARD, {"card": str(drawn)}
         elif msgid == REDREW and now and drawn is not None:
             msgid, params = REDREW_CARD, {**params, "new": str(drawn)}
-        elif msgid in (LAID_DREW, LAID_DREW_MORE) and len(extra) >= int(params["n"]):
+        elif msgid in NAMED_DRAWS and len(extra) >= int(params["n"]):
             got, extra = extra[:int(params["n"])], extra[int(params["n"]):]
-            msgid, params = (LAID_DREW_CARD, {"card": params["card"], "new": str(got[0])}) \
-                if len(got) == 1 else (LAID_DREW_CARDS, {
+            one, more_cards = NAMED_DRAWS[msgid]
+            msgid, params = (one, {"card": params["card"], "new": str(got[0])}) \
+                if len(got) == 1 else (more_cards, {
                     "card": params["card"], "cards": and_join([str(c) for c in got], _)})
         phrases += _phrases(msgid, params, _, True)
     return sentence(seat, phrases, True, "", _)

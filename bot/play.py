@@ -285,9 +285,23 @@ def act(game: Game, action: Any) -> list[Any]:
     try:
         events = match.act(action)
     except IllegalAction as err:
+        if err.code == "justify_needed":  # RULES A10: say how, in the platform's terms
+            how = JUSTIFY_HOW.get(game.chat.platform, JUSTIFY_HOW[""])
+            raise Refusal(how, None, reason=Reason(err.template, **err.params)) from None
         raise refusal(err) from None
     store_match(game, match)
     return list(events)
+
+
+JUSTIFY_HOW = {
+    "cli": N_("{reason}. Para justificar: l 4 5 (o topo com as cartas 4 e 5 da sua mão) "
+              "ou lj 2 (o topo no seu jogo 2)."),
+    "": N_("{reason}. Para justificar: marque na sua mão as cartas que formam jogo com o "
+           "topo e use Pegar o lixo, ou use Lixo → N para pôr o topo no seu jogo N."),
+}
+"""A pick-up of a closed pile refused for want of a justification (RULES A10, engine
+``justify_needed``), with how to give one: the terminal's typed commands, or the chat's
+hand buttons (a trial read the bare reason as a dead end)."""
 
 
 class ButtonData(TypedDict):

@@ -28,7 +28,7 @@ from bot.season.ports import SeasonStore
 __all__ = ["HANDOFF_S", "Service"]
 
 log = logging.getLogger(__name__)
-LOBBY_CODES = {"j", "lv", "ai", "sh", "s", "x"}
+LOBBY_CODES = {"j", "lv", "ai", "sh", "v", "s", "x"}
 TABLE_CODES = LOBBY_CODES | {"n"}
 """Codes of the group's lobby and table buttons: their payload's version is always 0."""
 
@@ -266,6 +266,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls):
                 return lobby.start(game, user, now, self.deck_fn)
             if code == "sh":
                 return lobby.toggle_shuffle(game, user, now, lobby.button_flag(arg))
+            if code == "v":
+                return lobby.set_variant(game, user, lobby.button_number(arg), now)
             if code == "ai":
                 return lobby.add_ai(game, user, "normal", now,
                                     lobby.button_number(arg) if arg else None)

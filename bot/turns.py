@@ -25,6 +25,7 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.melds import Meld, extend_meld, make_meld
+from engine.rules import RedThree
 from engine.state import DRAW, PLAY
 from engine.turns import check_phase
 from engine.view import threes_to_lay
@@ -293,10 +294,11 @@ def _narrate(game: Game, events: list[Any], turn: int, new_meld: bool, now: floa
     """Add the moves of ``events`` (made in turn ``turn`` at ``now``) to the table's
     narration, which keeps the last two turns and the last seconds (:mod:`bot.narration`)."""
     state = play.deal_of(game)
+    stuck = state.rules.red_three == RedThree.LAY_ALONE  # tranca: a draw is D1's
     said = []
     for ev in events:
         side_melds = state.melds[state.side_of[ev.seat]] if ev.seat >= 0 else []
-        entry = narration.describe(ev, turn, side_melds, new_meld, now)
+        entry = narration.describe(ev, turn, side_melds, new_meld, now, stuck)
         if entry is not None:
             said.append(entry)
     if said:

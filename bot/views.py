@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import hands, narration, play
+from bot import hands, narration, play, variants
 from bot.effects import (
     Closed,
     Effect,
@@ -31,9 +31,7 @@ CANASTRA_LABELS = {"limpa": N_("limpa"), "suja": N_("suja"),
                    "Real, A–A limpa em ♥/♦": N_("Real, A–A limpa em ♥/♦")}
 """Canastra kinds as the engine names them (``engine.melds.canastra_label``, the special
 ones of RULES C7 with their labels) -> the msgid that shows them in a chat's language."""
-PRESET_TITLES = {"buraco": "Buraco", "buraco_morto": "Buraco com Morto",
-                 "bossa_nova": "Buraco Bossa Nova", "justificado": "Justificado",
-                 "tranca": "Tranca", "altaneira": "Biriba com Tranca de Altaneira"}
+PRESET_TITLES = variants.TITLES
 SOLO_PLATFORMS = frozenset({"cli"})
 """Platforms whose table is seen by the one person playing (the terminal)."""
 
@@ -94,10 +92,13 @@ def at_once(effects: list[Effect]) -> list[Effect]:
             for e in effects]
 
 
-def lobby_view(game: Game, _: Translator) -> View:
-    """Seats, teams, options and the lobby buttons."""
+def lobby_view(game: Game, _: Translator, offer: bool = True) -> View:
+    """Seats, teams, options and the lobby buttons; the variant played and the others,
+    each with its one-line description and a button that switches to it (issue 30);
+    without ``offer`` (a closed lobby) the variant played only."""
     rules = play.rules_of(game)
-    lines = [_("Mesa aberta por {name}.", name=game.creator.name)]
+    lines = [_("Mesa aberta por {name}.", name=game.creator.name),
+             variants.describe(game.preset, _)]
     n = len(game.seats)
     # teams as they will be once the table has a valid count (RULES §1, seat order)
     target = min([k for k in rules.players_allowed if k >= n] or [max(rules.players_allowed)])
@@ -112,6 +113,10 @@ def lobby_view(game: Game, _: Translator) -> View:
     lines.append(_("Jogadores: {allowed} · tempo por jogada: {timer} s",
                    allowed=allowed, timer=game.timer_s))
     lines.append(_("Sortear duplas: sim") if game.shuffle else _("Sortear duplas: não"))
+    others = [p for p in variants.ORDER if p != game.preset] if offer else []
+    if others:
+        lines.append(_("Outras variantes (um toque de quem abriu a mesa):"))
+        lines += ["• " + variants.describe(p, _) for p in others]
     b = play.button_maker(game)
     # "Robô" adds a robot to the next free seat: each press is applied once by its press
     # id (issue 30), so pressing it twice before the lobby is redrawn adds two; the
@@ -120,6 +125,9 @@ def lobby_view(game: Game, _: Translator) -> View:
                [b(N_("Robô"), "ai"),
                 b(N_("Sortear duplas"), "sh", int(not game.shuffle))],
                [b(N_("Iniciar"), "s"), b(N_("Cancelar"), "x")]]
+    # "v" names the variant it sets (bot.variants.ORDER): a second press finds it set
+    picks = [b("", "v", variants.index_of(p), text=variants.BUTTON_LABELS[p]) for p in others]
+    buttons += [row for row in (picks[:3], picks[3:]) if row]
     return View.model_validate({"title": game_title(game, _), "lines": lines,
                                 "buttons": buttons})
 
@@ -244,7 +252,7 @@ def closing_effects(game: Game, why: str, tell: bool, **kw: Any) -> list[Effect]
 def final_view(game: Game, text: str, _: Translator) -> View:
     """The table as a closing game leaves it: the lobby or the table as they stand,
     without buttons, ending with ``text`` (why it closed, already translated)."""
-    shown = lobby_view(game, _) if game.match is None else table_view(game, _)
+    shown = lobby_view(game, _, offer=False) if game.match is None else table_view(game, _)
     return View(title=shown.title, lines=[*shown.lines, text])
 
 

@@ -15,6 +15,21 @@ from bot.memstore import MemoryStore
 from bot.model import decode
 
 
+def after_intro(text: str) -> str:
+    """``text`` without the first screen's lines about the variant played and the others
+    (adapters/console/choose.py; tests/test_variants_offered.py reads them): what comes
+    after the last line of the list (``"  tranca        Tranca: ..."``, indented) that
+    comes before the first panel or prompt."""
+    lines = text.splitlines(keepends=True)
+    end = 0
+    for k, line in enumerate(lines[:20]):
+        if line.startswith(("╭", ">")):
+            break
+        if line.startswith("  "):
+            end = k + 1
+    return "".join(lines[end:])
+
+
 def scripted(lines: list[str], width: int = 100) -> tuple[ConsoleGame, io.StringIO]:
     """A terminal game on seeded decks that reads ``lines`` (then end of input), echoing
     each prompt and the first 20 characters typed; returns it and its printed output."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from test_console import play_seeded_duel, scripted
+from test_console import after_intro, play_seeded_duel, scripted
 from test_service_support import ANA, CHAT
 
 from adapters.console import render
@@ -40,8 +40,9 @@ async def play(variant: str, lines: list[str]) -> str:
 
 
 def answers(text: str) -> list[str]:
-    """The console's lines that are neither panels nor prompts."""
-    return [ln for ln in text.splitlines()
+    """The console's lines that are neither panels nor prompts, after the first screen's
+    variant lines (adapters/console/choose.py, tested in tests/test_variants_offered.py)."""
+    return [ln for ln in after_intro(text).splitlines()
             if ln and ln[0] not in "╭│╰" and not ln.startswith(">")]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from test_console import scripted
+from test_console import after_intro, scripted
 from test_service_support import FakeClock, SeededDecks, make_service
 
 from adapters.console.app import ConsoleGame
@@ -60,7 +60,7 @@ async def test_ctrl_c_and_ctrl_d_at_the_prompt_ask_like_q_then_quit_cleanly() ->
     game, out = keyed(["^C", "n", "^D", "n", "^C", "^C"])
     assert await game.setup("buraco", 2)
     await game.play()  # returns: no KeyboardInterrupt escapes
-    said = [ln for ln in out.getvalue().splitlines() if ln and ln[0] not in "╭│╰"]
+    said = [ln for ln in after_intro(out.getvalue()).splitlines() if ln and ln[0] not in "╭│╰"]
     score = ["Partida: Você × Robô 2", "Total: 0 × 0", "Ranking:",
              "(nenhuma partida terminada ainda)"]
     assert said == ["> <^C>", *score, "Sair da partida? (s/n) <n>", "A partida continua.",
@@ -108,7 +108,8 @@ async def test_a_refused_meld_of_several_is_named_in_every_language() -> None:
     swap_in(stored.match["deal"], 0, ["5s", "6s", "2d", "7c", "8c", "10c"])
     assert await store.save_game(gid, version, encode(stored), 3600)
     await game.play()
-    said = [ln for ln in out.getvalue().splitlines() if ln and ln[0] not in "╭│╰>"]
+    said = [ln for ln in after_intro(out.getvalue()).splitlines()
+            if ln and ln[0] not in "╭│╰>"]
     assert "7♣ 8♣ 10♣: as cartas não formam sequência." in said  # pt-BR
     assert "7♣ 8♣ 10♣: le carte non formano una scala." in said
     stored.__dict__.pop("_match", None)

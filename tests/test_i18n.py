@@ -124,8 +124,10 @@ async def test_idioma_switches_the_chat_and_its_table(svc: Service, store: Any) 
     assert kinds(effects) == ["reply", "table"]
     assert effects[0].text == "Group language: English."
     table = effects[1].view
-    assert table.title == "Buraco · to 1500 points"
-    assert table.lines[:2] == ["Table opened by Ana.", "Seat 1: Ana · side 1"]
+    assert table.title == "Buraco Bossa Nova · to 1500 points"
+    assert table.lines[:3] == [
+        "Table opened by Ana.", "Buraco Bossa Nova: with a morto; a side needs a canasta to "
+        "end the deal. The most played.", "Seat 1: Ana · side 1"]
     assert [b.label for b in table.buttons[0]] == ["Join", "Leave"]
     assert await store.get_setting(CHAT.key, "lang") == "en"
     assert await svc.leave(CHAT, BIA) == [Reply(player=BIA, text="You are not at the table.")]
@@ -167,7 +169,7 @@ async def test_italian_game_texts(svc: Service) -> None:
 async def test_the_player_counts_of_a_refusal_end_with_the_language_s_or(
         svc: Service, lang: str, text: str) -> None:
     await svc.set_language(CHAT, ANA, lang)
-    await svc.new_game(CHAT, ANA, "")
+    await svc.new_game(CHAT, ANA, "buraco")
     assert await svc.start(CHAT, ANA) == [Reply(player=ANA, text=text)]
 
 

@@ -30,10 +30,10 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 CHAT3 = ChatRef(platform="tg", chat_id="-300", title="Terceiro")
-ARG_CODES = ["t", "u", "e", "p", "ai", "sh", "n"]
+ARG_CODES = ["t", "u", "e", "p", "ai", "sh", "v", "n"]
 """The codes whose argument the service parses (the others ignore it)."""
 OUR_CODES = {"c", "p", "m", "d", "r", "3", "e", "t", "u", "z", "g", "h", "n",
-             "j", "lv", "ai", "sh", "s", "x"}
+             "j", "lv", "ai", "sh", "v", "s", "x"}
 WORDS_SOMETHING_ACCEPTS = {
     "0", "1", "t", "f", "y", "n", "yes", "no", "on", "off", "true", "false", "sim", "nao",
     "não", "si", "none", "any_canastra", "clean_canastra"}

@@ -373,7 +373,7 @@ async def test_a_name_is_shown_without_direction_controls_line_breaks_or_no_end(
     assert decomposed.name == "é" * 30 + "Z" * 9 + "…"
     await svc.new_game(CHAT, ANA, "buraco")
     table = (await svc.join(CHAT, odd))[0].view
-    assert table.lines[2] == f"Lugar 2: {odd.name} · lado 2"
+    assert table.lines[3] == f"Lugar 2: {odd.name} · lado 2"
     assert "\u202e" not in "\n".join(table.lines)
 
 

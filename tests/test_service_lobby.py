@@ -34,19 +34,38 @@ from engine.errors import IllegalAction
 from engine.rules import make_rules
 
 
-async def test_new_game_opens_a_lobby_with_the_creator_seated(svc: Service) -> None:
+async def test_new_game_opens_a_lobby_of_the_default_table_offering_the_others(
+        svc: Service) -> None:
+    """RULES A0: /novojogo without a variant opens Bossa Nova; the lobby describes it
+    and offers every other variant, one line and one button each (issue 30)."""
     effects = await svc.new_game(CHAT, ANA, "")
     table = only(effects, "table")
     assert isinstance(table, TableView)
-    assert table.view.title == "Buraco · até 1500 pontos"
+    assert table.view.title == "Buraco Bossa Nova · até 1500 pontos"
     assert table.view.lines == [
         "Mesa aberta por Ana.",
+        "Buraco Bossa Nova: com morto; para encerrar a mão o lado precisa de uma canastra. "
+        "A mais jogada.",
         "Lugar 1: Ana · lado 1",
-        "Jogadores: 2, 3, 4, 6 · tempo por jogada: 90 s",
+        "Jogadores: 2, 3, 4 · tempo por jogada: 90 s",
         "Sortear duplas: não",
+        "Outras variantes (um toque de quem abriu a mesa):",
+        "• Buraco com Morto: quem bate primeiro pega o morto; encerra a mão sem precisar de "
+        "canastra.",
+        "• Buraco: sem morto; a mão acaba quando alguém bate, sem precisar de canastra.",
+        "• Tranca: o lixo fechado só se pega justificando o topo; 3 vermelho vale 100, 3 preto "
+        "tranca o lixo; bater exige canastra limpa.",
+        "• Justificado: só sequências; o lixo se pega justificando o topo; bater exige "
+        "canastra limpa; A a A limpa vale 1.000.",
+        "• Biriba com Tranca de Altaneira: duplas, só sequências, até 5.000; Dólar (3 "
+        "vermelho) e Tranca (3 preto, que mata o lixo).",
     ]
     labels = [[b.label for b in row] for row in table.view.buttons]
-    assert labels == [["Entrar", "Sair"], ["Robô", "Sortear duplas"], ["Iniciar", "Cancelar"]]
+    assert labels == [["Entrar", "Sair"], ["Robô", "Sortear duplas"], ["Iniciar", "Cancelar"],
+                      ["Buraco com Morto", "Buraco", "Tranca"], ["Justificado", "Altaneira"]]
+    gid = table.game_id
+    assert [b.data for b in table.view.buttons[3]] == [f"{gid}|0|v|1", f"{gid}|0|v|2",
+                                                       f"{gid}|0|v|3"]
     assert all(len(b.data.encode()) <= 64 for row in table.view.buttons for b in row)
 
 
@@ -109,7 +128,7 @@ async def test_second_new_game_points_to_the_existing_one(svc: Service) -> None:
 async def test_join_leave_and_their_refusals(svc: Service, store: Any) -> None:
     await svc.new_game(CHAT, ANA, "tranca")
     table = only(await svc.join(CHAT, BIA), "table")
-    assert table.view.lines[1:3] == ["Lugar 1: Ana · lado 1", "Lugar 2: Bia · lado 2"]
+    assert table.view.lines[2:4] == ["Lugar 1: Ana · lado 1", "Lugar 2: Bia · lado 2"]
     assert await svc.join(CHAT, BIA) == [Reply(player=BIA, text="Você já está na mesa.")]
     await svc.join(CHAT, CAIO)
     await svc.join(CHAT, DANI)
@@ -125,7 +144,7 @@ async def test_four_seats_make_pairs_by_seat_order(svc: Service) -> None:
     await svc.new_game(CHAT, ANA, "")
     for p in (BIA, CAIO, DANI):
         table = only(await svc.join(CHAT, p), "table")
-    assert table.view.lines[1:5] == [
+    assert table.view.lines[2:6] == [
         "Lugar 1: Ana · lado 1", "Lugar 2: Bia · lado 2",
         "Lugar 3: Caio · lado 1", "Lugar 4: Dani · lado 2"]
 
@@ -272,11 +291,13 @@ async def test_cancel_by_creator_or_admin_only(svc: Service, store: Any) -> None
 
 
 async def test_cancel_leaves_the_table_saying_so_without_buttons(svc: Service) -> None:
-    await svc.new_game(CHAT, ANA, "")
+    await svc.new_game(CHAT, ANA, "buraco")
     closed = only(await svc.cancel(CHAT, ANA), "closed")
-    assert closed.final.lines == ["Mesa aberta por Ana.", "Lugar 1: Ana · lado 1",
-                                  "Jogadores: 2, 3, 4, 6 · tempo por jogada: 90 s",
-                                  "Sortear duplas: não", "Jogo cancelado por Ana."]
+    assert closed.final.lines == [
+        "Mesa aberta por Ana.",
+        "Buraco: sem morto; a mão acaba quando alguém bate, sem precisar de canastra.",
+        "Lugar 1: Ana · lado 1", "Jogadores: 2, 3, 4, 6 · tempo por jogada: 90 s",
+        "Sortear duplas: não", "Jogo cancelado por Ana."]  # no variants offered any more
     assert closed.final.buttons == []
 
 
@@ -286,7 +307,7 @@ async def test_cancel_of_a_started_game_ends_its_table_with_the_cancellation(
     await svc.join(CHAT, BIA)
     await svc.start(CHAT, ANA)
     closed = only(await svc.cancel(CHAT, ANA), "closed")
-    assert closed.final.title == "Buraco · até 1500 pontos"
+    assert closed.final.title == "Buraco Bossa Nova · até 1500 pontos"
     assert closed.final.lines[-1] == "Jogo cancelado por Ana."
     assert closed.final.buttons == []
 

@@ -120,9 +120,9 @@ async def test_regras_without_a_preset_states_the_rules_of_the_table_in_play(
         svc: Service) -> None:
     """RULES §2 as the table plays it: a tranca opened with target=3000 is told as tranca
     to 3000 points that needs a clean canastra to end the deal, in the lobby and in play;
-    with no game in the chat, plain buraco's defaults."""
+    with no game in the chat, the default table's (RULES A0, Bossa Nova)."""
     plain = only(await svc.rules_text(CHAT, ANA), "reply").text.splitlines()
-    assert plain[:3] == ["Buraco", "Jogadores: 2, 3, 4, 6", "Meta: 1500 pontos"]
+    assert plain[:3] == ["Buraco Bossa Nova", "Jogadores: 2, 3, 4", "Meta: 1500 pontos"]
     await svc.new_game(CHAT, ANA, "tranca target=3000")
     for step in ("lobby", "playing"):
         lines = only(await svc.rules_text(CHAT, ANA, " "), "reply").text.splitlines()

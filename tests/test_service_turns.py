@@ -337,7 +337,9 @@ async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Se
     assert "Lixo: 8♦ (1 carta) · Monte: 59 · Mortos na mesa: 2" in effects[0].view.lines
     bia = hand_of(effects, BIA)
     assert await svc.press(BIA, button(bia, "Pegar o lixo")) == [Reply(
-        player=BIA, text="Para pegar o lixo, baixe a carta de cima num jogo.")]
+        player=BIA, text="Para pegar o lixo, baixe a carta de cima num jogo. Para justificar: "
+        "marque na sua mão as cartas que formam jogo com o topo e use Pegar o lixo, ou use "
+        "Lixo → N para pôr o topo no seu jogo N.")]  # how to justify (issue 30)
     bia = await select(svc, BIA, gid, bia, "7♦", "2♦")
     effects = await svc.press(BIA, button(bia, "Pegar o lixo"))
     assert effects[0].view.lines[3:6] == [  # the 2♦ stands for the 9♦ (issue 30)

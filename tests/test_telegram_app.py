@@ -150,12 +150,15 @@ async def open_table(tg: Tg) -> str:
 async def test_novojogo_posts_the_lobby_with_join_buttons_and_a_deep_link(tg: Tg) -> None:
     game_id = await open_table(tg)
     table = tg.table()
-    assert table["text"] == ("<b>Buraco · até 1500 pontos</b>\nMesa aberta por Ana.\n"
-                             "Lugar 1: Ana · lado 1\n"
-                             "Jogadores: 2, 3, 4, 6 · tempo por jogada: 90 s\n"
-                             "Sortear duplas: não")
+    assert table["text"].startswith(
+        "<b>Buraco Bossa Nova · até 1500 pontos</b>\nMesa aberta por Ana.\n"
+        "Buraco Bossa Nova: com morto; para encerrar a mão o lado precisa de uma canastra. "
+        "A mais jogada.\nLugar 1: Ana · lado 1\n"
+        "Jogadores: 2, 3, 4 · tempo por jogada: 90 s\nSortear duplas: não\n"
+        "Outras variantes (um toque de quem abriu a mesa):\n• Buraco com Morto: ")
     assert labels(table) == ["Entrar", "Sair", "Robô", "Sortear duplas", "Iniciar",
-                             "Cancelar", "Entrar e abrir o privado"]
+                             "Cancelar", "Buraco com Morto", "Buraco", "Tranca",
+                             "Justificado", "Altaneira", "Entrar e abrir o privado"]
     assert button(table, "Entrar")["callback_data"] == f"{game_id}|0|j|"
     assert button(table, "Entrar e abrir o privado")["url"] == f"{LINK}j{game_id}"
     assert re.fullmatch(r"[a-z0-9]{8}", game_id)

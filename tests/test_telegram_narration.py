@@ -42,6 +42,6 @@ async def test_regras_in_the_group_states_the_going_out_rule(tg: Tg) -> None:
     assert text.splitlines()[-2] == (  # the last line lists the table options
         "Para bater e pegar o morto: não precisa de canastra; para bater e encerrar a mão: "
         "precisa de uma canastra (limpa ou suja).")  # RULES A16
-    await tg.command(ANA, "/regras")
+    await tg.command(ANA, "/regras buraco")
     assert tg.fake.texts_to(GROUP["id"])[-1].splitlines()[-2] == (
         "Para bater: não precisa de canastra.")  # RULES A17

@@ -194,7 +194,8 @@ async def test_webhook_refuses_a_wrong_secret_and_serves_the_right_one(tg: Tg) -
                 break
             await asyncio.sleep(0.02)
         await tg.handlers.outbox.flush()
-        assert tg.fake.current(GROUP["id"])[0]["text"].startswith("<b>Buraco · até 1500")
+        assert tg.fake.current(GROUP["id"])[0]["text"].startswith(
+            "<b>Buraco Bossa Nova · até 1500")
         assert tg.fake.called("setWebhook")[0]["secret_token"] == "s3cret"
     finally:
         await tg.app.updater.stop()

@@ -35,7 +35,7 @@ from typing import Any
 
 from rich.console import Console
 
-from adapters.console import commands, render, tty, typed
+from adapters.console import choose, commands, render, tty, typed
 from adapters.console.commands import CHAT, ME
 from bot import lobby
 from bot.effects import Effect, View, pack
@@ -103,6 +103,8 @@ class ConsoleGame:
         self.printed: set[str] = set()  # those printed above the table: not in it again
         self._ = Translator(lang)
         self.rules: Any = None
+        self.pressed = False  # a move was played: choosing another variant asks first
+        self.next_variant: str | None = None  # typed at the prompt (adapters.console.choose)
 
     def show(self, effects: list[Effect]) -> None:
         """Keep the latest table and hand; print the messages."""
@@ -281,7 +283,9 @@ class ConsoleGame:
         version = self.hand.version if self.hand is not None else 0
         effects = await self.service.press(ME, pack(self.game_id, version, code, arg))
         self.show(effects)
-        return not any(e.kind == "reply" for e in effects)
+        done = not any(e.kind == "reply" for e in effects)
+        self.pressed |= done and code not in ("t", "u", "z")  # a move, not a selection
+        return done
 
     async def next_deal(self) -> None:
         """Press the table's "Próxima mão" button (it names the deal it deals)."""
@@ -336,7 +340,11 @@ class ConsoleGame:
         return await commands.run(self, line)
 
     async def play(self) -> None:
-        """The main loop: AI moves, render, read a command, until the match ends."""
+        """The main loop: the first screen (:func:`choose.intro`), then AI moves, render,
+        read a command, until the match ends, or the person quits or chose another
+        variant (:attr:`next_variant`)."""
+        if self.rules is not None:
+            choose.intro(self, self.rules.preset)
         while not self.closed:
             played_out = await self.run_ai()
             if self.table is not None and not self.table.buttons:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from adapters.console import typed, wild
+from adapters.console import choose, typed, wild
 from bot import info
 from bot.effects import ChatRef, PlayerRef
 from bot.i18n import LANGS, N_, Translator, norm_lang
@@ -112,6 +112,8 @@ async def run(game: ConsoleGame, line: str) -> bool:
         await SIMPLE[cmd](game, args)
     elif cmd in ("l", "b", "d", "t", "e"):
         await _with_cards(game, cmd, args)
+    elif choose.is_variant(cmd):
+        return not await choose.switch(game, line)
     else:
         game.say(_("Comando desconhecido: {cmd}. Digite ? para ajuda.", cmd=typed.echo(cmd)))
     return True
@@ -142,7 +144,12 @@ async def _score(game: ConsoleGame, _args: list[str]) -> None:
 
 
 async def _rules(game: ConsoleGame, args: list[str]) -> None:
-    # no preset: the service tells the rules of the table in play, its options included
+    # no preset: the service tells the rules of the table in play, its options included;
+    # once the match is over (no table in play) those of the match just played
+    if not args and game.rules is not None and game.table is not None \
+            and not game.table.buttons:
+        game.console.print(info.rules_text(game.rules, game._, CHAT.platform))
+        return
     for eff in await game.service.rules_text(CHAT, ME, " ".join(args)):
         game.console.print(getattr(eff, "text", ""))
 

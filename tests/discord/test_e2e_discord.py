@@ -45,7 +45,7 @@ from fake_model import Person, snowflake
 
 TOKEN = "e2e-discord-bot-token"
 REDIS = redis_url()
-TABLE_CODES = {"j", "lv", "ai", "sh", "s", "x", "h", "n"}
+TABLE_CODES = {"j", "lv", "ai", "sh", "v", "s", "x", "h", "n"}
 CARD_TEXT = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]\ufe0f?$|^🃏$")
 
 pytestmark = pytest.mark.skipif(REDIS is None, reason="needs the Redis at REDIS_URL (unset or "
@@ -73,7 +73,7 @@ def fake(people: list[Person], tmp_path: Path) -> Iterator[FakeDiscord]:
 def lobby(fake: FakeDiscord, ana: Person, bia: Person, robots: int = 1) -> int:
     """Ana opens a table with /novojogo, Bia joins with "Entrar", Ana adds ``robots`` AI
     seats with "Robô" and starts; returns the table message id."""
-    opened = answered(fake, fake.slash(ana, "novojogo"))
+    opened = answered(fake, fake.slash(ana, "novojogo", variante="buraco"))
     assert opened.answer_type == 4
     first = table(fake)
     assert first.text().startswith("Buraco · até 1500 pontos\nMesa aberta por Ana.")

@@ -46,7 +46,7 @@ def main() -> None:
     with (tempfile.TemporaryDirectory() as workdir, start_emulator(TOKEN) as emu,
           run_bot(emu, Path(workdir))):
         began = time.monotonic()
-        emu.command_in_group(GROUP, ANA, "/novojogo")
+        emu.command_in_group(GROUP, ANA, "/novojogo buraco")
         lobby = table(emu)
         for person in people[1:]:
             emu.command_in_private(person, "/start")

@@ -30,7 +30,7 @@ TOKEN = "4242:E2E-TEST-TOKEN"
 GROUP = Group(-4001, "Mesa E2E")
 ANA, BIA, CAIO, DUDA = (Person(11, "Ana"), Person(12, "Bia"), Person(13, "Caio"),
                         Person(14, "Duda"))
-TABLE_CODES = {"j", "lv", "ai", "sh", "s", "x", "h", "n"}
+TABLE_CODES = {"j", "lv", "ai", "sh", "v", "s", "x", "h", "n"}
 DEAL_END = re.compile(r"^Fim da mão 1\.$", re.M)
 
 pytestmark = pytest.mark.skipif(emulator_missing() is not None,
@@ -172,7 +172,7 @@ def side_totals(result: str) -> list[int]:
 def test_people_and_robots_play_a_whole_deal_with_buttons(emulator: Emulator,
                                                           bot_process: Path) -> None:
     emu = emulator
-    emu.command_in_group(GROUP, ANA, "/novojogo")
+    emu.command_in_group(GROUP, ANA, "/novojogo buraco")
     lobby = table(emu)
     assert lobby.text.startswith("<b>Buraco · até 1500 pontos</b>\nMesa aberta por Ana.")
     # Bia joins by the "Entrar" button; the answer opens her private chat, as a client would.

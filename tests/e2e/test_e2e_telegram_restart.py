@@ -74,7 +74,7 @@ def _stop_while_the_robot_thinks(emu: Emulator, client: redis.Redis, workdir: Pa
     id, the state version just before the signal, its time and the bot's exit code."""
     first: list[subprocess.Popen[bytes]] = []
     with run_bot(emu, workdir, REDIS_URL, started=first, AI_PACE_S="0.5") as log:
-        emu.command_in_group(GROUP, ANA, "/novojogo")
+        emu.command_in_group(GROUP, ANA, "/novojogo buraco")
         lobby = table(emu, GROUP)
         emu.command_in_group(GROUP, ANA, "/robo dificil")
         lobby = wait_for(lambda: (lambda t: t if "Robô 2 (difícil)" in t.text else None)(

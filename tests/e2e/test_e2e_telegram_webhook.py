@@ -97,7 +97,7 @@ def play(emu: Emulator, group: Group) -> None:
     """Open, join, start and play deal 1; the table stays one message edited in place."""
     setups = [c["body"] for c in emu.calls() if c["method"] == "setWebhook"]
     assert [(b["url"], b["secret_token"]) for b in setups] == [(setups[0]["url"], SECRET)] * 2
-    emu.command_in_group(group, ANA, "/novojogo")
+    emu.command_in_group(group, ANA, "/novojogo buraco")
     lobby = table(emu, group)
     lobby = press_and_wait(emu, BIA, lobby, "Entrar", lambda: table(emu, group))
     lobby = press_and_wait(emu, ANA, lobby, "Robô", lambda: table(emu, group))
