@@ -18,7 +18,7 @@ from pty_support import ROOT, Terminal
 sys.path.insert(0, str(ROOT / "tools"))
 from play_requirements import name_of, play_requirements
 
-CHAT_MODULES = ("telegram", "discord", "aiohttp", "httpx", "tornado")
+CHAT_MODULES = ("telegram", "discord", "aiohttp", "httpx", "tornado", "matplotlib")
 TEST_TOOLS = ("mypy", "mypyc", "pytest", "hypothesis", "setuptools")
 needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 

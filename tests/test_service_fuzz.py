@@ -30,7 +30,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 CHAT3 = ChatRef(platform="tg", chat_id="-300", title="Terceiro")
-ARG_CODES = ["t", "u", "e", "p", "ai", "sh", "v", "n"]
+ARG_CODES = ["t", "u", "e", "p", "ai", "sh", "n"]
 """The codes whose argument the service parses (the others ignore it)."""
 OUR_CODES = {"c", "p", "m", "d", "r", "3", "e", "t", "u", "z", "g", "h", "n",
              "j", "lv", "ai", "sh", "v", "s", "x"}
@@ -89,14 +89,17 @@ def table() -> Any:
 
 
 def check(table: Any, caplog: pytest.LogCaptureFixture,
-          call: Callable[[Service], Awaitable[list[Effect]]]) -> None:
-    """Run ``call``: one reply, nothing stored changes, no error logged."""
+          call: Callable[[Service], Awaitable[list[Effect]]], stale_hand: bool = False) -> None:
+    """Run ``call``: one reply, nothing stored changes, no error logged. ``stale_hand``:
+    a hand button of an old version may also bring the presser's current hand first
+    (docs/service-api.md "Versions")."""
     t, loop = table
     before = loop.run_until_complete(t.snapshot())
     caplog.clear()
     effects = loop.run_until_complete(call(t.svc))
-    assert [e.kind for e in effects] == ["reply"], effects
-    reply = effects[0]
+    kinds = [e.kind for e in effects]
+    assert kinds == ["reply"] or (stale_hand and kinds == ["hand", "reply"]), effects
+    reply = effects[-1]
     assert isinstance(reply, Reply) and reply.text.strip()
     assert "Input should" not in reply.text and "Traceback" not in reply.text
     assert loop.run_until_complete(t.snapshot()) == before
@@ -136,7 +139,7 @@ def test_forged_button_data_never_raises(table: Any, caplog: pytest.LogCaptureFi
     @FUZZ
     @given(data=st.one_of(structured, anything), who=people)
     def one(data: str, who: Any) -> None:
-        check(table, caplog, lambda svc: svc.press(who, data))
+        check(table, caplog, lambda svc: svc.press(who, data), stale_hand=True)
 
     one()
 

@@ -3,7 +3,7 @@
 Usage: ``python tools/play_requirements.py``
 
 They are the project's dependencies (``pyproject.toml``, ``[project] dependencies``)
-without :data:`CHAT_ONLY`, the libraries only the Telegram and Discord adapters import, so
+without :data:`CHAT_ONLY`, the libraries only the chat platforms import, so
 that ``make play`` installs in seconds what ``python -m bot play`` needs; ``make test``
 and ``make venv`` install everything (``-e '.[test]'``). One list of dependencies stays
 in ``pyproject.toml``.
