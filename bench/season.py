@@ -8,9 +8,11 @@ Keys go under a fresh prefix that is deleted at the end.
 1. A four-person bossa_nova match is played to its end by the engine's ``normal`` AI
    (seeded decks), then timed: deriving its facts from the game and its record
    (``facts_of``: the record replayed deal by deal for the clean canastras of aces),
-   the openskill update alone (``rated``), and the whole season follow-up on the store
-   (``followup.count``: facts, the group's script, the platform's script), each time
-   under a new game id so every run really counts.
+   the openskill update alone (``rated``), the match picture (drawn anew each run, and
+   from its cache; the PNG's size), and the whole season follow-up on the store
+   (``followup.count``: facts, the group's script, the platform's script, the picture,
+   the same chart each run so from the cache), each time under a new game id so every
+   run really counts.
 2. A group gets ``--matches`` synthetic finished matches among 40 people (counted by the
    same scripts), then ``/ranking`` (all time and this week) and ``/ranking geral`` are
    timed through the service: each reads 10 members of a sorted set, never the matches.
@@ -129,10 +131,24 @@ async def main() -> None:
         print(f"rated (openskill, 2 sides of 2): "
               f"{median_ms(lambda: followup.rated(facts, {}), 1000):.3f} ms")
 
+        from bot.i18n import Translator
+        from bot.season import picture
+
+        chart = picture.chart_of(game, facts, Translator("pt"))
+
+        def fresh_picture() -> bytes:
+            picture._cache.clear()  # drawn anew each run, not from the cache
+            return picture.draw(chart)
+
+        fresh_picture()  # matplotlib's first import and font cache, not timed
+        print(f"match picture ({len(facts.deals)} deals, PNG {len(fresh_picture()):,} bytes): "
+              f"{median_ms(fresh_picture, 20):.1f} ms to draw, "
+              f"{median_ms(lambda: picture.draw(chart), 200):.3f} ms from the cache")
+
         async def count(i: int) -> None:
             await followup.count(season, game.model_copy(update={"id": f"g{i}"}), record)
 
-        print(f"followup.count (facts + group + platform scripts): "
+        print(f"followup.count (facts + group + platform scripts + cached picture): "
               f"{await amedian_ms(count, args.runs):.2f} ms")
         rng = random.Random(1)
         start = time.perf_counter()
