@@ -140,6 +140,9 @@ def help_text(_: Translator, guide: str | None = None) -> str:
         _("/voltar — retomar seu lugar depois de ausência"),
         _("/exportar — registro da última partida terminada"),
         _("/idioma [pt|en|it] — idioma do grupo"),
+        _("/ranking [semana|mes|ano|sempre|geral] — ranking do grupo por período"),
+        _("/perfil [@pessoa|publico|privado] — partidas, conquistas e rating"),
+        _("/config — configuração do grupo (os admins mudam)"),
         *([_("Guia do jogador, com imagens: {link}", link=guide)] if guide else []),
     ])
 

@@ -116,3 +116,12 @@ async def test_perfil_from_the_counters_and_achievements_announced_once(redis: R
     assert lines[-1] == "Fora do ranking geral (/perfil publico para aparecer)."
     assert await _text(await svc.profile(CHAT, ANA, "@Zé")) == (
         "Não achei @Zé entre quem já jogou neste grupo.")
+
+
+async def test_ajuda_lists_the_season_commands(redis: Redis) -> None:
+    svc, _store, _season = worker(redis, FakeClock())
+    lines = (await _text(await svc.help(CHAT, ANA))).splitlines()
+    assert lines[lines.index("/idioma [pt|en|it] — idioma do grupo") + 1:][:3] == [
+        "/ranking [semana|mes|ano|sempre|geral] — ranking do grupo por período",
+        "/perfil [@pessoa|publico|privado] — partidas, conquistas e rating",
+        "/config — configuração do grupo (os admins mudam)"]
