@@ -170,3 +170,16 @@ async def test_ratings_rebuild_from_the_kept_matches_gives_the_same(redis: Redis
              for scope in (CHAT.key, CHAT2.key, PLATFORM)}
     assert after == before
     assert [r.n for r in after[PLATFORM]] == [2, 2, 1, 1]
+
+
+def test_python_m_bot_ratings_rebuild_says_how_many() -> None:
+    """The command line: on the embedded store (no REDIS_URL) nothing is kept yet."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("REDIS_URL", "TELEGRAM_TOKEN", "DISCORD_TOKEN")}
+    done = subprocess.run([sys.executable, "-m", "bot", "ratings-rebuild"], capture_output=True,
+                          text=True, env={**env, "LANG": "pt_BR.UTF-8"}, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "Ratings recalculados de 0 partidas.\n")

@@ -123,7 +123,8 @@ class RedisSeason:
         return [_text(v) for v in await self.client.hmget(self.keys.rating(scope), keys)]
 
     async def commit_group(self, chat: str, game_id: str, periods: list[str],
-                           rows: list[Row], trend_kept: int) -> list[tuple[str, str]] | None:
+                           rows: list[Row], trend_kept: int
+                           ) -> tuple[bool, list[tuple[str, str]]] | None:
         """One COMMIT_GROUP script (see the port)."""
         k = self.keys
         keys = [k.counted(chat), k.rating(chat)]
@@ -140,7 +141,7 @@ class RedisSeason:
         if got[0] == -1:
             return None
         earned = [str(_text(x)).split("|", 1) for x in got[1:]]
-        return [(who, what) for who, what in earned]
+        return got[0] == 1, [(who, what) for who, what in earned]
 
     async def commit_platform(self, game_id: str, rows: list[Row]) -> bool | None:
         """One COMMIT_PLATFORM script (see the port)."""

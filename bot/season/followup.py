@@ -32,13 +32,16 @@ class SeasonConflict(RuntimeError):
 async def count(season: SeasonStore, game: Game, record: dict[str, Any] | None) -> list[Effect]:
     """Count finished ``game`` in its group's season and across groups, once. Returns
     the announcements of the achievements earned now (a :class:`Say` per person) and
-    the match's picture (:mod:`bot.season.picture`)."""
+    the match's picture (:mod:`bot.season.picture`), only from the follow-up that
+    counted it in the group (one redone after a crash counts the rest, says nothing)."""
     facts = facts_of(game, record)
     if facts is None:
         return []
     await season.keep_facts(game.id, facts.model_dump_json())
-    earned = await count_group(season, facts)
+    fresh, earned = await count_group(season, facts)
     await count_platform(season, facts)
+    if not fresh:  # a redone follow-up: announced (or lost) by the first one
+        return []
     return announce(game, facts, earned) + await _picture(game, facts)
 
 
@@ -73,9 +76,10 @@ async def _read(season: SeasonStore, scope: str,
     return texts, rated(facts, old)
 
 
-async def count_group(season: SeasonStore, facts: MatchFacts) -> list[tuple[str, str]]:
-    """Count the match in its group (see the module docstring); the achievements
-    earned now."""
+async def count_group(season: SeasonStore,
+                      facts: MatchFacts) -> tuple[bool, list[tuple[str, str]]]:
+    """Count the match in its group (see the module docstring): whether it was counted
+    now (not by an earlier follow-up), and the achievements earned now."""
     periods = periods_of(facts.ended_at)
     for _attempt in range(ATTEMPTS):
         texts, new = await _read(season, facts.chat, facts)

@@ -61,12 +61,14 @@ class SeasonStore(Protocol):
         """The stored rating text of each person in ``scope`` (None: none yet)."""
 
     async def commit_group(self, chat: str, game_id: str, periods: list[str],
-                           rows: list[Row], trend_kept: int) -> list[tuple[str, str]] | None:
+                           rows: list[Row], trend_kept: int
+                           ) -> tuple[bool, list[tuple[str, str]]] | None:
         """Count match ``game_id`` in the group ``chat`` once, atomically: ratings,
         the rankings of ``periods``, profiles, the last ``trend_kept`` ratings shown.
-        Returns the achievements newly earned ``(person key, achievement)`` ([] also
-        when the match was counted before); None when a rating changed since it was
-        read (read again and retry)."""
+        Returns whether it was counted now (False: counted before, by a follow-up that
+        is being redone) and the achievements newly earned ``(person key,
+        achievement)``; None when a rating changed since it was read (read again and
+        retry)."""
 
     async def commit_platform(self, game_id: str, rows: list[Row]) -> bool | None:
         """Count match ``game_id`` in the ratings across groups once. True when counted
