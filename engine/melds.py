@@ -30,7 +30,7 @@ from engine.cards import JOKER_SUIT, Card
 from engine.errors import IllegalAction
 from engine.memo import RulesMemo, facts
 from engine.rules import Rules
-from engine.runs import Layout, extend_layout, lay_run, read_layout
+from engine.runs import Layout, bad_slot, extend_layout, lay_run, read_layout
 
 RUN: Final = "run"
 SET: Final = "set"
@@ -155,21 +155,18 @@ def _remembered(rules: Rules, key: object, lay: Callable[[], Meld]) -> Meld:
 
 
 def make_meld(cards: Sequence[Card], rules: Rules, wild_slot: int = 0) -> Meld:
-    """Build a new meld from ``cards`` (any order) under ``rules``; a run's wild in the
-    slot ``wild_slot`` (1..14, the person's choice among ``engine.wilds.wild_choices``; 0: where
-    RULES C4 and docs D11 put it).
+    """Build a new meld from ``cards`` (any order) under ``rules``, a run's wild in slot
+    ``wild_slot`` (1..14: a choice of ``engine.wilds.wild_choices``; 0: by C4, D11).
 
     Raises ``IllegalAction`` with codes ``meld_too_short``, ``meld_three``,
     ``meld_all_wild``, ``meld_two_wilds``, ``meld_set_forbidden``, ``meld_set_too_big``,
     ``meld_mixed_suits``, ``meld_repeated_rank``, ``meld_gap``, ``meld_no_room``,
     ``meld_ace`` (RULES C4, C5, C8, C9, §2 "melds", "set size", "ace"), ``meld_wild_slot``
-    (``wild_slot`` is no place the wild may take: a set's, or none). Answers are
-    remembered per rules (a pure function of the cards, in their order, and the slot).
+    (no such place). Answers are remembered per rules (cards in order, and the slot).
     """
     laid = tuple(cards)
     if wild_slot:
-        return _remembered(rules, (laid, wild_slot),
-                           lambda: _make_meld(laid, rules, wild_slot))
+        return _remembered(rules, (laid, wild_slot), lambda: _make_meld(laid, rules, wild_slot))
     return _remembered(rules, laid, lambda: _make_meld(laid, rules))
 
 
@@ -184,13 +181,9 @@ def _make_meld(cards: Sequence[Card], rules: Rules, wild_slot: int = 0) -> Meld:
     rank = naturals[0].rank
     if all(c.rank == rank for c in naturals) and len(naturals) >= 2:
         if wild_slot:
-            raise _wild_slot()
+            raise bad_slot()
         return _make_set(cards, naturals, rules)
     return _make_run(cards, naturals, rules, wild_slot)
-
-
-def _wild_slot() -> IllegalAction:
-    return _fail("meld_wild_slot", "o curinga não pode ficar nesse lugar")
 
 
 def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules, wild_slot: int = 0) -> Meld:
@@ -205,10 +198,8 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules, wild_slot: int 
     ``meld_two_wilds``, ``meld_repeated_rank``, ``meld_no_room`` or
     ``meld_not_contiguous`` ("falta o 5♥", naming the card next to the meld).
     With ``rules.legacy_relayout`` (records written before issue 14) the meld is rebuilt
-    from all its cards instead, as the engine then did. ``wild_slot``: where a new wild
-    goes in a run that had none, the person's choice among
-    ``engine.wilds.extension_wild_choices`` (0: the default; else ``meld_wild_slot`` when it is
-    no such place).
+    from all its cards instead, as the engine then did. ``wild_slot``: a new wild's slot
+    in a run that had none (``engine.wilds.extension_wild_choices``; else ``meld_wild_slot``).
     """
     if not cards:
         raise _fail("meld_no_cards", "escolha as cartas para acrescentar ao jogo")
@@ -221,7 +212,7 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: Rules, wild_slot: int 
         if meld.kind == RUN and c.suit != meld.suit:
             raise _fail("meld_wrong_kind", "as cartas não servem nesta sequência (outro naipe)")
     if wild_slot and (meld.kind == SET or rules.legacy_relayout):
-        raise _wild_slot()
+        raise bad_slot()
     if len(cards) == 1 and not wild_slot:
         one = cards[0]
         grown = _at_an_end(meld, one, rules) if meld.kind == RUN else _set_plus(meld, one, rules)
@@ -240,8 +231,7 @@ def _extended(meld: Meld, cards: Sequence[Card], rules: Rules, wild_slot: int = 
     if rules.legacy_relayout:
         return _make_run(union, naturals, rules)
     laid = Layout(meld.low, meld.cards, meld.wild_at)
-    grown = extend_layout(laid, meld.suit, cards, rules, wild_slot)
-    return _run_meld(grown, meld.suit, rules)
+    return _run_meld(extend_layout(laid, meld.suit, cards, rules, wild_slot), meld.suit, rules)
 
 
 def _at_an_end(meld: Meld, card: Card, rules: Rules) -> Meld | None:

@@ -152,7 +152,7 @@ def _extend_once(
         pending[slot] = card
     lo, hi = laid.low, laid.low + len(laid.cards) - 1
     if wild_slot and chosen:
-        raise _bad_slot()  # the laid wild moves as RULES C4 says: no choice
+        raise bad_slot()  # the laid wild moves as RULES C4 says: no choice
     if wild_slot:
         lo, hi, wild_slot = _grow_with_wild(slots, pending, lo, hi, wild_slot, suit, rules)
     else:
@@ -238,7 +238,7 @@ def _grow_plain(
         raise not_contiguous(nearest, suit)
     if not wilds:
         if chosen:
-            raise _bad_slot()
+            raise bad_slot()
         return first, last, 0
     spot = _pick_spot(wild_spots(missing, first, last, rules), chosen)
     slots[spot] = wilds[0]
@@ -246,10 +246,9 @@ def _grow_plain(
 
 
 def wild_spots(missing: Sequence[int], first: int, last: int, rules: Rules) -> list[int]:
-    """The slots a run's one new wild may take, the default first (RULES C4, docs D11):
-    the one slot ``missing`` between ``first`` and ``last`` (the naturals' span), else
-    the high end, then the low end, where the variant's bounds leave them open. Two
-    places are the person's choice (issue 30: 2♦ 2♦ 3♦ is A-2-3 or 2-3-4)."""
+    """The slots a run's new wild may take, the default first (RULES C4, docs D11): the
+    one slot ``missing`` in the naturals' span ``first``..``last``, else the open ends,
+    high then low; two places are the person's choice (issue 30: A-2-3 or 2-3-4)."""
     if missing:
         return [missing[0]]
     low_bound, high_bound = slot_bounds(rules)
@@ -257,18 +256,18 @@ def wild_spots(missing: Sequence[int], first: int, last: int, rules: Rules) -> l
 
 
 def _pick_spot(spots: list[int], chosen: int) -> int:
-    """``chosen`` when it is one of ``spots`` (0: the first); ``meld_no_room`` when there
-    is none, ``meld_wild_slot`` when ``chosen`` is not among them."""
+    """``chosen`` if among ``spots`` (0: the first); else ``meld_no_room``/``meld_wild_slot``."""
     if not spots:
         raise _no_room()
     if not chosen:
         return spots[0]
     if chosen not in spots:
-        raise _bad_slot()
+        raise bad_slot()
     return chosen
 
 
-def _bad_slot() -> IllegalAction:
+def bad_slot() -> IllegalAction:
+    """``meld_wild_slot``: the chosen slot is no place the wild may take (issue 30)."""
     return IllegalAction("meld_wild_slot", "o curinga não pode ficar nesse lugar")
 
 
@@ -323,10 +322,10 @@ def _ace_choices(naturals: list[Card], rules: Rules) -> list[list[int]]:
         return [rest]
     if aces == 2:
         if not (rules.ace_low and rules.ace_high):
-            raise IllegalAction("meld_repeated_rank", "uma sequência não pode repetir carta")
+            raise _repeated()
         return [[1, *rest, 14]]
     if aces > 2:
-        raise IllegalAction("meld_repeated_rank", "uma sequência não pode repetir carta")
+        raise _repeated()
     options = []
     if rules.ace_low:
         options.append([1, *rest])
@@ -371,7 +370,7 @@ def _place(
     lo_bound, hi_bound = slot_bounds(rules)
     for a, b in itertools.pairwise(positions):
         if a == b:
-            raise IllegalAction("meld_repeated_rank", "uma sequência não pode repetir carta")
+            raise _repeated()
     lo, hi = positions[0], positions[-1]
     gaps = hi - lo + 1 - len(positions)
     n_wild = 1 if wild is not None else 0
@@ -382,7 +381,7 @@ def _place(
         missing = [p for p in range(lo, hi) if p not in positions]
         wild_pos = _pick_spot(wild_spots(missing, lo, hi, rules), wild_slot)
     elif wild_slot:
-        raise _bad_slot()
+        raise bad_slot()
     if len(positions) < 2:
         raise IllegalAction("meld_all_wild", "um jogo precisa de pelo menos 2 cartas naturais")
     first = min(lo, wild_pos) if wild is not None else lo

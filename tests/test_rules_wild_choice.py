@@ -91,3 +91,30 @@ def test_the_action_carries_the_choice_and_its_record_form_round_trips() -> None
         with pytest.raises(IllegalAction) as err:
             Action.from_json(bad)
         assert err.value.code == "malformed"
+
+
+def test_a_chosen_place_is_recorded_and_the_record_replays_to_it() -> None:
+    """The deal's record keeps the choice (docs/record-format.md ``wilds``), and
+    ``replay`` lays the meld where it was laid: 2♦(A) 2♦ 3♦, not the default 2-3-4."""
+    from engine.match import Match
+    from engine.record import replay
+    from tests.rules_support import build_deck
+
+    match = Match.new(BURACO, ["Ana", "Bia"])
+    match.start_deal(build_deck(BURACO, 2, ["2d 2d 3d 5h 6h 7h Kh 9s 10s Js Qs",
+                                            "Ac Ad Ah As 3c 3h 4d 4h 4s 5c 5d"],
+                                stock_top="2c"))
+    match.act(Action.draw(0))
+    match.act(Action.lay_down(0, [cards("2d 2d 3d")], (), [1]))
+    match.act(Action.discard(0, cards("Kh")[0]))
+    record = match.record()
+    assert record["actions"][1] == {"seat": 0, "do": "meld", "melds": [["2d", "2d", "3d"]],
+                                    "wilds": [1]}
+    replayed = replay(record)
+    assert replayed.ok
+    assert replayed.state.to_json()["melds"][0] == [["2d", "2d", "3d"]]
+    assert shown(replayed.state.melds[0][0]) == "2♦ 2♦ 3♦"
+    assert replayed.state.melds[0][0].wild_slot == 1
+    # without the choice (an older record) the same cards replay to the default place
+    del record["actions"][1]["wilds"]
+    assert shown(replay(record).state.melds[0][0]) == "2♦ 3♦ 2♦"
