@@ -101,7 +101,7 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     my_turn = game.status == "playing" and view.turn == seat
     if my_turn:
         rows += _fitting(play.action_buttons(game, seat, view, b), view)
-        if view.phase == "play" and s.sel:
+        if s.sel:
             rows += _wild_rows([view.hand[i] for i in s.sel], view, b, _)
         lines.append(_draw_line(view, _) if view.phase == "draw" else _play_line(view, _))
     elif game.status == "playing":
@@ -163,8 +163,17 @@ def _wild_rows(picked: list[Any], view: Any, b: play.ButtonMaker,
     """Where the picked cards' wild could stand in two places (issue 30, engine
     ``wilds``: RULES C4, D11, D20), one button per place: ``Baixar 2♦(A) 2♦ 3♦`` (``w``,
     the slot) for a new meld, ``+1: 2♣(4)`` (``ew``, 100 · meld + slot) for one of the
-    side's runs. The plain "Baixar" and "+N" keep the default place."""
+    side's runs; before the draw, ``Pegar o lixo: 2♣(4) 5♥ 6♥`` (``pw``, the slot) for
+    the new meld that justifies a closed pile's pick-up (RULES A10). The plain
+    "Baixar", "+N" and "Pegar o lixo" keep the default place."""
     rules, rows = view.rules, []
+    if view.phase != "play":
+        top = view.pile[-1:] if rules.pickup_justified and can_take_pile(view) else []
+        places = wild_choices([*top, *picked], rules) if top else []
+        if len(places) > 1:
+            rows.append([b("", "pw", slot, text=_("Pegar o lixo: {cards}", cards=play.show_meld(
+                make_meld([*top, *picked], rules, slot)))) for slot in places])
+        return rows
     places = wild_choices(picked, rules)
     if len(places) > 1:
         rows.append([b("", "w", slot, text=_("Baixar {cards}", cards=play.show_meld(

@@ -30,7 +30,7 @@ from engine.state import DRAW, PLAY
 from engine.turns import check_phase
 from engine.view import threes_to_lay
 
-ENGINE_CODES = frozenset({"c", "p", "m", "d", "r", "3", "e", "w", "ew"})
+ENGINE_CODES = frozenset({"c", "p", "m", "d", "r", "3", "e", "w", "ew", "pw"})
 PLAY_CODES = frozenset({"m", "d", "3", "e", "w", "ew"})
 """Engine codes of a turn's play phase: before the draw they are refused as such."""
 
@@ -236,6 +236,10 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
         if arg:
             return Action.take_pile(seat, meld=_meld(game, seat, arg))
         return Action.take_pile(seat, with_=sel or None)
+    if code == "pw":  # the justifying meld's wild in a chosen slot (issue 30)
+        if not sel:
+            raise Refusal(N_("Selecione as cartas primeiro."))
+        return Action.take_pile(seat, with_=sel, wild=_index(arg))
     if code in ("e", "ew"):
         which, slot = _wild_arg(arg) if code == "ew" else (arg, 0)
         meld = _meld(game, seat, which)

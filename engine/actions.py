@@ -10,7 +10,8 @@ Record forms (issue 2, ``docs/record-format.md``)::
     {"seat": s, "do": "extend", "meld": i, "cards": [...]}
     # a run's wild in the slot the person chose (issue 30, engine.wilds): "wilds" beside
     # "melds" (one slot per new meld, 0 = the default place), "wild" in an "extend"
-    # entry or an extend action; absent when every wild is where the rules put it
+    # entry, an extend action or a take_pile "with"; absent when every wild is where
+    # the rules put it
     {"seat": s, "do": "discard", "card": c}
     {"seat": s, "do": "redraw"}                         # RULES A9
     {"seat": s, "do": "lay_three", "card": c}           # RULES A4, A32
@@ -110,12 +111,14 @@ class Action:
 
     @classmethod
     def take_pile(
-        cls, seat: int, with_: Sequence[Card] | None = None, meld: int | None = None
+        cls, seat: int, with_: Sequence[Card] | None = None, meld: int | None = None,
+        wild: int = 0,
     ) -> Action:
-        """Take the discard pile, justified by ``with_`` hand cards or onto meld ``meld`` (A10)."""
+        """Take the discard pile, justified by ``with_`` hand cards or onto meld ``meld``
+        (A10); ``wild``: the chosen slot of the new meld's wild (0: the default place)."""
         if with_ is None:
             return _shared(("take_pile", seat, meld), lambda: cls(seat, "take_pile", meld=meld))
-        return cls(seat, "take_pile", with_=tuple(with_), meld=meld)
+        return cls(seat, "take_pile", with_=tuple(with_), meld=meld, wilds=(wild,))
 
     @classmethod
     def lay_down(
@@ -171,6 +174,8 @@ class Action:
         elif self.do == "take_pile":
             if self.with_ is not None:
                 out["with"] = codes(self.with_)
+                if self.wilds:
+                    out["wild"] = self.wilds[0]
             elif self.meld is not None:
                 out["meld"] = self.meld
         elif self.do == "meld":
@@ -228,7 +233,7 @@ def _shared(key: tuple[object, ...], build: Callable[[], Action]) -> Action:
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "draw": (),
     "redraw": (),
-    "take_pile": ("with", "meld"),
+    "take_pile": ("with", "meld", "wild"),
     "meld": ("melds", "extend", "wilds"),
     "extend": ("meld", "cards", "wild"),
     "discard": ("card",),
@@ -275,7 +280,8 @@ def _parse(seat: int, do: str, data: dict[str, Any]) -> Action:
         if "with" in data and "meld" in data:
             raise _malformed("take_pile aceita 'with' ou 'meld', não os dois")
         if "with" in data:
-            return Action.take_pile(seat, with_=_card_list(data["with"], "with"))
+            return Action.take_pile(seat, with_=_card_list(data["with"], "with"),
+                                    wild=_slot(data.get("wild", 0)))
         if "meld" in data:
             return Action.take_pile(seat, meld=_index(data["meld"]))
         return Action.take_pile(seat)

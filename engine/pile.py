@@ -95,7 +95,7 @@ def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], l
                 "justify_wild_suit", "só um 2 do mesmo naipe da carta de cima justifica"
             )
         new_hand = without(state.hands[action.seat], action.with_)
-        meld = make_meld([top, *action.with_], rules)
+        meld = make_meld([top, *action.with_], rules, action.wild_of(0))  # issue 30
         side_melds.append(meld)
         index = len(side_melds) - 1
     elif action.meld is not None:

@@ -30,19 +30,21 @@ class Stacked:
     """Deals ``hands`` (and the stock's top cards) in the first deal, seeded-like filler
     after; later deals the same way (the tests end within the first deal)."""
 
-    def __init__(self, hands: list[str], stock_top: str = "") -> None:
-        self.hands, self.stock_top = hands, stock_top
+    def __init__(self, hands: list[str], stock_top: str = "",
+                 mortos: list[str] | None = None) -> None:
+        self.hands, self.stock_top, self.mortos = hands, stock_top, mortos
 
     def __call__(self, rules: Rules) -> list[Card]:
-        return build_deck(rules, len(self.hands), self.hands, stock_top=self.stock_top)
+        return build_deck(rules, len(self.hands), self.hands, self.mortos, self.stock_top)
 
 
 def stacked(lines: list[str], hands: list[str], stock_top: str = "",
-            variant: str = "buraco") -> tuple[ConsoleGame, io.StringIO]:
+            variant: str = "buraco", mortos: list[str] | None = None,
+            ) -> tuple[ConsoleGame, io.StringIO]:
     """A terminal game dealt from :class:`Stacked` that reads ``lines`` (then end of
     input), echoing each prompt and the line typed."""
     clock = FakeClock()
-    svc = make_service(MemoryStore(clock), clock, deck_fn=Stacked(hands, stock_top))
+    svc = make_service(MemoryStore(clock), clock, deck_fn=Stacked(hands, stock_top, mortos))
     out = io.StringIO()
     console = Console(file=out, width=200, color_system=None)
     feed: Iterator[str] = iter(lines)
@@ -60,8 +62,8 @@ def stacked(lines: list[str], hands: list[str], stock_top: str = "",
 
 
 async def play(lines: list[str], hands: list[str] | None = None, stock_top: str = "Qs",
-               variant: str = "buraco") -> str:
-    game, out = stacked(lines, hands or [PERSON, ROBOT], stock_top, variant)
+               variant: str = "buraco", mortos: list[str] | None = None) -> str:
+    game, out = stacked(lines, hands or [PERSON, ROBOT], stock_top, variant, mortos)
     assert await game.setup(variant, 2)
     await game.play()
     return out.getvalue()

@@ -50,3 +50,16 @@ async def test_several_melds_put_the_one_in_question_last() -> None:
     """``b 1 2 3 / 4 5 6``: the 2♦ meld is laid last, so the question is about it."""
     text = await play(["c", "b 1 2 3 / 4 5 6", "2", "q", "s"], [WILDS, ROBOT], "2c")
     assert "│   1) 5♥ 6♥ 7♥ " in text and "│   2) 2♦(A) 2♦ 3♦ " in text
+
+
+async def test_a_closed_piles_justifying_meld_asks_where_the_wild_stands() -> None:
+    """Tranca (RULES A10: the top card melded with two hand cards; ace high only, §2):
+    Q♦ on the pile, ``l 5 1`` with K♦ and 2♣ makes Q♦ K♦ 2♣(A) or 2♣(J) Q♦ K♦."""
+    mortos = ["Ah Ah Ac Ac As As 10c 10c 10d 10d 10h", "Jc Jc Jd Jd Jh Jh 9c 9c 9d 9d 9h"]
+    text = await play(["c", "d 12", "l 5 1", "2", "q", "s"],
+                      ["2c Kc 2d Kd 7h 9s 10s Js Qs Ks 4d",
+                       "4s 4s 5s 5s 6s 6s Kh Kh Qd Qd 8h"], "Qc Qh", "tranca", mortos)
+    assert "Robô 2 comprou do monte e descartou Q♦." in text
+    assert ("Onde fica o curinga? 1) Pegar o lixo: Q♦ K♦ 2♣(A)  2) Pegar o lixo: 2♣(J) Q♦ "
+            "K♦ (Enter = 1)") in text
+    assert "│   1) 2♣(J) Q♦ K♦ " in text

@@ -86,6 +86,9 @@ def test_the_action_carries_the_choice_and_its_record_form_round_trips() -> None
     ext = Action.extend(1, 2, cards("2c"), 4)
     assert ext.to_json() == {"seat": 1, "do": "extend", "meld": 2, "cards": ["2c"], "wild": 4}
     assert Action.from_json(ext.to_json()) == ext
+    pick = Action.take_pile(1, with_=cards("Kd 2c"), wild=11)  # RULES A10's new meld
+    assert pick.to_json() == {"seat": 1, "do": "take_pile", "with": ["Kd", "2c"], "wild": 11}
+    assert Action.from_json(pick.to_json()) == pick
     for bad in ({"seat": 0, "do": "extend", "meld": 0, "cards": ["2c"], "wild": 15},
                 {"seat": 0, "do": "meld", "melds": [["2c", "5h", "6h"]], "wilds": [1, 2]}):
         with pytest.raises(IllegalAction) as err:

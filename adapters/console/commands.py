@@ -329,7 +329,7 @@ async def _press_cards(game: ConsoleGame, cmd: str, groups: list[list[int]],
             return
     code, arg = {"l": "p", "b": "m", "d": "d", "t": "3", "e": "e"}[cmd], (
         "" if target is None else str(target))
-    places = wild.choices(game, cmd, target) if cmd in ("b", "e") else []
+    places = wild.choices(game, cmd, target) if cmd in ("b", "e", "l") else []
     if len(places) > 1:  # the wild could stand in two places: the person says which
         picked = wild.ask(game, places)
         if picked is None:

@@ -1,7 +1,8 @@
 """The terminal's question when a wild could stand in two places (issue 30).
 
 The hand view offers one button per place (:func:`bot.hands._wild_rows`: ``w`` for the
-new meld of the selection, ``ew`` for an extension of meld N); after ``b`` or ``e`` has
+new meld of the selection, ``ew`` for an extension of meld N, ``pw`` for the meld that
+justifies a closed pile's pick-up); after ``b``, ``e`` or ``l`` has
 selected the cards, the terminal reads those buttons and asks which one, so the choice
 is made exactly as in the chat (RULES C4, docs/rules-decisions.md D11, D20). A ``b``
 with several melds puts the one whose wild is in question last (the selection's meld,
@@ -35,12 +36,12 @@ def in_question(groups: list[list[str]], rules: Any) -> list[int]:
 
 def choices(game: ConsoleGame, cmd: str, target: int | None) -> list[tuple[str, str, str]]:
     """``(label, code, arg)`` of the hand's place buttons for this move (``b``: ``w``;
-    ``e`` onto meld ``target``: its ``ew``)."""
+    ``l`` justified by the selection: ``pw``; ``e`` onto meld ``target``: its ``ew``)."""
     out = []
     for row in game.hand.buttons if game.hand is not None else []:
         for button in row:
             _gid, _ver, code, arg = button.data.split("|")[:4]
-            if (cmd == "b" and code == "w") or (
+            if (cmd == "b" and code == "w") or (cmd == "l" and code == "pw") or (
                     cmd == "e" and code == "ew" and int(arg) // 100 == target):
                 out.append((button.label, code, arg))
     return out
