@@ -76,8 +76,11 @@ class Action:
         self.wilds: Final = wilds if any(wilds) else ()
 
     def _fields(self) -> tuple[object, ...]:
-        return (self.seat, self.do, self.card, self.cards, self.meld, self.with_, self.melds,
-                self.extensions, self.wilds)
+        """The fields in order; ``wilds`` only when set, so an action without a chosen
+        wild compares, hashes and prints as before issue 30 (``bench/same_play.py``)."""
+        fields = (self.seat, self.do, self.card, self.cards, self.meld, self.with_,
+                  self.melds, self.extensions)
+        return (*fields, self.wilds) if self.wilds else fields
 
     def wild_of(self, k: int) -> int:
         """The slot chosen for the wild of new meld ``k`` (extensions follow the new
@@ -95,8 +98,8 @@ class Action:
     def __repr__(self) -> str:
         return (f"Action(seat={self.seat!r}, do={self.do!r}, card={self.card!r}, "
                 f"cards={self.cards!r}, meld={self.meld!r}, with_={self.with_!r}, "
-                f"melds={self.melds!r}, extensions={self.extensions!r}, "
-                f"wilds={self.wilds!r})")
+                f"melds={self.melds!r}, extensions={self.extensions!r}"
+                + (f", wilds={self.wilds!r})" if self.wilds else ")"))
 
     # Constructors --------------------------------------------------------------
     @classmethod
