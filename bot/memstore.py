@@ -7,6 +7,7 @@ deadline to one caller at a time, expiries follow the injected clock.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 from bot.ports import LEASE_S, Clock
@@ -35,6 +36,7 @@ class MemoryStore:
         self.records: dict[str, str] = {}
         self.results: dict[str, dict[str, list[object]]] = {}
         self.settings: dict[tuple[str, str], str] = {}
+        self.feeds: set[MemoryFeed] = set()
 
     def _alive(self, expires: float) -> bool:
         return expires > self.clock.now()
@@ -180,3 +182,43 @@ class MemoryStore:
     async def set_setting(self, chat_key: str, name: str, value: str) -> None:
         """Store a chat setting."""
         self.settings[(chat_key, name)] = value
+
+    async def announce(self, game_id: str, version: int) -> None:
+        """Hand ``(game_id, version)`` to every feed following the game."""
+        for feed in list(self.feeds):
+            if game_id in feed.games:
+                feed.queue.put_nowait((game_id, version))
+
+    def version_feed(self) -> MemoryFeed:
+        """A new feed of this store's announcements."""
+        feed = MemoryFeed(self)
+        self.feeds.add(feed)
+        return feed
+
+
+class MemoryFeed:
+    """:class:`bot.ports.VersionFeed` of one :class:`MemoryStore` (one process)."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self.games: set[str] = set()
+        self.queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+
+    async def follow(self, game_id: str) -> None:
+        """Receive the game's announcements."""
+        self.games.add(game_id)
+
+    async def drop(self, game_id: str) -> None:
+        """Stop receiving the game's announcements."""
+        self.games.discard(game_id)
+
+    async def next(self, timeout_s: float) -> tuple[str, int] | None:
+        """The next ``(game_id, version)`` announced, or None after ``timeout_s``."""
+        try:
+            return await asyncio.wait_for(self.queue.get(), timeout_s)
+        except TimeoutError:
+            return None
+
+    async def close(self) -> None:
+        """Leave the store's feeds."""
+        self.store.feeds.discard(self)

@@ -116,6 +116,34 @@ class GameStore(Protocol):
     async def set_setting(self, chat_key: str, name: str, value: str) -> None:
         """Store a per-chat setting."""
 
+    async def announce(self, game_id: str, version: int) -> None:
+        """Tell every worker that game ``game_id`` is now at ``version`` (Redis pub/sub on
+        the game's own channel; DESIGN "The web table"). Called after every save that
+        won (:meth:`bot.runner.GameRunner._saved`) and after a game is created; nothing
+        is stored, so a worker that was not listening reads the state when it looks."""
+
+    def version_feed(self) -> VersionFeed:
+        """A new :class:`VersionFeed` of this store's announcements (one per worker)."""
+
+
+class VersionFeed(Protocol):
+    """The announcements of :meth:`GameStore.announce` for the games a worker follows
+    (a Redis pub/sub connection: on a cluster, sharded pub/sub on each game's slot)."""
+
+    async def follow(self, game_id: str) -> None:
+        """Receive the announcements of game ``game_id`` from now on."""
+
+    async def drop(self, game_id: str) -> None:
+        """Stop receiving the announcements of game ``game_id``."""
+
+    async def next(self, timeout_s: float) -> tuple[str, int] | None:
+        """The next announcement ``(game_id, version)``, or None after ``timeout_s``
+        seconds without one. Raises the store's connection errors (announcements sent
+        meanwhile may be lost: the caller reads the games it follows again)."""
+
+    async def close(self) -> None:
+        """Release the connection; the feed is unusable afterwards."""
+
 
 class Clock(Protocol):
     """Wall-clock time in seconds since the epoch (injected so tests control time)."""

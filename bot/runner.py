@@ -240,12 +240,23 @@ class GameRunner:
         replace) set the deadline the saved game calls for. The effects, table views
         stamped with ``version``."""
         self._remember(gid, version, text, game)
+        await self._announce(gid, version)
         if resettle:
             await self._settle(gid, True, (version, game))
         if game.status == "over":
             effects = effects + await upkeep.close_out(self.store, game, self.season)
         return [e.model_copy(update={"state_version": version})
                 if isinstance(e, TableView) else e for e in effects]
+
+    async def _announce(self, gid: str, version: int) -> None:
+        """Announce that game ``gid`` is at ``version`` (``store.announce``: the web
+        tables of every worker follow it, DESIGN "The web table"). A store that fails
+        to is logged: the move stands, and the next save announces again."""
+        try:
+            await self.store.announce(gid, version)
+        except Exception as err:
+            log.warning("game %s: version %d not announced (%s)", gid, version,
+                        type(err).__name__)
 
     async def _confirm(self, gid: str, got: tuple[int, Game], base: str,
                        update: str | None) -> object:

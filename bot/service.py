@@ -107,6 +107,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls):
             other = await self.store.chat_game(chat.key)
             return await self._existing(chat, user, other or "", lang)
         await upkeep.schedule(self.store, game, self.pacing, self.season)
+        await self._announce(game.id, 1)
         if update is not None:  # marked once done: a redelivery after a crash is served
             await self.store.first_seen(update, UPDATE_TTL_S)
         return [views.table_effect(game)]

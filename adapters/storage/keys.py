@@ -8,6 +8,7 @@ live in one Redis Cluster slot and a Lua script touching them stays single-slot:
     <prefix>:{<game_id>}:record    string, the game's record JSON      (no expiry)
     <prefix>:{<game_id>}:applied   sorted set, update keys applied to the game, score
                                    Unix time; the last 64 are kept       (expires)
+    <prefix>:{<game_id>}:ver       pub/sub channel: "the game is at version V" (feed.py)
     <prefix>:chat:<chat_key>       string, the chat's active game id   (expires)
     <prefix>:timers                sorted set, member game id, score Unix time
     <prefix>:seen:<update_key>     string "1", idempotency marker of a command that
@@ -44,6 +45,10 @@ class StoreKeys:
     def applied(self, game_id: str) -> str:
         """Sorted set of the update keys applied to the game (idempotency, bounded)."""
         return f"{self.prefix}:{{{game_id}}}:applied"
+
+    def versions(self, game_id: str) -> str:
+        """Pub/sub channel announcing the game's new versions (:mod:`.feed`)."""
+        return f"{self.prefix}:{{{game_id}}}:ver"
 
     def state_pattern(self) -> str:
         """A SCAN ``MATCH`` pattern for the state keys of every game of this prefix."""

@@ -24,6 +24,7 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
 
 from adapters.storage import scripts
+from adapters.storage.feed import Announcements
 from adapters.storage.keys import DEFAULT_PREFIX, StoreKeys
 from adapters.storage.timers import TimerSets
 from bot.model import CorruptGame
@@ -75,7 +76,7 @@ def _check_ttl(ttl_s: int) -> None:
         raise ValueError(f"ttl_s must be a whole number of seconds >= 1, got {ttl_s!r}")
 
 
-class RedisStore:
+class RedisStore(Announcements):
     """Game store on one Redis database, a Redis Cluster or a Sentinel-watched primary;
     every method is one round trip or a transaction.
 

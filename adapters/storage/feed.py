@@ -1,0 +1,80 @@
+"""Version announcements on Redis pub/sub (DESIGN "The web table"): every save that
+wins announces "game G is at version V" on the game's own channel
+(``<prefix>:{G}:ver``, in the game's Cluster slot), and every worker holding a web
+table of G follows that channel.
+
+Plain ``PUBLISH``/``SUBSCRIBE`` here; on a Redis Cluster these two methods are where
+sharded pub/sub (``SPUBLISH``/``SSUBSCRIBE``) goes: the channel already carries the
+game's hash tag. Nothing is stored: a worker that missed an announcement (its
+connection dropped) reads the games it follows again (:mod:`adapters.web.hub`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from adapters.storage.keys import StoreKeys
+
+
+class Announcements:
+    """Mixed into :class:`adapters.storage.RedisStore`: ``client`` is its redis-py
+    asyncio client (``decode_responses=True``), ``keys`` its :class:`StoreKeys`."""
+
+    client: Any
+    keys: StoreKeys
+
+    async def announce(self, game_id: str, version: int) -> None:
+        """``PUBLISH <prefix>:{game_id}:ver <version>`` (one round trip)."""
+        await self.client.publish(self.keys.versions(game_id), str(version))
+
+    def version_feed(self) -> RedisFeed:
+        """A new :class:`RedisFeed` on its own pub/sub connection."""
+        return RedisFeed(self.client, self.keys)
+
+
+class RedisFeed:
+    """:class:`bot.ports.VersionFeed` on one redis-py ``PubSub`` connection."""
+
+    def __init__(self, client: Any, keys: StoreKeys) -> None:
+        self.keys = keys
+        self.pubsub = client.pubsub(ignore_subscribe_messages=True)
+        self._head = f"{keys.prefix}:{{"  # a channel is head + game id + "}:ver"
+
+    async def follow(self, game_id: str) -> None:
+        """``SUBSCRIBE`` to the game's channel."""
+        await self.pubsub.subscribe(self.keys.versions(game_id))
+
+    async def drop(self, game_id: str) -> None:
+        """``UNSUBSCRIBE`` from the game's channel."""
+        await self.pubsub.unsubscribe(self.keys.versions(game_id))
+
+    async def next(self, timeout_s: float) -> tuple[str, int] | None:
+        """The next ``(game_id, version)``, None after ``timeout_s`` (at once when
+        nothing is followed). Subscription replies and a message that is no version
+        are skipped."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + timeout_s
+        while self.pubsub.subscribed:
+            left = until - loop.time()
+            msg = await self.pubsub.get_message(ignore_subscribe_messages=True,
+                                                timeout=max(left, 0.0))
+            got = self._parse(msg) if msg else None
+            if got is not None:
+                return got
+            if left <= 0:
+                break
+        return None
+
+    def _parse(self, msg: dict[str, Any]) -> tuple[str, int] | None:
+        if msg.get("type") != "message":
+            return None
+        channel, data = str(msg["channel"]), str(msg["data"])
+        if not (channel.startswith(self._head) and channel.endswith("}:ver")
+                and data.isdigit()):
+            return None
+        return channel[len(self._head):-len("}:ver")], int(data)
+
+    async def close(self) -> None:
+        """Close the pub/sub connection."""
+        await self.pubsub.aclose()
