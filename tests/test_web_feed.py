@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Version announcements (issue 27, DESIGN "The web table"): every save that wins says
 "game G is at version V" on the game's channel, on the in-memory store, fakeredis and
 a real Redis; a feed hears only the games it follows, and a save that lost its race
