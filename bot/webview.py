@@ -30,6 +30,7 @@ PAGE_TEXTS = {
     "spectator": N_("Você está assistindo: não está sentado nesta mesa."),
     "no_melds": N_("(sem jogos)"), "empty_pile": N_("Lixo vazio"),
     "blocked": N_("lixo trancado"), "points": N_("pts"),
+    "gone": N_("Este jogo não existe mais."),
 }
 """The page's own words (its buttons and headings), sent translated with each view."""
 OPEN_TABLE = N_("Abrir a mesa")

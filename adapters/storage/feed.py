@@ -16,6 +16,9 @@ from typing import Any
 
 from adapters.storage.keys import StoreKeys
 
+IDLE_POLL_S = 0.05
+"""How often a feed following nothing looks again whether it follows a game."""
+
 
 class Announcements:
     """Mixed into :class:`adapters.storage.RedisStore`: ``client`` is its redis-py
@@ -50,11 +53,14 @@ class RedisFeed:
         await self.pubsub.unsubscribe(self.keys.versions(game_id))
 
     async def next(self, timeout_s: float) -> tuple[str, int] | None:
-        """The next ``(game_id, version)``, None after ``timeout_s`` (at once when
-        nothing is followed). Subscription replies and a message that is no version
-        are skipped."""
+        """The next ``(game_id, version)``, None after ``timeout_s``. Subscription
+        replies and a message that is no version are skipped."""
         loop = asyncio.get_running_loop()
         until = loop.time() + timeout_s
+        while not self.pubsub.subscribed:  # nothing followed: wait for a follow
+            if loop.time() >= until:
+                return None
+            await asyncio.sleep(min(IDLE_POLL_S, until - loop.time()))
         while self.pubsub.subscribed:
             left = until - loop.time()
             msg = await self.pubsub.get_message(ignore_subscribe_messages=True,
