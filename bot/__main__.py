@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
     logsafe.install(logsafe.secrets_of(settings.telegram_token, settings.discord_token,
                                        settings.webhook_secret, settings.redis_password,
-                                       settings.redis_sentinel_password,
+                                       settings.redis_sentinel_password, settings.web_secret,
                                        redis_url=settings.redis_url))
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -68,6 +68,19 @@ class Settings(BaseSettings):
     docs_url: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/\S*)?$")
     """Address of the published ``docs/`` folder: ``/ajuda`` links the player's guide
     there (``<docs_url>/guia.md``); unset, it names ``docs/guia.md``."""
+    web_port: int | None = Field(default=None, ge=1, le=65535)
+    """Port of the web table (adapters/web, docs/web.md); unset: no web table, and the
+    chat views carry no link to it."""
+    web_listen: str = "0.0.0.0"
+    web_public_url: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/\S*)?$",
+                                       validate_default=True)
+    """The page's public address (HTTPS in front of ``web_port``), to build the links."""
+    web_secret: str | None = Field(default=None, min_length=16)
+    """Key of the web table's signed links and sessions (the same in every worker);
+    unset: derived from the bot tokens."""
+    telegram_webapp: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
+    """Short name of the Mini App registered with @BotFather (``/newapp``): the links
+    become ``https://t.me/<bot>/<app>?startapp=<game>``."""
     turn_timer_s: int = Field(default=90, ge=10, le=86_400)
     ai_pace_s: float = Field(default=1.0, ge=0, le=60)
     log_level: LogLevel = "INFO"
@@ -86,7 +99,8 @@ class Settings(BaseSettings):
         return value.strip().upper() if isinstance(value, str) else value
 
     @field_validator("webhook_url", "webhook_secret", "telegram_base_url", "redis_url",
-                     "docs_url", mode="before")
+                     "docs_url", "web_port", "web_public_url", "web_secret",
+                     "telegram_webapp", mode="before")
     @classmethod
     def _unset_when_empty(cls, value: Any) -> Any:
         """``WEBHOOK_URL=`` (as a copied ``.env.example`` leaves it) means unset."""
@@ -102,6 +116,14 @@ class Settings(BaseSettings):
     def _https_for_telegram(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value and value.startswith("http://") and not info.data.get("telegram_base_url"):
             raise PydanticCustomError("https_only", "https only")
+        return value
+
+    @field_validator("web_public_url")
+    @classmethod
+    def _web_needs_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if info.data.get("web_port") and not value:
+            raise _redis_error(N_("com WEB_PORT, defina WEB_PUBLIC_URL, o endereço público "
+                                  "da mesa (ex.: https://mesa.example.org/)"))
         return value
 
     @field_validator("redis_mode")
@@ -167,7 +189,7 @@ def settings_error(err: ValidationError, _: Translator | None = None) -> str:
 
 
 SECRET = {"webhook_secret", "webhook_url", "telegram_token", "discord_token", "redis_url",
-          "redis_password", "redis_sentinel_password"}
+          "redis_password", "redis_sentinel_password", "web_secret"}
 """Settings whose value is never echoed in a line (it is, or may hold, a secret: a
 webhook URL's path often carries one)."""
 
@@ -193,8 +215,13 @@ def _by_name(name: str, _: Translator) -> str | None:
         return _("use um endereço https:// (ex.: https://bot.example.org/tg)")
     if name == "webhook_secret":
         return _("use de 1 a 256 letras, algarismos, '_' ou '-'")
-    if name in ("telegram_base_url", "discord_api_base", "docs_url"):
+    if name in ("telegram_base_url", "discord_api_base", "docs_url", "web_public_url"):
         return _("use um endereço http:// ou https://")
+    if name == "web_secret":
+        return _("use ao menos 16 caracteres")
+    if name == "telegram_webapp":
+        return _("use o nome curto do Mini App no @BotFather (3 a 30 letras, algarismos "
+                 "ou '_')")
     return None
 
 

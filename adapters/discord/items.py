@@ -162,6 +162,9 @@ def _item(part: Btn | Menu, row: int) -> discord.ui.Item[Any]:
     if isinstance(part, Menu):
         kind = CardSelect if part.custom_id.startswith("bbc:") else ActionSelect
         made: discord.ui.Item[Any] = kind(part.custom_id, part)
+    elif part.url:
+        made = discord.ui.Button(label=part.label, url=part.url,
+                                 style=discord.ButtonStyle.link)
     elif part.custom_id.startswith("bbp:"):
         game, ver, page = part.custom_id[4:].split("|")
         made = PageButton(game, int(ver), int(page), part.label)

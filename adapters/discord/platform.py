@@ -30,6 +30,8 @@ from adapters.delivery.platform import MessageGone, PrivateRefused
 from adapters.discord import render
 from adapters.discord.items import build_view, embed, message_kwargs
 from bot.effects import ChatRef, HandView, PlayerRef, Reply, TableView, TurnPing
+from bot.i18n import Translator
+from bot.webview import OPEN_TABLE
 
 log = logging.getLogger(__name__)
 
@@ -77,11 +79,15 @@ class Hand:
     """A hand to render when it is sent (the page depends on the origin)."""
 
     effect: HandView
+    link: str | None = None
+    """The web table's signed link for this person ("Abrir a mesa"), when served."""
 
     def message(self, lang: str, page: int = 0, note: str = "") -> render.Message:
         """The rendered hand in ``lang`` at ``page``; ``note`` goes first."""
         game = self.effect
-        msg = render.hand_message(game.view, game.game_id, Texts(lang), page)
+        msg = render.hand_message(game.view, game.game_id, Texts(lang), page,
+                                  link=(Translator(lang)(OPEN_TABLE), self.link)
+                                  if self.link else None)
         if note:
             msg.description = render.clip(f"*{note}*\n{msg.description}", 4096)
         return msg
@@ -99,6 +105,8 @@ class DiscordPlatform:
     def __init__(self, client: discord.Client, lang_of: Any) -> None:
         self.client = client
         self.lang_of = lang_of
+        self.web: Any = None
+        """The web table's links (:class:`adapters.web.runtime.WebLinks`) when served."""
 
     # ---- rendering -----------------------------------------------------------------
     async def table(self, effect: TableView) -> render.Message:
@@ -107,7 +115,9 @@ class DiscordPlatform:
 
     def hand(self, effect: HandView) -> Hand:
         """The hand, rendered when sent."""
-        return Hand(effect)
+        link = (self.web.signed("dc", effect.player.user_id, effect.game_id)
+                if self.web is not None and effect.view.buttons else None)
+        return Hand(effect, link)
 
     def text(self, text: str) -> str:
         """A plain service text as message content."""

@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from adapters.delivery.ticks import stop_on_signals
 from adapters.discord.app import BuracoClient, shard_settings
+from adapters.web.runtime import web_table
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,9 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
         ops = await start_ops(store, settings.metrics_port)
         client = await _client(settings, store)
         stop = stop or stop_on_signals()
-        async with client:
+        async with client, web_table(settings, store, client.service, "dc",
+                                     client.delivery.deliver) as links:
+            client.delivery.platform.web = links  # type: ignore[attr-defined]
             await client.login(settings.discord_token)
             running = asyncio.ensure_future(client.connect(reconnect=True))
             stopping = asyncio.ensure_future(stop.wait())

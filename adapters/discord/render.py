@@ -45,6 +45,8 @@ class Btn:
     label: str
     custom_id: str
     style: str = "secondary"
+    url: str = ""
+    """A link button's address (then ``custom_id`` is unused)."""
 
 
 @dataclass(frozen=True)
@@ -137,8 +139,10 @@ def _option(face: CardFace) -> str:
     return clip(redden(f"{face.group}:{text}" if face.group else text), 100)
 
 
-def hand_message(view: View, game_id: str, _: Translator, page: int = 0) -> Message:
-    """The hand: cards line and the view's lines, card selects and the actions valid now.
+def hand_message(view: View, game_id: str, _: Translator, page: int = 0,
+                 link: tuple[str, str] | None = None) -> Message:
+    """The hand: cards line and the view's lines, card selects and the actions valid now;
+    ``link`` ``(label, url)`` a link button first among the actions (the web table).
 
     ``page`` (0-based) picks which 75 cards the selects offer when there are more.
     Every card and every action of ``view`` is reachable: nothing is dropped."""
@@ -164,8 +168,9 @@ def hand_message(view: View, game_id: str, _: Translator, page: int = 0) -> Mess
                          _(N_("Cartas {a}–{b}: escolha"), a=first, b=first + len(chunk) - 1),
                          [Opt(_option(f), b.data, f.selected) for f, b in chunk],
                          max_values=len(chunk)))
-    rows += _action_rows(extra + [button(b) for b in actions], MAX_ROWS - len(rows), ver,
-                         game_id, _)
+    web = [Btn(link[0], "", "link", url=link[1])] if link else []
+    rows += _action_rows(web + extra + [button(b) for b in actions], MAX_ROWS - len(rows),
+                         ver, game_id, _)
     description = " ".join(_face(f) for f in view.cards)
     description = "\n".join([description, "", *(plain(line) for line in view.lines)])
     return Message(clip(plain(view.title), 256), clip(description, MAX_DESCRIPTION), rows)

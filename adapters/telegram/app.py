@@ -40,6 +40,7 @@ from adapters.telegram.handlers import Handlers
 from adapters.telegram.i18n import Texts
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
+from adapters.web.runtime import web_table
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -160,12 +161,15 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     poll_interval=TelegramTuning().telegram_poll_interval,
                     allowed_updates=updates)
             log.info("Telegram bot @%s running", application.bot.username)
-            halt = asyncio.Event()
-            ticking = asyncio.get_running_loop().create_task(
-                tick_loop(service, handlers.outbox, stop=halt))
-            await stop.wait()
-            await application.updater.stop()  # no new updates; then finish what runs
-            await wind_down(ticking, halt, handlers.outbox)
+            async with web_table(settings, store, service, "tg",
+                                 handlers.outbox.deliver) as links:
+                handlers.outbox.platform.web = links
+                halt = asyncio.Event()
+                ticking = asyncio.get_running_loop().create_task(
+                    tick_loop(service, handlers.outbox, stop=halt))
+                await stop.wait()
+                await application.updater.stop()  # no new updates; then finish what runs
+                await wind_down(ticking, halt, handlers.outbox)
             await application.stop()
     finally:
         await stop_ops(ops)

@@ -18,7 +18,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    Message,
+    ReplyParameters,
+)
 from telegram.constants import ParseMode
 from telegram.error import ChatMigrated, Forbidden
 
@@ -31,6 +38,8 @@ from adapters.telegram.calls import api
 from adapters.telegram.i18n import N_, Texts
 from adapters.telegram.refs import MessageRefs
 from bot.effects import ChatRef, Effect, HandView, PlayerRef, Reply, TableView, TurnPing
+from bot.i18n import Translator
+from bot.webview import OPEN_TABLE
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +87,10 @@ class TelegramPlatform:
         self.refs = refs
         self.lang_of = lang_of
         self.dm_ok: set[str] = set()
+        self.web: Any = None
+        """The web table's links (:class:`adapters.web.runtime.WebLinks`) when
+        ``WEB_PORT`` is set: the table and the hands carry an "Abrir a mesa" button."""
+        self._langs: dict[str, str] = {}  # chat key -> language, as its table last read
 
     @property
     def username(self) -> str:
@@ -88,16 +101,30 @@ class TelegramPlatform:
     async def table(self, effect: TableView) -> Rendered:
         """HTML table; a lobby adds the "join and open the private chat" link button."""
         extra = None
-        if "j" in render.codes(effect.view):
+        codes = render.codes(effect.view)
+        if "j" in codes:
             _ = Texts(await self.lang_of(effect.chat.key))
             extra = [[render.link_button(_("Entrar e abrir o privado"), self.username,
                                          f"j{effect.game_id}")]]
+        elif "h" in codes and self.web is not None:
+            lang = self._langs[effect.chat.key] = await self.lang_of(effect.chat.key)
+            link = self.web.mini_app(self.username, effect.game_id)
+            if link:  # a group cannot carry a web_app button: the Mini App's direct link
+                extra = [[InlineKeyboardButton(Translator(lang)(OPEN_TABLE), url=link)]]
         return Rendered(render.view_html(effect.view),
                         render.keyboard(effect.view.buttons, extra))
 
     def hand(self, effect: HandView) -> Rendered:
-        """HTML hand with its card and action buttons."""
-        return Rendered(render.view_html(effect.view), render.keyboard(effect.view.buttons))
+        """HTML hand with its card and action buttons (and, with the web table, its
+        "Abrir a mesa" link: the Mini App, else a one-use signed link)."""
+        extra = None
+        if self.web is not None and effect.view.buttons:
+            link = (self.web.mini_app(self.username, effect.game_id)
+                    or self.web.signed("tg", effect.player.user_id, effect.game_id))
+            label = Translator(self._langs.get(effect.chat.key, "pt"))(OPEN_TABLE)
+            extra = [[InlineKeyboardButton(label, url=link)]]
+        return Rendered(render.view_html(effect.view),
+                        render.keyboard(effect.view.buttons, extra))
 
     def text(self, text: str) -> Rendered:
         """A plain service text."""

@@ -67,13 +67,13 @@
     const proof = launchProof();
     if (!proof && saved) { state.session = saved; return true; }
     if (!proof) {
-      const res = await fetch("/api/session", { method: "POST", body: "{}",
+      const res = await fetch("api/session", { method: "POST", body: "{}",
         headers: { "Content-Type": "application/json" } });
       const body = await res.json();
       refuse(body.message);
       return false;
     }
-    const res = await fetch("/api/session", { method: "POST", body: JSON.stringify(proof),
+    const res = await fetch("api/session", { method: "POST", body: JSON.stringify(proof),
       headers: { "Content-Type": "application/json" } });
     const body = await res.json();
     if (!res.ok) {
@@ -98,8 +98,11 @@
   // ---- connection ---------------------------------------------------------------
   function connect() {
     if (state.refused || (state.ws && state.ws.readyState <= 1)) return;
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws`);
+    const url = new URL("ws", location.href);
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    url.hash = "";
+    url.search = "";
+    const ws = new WebSocket(url.href);
     state.ws = ws;
     ws.onopen = () => {
       state.retry = 0;
@@ -312,19 +315,23 @@
   }
 
   // ---- start --------------------------------------------------------------------
-  async function start() {
-    $("sort-suit").addEventListener("click", () => setSort("suit"));
-    $("sort-rank").addEventListener("click", () => setSort("rank"));
-    document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible") connect();
-    });
-    telegramExtras();
+  async function boot() {
     try {
       if (await openSession()) connect();
     } catch (e) {
       setState("offline");
-      setTimeout(start, 2000);
+      setTimeout(boot, 2000);
     }
+  }
+
+  function start() {
+    $("sort-suit").addEventListener("click", () => setSort("suit"));
+    $("sort-rank").addEventListener("click", () => setSort("rank"));
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && state.session) connect();
+    });
+    telegramExtras();
+    boot();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
