@@ -128,3 +128,30 @@ async def test_the_chat_adapters_redis_calls_run_on_the_cluster(store: RedisStor
     stale = StaleTables(client, prefix, "tg", grace_s=0.0)
     due = await stale.mark("g1", 0.0)
     assert await stale.claim() == ["g1"] and await stale.clear("g1", due + 1)
+
+
+async def test_versions_are_announced_on_sharded_pub_sub(store: RedisStore) -> None:
+    """On a cluster the web table's announcements are SPUBLISH/SSUBSCRIBE on the game's
+    own slot (issue 27's feed, issue 28): a feed following games on every primary hears
+    each one's versions, and only the games it follows."""
+    games = [f"web-{n}" for n in range(12)]
+    homes = {store.client.get_node_from_key(store.keys.versions(g)).name for g in games}
+    assert len(homes) == 3
+    feed = store.version_feed()
+    try:
+        for gid in games[:-1]:
+            await feed.follow(gid)
+        for k, gid in enumerate(games):
+            await store.announce(gid, k + 1)
+        heard = []
+        while (got := await feed.next(1.0)) is not None:
+            heard.append(got)
+        assert sorted(heard) == sorted((g, k + 1) for k, g in enumerate(games[:-1]))
+        await feed.drop(games[0])
+        await store.announce(games[0], 99)
+        assert await feed.next(0.3) is None
+        channels = await store.client.execute_command(
+            "PUBSUB SHARDCHANNELS", target_nodes="primaries")
+        assert store.keys.versions(games[1]) in str(channels)
+    finally:
+        await feed.close()
