@@ -1,0 +1,140 @@
+"""The web server in this test process: :class:`adapters.web.server.WebServer` over the
+real service on an embedded fakeredis store, dealing the known deck, served on a
+loopback port from an event loop in a thread; a chat person plays with the buttons of the
+hand views the service gives them (as an adapter renders them).
+
+Quicker than the bot process (no emulator, no Redis server), for the page's own
+behaviour; the Telegram and Discord modules run the same deal through the real process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+import deal_script as script
+import fakeredis
+from aiohttp import web
+
+from adapters.storage import RedisStore
+from adapters.web.server import Site, WebServer
+from bot import SystemClock
+from bot.effects import ChatRef, Effect, PlayerRef, View, unpack
+from bot.service import Service
+
+T = TypeVar("T")
+BOT_TOKEN = "5151:IN-PROCESS-TOKEN"
+SECRET = b"in-process-web-secret-0123456789"
+
+
+class InProcess:
+    """The server in a thread; ``url`` its address, ``hands[seat]`` each seat's last hand
+    view as the chat would show it."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.url = ""
+        self.hands: dict[int, View] = {}
+        self.replies: list[str] = []
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        assert self._ready.wait(30), "the in-process web server did not start"
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self._start())
+        self._ready.set()
+        self.loop.run_forever()
+
+    async def _start(self) -> None:
+        self.store = RedisStore(fakeredis.FakeAsyncRedis(decode_responses=True), "inproc")
+        decks = iter([script.deck()] * 8)
+        self.service = Service(self.store, SystemClock(), ai_pace_s=0.0,
+                               deck_fn=lambda _rules: next(decks))
+        self.server = WebServer(SECRET, BOT_TOKEN)
+        await self.server.attach(Site("tg", self.store, self.service, self.deliver))
+        self.runner = web.AppRunner(self.server.app)
+        await self.runner.setup()
+        await web.TCPSite(self.runner, "127.0.0.1", 0).start()
+        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
+
+    async def deliver(self, effects: list[Effect]) -> None:
+        """The chat delivery of the web presses' effects: keep the hands."""
+        self.absorb(effects)
+
+    def absorb(self, effects: list[Effect]) -> None:
+        """Keep each seat's newest hand view and every reply's text."""
+        for eff in effects:
+            if eff.kind == "hand" and eff.view is not None:
+                self.hands[eff.seat] = eff.view
+            elif eff.kind == "reply":
+                self.replies.append(eff.text)
+
+    def call(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` on the server's loop and return its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
+
+    def start_game(self, chat: ChatRef, people: list[PlayerRef]) -> str:
+        """``/novojogo buraco_morto`` in ``chat`` by the first person, the others join,
+        the first starts; the game id."""
+        async def go() -> str:
+            await self.service.new_game(chat, people[0], script.PRESET)
+            for person in people[1:]:
+                await self.service.join(chat, person)
+            self.absorb(await self.service.start(chat, people[0]))
+            gid = await self.store.chat_game(chat.key)
+            assert gid is not None
+            return str(gid)
+        return self.call(go())
+
+    def close(self) -> None:
+        """Stop the server and its loop."""
+        async def stop() -> None:
+            await self.server.detach("tg")
+            await self.runner.cleanup()
+        self.call(stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)
+
+
+class ServicePlayer:
+    """A person pressing the buttons of their hand view, as a chat adapter would pass
+    them to ``service.press`` (:class:`deal_flow.ChatSide`)."""
+
+    def __init__(self, table: InProcess, person: PlayerRef, seat: int) -> None:
+        self.table, self.person, self.seat = table, person, seat
+        self.updates = 0
+
+    def _data(self, label: str) -> str:
+        view = self.table.hands[self.seat]
+        for row in view.buttons:
+            for button in row:
+                if button.label == label:
+                    return button.data
+        raise AssertionError(f"no {label!r} in {[b.label for r in view.buttons for b in r]}")
+
+    def _press(self, data: str) -> None:
+        self.updates += 1
+        key = f"inproc:{self.person.user_id}:{self.updates}:{time.monotonic_ns()}"
+        self.table.absorb(self.table.call(self.table.service.press(self.person, data,
+                                                                   update=key)))
+
+    def press(self, label: str, wait: bool = True) -> float:
+        """Press ``label`` (the service answers before this returns); the time before."""
+        data = self._data(label)
+        pressed = time.monotonic()
+        self._press(data)
+        return pressed
+
+    def pick(self, codes: list[str]) -> None:
+        """Toggle each card of ``codes``."""
+        for code in codes:
+            face = next(f for f in self.table.hands[self.seat].cards if f.code == code)
+            data = next(b.data for row in self.table.hands[self.seat].buttons for b in row
+                        if (u := unpack(b.data)) is not None and u[2] in ("t", "u")
+                        and u[3] == str(face.index))
+            self._press(data)
