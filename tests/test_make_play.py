@@ -18,7 +18,8 @@ from pty_support import ROOT, Terminal
 sys.path.insert(0, str(ROOT / "tools"))
 from play_requirements import name_of, play_requirements
 
-CHAT_MODULES = ("telegram", "discord", "aiohttp", "httpx", "tornado", "matplotlib")
+CHAT_MODULES = ("telegram", "discord", "aiohttp", "httpx", "tornado", "matplotlib",
+                "prometheus_client")
 TEST_TOOLS = ("mypy", "mypyc", "pytest", "hypothesis", "setuptools")
 needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 
@@ -56,7 +57,7 @@ def test_play_requirements_are_the_dependencies_without_the_chat_libraries() -> 
         every = tomllib.load(fh)["project"]["dependencies"]
     names = [name_of(dep) for dep in play_requirements()]
     assert [name_of(dep) for dep in every if dep not in play_requirements()] == [
-        "python-telegram-bot", "discord.py", "matplotlib"]
+        "python-telegram-bot", "discord.py", "prometheus_client", "aiohttp", "matplotlib"]
     assert {"pydantic", "orjson", "zstandard", "pydantic-settings", "redis", "fakeredis",
             "rich", "babel"} <= set(names)
     assert "fakeredis[lua]>=2.23,<3" in play_requirements()  # the embedded store's Lua

@@ -17,9 +17,12 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CHAT_ONLY = frozenset({"python-telegram-bot", "discord.py", "matplotlib"})
+CHAT_ONLY = frozenset({"python-telegram-bot", "discord.py", "matplotlib", "aiohttp",
+                       "prometheus_client"})
 """Distribution names (as ``pyproject.toml`` spells them) the terminal game never imports
-(matplotlib draws the match pictures only a chat gets, issue 29: imported when drawing)."""
+(matplotlib draws the match pictures only a chat gets, issue 29: imported when drawing;
+aiohttp serves the web table and prometheus_client the metrics of ``python -m bot
+serve``)."""
 
 
 def name_of(requirement: str) -> str:
