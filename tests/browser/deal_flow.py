@@ -26,6 +26,9 @@ class ChatSide(Protocol):
     def pick(self, codes: list[str]) -> None:
         """Toggle each card of ``codes``."""
 
+    def settle(self) -> None:
+        """Wait until the person's hand shows the last press's answer."""
+
 
 def stock_is(n: int) -> tuple[str, int]:
     """Predicate: ``#stock`` shows ``n``."""
@@ -57,6 +60,7 @@ class Watch:
         """Bia presses ``label``; wait until Ana's page satisfies ``shows``."""
         start = bia.press(label, wait=False)
         self.delays.append((label, web.seen_after(self.page, start, *shows)))
+        bia.settle()
 
     def assert_within(self, limit_s: float) -> None:
         """Print every delay; AssertionError unless all five moves showed within

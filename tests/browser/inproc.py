@@ -130,6 +130,9 @@ class ServicePlayer:
         self._press(data)
         return pressed
 
+    def settle(self) -> None:
+        """Nothing to wait for: the service answered before :meth:`press` returned."""
+
     def pick(self, codes: list[str]) -> None:
         """Toggle each card of ``codes``."""
         for code in codes:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -54,7 +55,8 @@ def telegram_bot(emu: Emulator, workdir: Path, decks: list[list[Card]],
                 "WEB_PUBLIC_URL": web + "/", "TELEGRAM_WEBAPP": WEBAPP,
                 "WEB_SECRET": WEB_SECRET,
                 "SCRIPTED_DECKS": str(deck_file), **env}
-    with run_bot(emu, workdir, argv=[str(SCRIPTED_BOT), "telegram"], **settings) as log:
+    with run_bot(emu, workdir, os.environ.get("REDIS_URL"), argv=[str(SCRIPTED_BOT), "telegram"],
+                 **settings) as log:
         wait_for(lambda: reachable(web), timeout=30, what="the web server")
         yield TelegramBot(emu, web, log)
 
@@ -118,6 +120,7 @@ class ChatPlayer:
     def __init__(self, emu: Emulator, person: Person) -> None:
         self.emu = emu
         self.person = person
+        self.last: BotMessage | None = None
 
     def hand(self) -> BotMessage:
         """The hand message as it stands (waits for it to exist)."""
@@ -130,11 +133,17 @@ class ChatPlayer:
         before = wait_for(lambda: (lambda h: h if h.button(label) else None)(self.hand()),
                           timeout=10, what=f"{label} on {self.person.first_name}'s hand")
         pressed = time.monotonic()
+        self.last = before
         self.emu.press(self.person, before, label)
         if wait:
             changed(self.emu, before, lambda: hand(self.emu, self.person),
                     f"{self.person.first_name}'s hand after {label}")
         return pressed
+
+    def settle(self) -> None:
+        """Wait until the hand differs from the one the last press was made on."""
+        changed(self.emu, self.last, lambda: hand(self.emu, self.person),
+                f"{self.person.first_name}'s hand to change")
 
     def card_button(self, code: str) -> str:
         """The exact label of the hand's button for card ``code``."""

@@ -1,0 +1,111 @@
+"""The web table in a real browser, opened as a Telegram Mini App (issue 27 "Done when").
+
+The real bot process (``python -m bot telegram`` with its web server, dealing the known
+deck of :mod:`deal_script`) plays against the Bot API emulator. Ana plays only in
+headless Chromium, by taps, with launch data signed as Telegram signs it; Bia plays with
+the buttons of her private hand. The page shows each of Bia's moves within 1 s, a refused
+move shows its reason, and the page and the chat table end with the engine's score of the
+deal. Every WebSocket frame and HTTP body sent to each browser is read: no card of another
+seat's hand, of the stock or of a morto.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import chromium
+import deal_flow
+import deal_script as script
+import pytest
+import web_page as web
+from secrecy import assert_secret
+from tg_emulator import Emulator, Group, Person, emulator_missing, start_emulator, wait_for
+from tg_side import ChatPlayer, TelegramBot, game_of, table, telegram_bot
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(emulator_missing() is not None,
+                                 reason=f"needs the emulator: {emulator_missing()}")]
+
+TOKEN = "4343:WEB-BROWSER-TEST-TOKEN"
+ANA, BIA, CAIO = Person(31, "Ana"), Person(32, "Bia"), Person(33, "Caio")
+SEEN_WITHIN_S = 1.0
+
+
+@pytest.fixture(scope="module")
+def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TelegramBot]:
+    """One emulator and one bot process for the module; every deal it deals is the
+    scripted deck (each test plays in its own group)."""
+    workdir = tmp_path_factory.mktemp("tg-web")
+    with start_emulator(TOKEN) as emu, telegram_bot(emu, workdir,
+                                                    [script.deck()] * 4) as running:
+        yield running
+        log = running.log_text()
+        assert "Traceback" not in log, log[-4000:]
+        assert TOKEN.split(":")[1] not in log
+
+
+def start_game(emu: Emulator, group: Group) -> str:
+    """Ana opens a buraco_morto table in ``group``, Bia joins, Ana starts; returns the game
+    id read from the table's Mini App link."""
+    emu.command_in_group(group, ANA, f"/novojogo {script.PRESET}")
+    lobby = table(emu, group)
+    emu.press(BIA, lobby, "Entrar")
+    lobby = wait_for(lambda: (lambda t: t if "Bia" in t.text else None)(table(emu, group)),
+                     what="Bia in the lobby")
+    emu.press(ANA, lobby, "Iniciar")
+    started = wait_for(lambda: (lambda t: t if "Minha mão" in [b["text"] for b in t.buttons()]
+                                else None)(table(emu, group)), what="the game's table")
+    return game_of(started)
+
+
+def open_private_hand(emu: Emulator, group: Group, person: Person) -> ChatPlayer:
+    """``person`` taps "Minha mão" on the table and opens the private chat it points to."""
+    before = len(emu.calls())
+    emu.press(person, table(emu, group), "Minha mão")
+    answer = wait_for(lambda: [c for c in emu.calls()[before:]
+                               if c["method"] == "answerCallbackQuery" and c["body"].get("url")],
+                      what="the answer with the private link")
+    emu.command_in_private(person, "/start " + str(answer[-1]["body"]["url"]).split("start=")[1])
+    player = ChatPlayer(emu, person)
+    player.hand()
+    return player
+
+
+def open_page(bot: TelegramBot, new_page: Any, person: Person, game: str,
+              viewport: dict[str, int], start_param: bool = True) -> tuple[Any, Any]:
+    """``person``'s web table of ``game`` opened as Telegram opens the Mini App."""
+    page, wire = new_page(viewport=viewport)
+    page.goto(web.telegram_url(bot.web, TOKEN, person.as_user(), game,
+                               start_param=start_param))
+    web.wait_live(page)
+    return page, wire
+
+
+# ---- the tests -----------------------------------------------------------------------------
+def test_a_complete_deal_browser_taps_against_chat_buttons_ends_with_the_same_score(
+        bot: TelegramBot, new_page: Any) -> None:
+    emu, group, replay = bot.emu, Group(-6101, "Mesa Web"), script.replay()
+    game = start_game(emu, group)
+    bia = open_private_hand(emu, group, BIA)
+    assert sorted(bia.cards()) == sorted(str(script.Card.parse(c)) for c in script.BIA_HAND)
+    ana_page, ana_wire = open_page(bot, new_page, ANA, game, chromium.PHONE)
+    bia_page, bia_wire = open_page(bot, new_page, BIA, game, chromium.DESKTOP,
+                                   start_param=False)  # her hand's web_app button
+    assert sorted(web.hand_codes(ana_page)) == sorted(script.ANA_HAND)
+    assert sorted(web.hand_codes(bia_page)) == sorted(script.BIA_HAND)
+    watch = deal_flow.Watch(ana_page)
+    deal_flow.play(ana_page, bia, watch, shots=(ana_page, bia_page))
+
+    # the deal's score: the engine's, on both pages and in the chat
+    ana_total, bia_total = replay.totals
+    assert (ana_total, bia_total) == (220, -165)
+    for page in (ana_page, bia_page):
+        deal_flow.wait_score(page, replay.totals)
+    final = wait_for(lambda: (lambda t: t if "Próxima mão" in [b["text"] for b in t.buttons()]
+                              else None)(table(emu, group)), timeout=70,
+                     what="the chat table between deals")
+    assert f"Ana: {ana_total} pts" in final.text and f"Bia: {bia_total} pts" in final.text
+    watch.assert_within(SEEN_WITHIN_S)
+    assert_secret(ana_wire, 0, replay)
+    assert_secret(bia_wire, 1, replay)
