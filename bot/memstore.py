@@ -73,6 +73,7 @@ class MemoryStore:
             for old in sorted(marks, key=marks.__getitem__)[:-SEEN_KEPT]:
                 del marks[old]
         self.games[game_id] = (expected_version + 1, state, self.clock.now() + ttl_s)
+        await self.announce(game_id, expected_version + 1)
         return True
 
     async def delete_game(self, game_id: str) -> None:

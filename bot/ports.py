@@ -48,7 +48,8 @@ class GameStore(Protocol):
         (at ``now_ts``), and the save is refused when it was applied already. With
         ``deadline`` the game's deadline is set in the same round trip, win or lose. With
         ``base`` the stored text must also still be ``base`` (the text ``state`` was made
-        from, when the caller changed its cached copy without loading the game)."""
+        from, when the caller changed its cached copy without loading the game). A save
+        that wins announces its new version (as :meth:`announce`) in the same step."""
 
     async def delete_game(self, game_id: str) -> None:
         """Remove the game's state (its record and scoreboard entries stay)."""
@@ -119,7 +120,7 @@ class GameStore(Protocol):
     async def announce(self, game_id: str, version: int) -> None:
         """Tell every worker that game ``game_id`` is now at ``version`` (Redis pub/sub on
         the game's own channel; DESIGN "The web table"). Called after every save that
-        won (:meth:`bot.runner.GameRunner._saved`) and after a game is created; nothing
+        won (inside :meth:`save_game`'s own step) and after a game is created; nothing
         is stored, so a worker that was not listening reads the state when it looks."""
 
     def version_feed(self) -> VersionFeed:

@@ -240,7 +240,6 @@ class GameRunner:
         replace) set the deadline the saved game calls for. The effects, table views
         stamped with ``version``."""
         self._remember(gid, version, text, game)
-        await self._announce(gid, version)
         if resettle:
             await self._settle(gid, True, (version, game))
         if game.status == "over":
@@ -250,8 +249,9 @@ class GameRunner:
 
     async def _announce(self, gid: str, version: int) -> None:
         """Announce that game ``gid`` is at ``version`` (``store.announce``: the web
-        tables of every worker follow it, DESIGN "The web table"). A store that fails
-        to is logged: the move stands, and the next save announces again."""
+        tables of every worker follow it, DESIGN "The web table"), for a game just
+        created (a save announces its own version in its round trip). A store that fails
+        to is logged: the game stands, and its next save announces again."""
         try:
             await self.store.announce(gid, version)
         except Exception as err:
