@@ -154,7 +154,8 @@ class RedisStore(Announcements):
         keys = [self.keys.state(game_id), self.keys.applied(game_id)]
         args: list[str | int] = [expected_version, state, ttl_s, update or "", repr(now_ts),
                                  SEEN_KEPT, "" if base is None else _tag(base), _tag(state),
-                                 self.keys.versions(game_id)]
+                                 self.keys.versions(game_id),
+                                 "SPUBLISH" if self.cluster else "PUBLISH"]
         if deadline is None:
             with _readable():
                 return int(await self._save(keys=keys, args=args)) == 1

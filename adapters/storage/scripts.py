@@ -32,7 +32,8 @@ SAVE_GAME = """
 -- ARGV[7] tag of the state text the new one was made from, or '' (no such check);
 -- ARGV[8] tag of ARGV[2]. A tag is a digest of a state text kept beside it (field t).
 -- ARGV[9] the game's version channel or '' (none): a save that wins publishes its new
--- version there in this same step (the web table, adapters/storage/feed.py).
+-- version there in this same step (the web table, adapters/storage/feed.py), with
+-- ARGV[10]: PUBLISH, or SPUBLISH on a Redis Cluster (the channel is in the game's slot).
 -- Returns 1 when written at version expected + 1, 0 when the stored version differs, the
 -- stored text is not the one tagged ARGV[7] (a worker that skipped the load made its
 -- change on its cached copy, issue 13: it saves only onto that very text, issue 12
@@ -58,7 +59,7 @@ redis.call('HSET', KEYS[1], 'v', string.format('%d', tonumber(current) + 1), 's'
            't', ARGV[8])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 if ARGV[9] and ARGV[9] ~= '' then
-  redis.call('PUBLISH', ARGV[9], string.format('%d', tonumber(current) + 1))
+  redis.call(ARGV[10] or 'PUBLISH', ARGV[9], string.format('%d', tonumber(current) + 1))
 end
 return 1
 """

@@ -153,5 +153,11 @@ async def test_versions_are_announced_on_sharded_pub_sub(store: RedisStore) -> N
         channels = await store.client.execute_command(
             "PUBSUB SHARDCHANNELS", target_nodes="primaries")
         assert store.keys.versions(games[1]) in str(channels)
+        # a save that wins announces its version from inside its script (SPUBLISH there)
+        await store.create_game(games[2], "{}", 60)
+        while await feed.next(0.2) is not None:
+            pass
+        assert await store.save_game(games[2], 1, "{}", 60)
+        assert await feed.next(1.0) == (games[2], 2)
     finally:
         await feed.close()
