@@ -114,8 +114,10 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     if view.pending_morto:  # RULES C12: taken by discard, played from the next turn
         lines.append(_("O morto ({n} cartas) entra na sua mão na sua próxima vez.",
                        n=view.pending_morto))
-    if s.away:
-        lines.append(_("O robô está jogando por você. Mande /voltar para retomar."))
+    if s.away:  # nobody playing: the robots wait too (views.paused, issue 30)
+        lines.append(_("Ninguém está jogando: a partida espera. Mande /voltar para retomar.")
+                     if game.paused() else
+                     _("O robô está jogando por você. Mande /voltar para retomar."))
     title = _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", len(view.hand))
     return View.model_validate({"title": title, "lines": lines, "buttons": rows,
                                 "cards": faces, "version": s.ver})

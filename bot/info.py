@@ -131,7 +131,8 @@ def help_text(_: Translator, guide: str | None = None) -> str:
     return "\n".join([
         _("Comandos:"),
         _("/novojogo [variante] [opções] — abre uma mesa (ex.: /novojogo tranca target=3000)"),
-        _("/entrar, /sair — entrar ou sair da mesa (saindo no meio, o robô joga por você)"),
+        _("/entrar, /sair — entrar ou sair da mesa (saindo no meio, um robô joga por você "
+          "enquanto alguém joga; sem ninguém, a mesa espera um /voltar e fecha em 24 h)"),
         _("/robo [facil|normal|dificil] — adiciona um robô"),
         _("/iniciar, /cancelar — começar ou cancelar"),
         _("/mao — sua mão (só você vê)"),

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot import play, variants, views
 from bot.buttons import UNKNOWN
-from bot.effects import ChatRef, Effect, PlayerRef, Say, number
+from bot.effects import ChatRef, Effect, PlayerRef, number
 from bot.i18n import N_, Translator
 from bot.model import Game, Seat, norm_level
 from bot.outcome import Choices, Outcome, Refusal, echo
@@ -182,7 +182,9 @@ def _leave_running(game: Game, seat: int | None, now: float) -> Outcome:
         raise Refusal(N_("Você não está nesta partida."))
     s = game.seats[seat]
     if s.away:
-        raise Refusal(N_("Você já saiu: o robô joga no seu lugar. Mande /voltar para retomar."))
+        raise Refusal(N_("Você já saiu e ninguém está jogando: a partida espera. Mande "
+                         "/voltar para retomar.") if views.paused(game) else
+                      N_("Você já saiu: o robô joga no seu lugar. Mande /voltar para retomar."))
     s.away, s.misses = True, 0
     s.ver += 1
     s.clear_pick()
@@ -191,10 +193,12 @@ def _leave_running(game: Game, seat: int | None, now: float) -> Outcome:
         game.step_at = now  # the AI moves at its own pace from now
     _ = Translator(game.lang)
     name = views.seat_name(game, seat, _)
-    out: list[Effect] = [Say(chat=game.chat, text=_(
-        "{name} saiu da mesa: o robô joga no lugar até {name} mandar /voltar ou /entrar.",
-        name=name)), *views.paused_notice(game, _)]
-    return Outcome(out + views.after_move_effects(game, {seat}, ping=False))
+    out: list[Effect] = [views.away_notice(
+        game, N_("{name} saiu da mesa: o robô joga no lugar até {name} mandar /voltar ou "
+                 "/entrar."), N_("{name} saiu da mesa."), name)]
+    # once nobody plays, every hand of a seat away says the game waits, not "the robot"
+    away = {i for i, other in enumerate(game.seats) if other.away} if game.paused() else set()
+    return Outcome(out + views.after_move_effects(game, {seat} | away, ping=False))
 
 
 def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,

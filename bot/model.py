@@ -140,6 +140,11 @@ class Game(BaseModel):
                 return i
         return None
 
+    def paused(self) -> bool:
+        """Whether every person at the table is away, so the robots wait with them
+        (bot/timers.py) until someone sends /voltar."""
+        return all(s.away for s in self.seats if s.player is not None)
+
     def humans(self) -> list[tuple[int, PlayerRef]]:
         """``(seat, player)`` of every person at the table, in seat order."""
         return [(i, s.player) for i, s in enumerate(self.seats) if s.player is not None]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot import lobby, play, robot, turns, views
+from bot import hands, lobby, play, robot, turns, views
 from bot.effects import Effect, Say
 from bot.i18n import N_, Translator
 from bot.model import Game
@@ -80,12 +80,16 @@ def timeout(game: Game, seat: int, now: float, chooser: robot.Chooser | None = N
     name = views.seat_name(game, seat, _)
     if s.misses >= 2:
         s.away = True
-        notice = _("{name} não jogou a tempo de novo: o robô joga por {name} até /voltar.",
-                   name=name)
+        notice = views.away_notice(
+            game, N_("{name} não jogou a tempo de novo: o robô joga por {name} até /voltar."),
+            N_("{name} não jogou a tempo de novo."), name)
     else:
-        notice = _("{name} não jogou a tempo: jogada automática (comprar e descartar).",
-                   name=name)
-    effects: list[Effect] = [Say(chat=game.chat, text=notice), *views.paused_notice(game, _)]
+        notice = Say(chat=game.chat, text=_(
+            "{name} não jogou a tempo: jogada automática (comprar e descartar).", name=name))
+    effects: list[Effect] = [notice]
+    if s.away and game.paused():  # the other seats away: their hands say the game waits
+        effects += hands.hand_effects(game, [i for i, other in enumerate(game.seats)
+                                             if other.away and i != seat])
     last: Outcome | None = None
     while play.deal_of(game).turn == seat and game.status == "playing":
         action = robot.timeout_move(play.deal_of(game), seat, chooser)

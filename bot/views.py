@@ -289,12 +289,20 @@ PAUSED_LINE = N_("Em pausa: mande /voltar para retomar.")
 
 def paused(game: Game) -> bool:
     """Whether every person at ``game`` is away, so the robots wait (bot/timers.py)."""
-    return all(s.away for s in game.seats if s.player is not None)
+    return game.paused()
 
 
-def paused_notice(game: Game, _: Translator) -> list[Effect]:
-    """The :data:`PAUSED` notice when nobody at the table is present, else nothing."""
-    return [Say(chat=game.chat, text=_(PAUSED))] if paused(game) else []
+def away_notice(game: Game, robot_plays: str, left: str, name: str) -> Say:
+    """The group's line when the person ``name`` stops playing their seat (``/sair``, a
+    second timeout): ``robot_plays`` (msgid with ``{name}``: "o robô joga no lugar...")
+    while someone else at the table still plays; once nobody does, the robots wait with
+    them (bot/timers.py), so the line is ``left`` ("{name} saiu da mesa.") and then
+    :data:`PAUSED` in the same message (issue 30: /sair promised a robot to a table that
+    then paused)."""
+    _ = Translator(game.lang)
+    if paused(game):
+        return Say(chat=game.chat, text=_(left, name=name) + " " + _(PAUSED))
+    return Say(chat=game.chat, text=_(robot_plays, name=name))
 
 
 def came_back(game: Game, name: str) -> Say:

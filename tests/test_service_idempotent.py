@@ -284,6 +284,55 @@ async def test_leaving_a_running_game_hands_the_seat_to_the_ai_until_entrar(
     assert await svc.join(CHAT, ANA) == [Reply(player=ANA, text="A partida já começou.")]
 
 
+PAUSED = ("Ninguém está jogando agora: a partida espera até alguém mandar /voltar "
+          "(sem ninguém, fecha em 24 h).")
+
+
+async def test_the_last_person_to_leave_is_told_the_game_waits_not_that_a_robot_plays(
+        svc: Service, store: Any, clock: Any) -> None:
+    """Issue 30: /sair said "the robot plays for you" to the last person at the table,
+    whose game then paused (robots do not play a table nobody plays, bot/timers.py). The
+    group, the hands and a second /sair say what happens: a robot while someone still
+    plays; once nobody does, the game waits for /voltar and closes after 24 h."""
+    _gid, _ana, _bia = await two_player_buraco(svc)
+    first = await svc.leave(CHAT, ANA)
+    assert texts(first)[0] == (
+        "Ana saiu da mesa: o robô joga no lugar até Ana mandar /voltar ou /entrar.")
+    last = await svc.leave(CHAT, BIA)
+    assert texts(last) == ["Bia saiu da mesa. " + PAUSED]
+    waits = "Ninguém está jogando: a partida espera. Mande /voltar para retomar."
+    assert hand_of(last, ANA).lines[-1] == waits  # Ana's hand no longer says "the robot"
+    assert hand_of(last, BIA).lines[-1] == waits
+    assert await svc.leave(CHAT, BIA) == [Reply(player=BIA, text=(
+        "Você já saiu e ninguém está jogando: a partida espera. Mande /voltar para "
+        "retomar."))]
+    version, _game = await game_of(store)
+    clock.advance(3600)
+    assert await svc.tick() == [] and (await game_of(store))[0] == version  # it waits
+    back = await svc.come_back(CHAT, BIA)
+    assert texts(back)[0] == "Bia voltou ao jogo."
+    assert hand_of(back, BIA).lines[-1] != waits
+
+
+def test_ajuda_says_what_leaving_mid_game_does_in_each_language() -> None:
+    """Issue 30: /ajuda promised "the robot plays for you" whatever the table; the guides
+    (docs/guia.md section 5) say the table pauses when nobody is left. The line agrees."""
+    from bot.i18n import Translator
+    from bot.info import help_text
+
+    lines = {lang: help_text(Translator(lang)).splitlines()[2] for lang in ("pt", "en", "it")}
+    assert lines == {
+        "pt": "/entrar, /sair — entrar ou sair da mesa (saindo no meio, um robô joga por "
+              "você enquanto alguém joga; sem ninguém, a mesa espera um /voltar e fecha em "
+              "24 h)",
+        "en": "/entrar, /sair — join or leave the table (leaving mid-game, a robot plays "
+              "for you while someone is playing; with nobody, the table waits for a /voltar "
+              "and closes in 24 h)",
+        "it": "/entrar, /sair — entra o esci dal tavolo (se esci durante la partita, un "
+              "robot gioca per te finché qualcuno gioca; senza nessuno, il tavolo aspetta "
+              "un /voltar e si chiude in 24 h)"}
+
+
 async def test_a_person_away_who_presses_their_hand_is_back_and_the_group_is_told(
         svc: Service, store: Any) -> None:
     """A trial: after /sair (or two timeouts) a press on the hand takes the seat back, as

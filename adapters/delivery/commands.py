@@ -14,7 +14,7 @@ from bot.effects import ChatRef, Effect, PlayerRef
 COMMANDS: list[tuple[str, str]] = [
     ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
     ("entrar", N_("Sentar na mesa aberta")),
-    ("sair", N_("Sair da mesa antes do início")),
+    ("sair", N_("Sair da mesa (no meio da partida, /voltar retoma o lugar)")),
     ("robo", N_("Pôr um robô na mesa: /robo [facil|normal|dificil]")),
     ("iniciar", N_("Começar a partida")),
     ("mao", N_("Receber a sua mão no privado")),
