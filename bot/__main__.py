@@ -302,10 +302,10 @@ def _argv_lang(argv: list[str]) -> str | None:
 
 def _run_play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
     """The terminal match on a plain event loop: ``asyncio.run`` would catch the first
-    Ctrl-C itself and leave ``input()`` waiting. Ctrl-C at a prompt, or while the robots
-    play, is the console's ``q`` (:meth:`adapters.console.app.ConsoleGame.ask`,
-    :func:`adapters.console.app.ctrl_c_sets`); one where the loop takes no signals
-    (Windows) or during set-up ends the run cleanly, "Até a próxima!" and exit 0 (the
+    Ctrl-C itself and leave ``input()`` waiting. Ctrl-C at a prompt, or while the game
+    draws or plays, is the console's ``q`` (:meth:`adapters.console.app.ConsoleGame.ask`,
+    :class:`adapters.console.tty.CtrlC`); one where Python takes no signal handler, or
+    before the game is set up, ends the run cleanly, "Até a próxima!" and exit 0 (the
     open game is dropped by the next run)."""
     loop = asyncio.new_event_loop()
     try:

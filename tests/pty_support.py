@@ -19,11 +19,12 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 
 class Terminal:
     """``argv`` (default ``python -m bot play ...``) run in ``cwd`` on a pty of ``cols``
-    columns; :meth:`expect` reads until a text shows, :meth:`type` sends a line. ``text``
+    columns (with ``controlling``, as its controlling terminal, so Ctrl-C signals it);
+    :meth:`expect` reads until a text shows, :meth:`type` sends a line. ``text``
     is everything printed so far, without colours and carriage returns."""
 
     def __init__(self, argv: list[str], cwd: Path = ROOT, cols: int = 120,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, controlling: bool = False) -> None:
         self.master, slave = pty.openpty()
         os.set_blocking(self.master, False)
         import fcntl
@@ -34,8 +35,14 @@ class Terminal:
         base = {k: v for k, v in os.environ.items()
                 if k not in ("LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "REDIS_URL")}
         base.update({"LANG": "C.UTF-8", "COLUMNS": str(cols), "TERM": "xterm"}, **(env or {}))
+        def take_terminal() -> None:  # the pty becomes the program's own terminal:
+            os.setsid()  # Ctrl-C typed (\x03) signals it as a person's terminal does
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
         self.proc = subprocess.Popen(argv, cwd=cwd, stdin=slave, stdout=slave, stderr=slave,
-                                     env=base, start_new_session=True, close_fds=True)
+                                     env=base, start_new_session=not controlling,
+                                     preexec_fn=take_terminal if controlling else None,
+                                     close_fds=True)
         os.close(slave)
         self.raw = b""
         self.seen = 0  # where the next expect starts looking
@@ -73,6 +80,10 @@ class Terminal:
             if left <= 0 or (not self._read(min(left, 0.5)) and self.proc.poll() is not None
                              and not self._read(0)):
                 raise AssertionError(f"{what!r} did not show; the terminal read:\n{self.text}")
+
+    def ctrl_c(self) -> None:
+        """Press Ctrl-C (with ``controlling``: the terminal sends SIGINT)."""
+        os.write(self.master, b"\x03")
 
     def type(self, line: str) -> None:
         """Type ``line`` and Enter."""

@@ -28,8 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,25 +48,6 @@ SENTENCE_END = re.compile(r"(?<=[.!])\s+")
 
 
 line_reader = tty.line_reader
-
-
-@contextlib.contextmanager
-def ctrl_c_sets(event: asyncio.Event) -> Iterator[None]:
-    """Inside, Ctrl-C (SIGINT) sets ``event`` instead of raising ``KeyboardInterrupt``,
-    where the running loop can take signals (not on Windows, nor off the main thread:
-    there Ctrl-C still raises); the SIGINT handler from before is put back after."""
-    loop, before = asyncio.get_running_loop(), signal.getsignal(signal.SIGINT)
-    try:
-        loop.add_signal_handler(signal.SIGINT, event.set)
-    except (NotImplementedError, RuntimeError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        loop.remove_signal_handler(signal.SIGINT)
-        if before is not None:
-            signal.signal(signal.SIGINT, before)
 
 
 class ConsoleGame:
@@ -105,6 +85,7 @@ class ConsoleGame:
         self.rules: Any = None
         self.pressed = False  # a move was played: choosing another variant asks first
         self.next_variant: str | None = None  # typed at the prompt (adapters.console.choose)
+        self.ctrl_c = tty.CtrlC()  # held back while the game draws or plays (issue 30)
 
     def show(self, effects: list[Effect]) -> None:
         """Keep the latest table and hand; print the messages."""
@@ -216,6 +197,11 @@ class ConsoleGame:
             self.say(self._("--robos deu {k} níveis para {n} robôs: dê um nível para todos "
                             "ou um por robô.", k=len(levels), n=robots))
             return False
+        with self.ctrl_c.deferred():  # Ctrl-C here is taken at the first prompt
+            return await self._setup(robots, levels, variant)
+
+    async def _setup(self, robots: int, levels: Sequence[str], variant: str) -> bool:
+        """Open the table of :meth:`setup`, ``robots`` AI seats of ``levels``, start."""
         await self.close()  # a game an earlier run left open (quit by Ctrl-C) is dropped
         await self.service.set_language(CHAT, ME, self._.lang)  # its reply is not needed
         me = ME.model_copy(update={"name": self._("Você")})  # the seat's name, in the language
@@ -229,23 +215,25 @@ class ConsoleGame:
 
     async def run_ai(self) -> bool:
         """Let the timers run (AI moves, next deal) until it is the person's turn; False
-        when Ctrl-C stopped them first, after the move in progress (the next call goes
-        on from there)."""
-        self.narrate, stop = True, asyncio.Event()
+        when Ctrl-C was pressed (now or since the last prompt): the robots stop after the
+        move in progress, which is saved and shown whole (the next call goes on from
+        there; the press is left for :meth:`_next_line` to take)."""
+        self.narrate, stop = True, self.ctrl_c
         try:
-            with ctrl_c_sets(stop):
+            with stop.deferred():
                 for _i in range(10_000):
+                    if stop.pressed:
+                        return False
                     effects = await self.service.tick(platforms=frozenset({CHAT.platform}))
                     if not effects:
                         return True
                     self.robots_moved = True
                     self.show(effects)
-                    if self.pause_s:
+                    if self.pause_s and not stop.pressed:
+                        stop.event.clear()
                         with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(stop.wait(), self.pause_s)
-                    if stop.is_set():
-                        return False
-            return True
+                            await asyncio.wait_for(stop.event.wait(), self.pause_s)
+                return not stop.pressed
         finally:
             self.narrate = False
 
@@ -312,14 +300,18 @@ class ConsoleGame:
             self.robots_moved = False
             if self.flush():
                 self.console.print(self._(TYPED_AHEAD), style="dim")
+        if self.ctrl_c.take():  # pressed while the game drew or played: this prompt's
+            self.console.print()
+            return None
         try:
-            line = self.read(prompt)
-            while tty.CLEAR_KEY in line:
-                rest = line.replace(tty.CLEAR_KEY, "")
-                self.redraw()
-                if rest.strip() and not self.prefill(rest):
-                    return rest
+            with self.ctrl_c.raising():
                 line = self.read(prompt)
+                while tty.CLEAR_KEY in line:
+                    rest = line.replace(tty.CLEAR_KEY, "")
+                    self.redraw()
+                    if rest.strip() and not self.prefill(rest):
+                        return rest
+                    line = self.read(prompt)
             return line
         except (EOFError, KeyboardInterrupt):
             self.console.print()
@@ -343,6 +335,11 @@ class ConsoleGame:
         """The main loop: the first screen (:func:`choose.intro`), then AI moves, render,
         read a command, until the match ends, or the person quits or chose another
         variant (:attr:`next_variant`)."""
+        with self.ctrl_c.deferred():  # Ctrl-C never cuts a table or a move in two
+            await self._play()
+
+    async def _play(self) -> None:
+        """The loop of :meth:`play`."""
         if self.rules is not None:
             choose.intro(self, self.rules.preset)
         while not self.closed:
@@ -350,8 +347,10 @@ class ConsoleGame:
             if self.table is not None and not self.table.buttons:
                 await self.finish()
                 return
-            if self.snapshot() != self._shown:  # an empty line, a slip or a refused move
-                self.render()  # leave the table as it is on screen
+            # an empty line, a slip or a refused move leave the table as it is on screen;
+            # a Ctrl-C that stopped the robots mid-round leaves it too (issue 30)
+            if self.snapshot() != self._shown and (played_out or not self.robots_moved):
+                self.render()
             if not await self.command(self._next_line(played_out)):
                 await self.close()
                 return
@@ -360,7 +359,8 @@ class ConsoleGame:
         """The person's next command: ``q`` (the score and a question, where a second
         Ctrl-C quits) for Ctrl-C or Ctrl-D at the prompt, and for a Ctrl-C that stopped
         the robots (``played_out`` False); ``n`` for any move between deals."""
-        if not played_out:
+        if not played_out:  # no table drawn half-way through the robots' turns
+            self.ctrl_c.take()
             self.console.print()  # past the "^C" the terminal shows
             return "q"
         line = self.ask(self._("(Enter para a próxima mão) > ") if self.between() else "> ")

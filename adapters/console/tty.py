@@ -7,12 +7,19 @@
   the character itself, which the game reads the same way.
 - :func:`flush_typeahead`: drops what was typed while the robots played, so it is not
   run at the next prompt unasked (``termios.tcflush``; only on a terminal).
+- :class:`CtrlC`: Ctrl-C while the game draws, plays a move or lets the robots play is
+  noted, not raised, and taken at the next safe point (issue 30: it left a half-drawn
+  table); at a prompt it raises ``KeyboardInterrupt`` as usual.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import IO, Any
 
 CLEAR_KEY = "\x0c"
@@ -92,4 +99,69 @@ def no_prefill(_text: str) -> bool:
     return False
 
 
-__all__ = ["CLEAR_KEY", "flush_typeahead", "line_reader", "no_flush", "no_prefill", "prefill"]
+class CtrlC:
+    """Ctrl-C (SIGINT) held back while the game is busy (issue 30).
+
+    Inside :meth:`deferred` a Ctrl-C only sets :attr:`pressed` (and :attr:`event`, to
+    wake a wait on the running loop, set through ``call_soon_threadsafe`` as a signal
+    handler must): the table being printed is printed whole, the move being played is
+    played and saved whole, and the game takes the press at its next safe point
+    (:meth:`take`). Inside :meth:`raising` (a prompt's ``input``) Ctrl-C raises
+    ``KeyboardInterrupt`` again, so a prompt is left at once. Off the main thread, where
+    Python takes no signal handler, both are no-ops and Ctrl-C raises as usual."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.pressed = False
+        self._active = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def take(self) -> bool:
+        """Whether Ctrl-C was pressed since the last take; forgets it."""
+        was, self.pressed = self.pressed, False
+        self.event.clear()
+        return was
+
+    def _on_signal(self, _signum: int, _frame: FrameType | None) -> None:
+        self.pressed = True
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.event.set)
+
+    @contextlib.contextmanager
+    def deferred(self) -> Iterator[None]:
+        """Hold Ctrl-C back inside (re-entrant); the handler from before is put back."""
+        if self._active:
+            yield
+            return
+        try:
+            before = signal.signal(signal.SIGINT, self._on_signal)
+        except ValueError:  # not the main thread: Ctrl-C raises as before
+            yield
+            return
+        try:
+            self._loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._loop = None
+        self._active = True
+        try:
+            yield
+        finally:
+            self._active = False
+            signal.signal(signal.SIGINT, before if before is not None
+                          else signal.default_int_handler)
+
+    @contextlib.contextmanager
+    def raising(self) -> Iterator[None]:
+        """Inside :meth:`deferred`, let Ctrl-C raise ``KeyboardInterrupt`` (a prompt)."""
+        if not self._active:
+            yield
+            return
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, self._on_signal)
+
+
+__all__ = ["CLEAR_KEY", "CtrlC", "flush_typeahead", "line_reader", "no_flush", "no_prefill",
+           "prefill"]
