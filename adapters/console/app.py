@@ -34,7 +34,7 @@ from typing import Any
 
 from rich.console import Console
 
-from adapters.console import choose, commands, render, tty, typed
+from adapters.console import choose, commands, question, render, tty, typed
 from adapters.console.commands import CHAT, ME
 from bot import lobby
 from bot.effects import Effect, View, pack
@@ -366,7 +366,13 @@ class ConsoleGame:
         line = self.ask(self._("(Enter para a próxima mão) > ") if self.between() else "> ")
         if line is None:
             return "q"
-        return "n" if self.between() and not commands.is_info(line) else line
+        if not self.between() or commands.is_info(line):
+            return line
+        if commands.command_word(line) != "n" and question.is_command(
+                line, commands.command_word):  # a move for a deal that is over
+            self.say(self._(question.NOT_RUN, command=typed.echo(line.strip())) + " "
+                     + self._(NEXT_DEAL))
+        return "n"
 
     async def finish(self) -> None:
         """The match is over: the last table, the score of every side, and a last prompt
@@ -393,6 +399,9 @@ class ConsoleGame:
 
 TYPED_AHEAD = N_("(O que você digitou enquanto os robôs jogavam foi descartado.)")
 """Said before a prompt when typeahead was dropped (:meth:`ConsoleGame.ask`)."""
+
+NEXT_DEAL = N_("A mão tinha acabado: a próxima começa agora.")
+"""Said when a move is typed at the prompt between deals: it deals the next one."""
 
 MATCH_OVER = N_("A partida acabou: exportar salva o registro, Enter sai.")
 """The answer to a move typed at the last prompt, once the match is over."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rich.padding import Padding
 from rich.table import Table
 
+from adapters.console import question
 from bot import lobby, variants
 from bot.outcome import Refusal
 from engine.rules import ALIASES, PRESETS
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 
 WORDS = frozenset(PRESETS) | frozenset(ALIASES)
 """The one words that name a variant at the prompt."""
-YES = ("s", "y")  # sim, sì, yes
 
 
 def is_variant(word: str) -> bool:
@@ -60,9 +60,9 @@ async def switch(game: ConsoleGame, line: str) -> bool:
         return False
     title = variants.TITLES[preset]
     if game.pressed:
-        answer = game.ask(_("Começar uma partida de {name}? Esta acaba aqui. (s/n) ",
-                            name=title))
-        if answer is None or answer.strip().lower()[:1] not in YES:
+        answer = question.yes_no(game, _("Começar uma partida de {name}? Esta acaba aqui. "
+                                         "(s/n) ", name=title))
+        if not answer:
             game.console.print(_("A partida continua."))
             return False
     game.next_variant = line.strip()

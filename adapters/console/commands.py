@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from adapters.console import choose, typed, wild
+from adapters.console import choose, question, typed, wild
 from bot import info
 from bot.effects import ChatRef, PlayerRef
 from bot.i18n import LANGS, N_, Translator, norm_lang
@@ -51,7 +51,6 @@ ALIASES = {"placar": "p", "score": "p", "punteggio": "p", "ajuda": "?", "help": 
 EXPORT = {"exportar", "export", "esporta"}
 INFO = {"q", "?", "p", "regras", "idioma", "exportar"}  # also allowed between deals
 NO_ARGS = {"c", "r", "n", "p", "?", "q", "exportar"}
-YES = ("s", "y")  # sim, sì, yes
 NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
 
 
@@ -79,6 +78,12 @@ def _applies(rules: Any) -> dict[str, bool]:
 def _word(line: str) -> str:
     words = line.strip().lower().split()
     return ALIASES.get(words[0], words[0]) if words else ""
+
+
+def command_word(line: str) -> str:
+    """The command ``line``'s first word names (an alias in any language mapped), lower
+    case; "" for an empty line."""
+    return _word(line)
 
 
 def is_info(line: str) -> bool:
@@ -131,8 +136,8 @@ def _no_args(game: ConsoleGame, cmd: str) -> bool:
 async def _quit(game: ConsoleGame) -> bool:
     """``q``: the score, then "Sair da partida? (s/n)"; True to leave."""
     game.show(await game.service.scoreboard(CHAT, ME))
-    answer = game.ask(game._("Sair da partida? (s/n) "))
-    if answer is not None and answer.strip().lower()[:1] not in YES:
+    answer = question.yes_no(game, game._("Sair da partida? (s/n) "))
+    if answer is False:  # None: Ctrl-C or Ctrl-D at the question leaves
         game.console.print(game._("A partida continua."))
         return False
     game.console.print(game._("Até a próxima!"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from adapters.console import question
 from bot.i18n import N_
 from engine.cards import Card
 from engine.wilds import wild_choices
@@ -51,13 +52,13 @@ def ask(game: ConsoleGame, places: list[tuple[str, str, str]]) -> tuple[str, str
     """The place the person picks (Enter: the first, the rules' default), as the button's
     ``(code, arg)``; None when they leave (Ctrl-D, Ctrl-C)."""
     listed = "  ".join(f"{k + 1}) {label}" for k, (label, _c, _a) in enumerate(places))
-    while True:
-        line = game.ask(game._(ASK, choices=listed))
-        if line is None:
-            return None
-        word = line.strip()
+
+    def parse(word: str) -> tuple[str, str] | None:
         if not word:
             return places[0][1:]
         if word.isascii() and word.isdigit() and 1 <= int(word) <= len(places):
             return places[int(word) - 1][1:]
-        game.say(game._(AGAIN, max=len(places)))
+        return None
+
+    return question.ask(game, game._(ASK, choices=listed), parse,
+                        game._(AGAIN, max=len(places)))
