@@ -20,11 +20,15 @@ INDEXED = frozenset({"t", "u", "e", "w", "ew", "pw"})
 100 · meld + slot, issue 30)."""
 MAYBE_INDEXED = frozenset({"p"})
 """Codes with an optional meld index ("Pegar o lixo", "Lixo → N")."""
-NUMBERED = frozenset({"ai", "sh", "v", "n"})
+NUMBERED = frozenset({"ai", "ar", "sh", "v", "n"})
 """Codes whose argument is a number checked by the use case (an old button of an
 earlier format, without it, is refused there as old). "Robô" (``ai``) carries none now
-(the next free seat); the robot count an older lobby's carried is still taken."""
+(the next free seat); the robot count an older lobby's carried is still taken. "Tirar
+Robô N" (``ar``) carries the number in the robot's name (issue 30)."""
 CODES = NO_ARG | INDEXED | MAYBE_INDEXED | NUMBERED
+ADMIN_CODES = frozenset({"x", "ar"})
+"""Lobby buttons a chat admin may press though not the table's creator ("Cancelar",
+"Tirar robô"): the adapters find out whether the person is an admin for these only."""
 
 
 def is_ours(code: str, arg: str) -> bool:

@@ -226,6 +226,27 @@ def add_ai(game: Game, user: PlayerRef, level_text: str, now: float,
     return Outcome([views.table_effect(game)])
 
 
+def remove_ai(game: Game, user: PlayerRef, robot: int, now: float,
+              is_admin: bool = False) -> Outcome:
+    """Take the robot named "Robô ``robot``" off the lobby ("Tirar Robô N", issue 30: a
+    robot added by mistake), by the table's creator or a chat admin; the seats after it
+    move up, the other robots keep their names.
+
+    The press names the robot it removes, so a double tap or a stale lobby's button
+    applies once: the second finds that robot gone, "Esse robô já saiu da mesa.", and
+    nothing changes. Refused too: someone else's press, a table already started."""
+    require_lobby(game)
+    if user.key != game.creator.key and not is_admin:
+        raise Refusal(N_("Só quem abriu a mesa ou um admin do grupo pode tirar robôs."))
+    seat = next((i for i, s in enumerate(game.seats)
+                 if s.is_ai and game.robot_number(i) == robot), None)
+    if seat is None:
+        raise Refusal(N_("Esse robô já saiu da mesa."))
+    del game.seats[seat]
+    game.touched = now
+    return Outcome([views.table_effect(game)])
+
+
 def toggle_shuffle(game: Game, user: PlayerRef, now: float, value: bool) -> Outcome:
     """The creator switches shuffling the seats (and so the teams) at the start to
     ``value`` (already so: a toast, nothing changes)."""

@@ -28,7 +28,7 @@ from bot.season.ports import SeasonStore
 __all__ = ["HANDOFF_S", "Service"]
 
 log = logging.getLogger(__name__)
-LOBBY_CODES = {"j", "lv", "ai", "sh", "v", "s", "x"}
+LOBBY_CODES = {"j", "lv", "ai", "ar", "sh", "v", "s", "x"}
 TABLE_CODES = LOBBY_CODES | {"n"}
 """Codes of the group's lobby and table buttons: their payload's version is always 0."""
 
@@ -206,8 +206,9 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls):
 
     async def needs_admin(self, user: PlayerRef, *, chat: ChatRef | None = None,
                           game_id: str | None = None) -> bool:
-        """Whether closing the game of ``chat`` (or game ``game_id``) by ``user`` turns on
-        ``user`` being a chat admin, so the adapter asks the platform only then: not for
+        """Whether closing the game of ``chat`` (or game ``game_id``) by ``user``, or
+        taking a robot off its lobby (:data:`bot.buttons.ADMIN_CODES`), turns on ``user``
+        being a chat admin, so the adapter asks the platform only then: not for
         its creator or the only person at the table, nor when there is no game to close;
         always for a game whose state cannot be read (an admin closes it)."""
         gid = game_id or (await self._active(chat) if chat is not None else None)
@@ -272,6 +273,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls):
             if code == "ai":
                 return lobby.add_ai(game, user, "normal", now,
                                     lobby.button_number(arg) if arg else None)
+            if code == "ar":
+                return lobby.remove_ai(game, user, lobby.button_number(arg), now, is_admin)
             return lobby.join(game, user, now) if code == "j" else lobby.leave(game, user, now)
         seat = game.seat_of(user)
         if code == "n":

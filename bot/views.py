@@ -121,8 +121,13 @@ def lobby_view(game: Game, _: Translator, offer: bool = True) -> View:
     # "Robô" adds a robot to the next free seat: each press is applied once by its press
     # id (issue 30), so pressing it twice before the lobby is redrawn adds two; the
     # shuffle switch says its result (issue 12 item 2), on or off
+    # "Tirar Robô N" names the robot it takes off (the last one), so a second press of
+    # it finds that robot gone and changes nothing (issue 30)
+    robot = last_robot(game)
+    remove = [b(N_("Tirar {name}"), "ar", robot, name=_("Robô {n}", n=robot))] \
+        if robot is not None else []
     buttons = [[b(N_("Entrar"), "j"), b(N_("Sair"), "lv")],
-               [b(N_("Robô"), "ai"),
+               [b(N_("Robô"), "ai"), *remove,
                 b(N_("Sortear duplas"), "sh", int(not game.shuffle))],
                [b(N_("Iniciar"), "s"), b(N_("Cancelar"), "x")]]
     # "v" names the variant it sets (bot.variants.ORDER): a second press finds it set
@@ -130,6 +135,13 @@ def lobby_view(game: Game, _: Translator, offer: bool = True) -> View:
     buttons += [row for row in (picks[:3], picks[3:]) if row]
     return View.model_validate({"title": game_title(game, _), "lines": lines,
                                 "buttons": buttons})
+
+
+def last_robot(game: Game) -> int | None:
+    """The number in the name of the robot the lobby's "Tirar robô" takes off: the last
+    AI seat (the last one added, unless seats moved); None without robots."""
+    return next((game.robot_number(i) for i in reversed(range(len(game.seats)))
+                 if game.seats[i].is_ai), None)
 
 
 def table_view(game: Game, _: Translator) -> View:

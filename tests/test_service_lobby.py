@@ -188,6 +188,45 @@ async def test_lobby_buttons_do_the_same_as_commands(svc: Service) -> None:
     assert len([ln for ln in table.view.lines if ln.startswith("Lugar")]) == 1
 
 
+async def test_tirar_robo_takes_the_last_robot_off_once_by_the_creator_or_an_admin(
+        svc: Service, store: Any) -> None:
+    """Issue 30: a robot added by mistake comes off with "Tirar Robô N" (the last one
+    added); a double tap or an old lobby's button applies once; someone who may not
+    manage the table gets one line; a chat admin may; no robot, no button."""
+    lobby = only(await svc.new_game(CHAT, ANA, "buraco"), "table").view
+    assert not [b for row in lobby.buttons for b in row if b.label.startswith("Tirar")]
+    await svc.join(CHAT, BIA)
+    await svc.add_ai(CHAT, ANA, "facil")
+    lobby = only(await svc.add_ai(CHAT, ANA, ""), "table").view
+    assert [b.label for b in lobby.buttons[1]] == ["Robô", "Tirar Robô 4", "Sortear duplas"]
+    version, _game = await game_of(store)
+    assert texts(await svc.press(BIA, button(lobby, "Tirar Robô 4"))) == [
+        "Só quem abriu a mesa ou um admin do grupo pode tirar robôs."]
+    assert (await game_of(store))[0] == version
+    after = only(await svc.press(ANA, button(lobby, "Tirar Robô 4")), "table").view
+    assert [ln for ln in after.lines if ln.startswith("Lugar")] == [
+        "Lugar 1: Ana · lado 1", "Lugar 2: Bia · lado 2", "Lugar 3: Robô 3 (fácil) · lado 3"]
+    assert [b.label for b in after.buttons[1]] == ["Robô", "Tirar Robô 3", "Sortear duplas"]
+    version, _game = await game_of(store)
+    # the same button again (a double tap, an old lobby): that robot is gone already
+    assert texts(await svc.press(ANA, button(lobby, "Tirar Robô 4"))) == [
+        "Esse robô já saiu da mesa."]
+    assert (await game_of(store))[0] == version
+    # a chat admin manages the table too
+    after = only(await svc.press(BIA, button(after, "Tirar Robô 3"), is_admin=True, chat=CHAT),
+                 "table").view
+    assert [ln for ln in after.lines if ln.startswith("Lugar")] == [
+        "Lugar 1: Ana · lado 1", "Lugar 2: Bia · lado 2"]
+    assert [b.label for b in after.buttons[1]] == ["Robô", "Sortear duplas"]
+    # once the game has started the lobby's button is refused
+    lobby = only(await svc.add_ai(CHAT, ANA, ""), "table").view
+    await svc.start(CHAT, ANA)
+    version, _game = await game_of(store)
+    assert texts(await svc.press(ANA, button(lobby, "Tirar Robô 3"))) == [
+        "A partida já começou."]
+    assert (await game_of(store))[0] == version
+
+
 async def test_start_needs_a_valid_seat_count_and_the_creator(svc: Service) -> None:
     await svc.new_game(CHAT, ANA, "tranca")
     assert texts(await svc.start(CHAT, ANA)) == [

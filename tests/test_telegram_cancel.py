@@ -76,3 +76,32 @@ async def test_after_a_cancel_in_play_the_hand_link_and_button_say_the_game_is_o
     await tg.press(BIA, table, "Minha mão")
     answer = tg.fake.called("answerCallbackQuery")[-1]
     assert answer["text"] == "Esta partida terminou." and "url" not in answer
+
+
+async def test_tirar_robo_on_telegram_by_the_creator_once_and_by_an_admin_only(tg: Tg) -> None:
+    """Issue 30: "Tirar Robô N" under the lobby takes the last robot off; the creator's
+    press asks Telegram nothing; a second tap of the same button changes nothing; a member
+    who did not open the table is refused in one line until Telegram says they are admin."""
+    await open_table(tg)
+    await tg.press(ANA, tg.table(), "Robô")
+    await tg.press(ANA, tg.table(), "Robô")
+    lobby = tg.table()
+    assert "Tirar Robô 3" in labels(lobby) and "Tirar Robô 2" not in labels(lobby)
+    query = await tg.press(BIA, lobby, "Tirar Robô 3")
+    assert tg.answer(query)["text"] == (
+        "Só quem abriu a mesa ou um admin do grupo pode tirar robôs.")
+    assert len(tg.fake.called("getChatMember")) == 1
+    assert tg.table()["text"] == lobby["text"]
+    await tg.press(ANA, lobby, "Tirar Robô 3")
+    assert len(tg.fake.called("getChatMember")) == 1  # the creator: no admin check
+    text = tg.table()["text"]
+    assert "Lugar 2: Robô 2 (normal)" in text and "Robô 3" not in text
+    assert "Tirar Robô 2" in labels(tg.table())
+    again = await tg.press(ANA, lobby, "Tirar Robô 3")  # the same button, tapped twice
+    assert tg.answer(again)["text"] == "Esse robô já saiu da mesa."
+    assert tg.table()["text"] == text
+    tg.fake.admins.add(BIA["id"])
+    await tg.press(BIA, tg.table(), "Tirar Robô 2")
+    assert [line for line in tg.table()["text"].splitlines() if line.startswith("Lugar")] == [
+        "Lugar 1: Ana · lado 1"]
+    assert not [label for label in labels(tg.table()) if label.startswith("Tirar")]

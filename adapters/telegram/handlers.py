@@ -26,6 +26,7 @@ from adapters.telegram import render
 from adapters.telegram.calls import api
 from adapters.telegram.i18n import N_, Texts
 from adapters.telegram.outbox import Origin, Outbox
+from bot.buttons import ADMIN_CODES
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, unpack
 
 log = logging.getLogger(__name__)
@@ -145,8 +146,9 @@ class Handlers:
 
     async def cancel_admin(self, chat: ChatRef | None, user: PlayerRef, chat_id: int,
                            bot: Any, game_id: str | None = None) -> bool | None:
-        """``is_admin`` for closing a game, asked of Telegram only when the service says
-        it matters (:meth:`bot.service.Service.needs_admin`): the table's creator, or
+        """``is_admin`` for closing a game or taking a robot off its lobby (the lobby
+        buttons of :data:`bot.buttons.ADMIN_CODES`), asked of Telegram only when the
+        service says it matters (:meth:`bot.service.Service.needs_admin`): the table's creator, or
         the only person at it, closes it without a ``getChatMember`` call."""
         if not await self.service.needs_admin(user, chat=chat, game_id=game_id):
             return False
@@ -236,7 +238,7 @@ class Handlers:
             if query.message is not None and query.message.chat.type != ChatType.PRIVATE:
                 chat = await self.chat(query.message.chat)
             admin: bool | None = False
-            if parts is not None and parts[2] == "x" and query.message is not None:
+            if parts is not None and parts[2] in ADMIN_CODES and query.message is not None:
                 admin = await self.cancel_admin(chat, user, query.message.chat.id,
                                                 context.bot, game_id=parts[0])
             if admin is None:

@@ -45,7 +45,7 @@ from fake_model import Person, snowflake
 
 TOKEN = "e2e-discord-bot-token"
 REDIS = redis_url()
-TABLE_CODES = {"j", "lv", "ai", "sh", "v", "s", "x", "h", "n"}
+TABLE_CODES = {"j", "lv", "ai", "ar", "sh", "v", "s", "x", "h", "n"}
 CARD_TEXT = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]\ufe0f?$|^🃏$")
 
 pytestmark = pytest.mark.skipif(REDIS is None, reason="needs the Redis at REDIS_URL (unset or "
@@ -169,6 +169,40 @@ def toggle_twice(fake: FakeDiscord, person: Person, message: Any) -> None:
 def side_totals(result: str) -> list[int]:
     """``= N`` of each side's line in a deal result."""
     return [int(n) for n in re.findall(r"= (-?\d+)$", result, re.M)]
+
+
+def test_tirar_robo_takes_the_last_robot_off_the_lobby_once_by_the_creator(
+        fake: FakeDiscord, people: list[Person], tmp_path: Path) -> None:
+    """Issue 30: "Tirar Robô N" on Discord, mapped like every lobby button: Bia (no
+    Manage Messages, not the creator) is refused in one ephemeral line; Ana's press takes
+    the last robot off; the same button pressed again changes nothing."""
+    ana, bia, _caio = people
+    assert REDIS is not None
+
+    def lobby_with(label: str) -> Any:
+        return wait_for(lambda: (lambda t: t if label in t.labels() else None)(table(fake)),
+                        what=f"a lobby with {label!r}")
+
+    with run_bot(fake, tmp_path, REDIS) as log:
+        answered(fake, fake.slash(ana, "novojogo", variante="buraco"))
+        press(fake, ana, table(fake), "Robô")
+        press(fake, ana, lobby_with("Tirar Robô 2"), "Robô")
+        two = lobby_with("Tirar Robô 3")
+        assert "Lugar 3: Robô 3 (normal)" in two.text()
+        press(fake, bia, two, "Tirar Robô 3")
+        assert fake.ephemerals(bia)[-1].text() == (
+            "Só quem abriu a mesa ou um admin do grupo pode tirar robôs.")
+        remove = two.button("Tirar Robô 3")
+        assert remove is not None
+        press(fake, ana, two, "Tirar Robô 3")
+        one = lobby_with("Tirar Robô 2")
+        assert "Lugar 2: Robô 2 (normal)" in one.text() and "Robô 3" not in one.text()
+        # the same button a second time (a double tap arriving after the lobby's edit)
+        again = answered(fake, fake.press(ana, two, str(remove["custom_id"]), forged=True))
+        assert again.answer_type == 4
+        assert fake.ephemerals(ana)[-1].text() == "Esse robô já saiu da mesa."
+        assert table(fake).text() == one.text()
+        assert "Traceback" not in log.read_text()
 
 
 def test_two_people_and_a_robot_play_a_deal_through_interactions(

@@ -30,7 +30,7 @@ TOKEN = "4242:E2E-TEST-TOKEN"
 GROUP = Group(-4001, "Mesa E2E")
 ANA, BIA, CAIO, DUDA = (Person(11, "Ana"), Person(12, "Bia"), Person(13, "Caio"),
                         Person(14, "Duda"))
-TABLE_CODES = {"j", "lv", "ai", "sh", "v", "s", "x", "h", "n"}
+TABLE_CODES = {"j", "lv", "ai", "ar", "sh", "v", "s", "x", "h", "n"}
 DEAL_END = re.compile(r"^Fim da mão 1\.$", re.M)
 
 pytestmark = pytest.mark.skipif(emulator_missing() is not None,
