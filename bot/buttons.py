@@ -15,9 +15,9 @@ UNKNOWN = N_("Botão desconhecido.")
 """The answer to a payload that no button of the service carries."""
 NO_ARG = frozenset({"c", "m", "d", "3", "r", "z", "g", "h", "j", "lv", "s", "x"})
 """Codes whose buttons carry no argument."""
-INDEXED = frozenset({"t", "u", "e", "w", "ew", "pw"})
+INDEXED = frozenset({"t", "u", "e", "w", "ew", "pw", "gw"})
 """Codes whose argument is a card or meld index, or a wild's slot (``w``, ``pw``; ``ew``:
-100 · meld + slot, issue 30)."""
+100 · meld + slot; ``gw``: 100 · a group's first card + slot, issue 30)."""
 MAYBE_INDEXED = frozenset({"p"})
 """Codes with an optional meld index ("Pegar o lixo", "Lixo → N")."""
 NUMBERED = frozenset({"ai", "ar", "sh", "v", "n"})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot import narration, play
+from bot import narration, play, staged
 from bot.effects import Effect, HandView, View, pack
 from bot.i18n import Translator
 from bot.model import Game
@@ -103,6 +103,7 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
         rows += _fitting(play.action_buttons(game, seat, view, b), view)
         if s.sel:
             rows += _wild_rows([view.hand[i] for i in s.sel], view, b, _)
+        rows += staged.rows(game, seat, b, _)  # each group set aside: its wild's place
         lines.append(_draw_line(view, _) if view.phase == "draw" else _play_line(view, _))
     elif game.status == "playing":
         # not "Vez de X.": a hand is sent again when its own turn comes, not at every

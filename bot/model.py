@@ -48,6 +48,7 @@ class Group(BaseModel):
 
     cards: list[int]
     onto: int | None = None
+    wild: int = 0  # the slot chosen for its wild (issue 30, bot.staged); 0: the default
 
 
 class Seat(BaseModel):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import hands, narration, play, results, views
+from bot import hands, narration, play, results, staged, views
 from bot.buttons import UNKNOWN
 from bot.effects import Effect, Reply, number
 from bot.i18n import N_, Translator
@@ -76,6 +76,11 @@ def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
         _stage(game, seat, None)
     elif code == "e" and s.groups:
         _stage(game, seat, _meld(game, seat, arg))
+    elif code == "ew" and s.groups:  # "+N: 2♣(4)" with groups set aside: one more group
+        which, slot = _wild_arg(arg)
+        _stage(game, seat, _meld(game, seat, which), slot)
+    elif code == "gw":  # the place of a group's wild (issue 30)
+        staged.choose(game, seat, _index(arg))
     elif code in ENGINE_CODES:
         if play.deal_of(game).turn != seat:
             raise Refusal(N_("Não é a sua vez."))
@@ -162,17 +167,18 @@ def _unselect(game: Game, seat: int, arg: str) -> None:
     s.sel.remove(i)
 
 
-def _stage(game: Game, seat: int, onto: int | None) -> None:
+def _stage(game: Game, seat: int, onto: int | None, wild: int = 0) -> None:
     """``g`` / ``e`` with groups: the selection is set aside as a new meld (``onto`` None)
-    or for meld ``onto``, to be laid with the others by "Baixar". A group the lay-down
-    would refuse is refused now, with the same reason (RULES C9, "melds" row: its shape), so
-    "Separar" never says yes to what "Baixar" will say no to."""
+    or for meld ``onto`` (``ew``: its new wild in slot ``wild``), to be laid with the
+    others by "Baixar". A group the lay-down would refuse is refused now, with the same
+    reason (RULES C9, "melds" row: its shape), so "Separar" never says yes to what
+    "Baixar" will say no to."""
     s = game.seats[seat]
     if not s.sel:
         raise Refusal(N_("Selecione as cartas primeiro."))
     hand = _hand(game, seat)
     _check_group(game, seat, hand, _cards(hand, s.sel), onto)
-    s.groups.append(Group(cards=list(s.sel), onto=onto))
+    s.groups.append(Group(cards=list(s.sel), onto=onto, wild=wild))
     s.sel = []
     s.ver += 1  # the message that offered this button is now old: a second press is refused
 
@@ -192,7 +198,7 @@ def _check_group(game: Game, seat: int, hand: list[Card], cards: list[Card],
         meld: Meld = state.melds[state.side_of[seat]][onto]
         for group in game.seats[seat].groups:
             if group.onto == onto:
-                meld = extend_meld(meld, _cards(hand, group.cards), rules)
+                meld = extend_meld(meld, _cards(hand, group.cards), rules, group.wild)
         extend_meld(meld, cards, rules)
     except IllegalAction as err:
         err.cards = tuple(play.text_of(c) for c in cards)  # "5♣ 10♦: ..." as "Baixar" names
@@ -255,7 +261,8 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
             raise Refusal(N_("Selecione as cartas primeiro."))
         if code == "w" and not sel:
             raise Refusal(N_("Selecione as cartas primeiro."))
-        wilds = [0] * (len(new) - 1) + [_index(arg)] if code == "w" else []
+        # every group's chosen place, and the selection's ("w": a place button)
+        wilds = staged.wilds(s.groups, (_index(arg) if code == "w" else 0) if sel else None)
         return Action.lay_down(seat, melds=new, extend=ext, wilds=wilds)
     if not sel:  # a trial: "Descartar" with nothing picked said "Selecione uma carta só."
         raise Refusal(N_("Selecione a carta primeiro."))

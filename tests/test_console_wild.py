@@ -46,10 +46,12 @@ async def test_an_extension_with_a_new_wild_asks_which_end() -> None:
     assert "│   1) 2♣(4) 5♥ 6♥ 7♥ " in text
 
 
-async def test_several_melds_put_the_one_in_question_last() -> None:
-    """``b 1 2 3 / 4 5 6``: the 2♦ meld is laid last, so the question is about it."""
+async def test_several_melds_keep_their_order_and_the_one_in_question_is_asked() -> None:
+    """``b 1 2 3 / 4 5 6``: both melds are set aside in the order typed, the question is
+    about the 2♦ meld, and they are laid as typed (issue 30: no reordering)."""
     text = await play(["c", "b 1 2 3 / 4 5 6", "2", "q", "s"], [WILDS, ROBOT], "2c")
-    assert "│   1) 5♥ 6♥ 7♥ " in text and "│   2) 2♦(A) 2♦ 3♦ " in text
+    assert "Onde fica o curinga? 1) 2♦ 3♦ 2♦(4)  2) 2♦(A) 2♦ 3♦ (Enter = 1)" in text
+    assert "│   1) 2♦(A) 2♦ 3♦ " in text and "│   2) 5♥ 6♥ 7♥ " in text
 
 
 async def test_a_closed_piles_justifying_meld_asks_where_the_wild_stands() -> None:
@@ -63,3 +65,60 @@ async def test_a_closed_piles_justifying_meld_asks_where_the_wild_stands() -> No
     assert ("Onde fica o curinga? 1) Pegar o lixo: Q♦ K♦ 2♣(A)  2) Pegar o lixo: 2♣(J) Q♦ "
             "K♦ (Enter = 1)") in text
     assert "│   1) 2♣(J) Q♦ K♦ " in text
+
+
+async def test_every_meld_set_aside_offers_its_wild_s_places_in_the_chat_hand() -> None:
+    """Issue 30: with 2♦ 2♦ 3♦ set aside ("Separar") and 5♥ 6♥ 7♥ 2♣ selected, both
+    wilds could stand in two places; before, only the selection's meld had buttons. Now
+    the meld set aside has its own row (``gw``, the place taken now in brackets), its
+    choice is kept, and "Baixar" with the selection's place lays both as chosen."""
+    game, _out = stacked([], [WILDS, ROBOT], "2c")
+    assert await game.setup("buraco", 2)
+    await game.press("c")
+    for i in (0, 1, 2):
+        await game.press("t", game.view_index(i))
+    assert await game.press("g")
+    for i in (3, 4, 5, 11):
+        await game.press("t", game.view_index(i))
+
+    def rows() -> list[list[tuple[str, str]]]:
+        assert game.hand is not None
+        return [[(b.label, "|".join(b.data.split("|")[2:])) for b in row]
+                for row in game.hand.buttons
+                if row and row[0].data.split("|")[2] in ("w", "gw")]
+
+    first = 100 * game.view_index(0)  # the group is named by its first card
+    assert rows() == [
+        [("Baixar 5♥ 6♥ 7♥ 2♣(8)", "w|8"), ("Baixar 2♣(4) 5♥ 6♥ 7♥", "w|4")],
+        [("[Separado 1: 2♦ 3♦ 2♦(4)]", f"gw|{first + 4}"),
+         ("Separado 1: 2♦(A) 2♦ 3♦", f"gw|{first + 1}")]]
+    assert await game.press("gw", first + 1)
+    assert await game.press("gw", first + 1)  # a double tap: the same place, no error
+    assert rows()[1] == [("Separado 1: 2♦ 3♦ 2♦(4)", f"gw|{first + 4}"),
+                         ("[Separado 1: 2♦(A) 2♦ 3♦]", f"gw|{first + 1}")]
+    assert await game.press("w", 4)
+    assert game.table is not None
+    assert "  1) 2♦(A) 2♦ 3♦" in game.table.lines and "  2) 2♣(4) 5♥ 6♥ 7♥" in game.table.lines
+
+
+async def test_a_place_button_of_a_meld_no_longer_set_aside_changes_nothing() -> None:
+    game, _out = stacked([], [WILDS, ROBOT], "2c")
+    assert await game.setup("buraco", 2)
+    await game.press("c")
+    for i in (0, 1, 2):
+        await game.press("t", game.view_index(i))
+    assert await game.press("g")
+    first = 100 * game.view_index(0)
+    await game.press("u", game.view_index(1))  # the group comes back to the selection
+    assert not await game.press("gw", first + 1)
+    assert game.hand is not None and "Separado" not in " ".join(game.hand.lines)
+
+
+async def test_the_terminal_asks_about_every_meld_whose_wild_is_in_question() -> None:
+    """``b 1 2 3 / 4 5 6 12``: 2♦ 2♦ 3♦ (A or 4) and 5♥ 6♥ 7♥ 2♣ (4 or 8) in one lay-down;
+    the terminal asks about each, in the order typed (before, it refused: "baixe um de
+    cada vez")."""
+    text = await play(["c", "b 1 2 3 / 4 5 6 12", "2", "2", "q", "s"], [WILDS, ROBOT], "2c")
+    assert "Onde fica o curinga? 1) 2♦ 3♦ 2♦(4)  2) 2♦(A) 2♦ 3♦ (Enter = 1)" in text
+    assert "Onde fica o curinga? 1) 5♥ 6♥ 7♥ 2♣(8)  2) 2♣(4) 5♥ 6♥ 7♥ (Enter = 1)" in text
+    assert "│   1) 2♦(A) 2♦ 3♦ " in text and "│   2) 2♣(4) 5♥ 6♥ 7♥ " in text

@@ -304,13 +304,6 @@ async def _with_cards(game: ConsoleGame, cmd: str, args: list[str]) -> None:
         # no "+N" buttons outside the play phase: a lay-down gets the engine's own answer
         # ("Primeiro compre do monte ou pegue o lixo.", RULES C11; "Não é a sua vez.")
         cmd, target = "b", None
-    if cmd == "b" and len(shown) > 1:  # the meld whose wild is in question goes last
-        codes = game.shown_codes()
-        doubt = wild.in_question([[str(codes[i]) for i in g] for g in shown], game.rules)
-        if len(doubt) > 1:
-            game.say(game._(wild.TWO))
-            return
-        shown = [g for k, g in enumerate(shown) if k not in doubt] + [shown[k] for k in doubt]
     game.leaving = {pos for group in shown for pos in group}
     try:
         await _press_cards(game, cmd, [[game.view_index(i) for i in g] for g in shown], target)
@@ -324,13 +317,20 @@ async def _press_cards(game: ConsoleGame, cmd: str, groups: list[list[int]],
     press brings a new hand view) group by group, then press the move; a refused press
     leaves no half-made selection behind."""
     await game.press("z")
-    for k, group in enumerate(groups):
+    for group in groups:
         for i in group:
             if not await game.press("t", i):
                 await game.press("z")
                 return
-        if cmd == "b" and k < len(groups) - 1 and not await game.press("g"):
-            await game.press("z")  # a group that is no meld: refused with its cards named
+        # several melds: each is set aside ("Separar"), so a group that is no meld is
+        # refused with its cards named before any question about a wild's place
+        if cmd == "b" and len(groups) > 1 and not await game.press("g"):
+            await game.press("z")
+            return
+    for places in wild.staged(game):  # each meld set aside whose wild is in question
+        picked = wild.ask(game, places)
+        if picked is None or not await game.press(*picked):
+            await game.press("z")
             return
     code, arg = {"l": "p", "b": "m", "d": "d", "t": "3", "e": "e"}[cmd], (
         "" if target is None else str(target))

@@ -5,34 +5,37 @@ new meld of the selection, ``ew`` for an extension of meld N, ``pw`` for the mel
 justifies a closed pile's pick-up); after ``b``, ``e`` or ``l`` has
 selected the cards, the terminal reads those buttons and asks which one, so the choice
 is made exactly as in the chat (RULES C4, docs/rules-decisions.md D11, D20). A ``b``
-with several melds puts the one whose wild is in question last (the selection's meld,
-the one the buttons are about); two such melds at once are refused.
+with several melds sets each aside as the chat's "Separar" does, then asks about each
+one whose wild is in question, in the order typed, from the hand's place buttons of the
+melds set aside (``gw``, :mod:`bot.staged`), and lays them all down.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from adapters.console import question
 from bot.i18n import N_
-from engine.cards import Card
-from engine.wilds import wild_choices
 
 if TYPE_CHECKING:
     from adapters.console.app import ConsoleGame
 
 ASK = N_("Onde fica o curinga? {choices} (Enter = 1) ")
 AGAIN = N_("Escolha um número de 1 a {max}.")
-TWO = N_("Dois jogos com o curinga em dúvida: baixe um de cada vez.")
 
 
-def in_question(groups: list[list[str]], rules: Any) -> list[int]:
-    """Indexes of the groups (record codes of one new meld each) whose wild could stand
-    in two places (engine ``wild_choices``)."""
-    if rules is None:
-        return []
-    return [k for k, codes in enumerate(groups)
-            if len(wild_choices([Card.parse(c) for c in codes], rules)) > 1]
+def staged(game: ConsoleGame) -> list[list[tuple[str, str, str]]]:
+    """``(label, code, arg)`` of the place buttons of each meld set aside whose wild is
+    in question (``gw``), one list per meld in the order they were set aside; the label
+    without the chat's "Separado N: " and the brackets of the place taken now."""
+    melds: dict[int, list[tuple[str, str, str]]] = {}
+    for row in game.hand.buttons if game.hand is not None else []:
+        for button in row:
+            _gid, _ver, code, arg = button.data.split("|")[:4]
+            if code == "gw":
+                label = button.label.removeprefix("[").removesuffix("]").split(": ", 1)[-1]
+                melds.setdefault(int(arg) // 100, []).append((label, code, arg))
+    return list(melds.values())
 
 
 def choices(game: ConsoleGame, cmd: str, target: int | None) -> list[tuple[str, str, str]]:
