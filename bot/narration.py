@@ -24,9 +24,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import play
 from bot.i18n import N_, Translator
 from bot.model import Game
 from engine.cards import Card
+from engine.melds import RUN
 
 Entry = tuple[str, dict[str, Any]]
 RECENT_S = 10.0
@@ -119,8 +121,8 @@ def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
         kw["n"] = len(pub["cards"]) if "cards" in pub else int(pub.get("count", 0))
         if "meld" in pub:  # a justified pick-up names the meld it made or extended
             index = int(pub["meld"])
-            if new_meld:
-                kw["cards"] = " ".join(str(c) for c in melds[index].cards)
+            if new_meld:  # its wild marked as on the table (issue 30)
+                kw["cards"] = play.show_meld(melds[index])
                 return PILE_NEW, kw
             kw["card"], kw["meld"] = str(Card.parse(pub["top"])), index + 1
             return PILE_ONTO, kw
@@ -131,8 +133,16 @@ def _melded(kw: dict[str, Any], pub: dict[str, Any], side: list[Any]) -> Entry:
     """New melds and extensions kept apart (``melds`` = [[codes]], ``extend`` =
     [{meld, cards}]); joined into words by :func:`_phrase`. An extension's cards are told
     in the order they lie in the meld (``side``: the mover's melds after the move), so a
-    run grown at its low end reads "juntou 4♣ 5♣ 6♣ ao jogo 3", not in the order played."""
-    melds = [[str(Card.parse(c)) for c in m] for m in pub.get("melds", [])]
+    run grown at its low end reads "juntou 4♣ 5♣ 6♣ ao jogo 3", not in the order played.
+    A run's wild bears the mark the table shows, the rank it stands for (issue 30:
+    "baixou 2♦(A) 2♦ 3♦", "juntou 2♣(4) ao jogo 1"; :func:`bot.play.show_meld`)."""
+    built = pub.get("melds", [])
+    melds = [[str(Card.parse(c)) for c in m] for m in built]
+    new = side[len(side) - len(built):] if 0 < len(built) <= len(side) else []
+    for k, meld in enumerate(new):  # the engine appends the new melds, in this order
+        faces = play.show_meld(meld).split(" ")
+        if [face.split("(")[0] for face in faces] == melds[k]:
+            melds[k] = faces
     ext = [[int(e["meld"]) + 1, _in_layout(e["cards"], side, int(e["meld"]))]
            for e in pub.get("extend", [])]
     msgid = MELDED_EXTENDED if melds and ext else (MELDED if melds else EXTENDED)
@@ -141,12 +151,25 @@ def _melded(kw: dict[str, Any], pub: dict[str, Any], side: list[Any]) -> Entry:
 
 def _in_layout(codes: list[str], side: list[Any], index: int) -> list[str]:
     """The texts of cards ``codes``, ordered as they lie in meld ``index`` of ``side``
-    (as given when that meld is not there)."""
+    (as given when that meld is not there); the run's wild marked with the rank it
+    stands for when it is one of them (every copy of its card came now: else which copy
+    is the wild is not told, and no mark is given)."""
     texts = [str(Card.parse(c)) for c in codes]
     if not 0 <= index < len(side):
         return texts
-    laid = [str(c) for c in side[index].cards]
-    return sorted(texts, key=lambda t: laid.index(t) if t in laid else len(laid))
+    meld = side[index]
+    laid = [str(c) for c in meld.cards]
+    ordered = sorted(texts, key=lambda t: laid.index(t) if t in laid else len(laid))
+    at = meld.wild_at if meld.kind == RUN else -1
+    if at < 0 or laid.count(laid[at]) != texts.count(laid[at]):
+        return ordered
+    left = {t: texts.count(t) for t in texts}
+    out = []
+    for p, t in enumerate(laid):  # every card of the extension where it lies
+        if left.get(t, 0) > 0:
+            left[t] -= 1
+            out.append(t + f"({play.rank_text(meld.wild_slot)})" if p == at else t)
+    return out + [t for t, n in left.items() for _k in range(n)]
 
 
 def recent(entries: list[Entry], turn: int, now: float) -> list[Entry]:

@@ -122,3 +122,15 @@ async def test_the_terminal_asks_about_every_meld_whose_wild_is_in_question() ->
     assert "Onde fica o curinga? 1) 2♦ 3♦ 2♦(4)  2) 2♦(A) 2♦ 3♦ (Enter = 1)" in text
     assert "Onde fica o curinga? 1) 5♥ 6♥ 7♥ 2♣(8)  2) 2♣(4) 5♥ 6♥ 7♥ (Enter = 1)" in text
     assert "│   1) 2♦(A) 2♦ 3♦ " in text and "│   2) 2♣(4) 5♥ 6♥ 7♥ " in text
+
+
+async def test_the_narration_marks_a_wild_as_the_table_does() -> None:
+    """Issue 30: the table showed ``2♦(A) 2♦ 3♦`` while the move's narration said "baixou
+    2♦ 2♦ 3♦"; now the narration (the table's last line and the hand's own line) bears
+    the same mark, for new melds and for a wild added to a run."""
+    text = await play(["c", "b 1 2 3 / 4 5 6 12", "2", "2", "q", "s"], [WILDS, ROBOT], "2c")
+    assert "│ Você comprou do monte, baixou 2♦(A) 2♦ 3♦ e 2♣(4) 5♥ 6♥ 7♥. │" in text
+    assert "│ Você comprou o 2♣, baixou 2♦(A) 2♦ 3♦ e 2♣(4) 5♥ 6♥ 7♥." in text
+    text = await play(["c", "b 4 5 6", "e 1 12", "2", "q", "s"], [WILDS, ROBOT], "2c")
+    assert "│ Você comprou do monte, baixou 5♥ 6♥ 7♥ e juntou 2♣(4) ao jogo 1. │" in text
+    assert "│   1) 2♣(4) 5♥ 6♥ 7♥ " in text

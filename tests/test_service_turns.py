@@ -345,9 +345,9 @@ async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Se
     assert effects[0].view.lines[3:6] == [  # the 2♦ stands for the 9♦ (issue 30)
         "Bia: 0 pts · nesta mão: 30 em jogos", "  1) 7♦ 8♦ 2♦(9)",
         "Cartas na mão: Ana 10 · Bia 9"]
-    assert effects[0].view.lines[-1] == (  # RULES A10: the pick-up names the meld it made
-        "Ana comprou do monte, baixou o 3♦ e descartou 8♦. "
-        "Bia pegou o lixo (1 carta) baixando 7♦ 8♦ 2♦.")
+    assert effects[0].view.lines[-1] == (  # RULES A10: the pick-up names the meld it made,
+        "Ana comprou do monte, baixou o 3♦ e descartou 8♦. "  # its wild marked as on the
+        "Bia pegou o lixo (1 carta) baixando 7♦ 8♦ 2♦(9).")  # table (issue 30)
 
 
 async def test_a_morto_taken_by_discard_shows_beside_the_empty_hand(
