@@ -29,7 +29,8 @@ JOKER = NAMES[:-1] + "; curinga jk."
 LISTS = ("Listas: b 1 2 3, b 1,2,3 ou b 1-3 (as cartas 1 a 3), também em e, l e entre jogos "
          "com /. Ctrl-L limpa a tela e mostra a mesa de novo.")
 MORE = ("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
-        "exportar = salvar o registro (no fim da partida)")
+        "exportar = salvar o registro (no fim da partida) · ranking [semana|mes|ano|sempre], "
+        "perfil = suas partidas contadas")
 
 
 async def play(variant: str, lines: list[str]) -> str:

@@ -42,14 +42,17 @@ CARD_NAMES = {  # with jokers in the deck or not
 HELP_LISTS = N_("Listas: b 1 2 3, b 1,2,3 ou b 1-3 (as cartas 1 a 3), também em e, l e "
                 "entre jogos com /. Ctrl-L limpa a tela e mostra a mesa de novo.")
 HELP_MORE = N_("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
-               "exportar = salvar o registro (no fim da partida)")
+               "exportar = salvar o registro (no fim da partida) · ranking [semana|mes|ano|"
+               "sempre], perfil = suas partidas contadas")
 # Words in any of the three languages -> the command they name.
 ALIASES = {"placar": "p", "score": "p", "punteggio": "p", "ajuda": "?", "help": "?",
            "aiuto": "?", "sair": "q", "quit": "q", "esci": "q", "rules": "regras",
            "regole": "regras", "language": "idioma", "lingua": "idioma",
-           "export": "exportar", "esporta": "exportar"}
+           "export": "exportar", "esporta": "exportar", "profile": "perfil",
+           "profilo": "perfil"}
 EXPORT = {"exportar", "export", "esporta"}
-INFO = {"q", "?", "p", "regras", "idioma", "exportar"}  # also allowed between deals
+INFO = {"q", "?", "p", "regras", "idioma", "exportar", "ranking",
+        "perfil"}  # also allowed between deals and once the match is over
 NO_ARGS = {"c", "r", "n", "p", "?", "q", "exportar"}
 NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
 
@@ -201,8 +204,20 @@ async def _onto_meld(game: ConsoleGame, args: list[str]) -> None:
         await game.press("p", target)
 
 
+async def _ranking(game: ConsoleGame, args: list[str]) -> None:
+    """``ranking [semana|mes|ano|sempre]``: the service's ``/ranking`` of the terminal
+    (its matches count in the season as a group's do, issue 29/30)."""
+    game.show(await game.service.ranking(CHAT, ME, " ".join(args)))
+
+
+async def _profile(game: ConsoleGame, args: list[str]) -> None:
+    """``perfil``: the service's ``/perfil`` of the person at the terminal."""
+    game.show(await game.service.profile(CHAT, ME, " ".join(args)))
+
+
 SIMPLE = {"p": _score, "regras": _rules, "idioma": _language, "exportar": _export,
-          "c": _draw, "r": _redraw, "n": _next, "lj": _onto_meld}
+          "c": _draw, "r": _redraw, "n": _next, "lj": _onto_meld, "ranking": _ranking,
+          "perfil": _profile}
 
 
 def meld_count(game: ConsoleGame) -> int | None:

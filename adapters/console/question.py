@@ -25,7 +25,7 @@ and ``não`` as a terminal that cannot decode it reads it, ``n??o``)."""
 YES_NO = N_("Responda s (sim) ou n (não).")
 NOT_RUN = N_("O comando {command} não foi executado.")
 COMMANDS = frozenset({"c", "l", "lj", "b", "e", "d", "t", "r", "n", "p", "?", "q", "regras",
-                      "idioma", "exportar"})
+                      "idioma", "exportar", "ranking", "perfil"})
 """The first words of the prompt's commands (:mod:`adapters.console.commands`, where
 aliases in three languages map to them)."""
 

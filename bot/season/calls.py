@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from bot import views
 from bot.effects import ChatRef, Effect, PlayerRef, Reply
 from bot.i18n import N_, Translator
 from bot.outcome import echo
@@ -21,6 +22,11 @@ PUBLIC_WORDS = {"publico": True, "público": True, "public": True, "pubblico": T
 PLATFORM_WORDS = {"geral", "global", "generale", "todos"}
 MENTION = re.compile(r"<@!?(\d+)>")
 NO_SEASON = N_("O ranking não está disponível neste bot.")
+SOLO_RANKING = N_("No terminal o ranking é por período: ranking semana, mes, ano ou sempre.")
+SOLO_PROFILE = N_("No terminal, perfil mostra o seu perfil: digite só perfil.")
+"""The terminal (``bot.views.SOLO_PLATFORMS``) counts its one person's matches against
+the robots as a group's (issue 30), with nobody else to compare: no ranking across
+groups, no one else's profile, no choice of appearing."""
 
 
 class SeasonCalls(GameRunner):
@@ -39,6 +45,9 @@ class SeasonCalls(GameRunner):
         if season is None:
             return [Reply(player=user, text=_(NO_SEASON))]
         word = args.strip().lower()
+        solo = chat.platform in views.SOLO_PLATFORMS
+        if solo and word in PLATFORM_WORDS:
+            return [Reply(player=user, text=_(SOLO_RANKING))]
         if word in PLATFORM_WORDS:
             members = await season.members(chat.key)
             keys = sorted(members)
@@ -53,7 +62,7 @@ class SeasonCalls(GameRunner):
                 word=echo(args.strip())))]
         rows = await season.standings(chat.key, period_key(kind, self.clock.now()),
                                       RANKING_ROWS)
-        return [Reply(player=user, text=texts.standings_text(kind, rows, _))]
+        return [Reply(player=user, text=texts.standings_text(kind, rows, _, solo))]
 
     async def profile(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                       update: str | None = None) -> list[Effect]:
@@ -67,6 +76,9 @@ class SeasonCalls(GameRunner):
         if season is None:
             return [Reply(player=user, text=_(NO_SEASON))]
         word = args.strip()
+        solo = chat.platform in views.SOLO_PLATFORMS
+        if solo and word:
+            return [Reply(player=user, text=_(SOLO_PROFILE))]
         if word.lower() in PUBLIC_WORDS:
             appear = PUBLIC_WORDS[word.lower()]
             await season.set_public(user.key, appear)
@@ -83,7 +95,7 @@ class SeasonCalls(GameRunner):
         public = (await season.public_ratings([key]))[0]
         name = members.get(key, user.name)
         return [Reply(player=user, text=texts.profile_text(name, fields, trend, rating,
-                                                           public, _))]
+                                                           public, _, solo))]
 
 
 def _find(chat: ChatRef, word: str, members: dict[str, str]) -> str | None:

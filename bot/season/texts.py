@@ -13,6 +13,12 @@ TITLES = {"week": N_("Ranking do grupo — esta semana"),
           "month": N_("Ranking do grupo — este mês"),
           "year": N_("Ranking do grupo — este ano"),
           "all": N_("Ranking do grupo — desde sempre")}
+SOLO_TITLES = {"week": N_("Ranking do terminal — esta semana"),
+               "month": N_("Ranking do terminal — este mês"),
+               "year": N_("Ranking do terminal — este ano"),
+               "all": N_("Ranking do terminal — desde sempre")}
+"""The titles in the terminal (``bot.views.SOLO_PLATFORMS``), where there is no group: its
+one person's matches against the robots, counted as a group's are (issue 30)."""
 CANASTRA_TEXTS = {"limpa": N_("limpas {n}"), "suja": N_("sujas {n}"), "mil": N_("de mil {n}"),
                   "altaneira": N_("Altaneira {n}"), "real": N_("reais {n}")}
 
@@ -30,9 +36,10 @@ def percent(part: int, whole: int) -> int:
     return round(100 * part / whole) if whole else 0
 
 
-def standings_text(kind: str, rows: list[Standing], _: Translator) -> str:
-    """``/ranking <period>``: one line per person, best first."""
-    lines = [_(TITLES[kind])]
+def standings_text(kind: str, rows: list[Standing], _: Translator, solo: bool = False) -> str:
+    """``/ranking <period>``: one line per person, best first (``solo``: the terminal's
+    title, :data:`SOLO_TITLES`)."""
+    lines = [_((SOLO_TITLES if solo else TITLES)[kind])]
     if not rows:
         lines.append(_("Ninguém terminou uma partida neste período."))
     for i, row in enumerate(rows, 1):
@@ -56,11 +63,14 @@ def platform_text(rows: list[tuple[str, str]], _: Translator) -> str:
 
 
 def profile_text(name: str, fields: dict[str, str], trend: list[int], rating: str | None,
-                 public: str | None, _: Translator) -> str:
-    """``/perfil``: the person's counters in the group (docs/season.md "Profile")."""
+                 public: str | None, _: Translator, solo: bool = False) -> str:
+    """``/perfil``: the person's counters in the group (docs/season.md "Profile");
+    ``solo``: in the terminal, "Seu perfil no terminal", without the lines of the
+    ranking across groups (a terminal is no group, issue 30)."""
     n = {k: int(v) for k, v in fields.items() if k != "name" and v.lstrip("-").isdigit()}
     matches, wins = n.get("matches", 0), n.get("wins", 0)
-    lines = [_("Perfil de {name} neste grupo", name=name),
+    lines = [_("Seu perfil no terminal") if solo else _("Perfil de {name} neste grupo",
+                                                          name=name),
              _("Rating: {rating}", rating=rating_text(rating, _))]
     if len(trend) > 1:
         lines.append(_("Tendência: {values}", values=" → ".join(str(v) for v in
@@ -82,8 +92,8 @@ def profile_text(name: str, fields: dict[str, str], trend: list[int], rating: st
                    best=n.get("streak_best", 0)))
     earned = [_(a.title) for a in ACHIEVEMENTS if f"a:{a.id}" in fields]
     lines.append(_("Conquistas: {list}", list=", ".join(earned) if earned else "—"))
-    if public is None:
-        lines.append(_("Fora do ranking geral (/perfil publico para aparecer)."))
-    else:
-        lines.append(_("No ranking geral: {rating}", rating=rating_text(public, _)))
+    if not solo:  # the terminal is no group: nothing across groups to appear in
+        lines.append(_("Fora do ranking geral (/perfil publico para aparecer).")
+                     if public is None else
+                     _("No ranking geral: {rating}", rating=rating_text(public, _)))
     return "\n".join(lines)
