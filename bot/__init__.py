@@ -18,6 +18,7 @@ from bot.effects import (
     Picture,
     PingsOver,
     PlayerRef,
+    ReplayView,
     Reply,
     Say,
     TableView,
@@ -46,7 +47,6 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "Button", "CardFace", "ChatRef", "Closed", "Document", "Effect", "HandView", "Picture",
-    "PingsOver",
-    "PlayerRef", "Reply", "Say", "Service", "SystemClock", "TableView", "Tell", "TurnPing",
-    "View",
+    "PingsOver", "PlayerRef", "ReplayView", "Reply", "Say", "Service", "SystemClock",
+    "TableView", "Tell", "TurnPing", "View",
 ]

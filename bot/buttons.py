@@ -8,6 +8,8 @@ no table ever showed) are checked by the use cases, with the same answer.
 
 from __future__ import annotations
 
+import re
+
 from bot.effects import number
 from bot.i18n import N_
 
@@ -25,7 +27,11 @@ NUMBERED = frozenset({"ai", "ar", "sh", "v", "n"})
 earlier format, without it, is refused there as old). "Robô" (``ai``) carries none now
 (the next free seat); the robot count an older lobby's carried is still taken. "Tirar
 Robô N" (``ar``) carries the number in the robot's name (issue 30)."""
-CODES = NO_ARG | INDEXED | MAYBE_INDEXED | NUMBERED
+STEPPED = frozenset({"rp"})
+"""Codes whose argument is a step ``<deal>.<move>`` (``/replay``, :mod:`bot.replay`; the
+payload's version slot carries the chat's replay serial)."""
+CODES = NO_ARG | INDEXED | MAYBE_INDEXED | NUMBERED | STEPPED
+_STEP = re.compile(r"[0-9]{1,3}\.[0-9]{1,5}")
 ADMIN_CODES = frozenset({"x", "ar"})
 """Lobby buttons a chat admin may press though not the table's creator ("Cancelar",
 "Tirar robô"): the adapters find out whether the person is an admin for these only."""
@@ -37,6 +43,8 @@ def is_ours(code: str, arg: str) -> bool:
         return arg == ""
     if code in INDEXED:
         return number(arg) is not None
+    if code in STEPPED:
+        return _STEP.fullmatch(arg) is not None
     if code in MAYBE_INDEXED:
         return arg == "" or number(arg) is not None
     return code in NUMBERED

@@ -235,6 +235,17 @@ class Picture(_Frozen):
     caption: str
 
 
+class ReplayView(_Frozen):
+    """A step of ``/replay`` (issue 29): the command posts it as a new message in the
+    chat; a press of one of its step buttons edits the pressed message in place. Only
+    public facts, as :class:`TableView` (bot/replay.py)."""
+
+    kind: Literal["replay"] = "replay"
+    chat: ChatRef
+    game_id: str
+    view: View
+
+
 class Closed(_Frozen):
     """The game is gone: the adapter drops its buttons and stored message ids.
 
@@ -253,7 +264,7 @@ class Closed(_Frozen):
 
 Effect = Annotated[
     TableView | HandView | Reply | Say | Tell | TurnPing | PingsOver | Document | Picture
-    | Closed,
+    | ReplayView | Closed,
     Field(discriminator="kind"),
 ]
 

@@ -140,6 +140,7 @@ def help_text(_: Translator, guide: str | None = None) -> str:
         _("/regras [variante] — resumo das regras"),
         _("/voltar — retomar seu lugar depois de ausência"),
         _("/exportar — registro da última partida terminada"),
+        _("/replay — rever a última partida terminada, mão a mão e jogada a jogada"),
         _("/idioma [pt|en|it] — idioma do grupo"),
         _("/ranking [semana|mes|ano|sempre|geral] — ranking do grupo por período"),
         _("/perfil [@pessoa|publico|privado] — partidas, conquistas e rating"),

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import logging
 
-from bot import buttons, info, lobby, play, results, robot, timers, turns, upkeep, views
+from bot import buttons, info, lobby, play, replay, results, robot, timers, turns, upkeep, views
 from bot.chat_calls import CHAT_BIND_TTL_S, ChatCalls
 from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import N_, Translator
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
+from bot.replay_calls import ReplayCalls
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
 from bot.season import config
 from bot.season.calls import SeasonCalls
@@ -39,7 +40,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls, ConfigCalls):
+class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
@@ -242,6 +243,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls):
             return await self._unknown(user, chat, game_id, update)
         if code == "h":
             return await self.show_hand_of(game_id, user)
+        if code == replay.CODE:  # a /replay step: reads the record, saves nothing
+            return await self.replay_press(game_id, user, version, arg, chat=chat)
         return await self._run(game_id, user,
                                lambda g: self._dispatch(g, user, version, code, arg,
                                                         is_admin and _here(g, chat)),

@@ -58,8 +58,8 @@ async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     tree = installed_tree()
     names = sorted(c.name for c in tree.get_commands())
     assert names == ["ajuda", "cancelar", "config", "entrar", "exportar", "idioma", "iniciar",
-                     "mao", "novojogo", "perfil", "placar", "ranking", "regras", "robo",
-                     "sair", "voltar"]
+                     "mao", "novojogo", "perfil", "placar", "ranking", "regras", "replay",
+                     "robo", "sair", "voltar"]
     ranking = tree.get_command("ranking")  # issue 29: the period as a list
     assert isinstance(ranking, app_commands.Command)
     assert [c.value for c in ranking.parameters[0].choices] == [

@@ -28,6 +28,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("ranking", N_("Ranking do grupo: /ranking [semana|mes|ano|sempre|geral]")),
     ("perfil", N_("Seu perfil no grupo: /perfil [@pessoa|publico|privado]")),
     ("config", N_("Configuração do grupo: /config [variante|tempo|idioma|mesas] ...")),
+    ("replay", N_("Rever a última partida terminada, jogada a jogada")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
@@ -37,7 +38,8 @@ whether anything changed: the failure may come after the game was saved (a deliv
 failed), so the person is sent to the table, which shows what holds."""
 Call = Callable[..., Awaitable[list[Effect]]]
 SIMPLE = {"entrar": "join", "sair": "leave", "iniciar": "start", "mao": "show_hand",
-          "placar": "scoreboard", "voltar": "come_back", "exportar": "export"}
+          "placar": "scoreboard", "voltar": "come_back", "exportar": "export",
+          "replay": "replay"}
 
 
 async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, args: str,

@@ -44,6 +44,7 @@ from bot.effects import (
     Picture,
     PingsOver,
     PlayerRef,
+    ReplayView,
     Reply,
     Say,
     TableView,
@@ -132,6 +133,8 @@ class Delivery:
             if not await p.send_picture(effect.chat, effect.filename, effect.content,
                                         effect.caption):
                 await p.post(effect.chat, p.text(effect.caption))
+        elif isinstance(effect, ReplayView):  # issue 29: edited where it was pressed
+            await p.show_replay(effect, origin)
         elif isinstance(effect, HandView):
             await self._hand(effect, origin)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bot.effects import ChatRef, HandView, PlayerRef, Reply, TableView, TurnPing
+from bot.effects import ChatRef, HandView, PlayerRef, ReplayView, Reply, TableView, TurnPing
 
 
 class MessageGone(Exception):
@@ -101,6 +101,11 @@ class Platform(Protocol):
         """A picture for the group with its text as the caption (a finished match's
         chart, issue 29); False when the platform refused it (the outbox then posts the
         caption alone)."""
+        ...
+
+    async def show_replay(self, effect: ReplayView, origin: Any) -> None:
+        """A ``/replay`` step (issue 29): for a step button (``origin`` a press), the
+        pressed message edited in place; for the command, a new message in the chat."""
         ...
 
     async def answer(self, effect: Reply, origin: Any) -> None:

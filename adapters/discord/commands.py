@@ -79,7 +79,7 @@ def _d(name: str) -> locale_str:
 def install(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
     """Add every command to ``tree`` (guild-only: games live in channels)."""
     for simple in ("entrar", "sair", "iniciar", "placar", "ajuda", "cancelar", "voltar",
-                   "exportar"):
+                   "exportar", "replay"):
         tree.add_command(_simple(simple, bot))
 
     @tree.command(name="novojogo", description=_d("novojogo"))

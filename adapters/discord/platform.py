@@ -29,7 +29,7 @@ from adapters.delivery.i18n import N_, Texts
 from adapters.delivery.platform import MessageGone, PrivateRefused
 from adapters.discord import render
 from adapters.discord.items import build_view, embed, message_kwargs
-from bot.effects import ChatRef, HandView, PlayerRef, Reply, TableView, TurnPing
+from bot.effects import ChatRef, HandView, PlayerRef, ReplayView, Reply, TableView, TurnPing
 from bot.i18n import Translator
 from bot.webview import OPEN_TABLE
 
@@ -183,6 +183,24 @@ class DiscordPlatform:
             log.warning("picture to %s refused: %s", chat.chat_id, _http_code(exc))
             return False
         return True
+
+    async def show_replay(self, effect: ReplayView, origin: Any) -> None:
+        """A ``/replay`` step: a press of its buttons edits the pressed channel message
+        (the interaction's update, type 7, or its original message once deferred); the
+        command posts it in the channel (the command itself is answered "Feito.")."""
+        msg = render.table_message(effect.view)
+        interaction = origin.interaction if isinstance(origin, Origin) else None
+        pressed = interaction.message if interaction is not None else None
+        if interaction is None or pressed is None or pressed.flags.ephemeral:
+            await self.post(effect.chat, msg)
+            return
+        response: Any = interaction.response
+        async with origin.ack:
+            if not response.is_done():
+                await response.edit_message(embed=embed(msg), view=build_view(msg))
+            else:
+                await interaction.edit_original_response(embed=embed(msg),
+                                                         view=build_view(msg))
 
     async def refused_notice(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
         """Tell the channel (without pinging) that the person's DMs are closed."""

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "tg"
 GROUP_ONLY = {"novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", "cancelar",
-              "voltar", "exportar", "ranking", "perfil", "config"}
+              "voltar", "exportar", "ranking", "perfil", "config", "replay"}
 GROUP_ONLY_TEXT = N_("Esse comando funciona no grupo da mesa: me adicione a um grupo e use /novojogo lá.")  # noqa: E501
 HAND_FROM_GROUP = N_("Mande /mao no grupo da mesa: a sua mão chega aqui.")
 """``/mao`` sent in the private chat: the bot keeps games by group, so the group's /mao
@@ -227,6 +227,8 @@ class Handlers:
         if query is None:
             return
         origin = Origin()
+        if query.message is not None:  # a /replay step edits the message pressed
+            origin.pressed = (query.message.chat.id, query.message.message_id)
         early = EarlyAnswer(query, self.outbox)
         url = None
         effects: list[Effect] = []

@@ -37,7 +37,16 @@ from adapters.telegram import render
 from adapters.telegram.calls import api
 from adapters.telegram.i18n import N_, Texts
 from adapters.telegram.refs import MessageRefs
-from bot.effects import ChatRef, Effect, HandView, PlayerRef, Reply, TableView, TurnPing
+from bot.effects import (
+    ChatRef,
+    Effect,
+    HandView,
+    PlayerRef,
+    ReplayView,
+    Reply,
+    TableView,
+    TurnPing,
+)
 from bot.i18n import Translator
 from bot.webview import OPEN_TABLE
 
@@ -55,6 +64,9 @@ class Origin:
     message_id: int | None = None
     replies: list[str] = field(default_factory=list)
     alert: bool = False
+    pressed: tuple[int, int] | None = None
+    """``(chat id, message id)`` of the message whose button was pressed: a ``/replay``
+    step edits it in place (issue 29)."""
 
     def absorb(self, effects: list[Effect]) -> list[Effect]:
         """Take the ``Reply`` texts (toasts of a press) and return the other effects."""
@@ -213,6 +225,22 @@ class TelegramPlatform:
             log.warning("sendPhoto to %s refused: %s", chat.chat_id, exc)
             return False
         return sent is not None
+
+    async def show_replay(self, effect: ReplayView, origin: Any) -> None:
+        """A ``/replay`` step: ``editMessageText`` of the pressed message, or a new group
+        message for the command (and when the pressed one is gone)."""
+        message = Rendered(render.view_html(effect.view), render.keyboard(effect.view.buttons))
+        pressed = origin.pressed if isinstance(origin, Origin) else None
+        if pressed is not None:
+            chat_id, message_id = pressed
+            try:
+                await api("editMessageText", lambda: self.bot.edit_message_text(
+                    message.text, chat_id=chat_id, message_id=message_id,
+                    parse_mode=ParseMode.HTML, reply_markup=message.markup))
+                return
+            except (MessageGone, ChatMigrated, Forbidden) as exc:
+                log.info("replay message %s not edited: %s", message_id, exc)
+        await self.post(effect.chat, message)
 
     async def refused_notice(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
         """The group message with a button that opens the private chat and sends the hand."""
