@@ -9,15 +9,12 @@ behaviour; the Telegram and Discord modules run the same deal through the real p
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import time
-from collections.abc import Coroutine
-from typing import Any, TypeVar
 
 import deal_script as script
 import fakeredis
 from aiohttp import web
+from threaded_app import ThreadedApp
 
 from adapters.storage import RedisStore
 from adapters.web.server import Site, WebServer
@@ -25,42 +22,27 @@ from bot import SystemClock
 from bot.effects import ChatRef, Effect, PlayerRef, View, unpack
 from bot.service import Service
 
-T = TypeVar("T")
 BOT_TOKEN = "5151:IN-PROCESS-TOKEN"
 SECRET = b"in-process-web-secret-0123456789"
 
 
-class InProcess:
+class InProcess(ThreadedApp):
     """The server in a thread; ``url`` its address, ``hands[seat]`` each seat's last hand
     view as the chat would show it."""
 
     def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.url = ""
         self.hands: dict[int, View] = {}
         self.replies: list[str] = []
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        assert self._ready.wait(30), "the in-process web server did not start"
+        super().__init__("the in-process web server", 30)
 
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_until_complete(self._start())
-        self._ready.set()
-        self.loop.run_forever()
-
-    async def _start(self) -> None:
+    async def make_app(self) -> web.Application:
         self.store = RedisStore(fakeredis.FakeAsyncRedis(decode_responses=True), "inproc")
         decks = iter([script.deck()] * 8)
         self.service = Service(self.store, SystemClock(), ai_pace_s=0.0,
                                deck_fn=lambda _rules: next(decks))
         self.server = WebServer(SECRET, BOT_TOKEN)
         await self.server.attach(Site("tg", self.store, self.service, self.deliver))
-        self.runner = web.AppRunner(self.server.app)
-        await self.runner.setup()
-        await web.TCPSite(self.runner, "127.0.0.1", 0).start()
-        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
+        return self.server.app
 
     async def deliver(self, effects: list[Effect]) -> None:
         """The chat delivery of the web presses' effects: keep the hands."""
@@ -73,10 +55,6 @@ class InProcess:
                 self.hands[eff.seat] = eff.view
             elif eff.kind == "reply":
                 self.replies.append(eff.text)
-
-    def call(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Run ``coro`` on the server's loop and return its result."""
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
 
     def start_game(self, chat: ChatRef, people: list[PlayerRef]) -> str:
         """``/novojogo buraco_morto`` in ``chat`` by the first person, the others join,
@@ -91,14 +69,9 @@ class InProcess:
             return str(gid)
         return self.call(go())
 
-    def close(self) -> None:
-        """Stop the server and its loop."""
-        async def stop() -> None:
-            await self.server.detach("tg")
-            await self.runner.cleanup()
-        self.call(stop())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(10)
+    async def stop(self) -> None:
+        await self.server.detach("tg")
+        await super().stop()
 
 
 class ServicePlayer:

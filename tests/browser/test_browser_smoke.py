@@ -4,14 +4,13 @@ request to another host is refused."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import chromium
 import pytest
 from aiohttp import WSMsgType, web
+from threaded_app import ThreadedApp
 
 pytestmark = pytest.mark.browser
 
@@ -24,34 +23,18 @@ document.getElementById('tap').onclick = () => ws.send('tap ' + navigator.langua
 </script>"""
 
 
-class TinyServer:
+class TinyServer(ThreadedApp):
     """An aiohttp app on a free port in a thread: ``/`` serves :data:`PAGE`, ``/ws``
     greets with ``hello`` and echoes ``echo: <frame>``."""
 
     def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.url = ""
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        assert self._ready.wait(10), "the tiny server did not start"
+        super().__init__("the tiny server", 10)
 
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_until_complete(self._start())
-        self._ready.set()
-        self.loop.run_forever()
-
-    async def _start(self) -> None:
+    async def make_app(self) -> web.Application:
         app = web.Application()
         app.router.add_get("/", self._page)
         app.router.add_get("/ws", self._ws)
-        self.runner = web.AppRunner(app)
-        await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
-        await site.start()
-        port = self.runner.addresses[0][1]
-        self.url = f"http://127.0.0.1:{port}"
+        return app
 
     async def _page(self, _: web.Request) -> web.Response:
         return web.Response(text=PAGE, content_type="text/html")
@@ -64,11 +47,6 @@ class TinyServer:
             if msg.type == WSMsgType.TEXT:
                 await ws.send_str(f"echo: {msg.data}")
         return ws
-
-    def close(self) -> None:
-        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(10)
 
 
 @pytest.fixture
