@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import chromium
+import dc_play
 import deal_script as script
 import pytest
 import web_page as web
-from bot_run import forget, redis_url, run_bot, sync_commands, wait_for
-from dc_play import answered, hand, pick, press, title, until_changed
-from fake_discord import FakeDiscord, start_fake
+from bot_run import redis_url, run_bot, synced_fake, wait_for
+from dc_play import answered, card_options, hand, pick, press, title, until_changed
+from fake_discord import FakeDiscord
 from fake_model import Person, snowflake
 from secrecy import names_a_card
 from tg_emulator import free_port
@@ -48,12 +49,8 @@ def people() -> list[Person]:
 def fake(people: list[Person], tmp_path: Path) -> Iterator[FakeDiscord]:
     """The fake Discord with the bot's commands synced; the run's keys deleted after."""
     assert REDIS is not None
-    with start_fake(TOKEN, people) as server:
-        sync_commands(server, tmp_path, REDIS)
-        try:
-            yield server
-        finally:
-            forget(REDIS, server)
+    with synced_fake(TOKEN, people, tmp_path, REDIS) as server:
+        yield server
 
 
 def table(fake: FakeDiscord) -> Any:
@@ -73,10 +70,7 @@ def link_of(message: Any) -> str:
 
 def my_hand(fake: FakeDiscord, person: Person) -> Any:
     """``person`` presses "Minha mão" on the table; their new ephemeral hand."""
-    before = hand(fake, person)
-    press(fake, person, table(fake), "Minha mão")
-    return wait_for(lambda: (lambda h: h if h is not None and (before is None or h.id != before.id)
-                             else None)(hand(fake, person)), what=f"{person.name}'s hand")
+    return dc_play.my_hand(fake, person, on=table(fake))
 
 
 def pick_card(fake: FakeDiscord, person: Person, code: str) -> Any:
@@ -84,7 +78,7 @@ def pick_card(fake: FakeDiscord, person: Person, code: str) -> Any:
     current = hand(fake, person)
     assert current is not None
     face = str(script.Card.parse(code))
-    labels = [str(o["label"]).replace("\ufe0f", "") for _s, o in _options(current)]
+    labels = [str(o["label"]).replace("\ufe0f", "") for _s, o in card_options(current)]
     pick(fake, person, current, labels.index(face))
     return until_changed(fake, person, current)
 
@@ -99,12 +93,6 @@ def _hand_with(fake: FakeDiscord, person: Person, label: str) -> Any:
         shown = my_hand(fake, person)
         assert shown.button(label) is not None, shown.labels()
         return shown
-
-
-def _options(message: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    return [(c, o) for c in message.buttons()
-            if c.get("type") == 3 and str(c.get("custom_id", "")).startswith("bbc:")
-            for o in c.get("options", [])]
 
 
 def test_a_discord_hand_link_opens_the_web_table_once_and_both_play_a_turn(

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TypeVar
 
 import redis
-from fake_discord import FakeDiscord
+from fake_discord import FakeDiscord, start_fake
+from fake_model import Person
 
 REPO = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
@@ -124,3 +125,17 @@ def forget(url: str, fake: FakeDiscord) -> None:
             client.delete(*keys)
     finally:
         client.close()
+
+
+@contextlib.contextmanager
+def synced_fake(token: str, people: list[Person], workdir: Path,
+                url: str) -> Iterator[FakeDiscord]:
+    """A running fake Discord for the ``with`` block, with ``people`` in its guild and the
+    bot's slash commands synced (:func:`sync_commands`); this run's keys are deleted in
+    the Redis at ``url`` after it (:func:`forget`)."""
+    with start_fake(token, people) as fake:
+        sync_commands(fake, workdir, url)
+        try:
+            yield fake
+        finally:
+            forget(url, fake)

@@ -52,6 +52,17 @@ def press(fake: FakeDiscord, person: Person, message: Message, label: str) -> In
     return answered(fake, fake.press_label(person, message, label))
 
 
+def my_hand(fake: FakeDiscord, person: Person, on: Message | None = None) -> Message:
+    """``person`` presses "Minha mão" on the table message ``on`` (default :func:`table`);
+    their new hand, an ephemeral message (flag 64) for them only."""
+    before = hand(fake, person)
+    inter = press(fake, person, on or table(fake), "Minha mão")
+    got = wait_for(lambda: (lambda h: h if h is not None and (before is None or h.id != before.id)
+                            else None)(hand(fake, person)), what=f"{person.name}'s hand")
+    assert inter.answer_type == 4 and got.flags == 64 and got.ephemeral_for == person.user_id
+    return got
+
+
 def deal_result(fake: FakeDiscord) -> str | None:
     """The channel message announcing the end of deal 1, once it exists."""
     return next((m.text() for m in fake.channel_messages() if DEAL_END.search(m.text())),

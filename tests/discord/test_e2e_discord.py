@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_run import forget, redis_url, run_bot, sync_commands, wait_for
+from bot_run import redis_url, run_bot, synced_fake, wait_for
 from dc_play import (
     HAND_TITLE,
     action_calls,
@@ -29,6 +29,7 @@ from dc_play import (
     custom_ids,
     hand,
     most_in_a_minute,
+    my_hand,
     option_values,
     pick,
     play_deal,
@@ -40,7 +41,7 @@ from dc_play import (
     tables,
     until_changed,
 )
-from fake_discord import FakeDiscord, start_fake
+from fake_discord import FakeDiscord
 from fake_model import Person, snowflake
 
 TOKEN = "e2e-discord-bot-token"
@@ -62,12 +63,8 @@ def people() -> list[Person]:
 def fake(people: list[Person], tmp_path: Path) -> Iterator[FakeDiscord]:
     """The fake with the bot's commands synced by ``--sync``; the run's keys deleted after."""
     assert REDIS is not None
-    with start_fake(TOKEN, people) as server:
-        sync_commands(server, tmp_path, REDIS)
-        try:
-            yield server
-        finally:
-            forget(REDIS, server)
+    with synced_fake(TOKEN, people, tmp_path, REDIS) as server:
+        yield server
 
 
 def lobby(fake: FakeDiscord, ana: Person, bia: Person, robots: int = 1) -> int:
@@ -85,16 +82,6 @@ def lobby(fake: FakeDiscord, ana: Person, bia: Person, robots: int = 1) -> int:
         table(fake)), what="the table of the game")
     assert started.id == first.id
     return first.id
-
-
-def my_hand(fake: FakeDiscord, person: Person) -> Any:
-    """``person`` presses "Minha mão" on the table; their new ephemeral hand."""
-    before = hand(fake, person)
-    inter = press(fake, person, table(fake), "Minha mão")
-    got = wait_for(lambda: (lambda h: h if h is not None and (before is None or h.id != before.id)
-                            else None)(hand(fake, person)), what=f"{person.name}'s hand")
-    assert inter.answer_type == 4 and got.flags == 64 and got.ephemeral_for == person.user_id
-    return got
 
 
 def assert_hands_private(fake: FakeDiscord, people: list[Person]) -> None:

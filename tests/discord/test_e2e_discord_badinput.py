@@ -13,10 +13,10 @@ from pathlib import Path
 
 import redis
 from bot_run import prefix_of, run_bot
-from dc_play import answered, hand, table
+from dc_play import answered, hand, my_hand, table
 from fake_discord import FakeDiscord
 from fake_model import Message, Person
-from test_e2e_discord import REDIS, fake, lobby, my_hand, people, pytestmark  # noqa: F401
+from test_e2e_discord import REDIS, fake, lobby, people, pytestmark  # noqa: F401
 
 FORGED = 300
 
