@@ -10,17 +10,12 @@ from typing import Any
 import pytest
 from season_support import play_to_end
 from test_service_support import FakeClock, SeededDecks, game_of
-from test_telegram_app import ANA, BIA, GROUP, Tg
-from test_telegram_fakeapi import TOKEN, FakeBotAPI
+from test_telegram_app import ANA, BIA, GROUP, Tg, bot_on_fake_api
 
 from adapters.storage import RedisStore
 from adapters.storage.season import RedisSeason
-from adapters.telegram.app import build_application
-from adapters.telegram.coalesce import EditCoalescer
-from adapters.telegram.refs import MessageRefs
 from bot import Service
 from bot.effects import ChatRef, PlayerRef
-from bot.settings import Settings
 
 CHAT = ChatRef(platform="tg", chat_id=str(GROUP["id"]), title=str(GROUP["title"]))
 PEOPLE = [PlayerRef(platform="tg", user_id=str(p["id"]), name=str(p["first_name"]))
@@ -30,23 +25,12 @@ PEOPLE = [PlayerRef(platform="tg", user_id=str(p["id"]), name=str(p["first_name"
 @pytest.fixture
 async def tg(store_clients: Any, store_prefix: str) -> AsyncIterator[Tg]:
     """The bot on a fake Bot API, its service counting the season."""
-    client = store_clients()
-    store = RedisStore(client, store_prefix)
+    store = RedisStore(store_clients(), store_prefix)
     clock = FakeClock()
     service = Service(store, clock, ai_pace_s=0, chooser=None, deck_fn=SeededDecks(),
                       threaded=False, season=RedisSeason.beside(store))
-    fake = FakeBotAPI()
-
-    async def lang_of(chat_key: str) -> str:
-        return (await store.get_setting(chat_key, "lang")) or "pt"
-
-    application, handlers = build_application(
-        Settings(telegram_token=TOKEN, _env_file=None), service,
-        MessageRefs(client, store_prefix), lang_of, request=fake)
-    handlers.outbox.group_edits = EditCoalescer(gap_s=0, per_minute=10_000)
-    handlers.outbox.dm_edits = EditCoalescer(gap_s=0, per_minute=10_000)
-    async with application:
-        yield Tg(application, handlers, fake, service, clock)  # type: ignore[arg-type]
+    async with bot_on_fake_api(store, store_prefix, service, clock) as bot:
+        yield bot
 
 
 def last_said(tg: Tg) -> str:

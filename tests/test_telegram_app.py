@@ -5,6 +5,7 @@ on fakeredis, and every Bot API request lands in :class:`FakeBotAPI`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import re
 from collections.abc import AsyncIterator
@@ -116,14 +117,12 @@ def labels(message: dict[str, Any]) -> list[str]:
     return [b["text"] for row in rows for b in row]
 
 
-@pytest.fixture
-async def tg(store_clients: Any, store_prefix: str) -> AsyncIterator[Tg]:
-    """The bot on a fake Bot API over fakeredis (and over the real Redis at ``REDIS_URL``
-    when it is set: see tests/conftest.py), with edit coalescing gaps of zero."""
-    client = store_clients()
-    store = RedisStore(client, store_prefix)
-    clock = Clock()
-    service = Service(store, clock, ai_pace_s=0)
+@contextlib.asynccontextmanager
+async def bot_on_fake_api(store: RedisStore, prefix: str, service: Service,
+                          clock: Any) -> AsyncIterator[Tg]:
+    """For the ``async with`` block: the Telegram bot of ``service`` (whose store is
+    ``store``, under key prefix ``prefix``, holding the message references too), every Bot
+    API request into a new :class:`FakeBotAPI`, with edit coalescing gaps of zero."""
     fake = FakeBotAPI()
 
     async def lang_of(chat_key: str) -> str:
@@ -131,11 +130,22 @@ async def tg(store_clients: Any, store_prefix: str) -> AsyncIterator[Tg]:
 
     application, handlers = build_application(
         Settings(telegram_token=TOKEN, _env_file=None), service,
-        MessageRefs(client, store_prefix), lang_of, request=fake)
+        MessageRefs(store.client, prefix), lang_of, request=fake)
     handlers.outbox.group_edits = EditCoalescer(gap_s=0, per_minute=10_000)
     handlers.outbox.dm_edits = EditCoalescer(gap_s=0, per_minute=10_000)
     async with application:
         yield Tg(application, handlers, fake, service, clock)
+
+
+@pytest.fixture
+async def tg(store_clients: Any, store_prefix: str) -> AsyncIterator[Tg]:
+    """The bot on a fake Bot API over fakeredis (and over the real Redis at ``REDIS_URL``
+    when it is set: see tests/conftest.py), with edit coalescing gaps of zero."""
+    store = RedisStore(store_clients(), store_prefix)
+    clock = Clock()
+    async with bot_on_fake_api(store, store_prefix, Service(store, clock, ai_pace_s=0),
+                               clock) as bot:
+        yield bot
 
 
 async def open_table(tg: Tg) -> str:
