@@ -4,8 +4,8 @@ and effects as the chat adapters, numbered hand, actions allowed now, clear mess
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 
+from console_support import typed_game
 from rich.console import Console
 from test_service_support import FakeClock, SeededDecks, make_service, seeded_ai
 
@@ -33,20 +33,7 @@ def after_intro(text: str) -> str:
 def scripted(lines: list[str], width: int = 100) -> tuple[ConsoleGame, io.StringIO]:
     """A terminal game on seeded decks that reads ``lines`` (then end of input), echoing
     each prompt and the first 20 characters typed; returns it and its printed output."""
-    clock = FakeClock()
-    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks())
-    out = io.StringIO()
-    console = Console(file=out, width=width, color_system=None)
-    feed: Iterator[str] = iter(lines)
-
-    def read(prompt: str) -> str:
-        line = next(feed, None)
-        if line is None:
-            raise EOFError
-        console.print(f"{prompt}<{line[:20]}>")
-        return line
-
-    return ConsoleGame(svc, console, read=read), out
+    return typed_game(lines, SeededDecks(), width, echo_chars=20)
 
 
 async def test_a_scripted_tranca_turn_with_mistakes_and_help() -> None:

@@ -8,15 +8,12 @@ at the end. The turn's order is RULES C11 (draw, melds and extensions, one disca
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 
-from rich.console import Console
+from console_support import typed_game
 from rules_support import build_deck
-from test_service_support import FakeClock, make_service
 
 from adapters.console import typed
 from adapters.console.app import ConsoleGame
-from bot.memstore import MemoryStore
 from engine.cards import Card
 from engine.rules import Rules, make_rules
 
@@ -43,20 +40,7 @@ def stacked(lines: list[str], hands: list[str], stock_top: str = "",
             ) -> tuple[ConsoleGame, io.StringIO]:
     """A terminal game dealt from :class:`Stacked` that reads ``lines`` (then end of
     input), echoing each prompt and the line typed."""
-    clock = FakeClock()
-    svc = make_service(MemoryStore(clock), clock, deck_fn=Stacked(hands, stock_top, mortos))
-    out = io.StringIO()
-    console = Console(file=out, width=200, color_system=None)
-    feed: Iterator[str] = iter(lines)
-
-    def read(prompt: str) -> str:
-        line = next(feed, None)
-        if line is None:
-            raise EOFError
-        console.print(f"{prompt}<{line}>")
-        return line
-
-    game = ConsoleGame(svc, console, read=read)
+    game, out = typed_game(lines, Stacked(hands, stock_top, mortos))
     game.rules = make_rules(variant)
     return game, out
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import html
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
+from console_support import typed_game
 from rich.console import Console
 from test_service_support import ANA, BIA, CHAT, FakeClock, button, game_of, make_service
 
@@ -349,19 +350,7 @@ async def test_a_morto_taken_by_melding_the_last_cards_has_no_card_marked_as_dra
 # -- item 5: "Sua vez." on the terminal ---------------------------------------------
 def scripted(lines: list[str]) -> tuple[ConsoleGame, io.StringIO]:
     from test_service_support import SeededDecks
-    clock = FakeClock()
-    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks())
-    out = io.StringIO()
-    console = Console(file=out, width=200, color_system=None)
-    feed: Iterator[str] = iter(lines)
-
-    def read(prompt: str) -> str:
-        line = next(feed, None)
-        if line is None:
-            raise EOFError
-        return line
-
-    return ConsoleGame(svc, console, read=read), out
+    return typed_game(lines, SeededDecks(), echo=False)
 
 
 async def test_the_terminal_table_says_sua_vez_to_its_player() -> None:
