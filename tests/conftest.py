@@ -4,6 +4,10 @@ Storage fixtures: every store test runs against an in-process fakeredis server a
 when the ``REDIS_URL`` environment variable is set (CI sets
 ``redis://127.0.0.1:6379/15``), against that real Redis too. Each test gets a fresh
 key prefix and deletes only its own keys afterwards; no database is ever flushed.
+
+Service fixtures (``clock``, ``backend``, ``store``, ``svc``): defined in
+tests/test_service_support.py with the rest of the service tests' helpers, offered here
+to every test so that no module has to import them.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ from typing import Any
 import fakeredis
 import pytest
 import redis.asyncio as aioredis
+from test_service_support import backend, clock, store, svc
 
 from adapters.storage import RedisStore, StoreKeys
+
+__all__ = ["backend", "clock", "store", "svc"]  # the service fixtures, offered to every test
 
 REDIS_URL = os.environ.get("REDIS_URL") or None
 STORE_BACKENDS = ["fakeredis", "redis"] if REDIS_URL else ["fakeredis"]

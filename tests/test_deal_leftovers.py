@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Issue 30: the end of a deal shows every seat's leftover cards beside the totals
 (RULES C14: the cards left in hand count against their side; the deal is over, nothing
 is hidden any more), in the chat's deal result and in the terminal; never during play
@@ -12,15 +11,7 @@ from typing import Any
 import pytest
 from test_console import play_seeded_duel
 from test_service_match import play_deal
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    CHAT,
-    backend,
-    clock,
-    game_of,
-    store,
-    svc,
-)
+from test_service_support import ANA, CHAT, game_of
 
 from bot import play
 from bot.service import Service

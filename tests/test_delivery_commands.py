@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """The commands every chat adapter runs (adapters/delivery/commands.py)."""
 
 from __future__ import annotations
@@ -7,15 +6,7 @@ import unicodedata
 from typing import Any
 
 import pytest
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    CHAT,
-    backend,
-    clock,
-    game_of,
-    store,
-    svc,
-)
+from test_service_support import ANA, CHAT, game_of
 
 from adapters.delivery.commands import run_command
 from bot.service import Service

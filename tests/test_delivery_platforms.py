@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """One Redis for both platforms: a process ticks only the games of the platforms it
 delivers to (``Service.tick(platforms=...)``); a game of another platform it claims is
 handed back, due again a second later, unplayed, for that platform's workers. (Found by the
@@ -9,17 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    CHAT,
-    FakeClock,
-    backend,
-    clock,
-    game_of,
-    store,
-    svc,
-    texts,
-)
+from test_service_support import ANA, CHAT, FakeClock, game_of, texts
 
 from bot.service import HANDOFF_S, Service
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Language: pt-BR msgids, English and Italian catalogs read with Babel, per-chat
 ``/idioma`` (issue 4 "Language")."""
 
@@ -11,18 +10,7 @@ from typing import Any
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
-from test_service_support import (  # noqa: F401
-    ANA,
-    BIA,
-    CHAT,
-    backend,
-    button,
-    clock,
-    kinds,
-    only,
-    store,
-    svc,
-)
+from test_service_support import ANA, BIA, CHAT, button, kinds, only
 
 from bot.effects import Reply, pack
 from bot.i18n import LOCALE_DIR, Translator, catalog, norm_lang

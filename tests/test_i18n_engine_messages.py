@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """The engine's refusal reasons reach people in their chat's language: every
 ``IllegalAction`` template of ``engine/*.py`` is a msgid of the ``engine`` catalogs
 (``bot/locale/engine.pot``, ``en``/``it`` ``engine.po``), translated with the same
@@ -13,7 +12,7 @@ from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
-from test_service_support import ANA, BIA, CHAT, backend, clock, only, store, svc  # noqa: F401
+from test_service_support import ANA, BIA, CHAT, only
 
 from bot.effects import Reply, pack
 from bot.i18n import LOCALE_DIR, Translator

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Issue 30 "A group, in a chat": a short player's guide in docs/ (pt-BR first, en, it)
 with pictures of a real table on each platform, linked from /ajuda in the chat's
 language (``DOCS_URL``) and from the README."""
@@ -10,15 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_service_support import (  # noqa: F401 (fixtures)
-    ANA,
-    CHAT,
-    backend,
-    clock,
-    make_service,
-    only,
-    store,
-)
+from test_service_support import ANA, CHAT, make_service, only
 
 from bot.info import GUIDES, guide_link
 from bot.settings import Settings

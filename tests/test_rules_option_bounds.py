@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Hostile options (issue 12 item 6): every option of the rules model has bounds from the
 rule books (RULES §2: targets 1,500 to 5,000, bounded at 20 times that; bonuses up to
 1,000, RULES A21, A22), numbers are ASCII digits only, and every refusal is whole
@@ -7,7 +6,7 @@ sentences in the chat's language, naming the option as typed and in the players'
 from __future__ import annotations
 
 import pytest
-from test_service_support import ANA, CHAT, backend, clock, game_of, store, svc, texts  # noqa: F401
+from test_service_support import ANA, CHAT, game_of, texts
 
 from bot.effects import Reply
 from bot.service import Service

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """/config: a group's saved house rules (issue 29): the default variant and its options
 for /novojogo, the turn timer, the language, who may open tables."""
 
@@ -6,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_service_support import ANA, BIA, CHAT, backend, clock, game_of, store, svc  # noqa: F401
+from test_service_support import ANA, BIA, CHAT, game_of
 
 from bot.effects import Reply
 from bot.service import Service

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Forged and foreign button payloads (fresh-user trial, items 1 and 2): a payload no
 button of the service carries (a prefixed Discord custom_id, an unknown code, an argument
 where none belongs, a number no table or hand ever showed) gets "Botão desconhecido.",
@@ -9,17 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    BIA,
-    CHAT,
-    backend,
-    clock,
-    game_of,
-    only,
-    store,
-    svc,
-)
+from test_service_support import ANA, BIA, CHAT, game_of, only
 from test_service_turns import two_player_buraco
 
 from bot.effects import Reply

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """``Service.needs_admin``: whether closing a game turns on the person being a chat admin,
 so an adapter asks its platform (Telegram ``getChatMember``) only then (fresh-user trial,
 item 4)."""
@@ -7,19 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    BIA,
-    CAIO,
-    CHAT,
-    CHAT2,
-    backend,
-    clock,
-    kinds,
-    only,
-    store,
-    svc,
-)
+from test_service_support import ANA, BIA, CAIO, CHAT, CHAT2, only
 
 from bot.service import Service
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """A stored game that cannot be read (damaged encoding, JSON, or an engine match with a
 field of the wrong JSON type) gets one clear sentence, changes nothing, and an admin can
 close it; records with such fields are refused in one line (engine.record)."""
@@ -8,20 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    BIA,
-    CAIO,
-    CHAT,
-    CHAT2,
-    backend,
-    button,
-    clock,
-    game_of,
-    kinds,
-    store,
-    svc,
-)
+from test_service_support import ANA, BIA, CAIO, CHAT, CHAT2, button, game_of, kinds
 from test_service_turns import hand_of
 
 from bot.effects import Reply

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """A deadline may come early, never late. A worker that dies right after a save whose
 state calls for an *earlier* deadline must not leave the later one standing (found by
 the reliability suite, tests/reliability/test_rel_faults.py: a person back from away
@@ -15,19 +14,7 @@ from typing import Any
 
 import pytest
 from test_service_faults import Faulty, Killed, deadline, robot_to_play
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    BIA,
-    CHAT,
-    Backend,
-    FakeClock,
-    backend,
-    clock,
-    game_of,
-    make_service,
-    only,
-    store,
-)
+from test_service_support import ANA, BIA, CHAT, Backend, FakeClock, game_of, make_service, only
 
 from bot import play
 

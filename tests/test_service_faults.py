@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """A worker that dies or fails between the steps of one press or timer step leaves no
 game frozen, half done, doubled or lost (issue 12, defects 1, 5a-5d).
 
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 import redis.exceptions
 from test_service_match import play_deal
-from test_service_support import (  # noqa: F401  (fixtures)
+from test_service_support import (
     ANA,
     BIA,
     CAIO,
@@ -23,15 +22,12 @@ from test_service_support import (  # noqa: F401  (fixtures)
     DANI,
     Backend,
     FakeClock,
-    backend,
     button,
-    clock,
     game_of,
     kinds,
     make_service,
     only,
     rollback,
-    store,
 )
 from test_service_turns import hand_of
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Every press is idempotent (issue 12 item 2): a double tap or a callback re-sent with
 a new update id applies once, and the second delivery gets a polite toast and changes
 nothing. Card buttons say their result (select / unselect card k); "Separar" and
@@ -11,21 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    BIA,
-    CHAT,
-    CHAT2,
-    EVA,
-    backend,
-    button,
-    clock,
-    game_of,
-    only,
-    store,
-    svc,
-    texts,
-)
+from test_service_support import ANA, BIA, CHAT, CHAT2, EVA, button, game_of, only, texts
 from test_service_turns import hand_of, idx, refused_as_old, select, two_player_buraco
 
 from bot.effects import Reply, pack, unpack

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Lobby: /novojogo, /entrar, /sair, /robo, shuffle, /iniciar, /cancelar (issue 4 "Lobby")."""
 
 from __future__ import annotations
@@ -6,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_service_support import (  # noqa: F401  (fixtures)
+from test_service_support import (
     ANA,
     BIA,
     CAIO,
@@ -15,15 +14,11 @@ from test_service_support import (  # noqa: F401  (fixtures)
     DANI,
     EVA,
     FakeClock,
-    backend,
     button,
-    clock,
     game_of,
     kinds,
     make_service,
     only,
-    store,
-    svc,
     texts,
 )
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Match flow: deal result with the RULES C14 breakdown, next deal (button or 30 s),
 match end with the winner, record, /placar, /exportar (issue 4 "Match flow",
 "Scoreboard", "Records")."""
@@ -8,24 +7,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from test_service_support import (  # noqa: F401  (fixtures)
+from test_service_support import (
     ANA,
     BIA,
     CHAT,
-    Backend,
     FakeClock,
     SeededDecks,
-    backend,
     button,
-    clock,
     game_of,
     kinds,
     make_service,
     only,
     seeded_ai,
-    store,
-    svc,
-    texts,
 )
 
 from bot import play, robot

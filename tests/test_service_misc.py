@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Settings, button payloads, /ajuda, /regras, chat migration, the AI fallback."""
 
 from __future__ import annotations
@@ -7,18 +6,7 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    BIA,
-    CHAT,
-    backend,
-    clock,
-    game_of,
-    kinds,
-    only,
-    store,
-    svc,
-)
+from test_service_support import ANA, BIA, CHAT, game_of, kinds, only
 
 from bot import robot
 from bot.effects import Button, ChatRef, Reply, pack, unpack

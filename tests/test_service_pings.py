@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Turn pings help without nagging (issue 30): a person playing with the hand open (a
 press on their hand within ``HAND_OPEN_S`` = 120 s of their turn's start, as stored in
 the game) is not pinged; the last ping is dropped instead (``PingsOver``). Someone who
@@ -8,19 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    BIA,
-    CHAT,
-    FakeClock,
-    backend,
-    button,
-    clock,
-    game_of,
-    kinds,
-    store,
-    svc,
-)
+from test_service_support import ANA, BIA, CHAT, FakeClock, button, game_of, kinds
 from test_service_turns import hand_of
 
 from bot.effects import TurnPing

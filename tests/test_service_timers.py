@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Timers: turn timeout with the safe move, AFK takeover and /voltar, AI pacing,
 deadline claims across workers, idle closing (issue 4 "Timers")."""
 
@@ -7,21 +6,17 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from test_service_support import (  # noqa: F401  (fixtures)
+from test_service_support import (
     ANA,
     BIA,
     CHAT,
     Backend,
     FakeClock,
-    backend,
     button,
-    clock,
     game_of,
     kinds,
     make_service,
     only,
-    store,
-    svc,
     texts,
 )
 from test_service_turns import hand_of, two_player_buraco

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Turns through the engine: button versions, selection, refusals, concurrency,
 idempotency (issue 4 "Turns", "Concurrency", "Idempotency")."""
 
@@ -7,22 +6,17 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from test_service_support import (  # noqa: F401  (fixtures)
+from test_service_support import (
     ANA,
     BIA,
     CAIO,
     CHAT,
     Backend,
     FakeClock,
-    backend,
     button,
-    clock,
     game_of,
     kinds,
     make_service,
-    only,
-    store,
-    svc,
     texts,
 )
 

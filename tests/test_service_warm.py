@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """The warm worker path (issue 13): a worker that saved a game last runs the next press
 on its cached copy and saves in one round trip, onto that very stored text only."""
 
@@ -8,15 +7,13 @@ import asyncio
 from typing import Any
 
 import pytest
-from test_service_support import (  # noqa: F401  (fixtures)
+from test_service_support import (
     ANA,
     BIA,
     CHAT,
     Backend,
     FakeClock,
-    backend,
     button,
-    clock,
     game_of,
     make_service,
     only,

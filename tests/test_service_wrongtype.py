@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """A Redis key of a game that holds the wrong type (its ``:state`` hash replaced by a
 string, fresh-user trial item 3) is a damaged game like any other: the timers and the
 sweep log it by its kind and skip it, every other game keeps being served, and a person
@@ -11,7 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from test_service_support import (  # noqa: F401  (fixtures)
+from test_service_support import (
     ANA,
     BACKENDS,
     BIA,
@@ -19,11 +18,8 @@ from test_service_support import (  # noqa: F401  (fixtures)
     CHAT2,
     Backend,
     FakeClock,
-    clock,
     kinds,
     only,
-    store,
-    svc,
     texts,
 )
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Issue 30: the default table is Bossa Nova (RULES A0), and the lobby (chat) and the
 first screen (terminal) offer the other variants in one tap or one word, each with its
 one-line description (bot/variants.py)."""
@@ -8,19 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pty_support import Terminal
-from test_service_support import (  # noqa: F401  (fixtures)
-    ANA,
-    BIA,
-    CHAT,
-    backend,
-    button,
-    clock,
-    game_of,
-    only,
-    store,
-    svc,
-    texts,
-)
+from test_service_support import ANA, BIA, CHAT, button, game_of, only, texts
 
 from bot import variants
 from bot.effects import pack

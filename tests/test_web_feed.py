@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """Version announcements (issue 27, DESIGN "The web table"): every save that wins says
 "game G is at version V" on the game's channel, on the in-memory store, fakeredis and
 a real Redis; a feed hears only the games it follows, and a save that lost its race
@@ -8,17 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_service_support import (  # noqa: F401 (fixtures)
-    ANA,
-    BIA,
-    CHAT,
-    Backend,
-    FakeClock,
-    backend,
-    clock,
-    game_of,
-    make_service,
-)
+from test_service_support import ANA, BIA, CHAT, Backend, FakeClock, game_of, make_service
 
 from bot.effects import pack
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """The web table's secrecy (issue 27 "Done when"): every frame and body the server sends
 to the pages of a whole deal (a seated person, and a spectator) is read, and none shows
 a card of another seat's hand (partner included), of the stock or of a morto: each card
@@ -13,16 +12,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from test_service_support import (  # noqa: F401 (fixtures)
-    ANA,
-    BIA,
-    CHAT,
-    Backend,
-    FakeClock,
-    backend,
-    clock,
-    make_service,
-)
+from test_service_support import ANA, BIA, CHAT, Backend, FakeClock, make_service
 from test_web_server import Rig
 
 from bot import play

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
 """The web table's server (issue 27): launch data and links exchanged for a session,
 the seat's view at once, presses through the service as chat buttons, live updates
 from every save path, and refusals that change nothing."""
@@ -12,19 +11,7 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from test_service_support import (  # noqa: F401 (fixtures)
-    ANA,
-    BIA,
-    CAIO,
-    CHAT,
-    T0,
-    Backend,
-    FakeClock,
-    backend,
-    clock,
-    game_of,
-    make_service,
-)
+from test_service_support import ANA, BIA, CHAT, T0, Backend, FakeClock, game_of, make_service
 from web_support import BOT_TOKEN, telegram_init_data
 
 from adapters.web import auth
