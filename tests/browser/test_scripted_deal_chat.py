@@ -12,7 +12,7 @@ from pathlib import Path
 import deal_script as script
 import pytest
 from tg_emulator import Group, Person, emulator_missing, run_bot, start_emulator, wait_for
-from tg_side import SCRIPTED_BOT, ChatPlayer, label_of, table
+from tg_side import SCRIPTED_BOT, ChatPlayer, label_of, open_private_hand, start_two
 
 pytestmark = pytest.mark.skipif(emulator_missing() is not None,
                                 reason=f"needs the emulator: {emulator_missing()}")
@@ -20,22 +20,6 @@ pytestmark = pytest.mark.skipif(emulator_missing() is not None,
 TOKEN = "4545:SCRIPTED-DEAL-TOKEN"
 GROUP = Group(-6201, "Mesa Roteiro")
 ANA, BIA = Person(51, "Ana"), Person(52, "Bia")
-
-
-def open_hand(emu: object, person: Person) -> ChatPlayer:
-    """``person`` taps "Minha mão" and opens the private chat it points to."""
-    from tg_emulator import Emulator
-
-    assert isinstance(emu, Emulator)
-    before = len(emu.calls())
-    emu.press(person, table(emu, GROUP), "Minha mão")
-    answer = wait_for(lambda: [c for c in emu.calls()[before:]
-                               if c["method"] == "answerCallbackQuery" and c["body"].get("url")],
-                      what="the private link")
-    emu.command_in_private(person, "/start " + str(answer[-1]["body"]["url"]).split("start=")[1])
-    player = ChatPlayer(emu, person)
-    player.hand()
-    return player
 
 
 def turn(player: ChatPlayer, *moves: tuple[str, list[str]]) -> None:
@@ -51,13 +35,8 @@ def test_the_scripted_deal_through_chat_buttons_scores_as_the_engine(tmp_path: P
     decks.write_text(json.dumps([[c.code for c in script.deck()]]))
     with start_emulator(TOKEN) as emu, run_bot(emu, tmp_path, argv=[str(SCRIPTED_BOT), "telegram"],
                                                SCRIPTED_DECKS=str(decks)) as log:
-        emu.command_in_group(GROUP, ANA, f"/novojogo {script.PRESET}")
-        emu.press(BIA, table(emu, GROUP), "Entrar")
-        wait_for(lambda: "Bia" in table(emu, GROUP).text or None, what="Bia in the lobby")
-        emu.press(ANA, table(emu, GROUP), "Iniciar")
-        wait_for(lambda: "Minha mão" in [b["text"] for b in table(emu, GROUP).buttons()]
-                 or None, what="the game")
-        ana, bia = open_hand(emu, ANA), open_hand(emu, BIA)
+        start_two(emu, GROUP, ANA, BIA, script.PRESET)
+        ana, bia = open_private_hand(emu, GROUP, ANA), open_private_hand(emu, GROUP, BIA)
         assert sorted(ana.cards()) == sorted(label_of(c) for c in script.ANA_HAND)
         assert sorted(bia.cards()) == sorted(label_of(c) for c in script.BIA_HAND)
 

@@ -21,7 +21,7 @@ import pytest
 import web_page as web
 from secrecy import assert_secret
 from tg_emulator import Emulator, Group, Person, emulator_missing, start_emulator, wait_for
-from tg_side import ChatPlayer, TelegramBot, game_of, table, telegram_bot
+from tg_side import TelegramBot, game_of, open_private_hand, start_two, table, telegram_bot
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(emulator_missing() is not None,
@@ -48,28 +48,7 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TelegramBot]:
 def start_game(emu: Emulator, group: Group) -> str:
     """Ana opens a buraco_morto table in ``group``, Bia joins, Ana starts; returns the game
     id read from the table's Mini App link."""
-    emu.command_in_group(group, ANA, f"/novojogo {script.PRESET}")
-    lobby = table(emu, group)
-    emu.press(BIA, lobby, "Entrar")
-    lobby = wait_for(lambda: (lambda t: t if "Bia" in t.text else None)(table(emu, group)),
-                     what="Bia in the lobby")
-    emu.press(ANA, lobby, "Iniciar")
-    started = wait_for(lambda: (lambda t: t if "Minha mão" in [b["text"] for b in t.buttons()]
-                                else None)(table(emu, group)), what="the game's table")
-    return game_of(started)
-
-
-def open_private_hand(emu: Emulator, group: Group, person: Person) -> ChatPlayer:
-    """``person`` taps "Minha mão" on the table and opens the private chat it points to."""
-    before = len(emu.calls())
-    emu.press(person, table(emu, group), "Minha mão")
-    answer = wait_for(lambda: [c for c in emu.calls()[before:]
-                               if c["method"] == "answerCallbackQuery" and c["body"].get("url")],
-                      what="the answer with the private link")
-    emu.command_in_private(person, "/start " + str(answer[-1]["body"]["url"]).split("start=")[1])
-    player = ChatPlayer(emu, person)
-    player.hand()
-    return player
+    return game_of(start_two(emu, group, ANA, BIA, script.PRESET))
 
 
 def open_page(bot: TelegramBot, new_page: Any, person: Person, game: str,

@@ -162,3 +162,30 @@ class ChatPlayer:
         """The hand's card labels (plain)."""
         return [_plain(str(b["text"])) for b in self.hand().buttons()
                 if str(b.get("callback_data", "")).split("|")[2:3] in (["t"], ["u"])]
+
+
+def start_two(emu: Emulator, group: Group, opener: Person, joiner: Person,
+              preset: str) -> BotMessage:
+    """``opener`` opens a ``preset`` table in ``group`` with /novojogo, ``joiner`` taps
+    "Entrar", ``opener`` taps "Iniciar"; the game's table once it offers "Minha mão"."""
+    emu.command_in_group(group, opener, f"/novojogo {preset}")
+    emu.press(joiner, table(emu, group), "Entrar")
+    lobby = wait_for(lambda: (lambda t: t if joiner.first_name in t.text else None)(
+        table(emu, group)), what=f"{joiner.first_name} in the lobby")
+    emu.press(opener, lobby, "Iniciar")
+    return wait_for(lambda: (lambda t: t if "Minha mão" in [b["text"] for b in t.buttons()]
+                             else None)(table(emu, group)), what="the game's table")
+
+
+def open_private_hand(emu: Emulator, group: Group, person: Person) -> ChatPlayer:
+    """``person`` taps "Minha mão" on ``group``'s table and opens the private chat it
+    points to; the :class:`ChatPlayer` once the hand is there."""
+    before = len(emu.calls())
+    emu.press(person, table(emu, group), "Minha mão")
+    answer = wait_for(lambda: [c for c in emu.calls()[before:]
+                               if c["method"] == "answerCallbackQuery" and c["body"].get("url")],
+                      what="the answer with the private link")
+    emu.command_in_private(person, "/start " + str(answer[-1]["body"]["url"]).split("start=")[1])
+    player = ChatPlayer(emu, person)
+    player.hand()
+    return player
