@@ -28,6 +28,7 @@ from tg_emulator import (
     Emulator,
     Group,
     emulator_missing,
+    forget,
     run_bot,
     start_emulator,
     store_prefix,
@@ -50,13 +51,7 @@ pytestmark = [
 def emu() -> Iterator[Emulator]:
     with start_emulator(TOKEN) as emulator:
         yield emulator
-    client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
-    try:  # this run's keys only: the bots ran with the emulator's own prefix
-        keys = list(client.scan_iter(match=f"{store_prefix(emulator)}:*"))
-        if keys:
-            client.delete(*keys)
-    finally:
-        client.close()
+    forget(REDIS_URL or "", emulator)
 
 
 def _robot_thinking(client: redis.Redis, prefix: str, gid: str, killed_at: float) -> bool:

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redis
 from test_e2e_telegram import (
     ANA,
     BIA,
@@ -36,10 +35,10 @@ from tg_emulator import (
     Group,
     RoundRobinProxy,
     emulator_missing,
+    forget,
     free_port,
     run_bot,
     start_emulator,
-    store_prefix,
     wait_for,
 )
 
@@ -61,13 +60,7 @@ def emu() -> Iterator[Emulator]:
     under the emulator's own REDIS_PREFIX, ``store_prefix``)."""
     with start_emulator(TOKEN) as emulator:
         yield emulator
-    client = redis.Redis.from_url(REDIS_URL or "", decode_responses=True)
-    try:
-        keys = list(client.scan_iter(match=f"{store_prefix(emulator)}:*"))
-        if keys:
-            client.delete(*keys)
-    finally:
-        client.close()
+    forget(REDIS_URL or "", emulator)
 
 
 def test_two_webhook_workers_behind_one_url_play_a_deal(emu: Emulator, tmp_path: Path) -> None:

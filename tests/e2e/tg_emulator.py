@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlparse
 
 import httpx
+import redis
 
 REPO = Path(__file__).resolve().parents[2]
 EMULATOR_JS = REPO / "tests" / "e2e" / "emulator.js"
@@ -233,6 +234,16 @@ def wait_for(probe: Callable[[], T | None], timeout: float = 20.0, what: str = "
         time.sleep(0.02)
 
 
+def stop(process: subprocess.Popen[Any], grace_s: float) -> None:
+    """SIGTERM ``process``; SIGKILL it if it has not exited after ``grace_s`` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def emulator_missing() -> str | None:
     """Why the emulator cannot run here, or None when node and the npm package exist."""
     if shutil.which("node") is None:
@@ -248,6 +259,18 @@ def store_prefix(emulator: Emulator) -> str:
     work trees, CI jobs) never claim this run's timers."""
     prefix: str = emulator.__dict__.setdefault("store_prefix", f"e2e-{uuid.uuid4().hex[:12]}")
     return prefix
+
+
+def forget(url: str, emulator: Emulator) -> None:
+    """Delete, in the Redis at ``url``, every key of the bots run on ``emulator`` (all
+    under its :func:`store_prefix`); no other key is touched."""
+    client = redis.Redis.from_url(url, decode_responses=True)
+    try:
+        keys = list(client.scan_iter(match=f"{store_prefix(emulator)}:*"))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
 
 
 @contextlib.contextmanager
@@ -286,12 +309,7 @@ def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
                  timeout=30, what=f"the bot to be ready ({ready})")
         yield log
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, 10)
 
 
 @contextlib.contextmanager
@@ -318,12 +336,7 @@ def start_emulator(token: str, bot_id: int | None = None) -> Iterator[Emulator]:
         finally:
             emulator.close()
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, 5)
 
 
 class RoundRobinProxy:
