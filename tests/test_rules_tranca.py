@@ -11,6 +11,7 @@ import pytest
 from engine import (
     Action,
     Card,
+    DealState,
     IllegalAction,
     Match,
     Rules,
@@ -348,29 +349,23 @@ def test_a10_pickup_justified_onto_a_side_meld() -> None:
 
 
 def test_c1_a10_four_players_partner_justifies_onto_the_side_meld() -> None:
-    four = make_rules("tranca")
-    state = position(
-        four,
-        ["Kc Kd", "5d 6d", "5c 6c", "7c 8c"],
-        melds=[["8d 9d 10d"], []],
-        pile="Jd",
-        stock="9s",
-        turn=2,
-        phase="draw",
-    )
+    def at_turn(seat: int) -> DealState:
+        """Side 0 has 8d 9d 10d, the Jd on the pile; ``seat`` to draw."""
+        return position(
+            make_rules("tranca"),
+            ["Kc Kd", "5d 6d", "5c 6c", "7c 8c"],
+            melds=[["8d 9d 10d"], []],
+            pile="Jd",
+            stock="9s",
+            turn=seat,
+            phase="draw",
+        )
+
+    state = at_turn(2)
     apply(state, Action.take_pile(2, meld=0))  # seat 2 is seat 0's partner (side 0)
     assert state.melds[0][0].cards == tuple(cards("8d 9d 10d Jd"))
     # side 1 may not use side 0's melds: meld 0 of side 1 does not exist (C1)
-    state = position(
-        four,
-        ["Kc Kd", "5d 6d", "5c 6c", "7c 8c"],
-        melds=[["8d 9d 10d"], []],
-        pile="Jd",
-        stock="9s",
-        turn=1,
-        phase="draw",
-    )
-    refused(state, Action.take_pile(1, meld=0), "no_such_meld", "seu lado não tem o jogo 1")
+    refused(at_turn(1), Action.take_pile(1, meld=0), "no_such_meld", "seu lado não tem o jogo 1")
 
 
 @pytest.mark.parametrize(

@@ -182,6 +182,13 @@ HANDLERS: dict[str, Any] = {
 
 
 # ---- the fault gate, on the fake ----------------------------------------------------------
+class Waits(list[float]):
+    """A ``sleep`` for :func:`api` that only records the seconds asked, in order."""
+
+    async def __call__(self, seconds: float) -> None:
+        self.append(seconds)
+
+
 @pytest.fixture
 async def fake_bot() -> Any:
     fake = FakeBotAPI()
@@ -193,12 +200,8 @@ async def fake_bot() -> Any:
 async def test_retry_after_waits_the_time_telegram_asks_then_retries(fake_bot: Any) -> None:
     bot, fake = fake_bot
     fake.fail("sendMessage", "Too Many Requests: retry after 7", code=429, retry_after=7)
-    waited: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        waited.append(seconds)
-
-    sent = await api("sendMessage", lambda: bot.send_message(-5, "oi"), sleep=sleep)
+    waited = Waits()
+    sent = await api("sendMessage", lambda: bot.send_message(-5, "oi"), sleep=waited)
     assert waited == [7.0]
     assert sent is not None and sent.text == "oi"
     assert [name for name, _ in fake.calls].count("sendMessage") == 2
@@ -208,13 +211,9 @@ async def test_retry_after_gives_up_after_the_retries(fake_bot: Any) -> None:
     bot, fake = fake_bot
     fake.fail("sendMessage", "Too Many Requests: retry after 1", code=429, times=5,
               retry_after=1)
-    waited: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        waited.append(seconds)
-
+    waited = Waits()
     assert await api("sendMessage", lambda: bot.send_message(-5, "oi"), retries=3,
-                     sleep=sleep) is None
+                     sleep=waited) is None
     assert waited == [1.0, 1.0, 1.0]
 
 
@@ -222,12 +221,8 @@ async def test_a_server_error_is_retried_so_the_message_still_arrives(fake_bot: 
     """Issue 12 "Faults": a 5xx answer loses nothing (0.5, 1, 2 s between the tries)."""
     bot, fake = fake_bot
     fake.fail("sendMessage", "Internal Server Error", code=500, times=2)
-    waited: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        waited.append(seconds)
-
-    sent = await api("sendMessage", lambda: bot.send_message(-5, "oi"), sleep=sleep)
+    waited = Waits()
+    sent = await api("sendMessage", lambda: bot.send_message(-5, "oi"), sleep=waited)
     assert waited == [0.5, 1.0]
     assert sent is not None and sent.text == "oi"
     assert [name for name, _ in fake.calls].count("sendMessage") == 3
@@ -236,12 +231,8 @@ async def test_a_server_error_is_retried_so_the_message_still_arrives(fake_bot: 
 async def test_server_errors_give_up_after_three_retries(fake_bot: Any) -> None:
     bot, fake = fake_bot
     fake.fail("sendMessage", "Bad Gateway", code=502, times=9)
-    waited: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        waited.append(seconds)
-
-    assert await api("sendMessage", lambda: bot.send_message(-5, "oi"), sleep=sleep) is None
+    waited = Waits()
+    assert await api("sendMessage", lambda: bot.send_message(-5, "oi"), sleep=waited) is None
     assert waited == [0.5, 1.0, 2.0]
 
 
