@@ -243,7 +243,8 @@ class GameRunner:
         if resettle:
             await self._settle(gid, True, (version, game))
         if game.status == "over":
-            effects = effects + await upkeep.close_out(self.store, game, self.season)
+            effects = effects + await upkeep.close_out(self.store, game, self.season,
+                                                       self.clock.now())
         return [e.model_copy(update={"state_version": version})
                 if isinstance(e, TableView) else e for e in effects]
 

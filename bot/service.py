@@ -25,6 +25,8 @@ from bot.season import config
 from bot.season.calls import SeasonCalls
 from bot.season.config import ConfigCalls
 from bot.season.ports import SeasonStore
+from bot.season.tournament import texts as tournament_texts
+from bot.season.tournament.calls import TournamentCalls
 
 __all__ = ["HANDOFF_S", "Service"]
 
@@ -40,7 +42,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls):
+class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
@@ -229,6 +231,9 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls):
         if parsed is None:
             return await self._unknown(user, chat, None, update)
         gid, version, code, arg = parsed
+        if code in tournament_texts.CODES:  # issue 29: gid is the tournament's id
+            return await self.tournament_press(user, gid, code, arg, is_admin,
+                                               update=update, chat=chat)
         return await self.act(gid, user, version, code, arg, is_admin=is_admin,
                               update=update, chat=chat)
 

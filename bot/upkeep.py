@@ -27,6 +27,7 @@ from bot.model import CorruptGame, Game, decode
 from bot.ports import GameStore
 from bot.season import followup
 from bot.season.ports import SeasonStore
+from bot.season.tournament import followup as tournament
 
 log = logging.getLogger(__name__)
 SWEEP_S = 600.0
@@ -60,13 +61,16 @@ async def keep_deals(store: GameStore, gid: str, deals: list[tuple[int, dict[str
     await store.save_record(gid, json.dumps({"deals": kept}))
 
 
-async def close_out(store: GameStore, game: Game,
-                    season: SeasonStore | None = None) -> list[Effect]:
+async def close_out(store: GameStore, game: Game, season: SeasonStore | None = None,
+                    now: float | None = None) -> list[Effect]:
     """The follow-ups of a game that is over (cancelled, closed idle, or a finished
     match), all idempotent, the deadline removed last. Does nothing for a live game.
     With ``season``, a finished match is also counted in the group's season once
     (:mod:`bot.season.followup`, after the chat is freed: a season that fails leaves
-    the deadline for a retry, not the chat bound); returns its announcements."""
+    the deadline for a retry, not the chat bound), and a tournament match in the
+    group's tournament once (:mod:`bot.season.tournament.followup`; ``now`` starts the
+    next call's walkover time, default the game's last move); returns their
+    announcements."""
     if game.status != "over":
         return []
     record: dict[str, Any] | None = None
@@ -80,6 +84,9 @@ async def close_out(store: GameStore, game: Game,
             await store.add_results(game.chat.key, game.id, rows)
     await store.unbind_chat(game.chat.key, game.id)
     said = await followup.count(season, game, record) if season is not None else []
+    if season is not None:
+        said += await tournament.count(store, season, game,
+                                       game.touched if now is None else now)
     if game.match is None:  # a lobby that never started leaves nothing behind
         await store.delete_game(game.id)
     await store.clear_deadline(game.id)

@@ -156,7 +156,8 @@ async def test_commands_are_registered_in_portuguese_english_and_italian(tg: Tg)
     assert [c.get("language_code") for c in calls] == [None, "en", "it"]
     assert [c["command"] for c in calls[0]["commands"]] == [
         "novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", "regras", "ajuda",
-        "cancelar", "voltar", "exportar", "idioma", "ranking", "perfil", "config", "replay"]
+        "cancelar", "voltar", "exportar", "idioma", "ranking", "perfil", "config", "replay",
+        "torneio"]
     assert calls[1]["commands"][13]["description"] == (  # issue 29
         "Group ranking: /ranking [semana|mes|ano|sempre|geral]")
     assert calls[0]["commands"][0]["description"] == (

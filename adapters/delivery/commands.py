@@ -29,6 +29,8 @@ COMMANDS: list[tuple[str, str]] = [
     ("perfil", N_("Seu perfil no grupo: /perfil [@pessoa|publico|privado]")),
     ("config", N_("Configuração do grupo: /config [variante|tempo|idioma|mesas] ...")),
     ("replay", N_("Rever a última partida terminada, jogada a jogada")),
+    ("torneio", N_("Torneio no grupo: /torneio [todos|mata] [duplas|individual] [variante] "
+                   "[alvo=N] · /torneio tabela · /torneio cancelar")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
@@ -55,6 +57,8 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
         return list(await call(chat, user, update=key))
     if name == "novojogo":
         return list(await s.new_game(chat, user, args, is_admin=admin, update=key))
+    if name == "torneio":  # issue 29 (bot/season/tournament/calls.py)
+        return list(await s.tournament(chat, user, args, is_admin=admin, update=key))
     if name == "config":  # issue 29 (bot/season/config.py)
         return list(await s.config(chat, user, args, is_admin=admin, update=key))
     if name == "robo":

@@ -277,7 +277,7 @@ class BuracoClient(discord.AutoShardedClient):
         """A slash command: the same service call as the Telegram command ``name``."""
         origin = Origin(interaction, dm=dm)  # arrived now: the deferral counts from here
         chat, user = chat_of(interaction), player_of(interaction.user)
-        admin = (name in ("cancelar", "config", "novojogo")  # /config: issue 29
+        admin = (name in ("cancelar", "config", "novojogo", "torneio")  # issue 29
                  and interaction.permissions.manage_messages)
         pending = run_command(self.service, name, chat, user, args, admin,
                               f"{PLATFORM}:i:{interaction.id}")

@@ -48,6 +48,8 @@ VALUE_HELP = N_("O novo valor, ex.: tranca target=3000, 60, en, admins")
 PERIOD_HELP = N_("Período do ranking")
 PERSON_HELP = N_("De quem é o perfil")
 VISIBILITY_HELP = N_("publico: aparecer no ranking geral; privado: sair dele")
+TOURNAMENT_HELP = N_("todos|mata duplas|individual variante alvo=N wo=minutos; ou tabela, "
+                     "cancelar")
 
 
 class GettextTranslator(app_commands.Translator):
@@ -157,6 +159,12 @@ def _season(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
     async def config(interaction: discord.Interaction[Any],
                      ajuste: str | None = None, valor: str = "") -> None:
         await bot.command(interaction, "config", f"{typed(ajuste)} {valor}".strip())
+
+    @tree.command(name="torneio", description=_d("torneio"))
+    @app_commands.guild_only()
+    @app_commands.describe(opcoes=locale_str(TOURNAMENT_HELP))
+    async def torneio(interaction: discord.Interaction[Any], opcoes: str = "") -> None:
+        await bot.command(interaction, "torneio", opcoes)
 
 
 def _simple(name: str, bot: Commands) -> app_commands.Command[Any, Any, None]:

@@ -11,6 +11,8 @@ the ratings across groups ``{season}``, a match's facts its game's ``{<game id>}
     <p>:{season:<chat>}:order:<period>    sorted set, person -> wins * 1e10 + points
     <p>:{season:<chat>}:profile:<person>  hash, the person's counters in the group
     <p>:{season:<chat>}:trend:<person>    list, the last ratings shown, newest first
+    <p>:{season:<chat>}:tournament        hash, v=<version> s=<tournament JSON>
+                                          (bot/season/tournament/model.py)
     <p>:{season}:counted                  hash, game id -> 1
     <p>:{season}:rating                   hash, person key -> "mu sigma n"
     <p>:{season}:public                   set, people who appear in /ranking geral
@@ -77,6 +79,10 @@ class SeasonKeys:
         """List of a person's last ratings shown in a group."""
         return f"{self.base(chat)}:trend:{key}"
 
+    def tournament(self, chat: str) -> str:
+        """Hash with the group's tournament record and its version."""
+        return f"{self.base(chat)}:tournament"
+
     def public(self) -> str:
         """Set of the people who appear across groups."""
         return f"{self.base(PLATFORM)}:public"
@@ -96,6 +102,7 @@ class RedisSeason:
         self._group = client.register_script(scripts.COMMIT_GROUP)
         self._platform = client.register_script(scripts.COMMIT_PLATFORM)
         self._replace = client.register_script(scripts.REPLACE_RATINGS)
+        self._tournament = client.register_script(scripts.SAVE_TOURNAMENT)
 
     @classmethod
     def beside(cls, store: RedisStore) -> RedisSeason:
@@ -204,6 +211,19 @@ class RedisSeason:
         """One REPLACE_RATINGS script."""
         args = [x for pair in sorted(ratings.items()) for x in pair]
         await self._replace(keys=[self.keys.rating(scope)], args=args)
+
+    async def load_tournament(self, chat: str) -> tuple[int, str] | None:
+        """HMGET v, s of the group's tournament."""
+        v, s = await self.client.hmget(self.keys.tournament(chat), ["v", "s"])
+        if v is None or s is None:
+            return None
+        return int(str(_text(v))), str(_text(s))
+
+    async def save_tournament(self, chat: str, version: int, record: str) -> bool:
+        """One SAVE_TOURNAMENT script (compare-and-set on the version)."""
+        got = await self._tournament(keys=[self.keys.tournament(chat)],
+                                     args=[version, record])
+        return int(got) == 1
 
 
 if TYPE_CHECKING:

@@ -104,3 +104,16 @@ for i = 1, #ARGV, 2 do
 end
 return 1
 """
+
+SAVE_TOURNAMENT = """
+-- One slot: one key (the group's {season:<chat>} tournament hash).
+-- KEYS[1] hash v=<version> s=<record JSON>; ARGV[1] the version read (0: none), ARGV[2]
+-- the new record. Compare-and-set: 1 when written as ARGV[1] + 1, 0 when another write
+-- came first.
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v ~= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'v', v + 1, 's', ARGV[2])
+return 1
+"""

@@ -28,12 +28,15 @@ from adapters.telegram.i18n import N_, Texts
 from adapters.telegram.outbox import Origin, Outbox
 from bot.buttons import ADMIN_CODES
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, unpack
+from bot.season.tournament.calls import CANCEL_WORDS
+from bot.season.tournament.texts import CANCEL
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "tg"
 GROUP_ONLY = {"novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", "cancelar",
-              "voltar", "exportar", "ranking", "perfil", "config", "replay"}
+              "voltar", "exportar", "ranking", "perfil", "config", "replay",
+              "torneio"}
 GROUP_ONLY_TEXT = N_("Esse comando funciona no grupo da mesa: me adicione a um grupo e use /novojogo lá.")  # noqa: E501
 HAND_FROM_GROUP = N_("Mande /mao no grupo da mesa: a sua mão chega aqui.")
 """``/mao`` sent in the private chat: the bot keeps games by group, so the group's /mao
@@ -176,7 +179,8 @@ class Handlers:
                 await api("sendMessage", lambda: message.reply_text(_(ADMIN_UNKNOWN)))
                 return
             admin = checked
-        elif (name == "config" and args) or (
+        elif (name == "config" and args) or (name == "torneio" and args.strip().lower()
+                                             in CANCEL_WORDS) or (
                 name == "novojogo" and await self.service.needs_admin_to_open(chat)):
             admin = bool(await self.is_admin(message.chat_id, int(user.user_id), context.bot))
         effects = await self.call(run_command(self.service, name, chat, user, args, admin,
@@ -243,6 +247,9 @@ class Handlers:
             if parts is not None and parts[2] in ADMIN_CODES and query.message is not None:
                 admin = await self.cancel_admin(chat, user, query.message.chat.id,
                                                 context.bot, game_id=parts[0])
+            elif parts is not None and parts[2] == CANCEL and query.message is not None:
+                admin = await self.is_admin(query.message.chat.id, int(user.user_id),
+                                            context.bot)  # a tournament's "Cancelar"
             if admin is None:
                 origin.replies.append((await self.lang(chat) if chat else Texts())(
                     ADMIN_UNKNOWN))

@@ -14,8 +14,10 @@ import hashlib
 import io
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from threading import Lock
+from typing import Any
 
 from bot import play, views
 from bot.effects import Picture
@@ -48,18 +50,53 @@ class Chart:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-def draw(chart: Chart) -> bytes:
-    """The chart as PNG bytes (640 x 360 pixels), from the cache when drawn before."""
-    key = chart.key()
+def cached(key: str, make: Callable[[], bytes]) -> bytes:
+    """The PNG cached under ``key`` (a digest of everything drawn), else ``make()``
+    drawn now and kept (the last :data:`CACHED`); thread-safe, so drawings run in worker
+    threads (:func:`in_thread`). Shared by every picture of the season (the match, the
+    tournament bracket)."""
     with _lock:
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
+    png = make()
+    with _lock:
+        _cache[key] = png
+        while len(_cache) > CACHED:
+            _cache.popitem(last=False)
+    return png
+
+
+async def in_thread(key: str, make: Callable[[], bytes]) -> bytes:
+    """:func:`cached` run in a worker thread, off the event loop."""
+    return await asyncio.to_thread(cached, key, make)
+
+
+def figure(width: float, height: float) -> Any:
+    """A matplotlib ``Figure`` on its own Agg canvas (the object API, never pyplot: no
+    global state shared by threads), ``width`` x ``height`` inches at 100 dpi."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # only the chats draw
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(6.4, 3.6), dpi=100, layout="constrained")  # tight_layout: 1.3x
+    fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
     FigureCanvasAgg(fig)
+    return fig
+
+
+def png_of(fig: Any) -> bytes:
+    """The figure as PNG bytes."""
+    out = io.BytesIO()
+    fig.savefig(out, format="png")
+    return out.getvalue()
+
+
+def draw(chart: Chart) -> bytes:
+    """The chart as PNG bytes (640 x 360 pixels), from the cache when drawn before."""
+    return cached(chart.key(), lambda: _draw(chart))
+
+
+def _draw(chart: Chart) -> bytes:
+    fig = figure(6.4, 3.6)  # layout="constrained": tight_layout took 1.3x
     ax = fig.add_subplot()
     deals = range(len(chart.totals[0]))
     for i, (label, totals) in enumerate(zip(chart.labels, chart.totals, strict=True)):
@@ -72,14 +109,7 @@ def draw(chart: Chart) -> bytes:
     ax.set_xticks(list(deals))
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize="small")
-    out = io.BytesIO()
-    fig.savefig(out, format="png")
-    png = out.getvalue()
-    with _lock:
-        _cache[key] = png
-        while len(_cache) > CACHED:
-            _cache.popitem(last=False)
-    return png
+    return png_of(fig)
 
 
 def chart_of(game: Game, facts: MatchFacts, _: Translator) -> Chart:
@@ -115,6 +145,7 @@ def caption_of(game: Game, facts: MatchFacts, _: Translator) -> str:
 async def picture_effect(game: Game, facts: MatchFacts) -> Picture:
     """The match's picture for its chat, drawn in a worker thread."""
     _ = Translator(game.lang)
-    png = await asyncio.to_thread(draw, chart_of(game, facts, _))
+    chart = chart_of(game, facts, _)
+    png = await in_thread(chart.key(), lambda: _draw(chart))
     return Picture(chat=game.chat, filename=f"{game.preset}-{game.id}.png", content=png,
                    caption=caption_of(game, facts, _))

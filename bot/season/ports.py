@@ -97,3 +97,11 @@ class SeasonStore(Protocol):
 
     async def replace_ratings(self, scope: str, ratings: dict[str, str]) -> None:
         """Replace every rating of ``scope`` at once (``ratings-rebuild``)."""
+
+    async def load_tournament(self, chat: str) -> tuple[int, str] | None:
+        """The group's tournament record: ``(version, JSON)``, or None (issue 29)."""
+
+    async def save_tournament(self, chat: str, version: int, record: str) -> bool:
+        """Write the group's tournament record if it is still at ``version`` (0: there
+        is none), as ``version + 1``, atomically; False when another write came first
+        (read again and retry)."""

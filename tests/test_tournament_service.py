@@ -1,0 +1,105 @@
+"""A tournament through the service (issue 29 "Tournaments"): sign-up by button, a round
+robin of 4 sides played to its champion with a walkover and a tie-break, exact standings
+rows; bad input refused with one line and nothing changed."""
+
+from __future__ import annotations
+
+from season_support import Redis, redis, worker  # noqa: F401  (fixture)
+from test_service_support import ANA, BIA, CAIO, CHAT, DANI, EVA, FakeClock
+from tournament_support import press, record, show_up_and_play
+
+from bot.effects import Picture, Reply, Say, TableView, pack
+from bot.i18n import Translator
+from bot.season.tournament import texts
+
+
+def replies(out: list[object]) -> list[str]:
+    return [e.text for e in out if isinstance(e, Reply)]
+
+
+async def test_round_robin_of_four_to_its_champion_with_a_walkover_and_a_tie_break(
+        redis: Redis) -> None:  # noqa: F811
+    clock = FakeClock()
+    svc, store, _season = worker(redis, clock)
+    out = await svc.tournament(CHAT, ANA, "todos individual tranca wo=2")
+    assert isinstance(out[0], TableView)
+    assert out[0].view.title == "🏆 Torneio de Tranca — todos contra todos, individual"
+    for person in (BIA, CAIO, DANI):
+        await press(svc, CHAT, person, "ti")
+    out = await press(svc, CHAT, ANA, "tc")
+    call = next(e for e in out if isinstance(e, TableView) and e.game_id.endswith("p0"))
+    assert call.view.title == "🏆 Rodada 1 — Ana x Dani"
+    for _match in range(5):  # rounds 1, 2 and the first match of round 3 are played
+        await show_up_and_play(svc, store, CHAT)
+    t = await record(svc, CHAT)
+    assert t.current == 5
+    assert texts.side_name(t, t.matches[5].a) == "Caio"
+    await svc.press(DANI, pack(t.id, 0, "ta", 5), chat=CHAT)  # Caio never shows
+    assert await svc.tick(now=clock.t + 119) == []  # the 2 minutes are not over yet
+    clock.t += 121
+    out = await svc.tick()
+    said = [e.text for e in out if isinstance(e, Say)]
+    assert said[0] == "🏆 W.O.: Caio x Dani: W.O. (Caio ausente) → Dani"
+    t = await record(svc, CHAT)
+    assert t.status == "over"
+    assert [texts.side_name(t, s) for s in [t.champion]] == ["Ana"]
+    lines = texts.standings_lines(t, Translator("pt"))
+    assert lines == ["1. Ana — 5 pts, 2 V, 1 D, saldo +360",
+                     "2. Dani — 5 pts, 2 V, 1 D, saldo +0",
+                     "3. Bia — 4 pts, 1 V, 2 D, saldo -180",
+                     "4. Caio — 3 pts, 1 V, 2 D, saldo -180",
+                     "Ana fica à frente de Dani por saldo."]
+    assert said[-1] == "🏆 Campeão do torneio: Ana!"
+    pictures = [e for e in out if isinstance(e, Picture)]
+    assert len(pictures) == 1 and pictures[0].content.startswith(b"\x89PNG")
+    assert pictures[0].caption == texts.board_text(t, Translator("pt"))
+    assert "Campeão: Ana" in pictures[0].caption.splitlines()
+
+
+async def test_a_match_result_is_counted_once_when_the_follow_up_is_redone(
+        redis: Redis) -> None:  # noqa: F811
+    from test_service_support import game_of
+
+    from bot import upkeep
+
+    clock = FakeClock()
+    svc, store, season = worker(redis, clock)
+    await svc.tournament(CHAT, ANA, "mata individual tranca")
+    await press(svc, CHAT, BIA, "ti")
+    await press(svc, CHAT, ANA, "tc")
+    await show_up_and_play(svc, store, CHAT)
+    t = await record(svc, CHAT)
+    assert t.status == "over" and len(t.counted) == 1
+    _v, game = await game_of(store, gid=t.counted[0])
+    assert await upkeep.close_out(store, game, season) == []  # a redone follow-up
+    assert (await record(svc, CHAT)).model_dump() == t.model_dump()
+
+
+async def test_bad_tournament_input_gets_one_line_and_changes_nothing(
+        redis: Redis) -> None:  # noqa: F811
+    svc, _store, _season = worker(redis, FakeClock())
+    assert replies(await svc.tournament(CHAT, ANA, "tabela")) == [
+        "Não há torneio em andamento neste grupo."]
+    assert replies(await svc.tournament(CHAT, ANA, "todos duplas truco")) != []
+    await svc.tournament(CHAT, ANA, "todos individual")
+    before = (await record(svc, CHAT)).model_dump()
+    assert replies(await svc.tournament(CHAT, BIA, "mata")) == [
+        "Já há um torneio neste grupo: veja /torneio tabela."]
+    assert replies(await press(svc, CHAT, ANA, "ti")) == ["Você já está inscrito."]
+    assert replies(await press(svc, CHAT, BIA, "to")) == ["Você não está inscrito."]
+    await press(svc, CHAT, BIA, "ti")
+    assert replies(await press(svc, CHAT, BIA, "tc")) == [
+        "Só quem abriu o torneio pode começar."]
+    assert replies(await press(svc, CHAT, ANA, "tc")) == [
+        "São precisos ao menos 3 lados para começar."]
+    assert replies(await svc.press(EVA, "zzzzzzzz|0|ti|", chat=CHAT)) == [
+        "Esse botão é antigo: use a mensagem mais recente do torneio."]
+    assert replies(await press(svc, CHAT, EVA, "ti", "7")) == ["Botão desconhecido."]
+    assert replies(await press(svc, CHAT, EVA, "ta", "x")) == ["Botão desconhecido."]
+    assert replies(await press(svc, CHAT, BIA, "tx")) == [
+        "Só quem abriu o torneio ou um admin do grupo pode cancelar."]
+    after = (await record(svc, CHAT)).model_dump()
+    assert after == {**before, "people": [*before["people"], BIA.model_dump()]}
+    out = await svc.tournament(CHAT, BIA, "cancelar", is_admin=True)
+    assert [e.text for e in out if isinstance(e, Say)] == ["🏆 Torneio cancelado por Bia."]
+    assert (await record(svc, CHAT)).status == "cancelled"
