@@ -153,6 +153,10 @@ class TableView(_Frozen):
     """Shown at once, not coalesced with the 3 s gap of play (issue 30): a lobby (its
     edits are few, each awaited by the person who pressed) and the table that replaces
     it at the start. The platform's per-chat cap still holds."""
+    apart: bool = False
+    """Coalesced apart from the chat's table (each ``game_id`` its own queue): a message
+    that lives beside the table, such as a tournament's sign-up or a match's call (issue
+    29), whose edit must not be replaced by the table's, nor the table's by it."""
 
 
 class HandView(_Frozen):

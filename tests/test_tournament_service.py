@@ -5,7 +5,7 @@ rows; bad input refused with one line and nothing changed."""
 from __future__ import annotations
 
 from season_support import Redis, redis, worker  # noqa: F401  (fixture)
-from test_service_support import ANA, BIA, CAIO, CHAT, DANI, EVA, FakeClock
+from test_service_support import ANA, BIA, CAIO, CHAT, DANI, EVA, FakeClock, game_of
 from tournament_support import press, record, show_up_and_play
 
 from bot.effects import Picture, Reply, Say, TableView, pack
@@ -58,8 +58,6 @@ async def test_round_robin_of_four_to_its_champion_with_a_walkover_and_a_tie_bre
 
 async def test_a_match_result_is_counted_once_when_the_follow_up_is_redone(
         redis: Redis) -> None:  # noqa: F811
-    from test_service_support import game_of
-
     from bot import upkeep
 
     clock = FakeClock()
@@ -103,3 +101,52 @@ async def test_bad_tournament_input_gets_one_line_and_changes_nothing(
     out = await svc.tournament(CHAT, BIA, "cancelar", is_admin=True)
     assert [e.text for e in out if isinstance(e, Say)] == ["🏆 Torneio cancelado por Bia."]
     assert (await record(svc, CHAT)).status == "cancelled"
+
+
+async def test_the_walkover_deadline_survives_a_restart(redis: Redis) -> None:  # noqa: F811
+    clock = FakeClock()
+    first, _store, _season = worker(redis, clock)
+    await first.tournament(CHAT, ANA, "mata individual wo=1")
+    await press(first, CHAT, BIA, "ti")
+    await press(first, CHAT, ANA, "tc")
+    await press(first, CHAT, BIA, "ta", 0)  # Ana never shows
+    clock.t += 61
+    second, _store2, _season2 = worker(redis, clock)  # the first worker is gone
+    out = await second.tick()
+    assert [e.text for e in out if isinstance(e, Say)] == [
+        "🏆 W.O.: Ana x Bia: W.O. (Ana ausente) → Bia", "🏆 Terminou: Final.\n"
+        + texts.board_text(await record(second, CHAT), Translator("pt")),
+        "🏆 Campeão do torneio: Bia!"]
+    assert await second.tick(now=clock.t + 3600) == []  # nothing due any more
+
+
+async def test_a_lost_write_of_the_record_is_refused(redis: Redis) -> None:  # noqa: F811
+    _svc, _store, season = worker(redis, FakeClock())
+    assert await season.save_tournament("tg:-9", 0, '{"a": 1}') is True
+    assert await season.save_tournament("tg:-9", 0, '{"a": 2}') is False  # read at 0
+    assert await season.load_tournament("tg:-9") == (1, '{"a": 1}')
+    assert await season.save_tournament("tg:-9", 1, '{"a": 3}') is True
+    assert await season.load_tournament("tg:-9") == (2, '{"a": 3}')
+
+
+async def test_a_match_waits_for_another_table_in_the_group(redis: Redis) -> None:  # noqa: F811
+    clock = FakeClock()
+    svc, store, _season = worker(redis, clock)
+    await svc.tournament(CHAT, ANA, "mata individual")
+    await press(svc, CHAT, BIA, "ti")
+    await press(svc, CHAT, ANA, "tc")
+    await svc.new_game(CHAT, CAIO, "tranca")  # someone opens a table meanwhile
+    await press(svc, CHAT, ANA, "ta", 0)
+    out = await press(svc, CHAT, BIA, "ta", 0)
+    assert [e.text for e in out if isinstance(e, Say)] == [
+        "Há outro jogo aberto neste grupo: a partida do torneio começa quando ele acabar "
+        "(ou for cancelado com /cancelar)."]
+    gid = (await record(svc, CHAT)).matches[0].game
+    assert gid is not None and await store.load_game(gid) is None
+    await svc.cancel(CHAT, CAIO)
+    clock.t += 61
+    await svc.tick()
+    assert await store.chat_game(CHAT.key) == gid
+    _v, game = await game_of(store, gid=gid)
+    assert ([s.player.name for s in game.seats if s.player], game.status) == (
+        ["Ana", "Bia"], "playing")

@@ -140,7 +140,8 @@ class Delivery:
 
     # ---- group ---------------------------------------------------------------------
     def _queue_table(self, effect: TableView) -> None:
-        chat_key = effect.chat.chat_id
+        chat_key = effect.chat.chat_id  # a message beside the table: a queue of its own
+        chat_key += f":{effect.game_id}" if effect.apart else ""
         marked = self._mark(effect.game_id, self.group_edits.delay_for(chat_key, effect.prompt))
 
         async def show() -> None:

@@ -79,6 +79,8 @@ class Message:
     edits: list[float] = field(default_factory=list)
     webhook_id: int | None = None
     interaction_user: int | None = None
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    """The files' metadata a create body gave (``filename``, ``description``: alt text)."""
 
     @property
     def ephemeral(self) -> bool:
@@ -87,7 +89,7 @@ class Message:
 
     def apply(self, body: dict[str, Any]) -> None:
         """Apply a create/edit body (only the fields it names, as Discord does)."""
-        for key in ("content", "embeds", "components"):
+        for key in ("content", "embeds", "components", "attachments"):
             if key in body and body[key] is not None:
                 setattr(self, key, body[key])
         if body.get("flags") is not None:

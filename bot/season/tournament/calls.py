@@ -184,6 +184,7 @@ class TournamentCalls(GameRunner):
         if game.status != "over" and await self.store.chat_game(chat_key) != gid:
             await self._active(t.chat)  # a table over but not closed out frees the group
             if not await self.store.bind_chat(chat_key, gid, CHAT_BIND_TTL_S):
+                await self.store.delete_game(gid)  # opened again at the retry
                 await self.store.set_deadline(timer_id(chat_key), now + RETRY_S)
                 return [Say(chat=t.chat, text=Translator(t.lang)(BUSY))]
         await upkeep.schedule(self.store, game, self.pacing, self.season)

@@ -55,7 +55,7 @@ def signup_view(t: Tournament, version: int, _: Translator) -> TableView:
         lines.append(_("Inscrições encerradas."))
     return TableView(chat=t.chat, game_id=t.id, view=View(title=title(t, _), lines=lines,
                                                           buttons=buttons),
-                     state_version=version, prompt=True)
+                     state_version=version, prompt=True, apart=True)
 
 
 def round_name(t: Tournament, r: int, _: Translator) -> str:
@@ -86,7 +86,7 @@ def call_view(t: Tournament, index: int, version: int, _: Translator) -> TableVi
         if waiting else []
     return TableView(chat=t.chat, game_id=f"{t.id}p{index}", state_version=version,
                      view=View(title=_("🏆 {head}", head=head), lines=lines,
-                               buttons=buttons), prompt=True)
+                               buttons=buttons), prompt=True, apart=True)
 
 
 def match_line(t: Tournament, m: Match, _: Translator) -> str:

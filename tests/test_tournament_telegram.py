@@ -1,0 +1,92 @@
+"""``/torneio`` through the Telegram adapter (issue 29): real Bot API update JSON through
+python-telegram-bot's Application into the service with its season store on fakeredis
+(and the Redis at REDIS_URL when set), every Bot API request into FakeBotAPI: the
+sign-up and call buttons, a refusal as the press's toast, the bracket picture sent as a
+photo with the board text as its caption."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from season_support import play_to_end
+from test_service_support import FakeClock, SeededDecks
+from test_telegram_app import ANA, BIA, GROUP, Tg, bot_on_fake_api
+from tournament_support import record
+
+from adapters.storage import RedisStore
+from adapters.storage.season import RedisSeason
+from bot import Service
+from bot.effects import ChatRef, Picture, PlayerRef, Say
+from bot.i18n import Translator
+from bot.season.tournament import texts
+
+CHAT = ChatRef(platform="tg", chat_id=str(GROUP["id"]), title=str(GROUP["title"]))
+ANA_REF = PlayerRef(platform="tg", user_id=str(ANA["id"]), name=str(ANA["first_name"]))
+
+
+@pytest.fixture
+async def tg(store_clients: Any, store_prefix: str) -> AsyncIterator[Tg]:
+    """The bot on a fake Bot API, its service keeping the season and tournaments."""
+    store = RedisStore(store_clients(), store_prefix)
+    clock = FakeClock()
+    service = Service(store, clock, ai_pace_s=0, chooser=None, deck_fn=SeededDecks(),
+                      threaded=False, season=RedisSeason.beside(store))
+    async with bot_on_fake_api(store, store_prefix, service, clock) as bot:
+        yield bot
+
+
+def message_with(tg: Tg, words: str) -> dict[str, Any]:
+    """The group's current message whose text holds ``words``."""
+    return next(m for m in tg.fake.current(GROUP["id"]) if words in m["text"])
+
+
+async def test_a_knockout_final_by_buttons_ends_with_the_champion_and_the_bracket_photo(
+        tg: Tg) -> None:
+    await tg.command(ANA, "/torneio mata individual tranca")
+    signup = message_with(tg, "Torneio de Tranca — mata-mata, individual")
+    assert "Inscritos (1): Ana" in signup["text"]
+    await tg.press(BIA, signup, "Inscrever-se")
+    assert "Inscritos (2): Ana, Bia" in message_with(tg, "Inscritos")["text"]
+    query = await tg.press(BIA, message_with(tg, "Inscritos"), "Começar")
+    assert tg.answer(query)["text"] == "Só quem abriu o torneio pode começar."
+    await tg.press(ANA, message_with(tg, "Inscritos"), "Começar")
+    call = message_with(tg, "Final — Ana x Bia")
+    await tg.press(ANA, call, "Estou aqui")
+    assert "Presentes: Ana" in message_with(tg, "Final — Ana x Bia")["text"]
+    query = await tg.press(ANA, message_with(tg, "Final — Ana x Bia"), "Estou aqui")
+    assert tg.answer(query)["text"] == "Sua presença já está confirmada."
+    query = await tg.press(BIA, message_with(tg, "Final — Ana x Bia"), "Estou aqui")
+    assert "text" not in tg.answer(query)
+    assert "Todos presentes" in message_with(tg, "Final — Ana x Bia")["text"]
+    table = message_with(tg, "Vez de Ana.")  # the match's table, in the group, started
+    assert table["text"].startswith("<b>Tranca · ")
+    gid = (await record(tg.service, CHAT)).matches[0].game
+    assert gid is not None
+    out = await play_to_end(tg.service, tg.service.store, gid, ANA_REF)  # type: ignore[arg-type]
+    await tg.handlers.outbox.deliver([e for e in out if isinstance(e, Say | Picture)])
+    t = await record(tg.service, CHAT)
+    champion = texts.side_name(t, t.champion)
+    assert f"🏆 Campeão do torneio: {champion}!" in tg.fake.texts_to(GROUP["id"])
+    (photo,) = [p for p in tg.fake.called("sendPhoto") if "Torneio" in p["caption"]]
+    assert photo["caption"] == texts.board_text(t, Translator("pt"))
+    assert photo["caption"].splitlines()[-1] == f"Campeão: {champion}"
+    await tg.command(BIA, "/torneio tabela")
+    photos = [p for p in tg.fake.called("sendPhoto") if "Torneio" in p["caption"]]
+    assert len(photos) == 2 and photos[1]["caption"] == photo["caption"]
+
+
+async def test_a_second_tournament_and_a_stranger_cancelling_are_refused(tg: Tg) -> None:
+    await tg.command(ANA, "/torneio")
+    await tg.command(BIA, "/torneio mata")
+    sent = [c["text"] for c in tg.fake.called("sendMessage") if c["chat_id"] == GROUP["id"]]
+    assert sent[-1] == "Já há um torneio neste grupo: veja /torneio tabela."
+    query = await tg.press(BIA, message_with(tg, "Inscritos"), "Cancelar")
+    assert tg.answer(query)["text"] == (
+        "Só quem abriu o torneio ou um admin do grupo pode cancelar.")
+    assert (await record(tg.service, CHAT)).status == "signup"
+    tg.fake.admins.add(int(BIA["id"]))
+    await tg.press(BIA, message_with(tg, "Inscritos"), "Cancelar")
+    assert (await record(tg.service, CHAT)).status == "cancelled"
+    assert "🏆 Torneio cancelado por Bia." in tg.fake.texts_to(GROUP["id"])
