@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import Cluster, Table, percentile
+from harness import Cluster, Table, percentile, route
 
 TOLERATED = ("ConnectionError", "TimeoutError", "ClusterDownError", "TryAgainError",
              "MasterNotFoundError", "ReadOnlyError", "MovedError", "AskError",
@@ -49,17 +49,6 @@ def tolerant(cluster: Cluster, failover: Failover) -> None:
         return False
 
     cluster.tolerate = tolerate  # type: ignore[method-assign]
-
-
-def route(cluster: Cluster, tables: dict[str, Table]) -> None:
-    """Tick effects (a robot's move, a timeout) reach the table they belong to."""
-
-    def on_event(effect: dict[str, Any]) -> None:
-        table = tables.get(str(effect.get("game_id", "")))
-        if table is not None:
-            table.see(effect, False)
-
-    cluster.on_event = on_event
 
 
 async def played(cluster: Cluster, games: int, play_s: float,

@@ -491,3 +491,15 @@ def _indices(cards: list[Card], picked: list[Card]) -> list[int]:
             left[card] -= 1
             out.append(i)
     return out
+
+
+def route(cluster: Cluster, tables: dict[str, Table]) -> None:
+    """Tick effects (a robot's move, a timeout) reach the table they belong to
+    (``cluster.on_event``)."""
+
+    def on_event(effect: dict[str, Any]) -> None:
+        table = tables.get(str(effect.get("game_id", "")))
+        if table is not None:
+            table.see(effect, False)
+
+    cluster.on_event = on_event

@@ -16,7 +16,7 @@ import os
 import random
 import time
 
-from harness import Cluster, Table, percentile
+from harness import Cluster, Table, percentile, route
 from invariants import check_all
 
 GAMES = 200
@@ -43,17 +43,6 @@ def report(name: str, cluster: Cluster, rep: object, extra: dict[str, object]) -
             "violations": len(getattr(rep, "violations", [])) + len(s.violations), **extra}
     with open(path, "a") as out:
         out.write(json.dumps(line) + "\n")
-
-
-def route(cluster: Cluster, tables: dict[str, Table]) -> None:
-    """Tick effects (a robot's move, a timeout) reach the table they belong to."""
-
-    def on_event(effect: dict[str, object]) -> None:
-        table = tables.get(str(effect.get("game_id", "")))
-        if table is not None:
-            table.see(effect, False)
-
-    cluster.on_event = on_event
 
 
 async def test_two_workers_serve_200_games_at_once_without_breaking_an_invariant(
