@@ -21,40 +21,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
 import sys
-import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from bench.season import CHAT, Clock, finished_game  # noqa: E402
+from bench.season import CHAT, Clock, amedian_ms, finished_game, median_ms  # noqa: E402
 from bot import replay  # noqa: E402
 from bot.effects import PlayerRef  # noqa: E402
 from bot.memstore import MemoryStore  # noqa: E402
 from bot.service import Service  # noqa: E402
 from engine.record import replay as replay_record  # noqa: E402
-
-
-def median_ms(fn: Callable[[], Any], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
-
-
-async def amedian_ms(fn: Callable[[], Awaitable[Any]], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        await fn()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
 
 
 async def main() -> None:
@@ -97,7 +76,7 @@ async def main() -> None:
     got = await service.press(ana, data, chat=CHAT)
     assert got[0].kind == "replay", got
     print(f"press through the service (worker thread): "
-          f"{await amedian_ms(lambda: service.press(ana, data, chat=CHAT), args.runs):.2f} ms")
+          f"{await amedian_ms(lambda _i: service.press(ana, data, chat=CHAT), args.runs):.2f} ms")
 
 
 if __name__ == "__main__":
