@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from test_console_numbers import ROBOT, play, stacked
 
+from adapters.console.app import ConsoleGame
+
 # Seat 0, sorted: 1:2♦ 2:2♦ 3:3♦ 4:5♥ 5:6♥ 6:7♥ 7:K♥ 8:9♠ 9:10♠ 10:J♠ 11:Q♠ (12:•2♣)
 WILDS = "2d 2d 3d 5h 6h 7h Kh 9s 10s Js Qs"
 
@@ -67,17 +69,24 @@ async def test_a_closed_piles_justifying_meld_asks_where_the_wild_stands() -> No
     assert "│   1) 2♣(J) Q♦ K♦ " in text
 
 
-async def test_every_meld_set_aside_offers_its_wild_s_places_in_the_chat_hand() -> None:
-    """Issue 30: with 2♦ 2♦ 3♦ set aside ("Separar") and 5♥ 6♥ 7♥ 2♣ selected, both
-    wilds could stand in two places; before, only the selection's meld had buttons. Now
-    the meld set aside has its own row (``gw``, the place taken now in brackets), its
-    choice is kept, and "Baixar" with the selection's place lays both as chosen."""
+async def with_2d_2d_3d_set_aside() -> ConsoleGame:
+    """A buraco duel dealt :data:`WILDS`: the person has drawn (the 2♣), picked
+    2♦ 2♦ 3♦ and set them aside ("Separar", ``g``)."""
     game, _out = stacked([], [WILDS, ROBOT], "2c")
     assert await game.setup("buraco", 2)
     await game.press("c")
     for i in (0, 1, 2):
         await game.press("t", game.view_index(i))
     assert await game.press("g")
+    return game
+
+
+async def test_every_meld_set_aside_offers_its_wild_s_places_in_the_chat_hand() -> None:
+    """Issue 30: with 2♦ 2♦ 3♦ set aside ("Separar") and 5♥ 6♥ 7♥ 2♣ selected, both
+    wilds could stand in two places; before, only the selection's meld had buttons. Now
+    the meld set aside has its own row (``gw``, the place taken now in brackets), its
+    choice is kept, and "Baixar" with the selection's place lays both as chosen."""
+    game = await with_2d_2d_3d_set_aside()
     for i in (3, 4, 5, 11):
         await game.press("t", game.view_index(i))
 
@@ -102,12 +111,7 @@ async def test_every_meld_set_aside_offers_its_wild_s_places_in_the_chat_hand() 
 
 
 async def test_a_place_button_of_a_meld_no_longer_set_aside_changes_nothing() -> None:
-    game, _out = stacked([], [WILDS, ROBOT], "2c")
-    assert await game.setup("buraco", 2)
-    await game.press("c")
-    for i in (0, 1, 2):
-        await game.press("t", game.view_index(i))
-    assert await game.press("g")
+    game = await with_2d_2d_3d_set_aside()
     first = 100 * game.view_index(0)
     await game.press("u", game.view_index(1))  # the group comes back to the selection
     assert not await game.press("gw", first + 1)
