@@ -24,7 +24,8 @@ PEOPLE = [PlayerRef(platform="tg", user_id=str(p["id"]), name=str(p["first_name"
 
 @pytest.fixture
 async def tg(store_clients: Any, store_prefix: str) -> AsyncIterator[Tg]:
-    """The bot on a fake Bot API, its service counting the season."""
+    """The bot on a fake Bot API, its service counting the season (and keeping its
+    tournaments: tests/test_tournament_telegram.py)."""
     store = RedisStore(store_clients(), store_prefix)
     clock = FakeClock()
     service = Service(store, clock, ai_pace_s=0, chooser=None, deck_fn=SeededDecks(),

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_season_telegram)
 """``/torneio`` through the Telegram adapter (issue 29): real Bot API update JSON through
 python-telegram-bot's Application into the service with its season store on fakeredis
 (and the Redis at REDIS_URL when set), every Bot API request into FakeBotAPI: the
@@ -6,35 +7,18 @@ photo with the board text as its caption."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
 from season_support import play_to_end
-from test_service_support import FakeClock, SeededDecks
-from test_telegram_app import ANA, BIA, GROUP, Tg, bot_on_fake_api
+from test_season_telegram import CHAT, tg  # noqa: F401
+from test_telegram_app import ANA, BIA, GROUP, Tg
 from tournament_support import record
 
-from adapters.storage import RedisStore
-from adapters.storage.season import RedisSeason
-from bot import Service
-from bot.effects import ChatRef, Picture, PlayerRef, Say
+from bot.effects import Picture, PlayerRef, Say
 from bot.i18n import Translator
 from bot.season.tournament import texts
 
-CHAT = ChatRef(platform="tg", chat_id=str(GROUP["id"]), title=str(GROUP["title"]))
 ANA_REF = PlayerRef(platform="tg", user_id=str(ANA["id"]), name=str(ANA["first_name"]))
-
-
-@pytest.fixture
-async def tg(store_clients: Any, store_prefix: str) -> AsyncIterator[Tg]:
-    """The bot on a fake Bot API, its service keeping the season and tournaments."""
-    store = RedisStore(store_clients(), store_prefix)
-    clock = FakeClock()
-    service = Service(store, clock, ai_pace_s=0, chooser=None, deck_fn=SeededDecks(),
-                      threaded=False, season=RedisSeason.beside(store))
-    async with bot_on_fake_api(store, store_prefix, service, clock) as bot:
-        yield bot
 
 
 def message_with(tg: Tg, words: str) -> dict[str, Any]:
