@@ -8,6 +8,7 @@ from season_support import Redis, redis, worker  # noqa: F401  (fixture)
 from test_service_support import ANA, BIA, CAIO, CHAT, DANI, EVA, FakeClock, game_of
 from tournament_support import press, record, show_up_and_play
 
+from bot import play
 from bot.effects import Picture, Reply, Say, TableView, pack
 from bot.i18n import Translator
 from bot.season.tournament import texts
@@ -150,3 +151,25 @@ async def test_a_match_waits_for_another_table_in_the_group(redis: Redis) -> Non
     _v, game = await game_of(store, gid=gid)
     assert ([s.player.name for s in game.seats if s.player], game.status) == (
         ["Ana", "Bia"], "playing")
+
+
+async def test_pairs_sit_across_and_the_winning_pair_goes_through(
+        redis: Redis) -> None:  # noqa: F811
+    svc, store, _season = worker(redis, FakeClock())
+    await svc.tournament(CHAT, ANA, "mata duplas tranca")
+    for person in (BIA, CAIO, DANI):
+        await press(svc, CHAT, person, "ti")
+    await press(svc, CHAT, ANA, "tc")
+    t = await record(svc, CHAT)
+    assert [texts.side_name(t, s) for s in (0, 1)] == ["Ana + Bia", "Caio + Dani"]
+    await show_up_and_play(svc, store, CHAT)
+    t = await record(svc, CHAT)
+    _v, game = await game_of(store, gid=t.counted[0])
+    assert [s.player.name for s in game.seats if s.player] == ["Ana", "Caio", "Bia", "Dani"]
+    state = play.deal_of(game)
+    scores = play.match_scores(game)
+    ana_team = state.side_of[0]
+    assert state.side_of[2] == ana_team  # partners across
+    m = t.matches[0]
+    assert m.score == (scores[ana_team], scores[1 - ana_team])
+    assert m.winner == (0 if game.winner == ana_team else 1) == t.champion
