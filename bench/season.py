@@ -16,6 +16,8 @@ Keys go under a fresh prefix that is deleted at the end.
 2. A group gets ``--matches`` synthetic finished matches among 40 people (counted by the
    same scripts), then ``/ranking`` (all time and this week) and ``/ranking geral`` are
    timed through the service: each reads 10 members of a sorted set, never the matches.
+3. The profile's picture of one of them (their rating trend and variants): drawn anew
+   and from its cache, its PNG's size, and ``/perfil`` through the service.
 """
 
 from __future__ import annotations
@@ -98,16 +100,42 @@ async def amedian_ms(fn: Callable[[int], Awaitable[Any]], runs: int) -> float:
     return 1000 * statistics.median(times)
 
 
+VARIANTS = ("bossa_nova", "tranca", "buraco", "buraco_morto")
+"""The synthetic matches' variants, in turn (the profiles' bars)."""
+
+
 def synthetic(i: int, rng: random.Random) -> MatchFacts:
-    """Match ``i`` of the group: two pairs of the group's 40 people, random totals."""
+    """Match ``i`` of the group: two pairs of the group's 40 people, random totals, the
+    variants of :data:`VARIANTS` in turn."""
     who = rng.sample(range(40), 4)
     totals = [rng.randrange(-500, 3000), rng.randrange(-500, 3000)]
     winner = 0 if totals[0] >= totals[1] else 1
     return MatchFacts(
-        game_id=f"m{i}", chat=CHAT.key, ended_at=T0 + i, variant="bossa_nova", winner=winner,
+        game_id=f"m{i}", chat=CHAT.key, ended_at=T0 + i, variant=VARIANTS[i % 4], winner=winner,
         people=[Person(key=f"tg:{w}", name=f"P{w}", seat=s, side=s % 2)
                 for s, w in enumerate(who)],
         sides=[SideFacts(total=t, rank=0 if s == winner else 1) for s, t in enumerate(totals)])
+
+
+async def profile_costs(season: RedisSeason, svc: Service, user: PlayerRef) -> None:
+    """The profile's picture (issue 29) of ``user`` after the group's matches: drawn anew
+    and from its cache, its PNG's size, and ``/perfil`` through the service."""
+    from bot.i18n import Translator
+    from bot.season import picture, profile_picture
+
+    fields, trend = await season.profile(CHAT.key, user.key)
+    chart = profile_picture.chart_of(user.name, fields, trend, Translator("pt"))
+    assert chart is not None
+
+    def fresh() -> bytes:
+        picture._cache.clear()  # drawn anew each run, not from the cache
+        return profile_picture.draw(chart)
+
+    print(f"profile picture ({len(chart.trend)} ratings, {len(chart.labels)} variant(s), "
+          f"PNG {len(fresh()):,} bytes): {median_ms(fresh, 20):.1f} ms to draw, "
+          f"{median_ms(lambda: profile_picture.draw(chart), 200):.3f} ms from the cache")
+    ms = await amedian_ms(lambda _i: svc.profile(CHAT, user), 50)
+    print(f"/perfil through the service (reads, the picture from its cache): {ms:.2f} ms")
 
 
 async def main() -> None:
@@ -164,6 +192,7 @@ async def main() -> None:
             lines = got[0].text.count("\n")  # type: ignore[union-attr]
             ms = await amedian_ms(lambda _i, w=word: svc.ranking(CHAT, user, w), args.runs)
             print(f"/ranking {word}: {ms:.2f} ms ({lines} rows)")
+        await profile_costs(season, svc, user)
     finally:
         keys = [k async for k in store.client.scan_iter(match=StoreKeys(prefix).pattern())]
         for i in range(0, len(keys), 500):

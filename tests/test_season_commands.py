@@ -8,7 +8,7 @@ from season_support import Redis, play_match, redis, worker  # noqa: F401
 from test_service_support import ANA, BIA, CAIO, CHAT, CHAT2, FakeClock, game_of
 
 from adapters.storage.season import RedisSeason
-from bot.effects import Reply, Say
+from bot.effects import Picture, Reply, Say
 from bot.season.facts import MatchFacts
 from bot.season.rating import Rating
 
@@ -103,8 +103,10 @@ async def test_perfil_from_the_counters_and_achievements_announced_once(redis: R
     fields, trend = await season.profile(CHAT.key, person.key)
     assert fields["matches"] == "2" and fields["a:first_win"] == str(int(facts.ended_at))
     assert len(trend) == 2
-    text = await _text(await svc.profile(CHAT, BIA, f"@{winner.lower()}"))
-    lines = text.splitlines()
+    (pic,) = await svc.profile(CHAT, BIA, f"@{winner.lower()}")
+    assert isinstance(pic, Picture) and pic.chat == CHAT and pic.filename == "perfil.png"
+    assert pic.content.startswith(b"\x89PNG\r\n\x1a\n")  # the trend and the variants drawn
+    lines = pic.caption.splitlines()  # the profile's text: the picture's caption
     assert lines[0] == f"Perfil de {winner} neste grupo"
     rating = Rating.parse((await season.ratings(CHAT.key, [person.key]))[0])
     assert lines[1] == f"Rating: {rating.shown} (provisório)"

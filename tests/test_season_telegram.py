@@ -53,9 +53,10 @@ async def test_ranking_and_perfil_commands_after_a_match(tg: Tg) -> None:
     assert last_said(tg) == want
     await tg.command(BIA, "/perfil publico")
     assert last_said(tg) == "Você aparece no ranking geral."
-    await tg.command(ANA, "/perfil Bia")
-    assert last_said(tg).splitlines()[0] == "Perfil de Bia neste grupo"
-    assert last_said(tg).splitlines()[-1].startswith("No ranking geral: ")
+    await tg.command(ANA, "/perfil Bia")  # issue 29: a photo, the profile as its caption
+    caption = str(tg.fake.called("sendPhoto")[-1]["caption"])
+    assert caption.splitlines()[0] == "Perfil de Bia neste grupo"
+    assert caption.splitlines()[-1].startswith("No ranking geral: ")
 
 
 async def test_config_asks_telegram_who_is_admin_only_for_a_change(tg: Tg) -> None:

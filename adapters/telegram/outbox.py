@@ -52,6 +52,8 @@ from bot.webview import OPEN_TABLE
 
 log = logging.getLogger(__name__)
 
+MAX_CAPTION = 1024
+"""Characters of a photo's caption Telegram takes."""
 DM_REFUSED = N_("{name}, não consigo te mandar mensagem no privado. Toque no botão abaixo e depois em Iniciar para receber a sua mão.")  # noqa: E501
 
 
@@ -215,15 +217,21 @@ class TelegramPlatform:
 
     async def send_picture(self, chat: ChatRef, filename: str, content: bytes,
                            caption: str) -> bool:
-        """``sendPhoto`` with the caption (plain text, Telegram's 1,024 characters at most;
-        issue 29); False when Telegram refused it or the call failed."""
+        """``sendPhoto`` with the caption (plain text; issue 29); a caption longer than
+        Telegram's :data:`MAX_CAPTION` goes whole as a message right after a photo
+        without one (never cut). False when Telegram refused the photo or the call
+        failed (the outbox then posts the caption alone)."""
         chat_id = await self.target(chat)
+        fits = len(caption) <= MAX_CAPTION
         try:
             sent = await api("sendPhoto", lambda: self.bot.send_photo(
-                chat_id, InputFile(content, filename=filename), caption=caption[:1024]))
+                chat_id, InputFile(content, filename=filename),
+                caption=caption if fits else None))
         except (ChatMigrated, Forbidden) as exc:
             log.warning("sendPhoto to %s refused: %s", chat.chat_id, exc)
             return False
+        if sent is not None and not fits:
+            await self.post(chat, self.text(caption))
         return sent is not None
 
     async def show_replay(self, effect: ReplayView, origin: Any) -> None:

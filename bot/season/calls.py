@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 
 from bot import views
@@ -11,9 +12,11 @@ from bot.effects import ChatRef, Effect, PlayerRef, Reply
 from bot.i18n import N_, Translator
 from bot.outcome import echo
 from bot.runner import GameRunner
-from bot.season import texts
+from bot.season import profile_picture, texts
 from bot.season.periods import PERIOD_WORDS, period_key
 from bot.season.rating import Rating
+
+log = logging.getLogger(__name__)
 
 RANKING_ROWS = 10
 """Rows ``/ranking`` shows."""
@@ -68,7 +71,10 @@ class SeasonCalls(GameRunner):
                       update: str | None = None) -> list[Effect]:
         """``/perfil``: the person's profile in this group; ``/perfil @Ana`` (a name of
         the group's ranking, or a platform mention ``<@id>``) someone else's;
-        ``/perfil publico`` / ``privado``: whether one appears in ``/ranking geral``."""
+        ``/perfil publico`` / ``privado``: whether one appears in ``/ranking geral``.
+        The profile comes as a picture (the rating trend and the matches and wins by
+        variant, :mod:`bot.season.profile_picture`) with its text as the caption; the
+        text alone when there is nothing to draw or the drawing fails."""
         if not await self._fresh(update):
             return []
         _ = Translator(await self._lang(chat))
@@ -94,8 +100,23 @@ class SeasonCalls(GameRunner):
         rating = (await season.ratings(chat.key, [key]))[0]
         public = (await season.public_ratings([key]))[0]
         name = members.get(key, user.name)
-        return [Reply(player=user, text=texts.profile_text(name, fields, trend, rating,
-                                                           public, _, solo))]
+        text = texts.profile_text(name, fields, trend, rating, public, _, solo)
+        return await _with_picture(chat, user, name, fields, trend, text, _)
+
+
+async def _with_picture(chat: ChatRef, user: PlayerRef, name: str, fields: dict[str, str],
+                        trend: list[int], text: str, _: Translator) -> list[Effect]:
+    """The profile as a picture with ``text`` as its caption (issue 29), or ``text`` alone
+    as the reply: in the terminal (one person, no pictures), with nothing to draw (no
+    match yet), or when the drawing fails (logged by its kind)."""
+    chart = None if chat.platform in views.SOLO_PLATFORMS else profile_picture.chart_of(
+        name, fields, trend, _)
+    if chart is not None:
+        try:
+            return [await profile_picture.picture_effect(chat, chart, text)]
+        except Exception as err:  # matplotlib missing or failing: the text says it all
+            log.error("chat %s: profile picture failed (%s)", chat.key, type(err).__name__)
+    return [Reply(player=user, text=text)]
 
 
 def _find(chat: ChatRef, word: str, members: dict[str, str]) -> str | None:

@@ -337,7 +337,14 @@ async def _read_body(request: web.Request) -> Any:
     if request.content_type.startswith("multipart/"):
         form = await request.post()
         raw = form.get("payload_json")
-        return json.loads(str(raw)) if raw is not None else None
+        body = json.loads(str(raw)) if raw is not None else None
+        files = [{"filename": f.filename, "data": f.file.read()} for f in form.values()
+                 if isinstance(f, web.FileField)]
+        if files and isinstance(body, dict):  # the uploads, with what the body says of them
+            told = body.get("attachments") or []
+            body["_files"] = [{**(told[i] if i < len(told) else {}), **f}
+                              for i, f in enumerate(files)]
+        return body
     text = await request.text()
     return json.loads(text) if text else None
 

@@ -81,6 +81,9 @@ class Message:
     interaction_user: int | None = None
     attachments: list[dict[str, Any]] = field(default_factory=list)
     """The files' metadata a create body gave (``filename``, ``description``: alt text)."""
+    files: list[dict[str, Any]] = field(default_factory=list)
+    """The files uploaded with it: ``filename``, ``description`` (the alt text) and the
+    bytes as ``data``."""
 
     @property
     def ephemeral(self) -> bool:
@@ -92,6 +95,8 @@ class Message:
         for key in ("content", "embeds", "components", "attachments"):
             if key in body and body[key] is not None:
                 setattr(self, key, body[key])
+        if body.get("_files"):
+            self.files = body["_files"]
         if body.get("flags") is not None:
             self.flags = (self.flags & EPHEMERAL) | (int(body["flags"]) & ~EPHEMERAL)
 

@@ -1,6 +1,7 @@
 # ruff: noqa: F811  (pytest fixtures imported from test_e2e_discord)
 """End to end on the fake Discord (issue 29): the real bot process answers ``/ranking``
-(the period as a choice) and ``/perfil`` (the visibility as a choice) from a season
+(the period as a choice) and ``/perfil`` (the visibility as a choice; the profile as a
+picture in the channel, its text as the message and the image's alt text) from a season
 counted by a match played through the service on the same Redis and key prefix."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: season_support
 
 import redis.asyncio as aioredis
-from bot_run import prefix_of, run_bot
+from bot_run import prefix_of, run_bot, wait_for
 from fake_discord import FakeDiscord
 from fake_model import Person
 from season_support import play_match
@@ -23,7 +24,7 @@ from test_service_support import FakeClock, make_service
 
 from adapters.storage import RedisStore
 from adapters.storage.season import RedisSeason
-from bot.effects import ChatRef, PlayerRef, Reply
+from bot.effects import ChatRef, Picture, PlayerRef, Reply
 from bot.service import Service
 
 
@@ -45,13 +46,20 @@ async def test_ranking_and_perfil_answer_from_the_counted_season(
     try:
         await play_match(svc, store, chat, players)
         want_week = await _said(svc, svc.ranking(chat, players[0], "semana"))
-        want_profile = await _said(svc, svc.profile(chat, players[1]))
+        [picture] = await svc.profile(chat, players[1])  # issue 29: the profile's picture
+        assert isinstance(picture, Picture)
+        want_profile = picture.caption
         assert want_week.startswith("Ranking do grupo — esta semana\n1. ")
         with run_bot(fake, tmp_path, str(REDIS)) as log:
             got = reply_text(fake, fake.slash(ana, "ranking", periodo="semana"))
             assert got.replace("\\", "") == want_week
-            got = reply_text(fake, fake.slash(bia, "perfil"))
-            assert got.replace("\\", "") == want_profile
+            assert reply_text(fake, fake.slash(bia, "perfil")) == "Feito."
+            sent = wait_for(lambda: [m for m in fake.channel_messages() if m.files
+                                     and m.files[0]["filename"] == "perfil.png"],
+                            timeout=10.0, what="the profile's picture")
+            assert sent[-1].content.replace("\\", "") == want_profile  # the caption
+            assert sent[-1].files[0]["description"] == want_profile[:1024]  # its alt text
+            assert sent[-1].files[0]["data"] == picture.content
             got = reply_text(fake, fake.slash(ana, "perfil", visibilidade="publico"))
             assert got == "Você aparece no ranking geral."
             got = reply_text(fake, fake.slash(bia, "ranking", periodo="geral"))
