@@ -316,3 +316,38 @@ async def test_replay_speaks_the_chats_language(svc: Service, store: Any) -> Non
     await store.set_setting(CHAT.key, "lang", "it")
     stale = await svc.press(BIA, f"{GID}|0|rp|0.1", chat=CHAT)
     assert _said(stale) == "Questo replay è stato sostituito: manda di nuovo /replay."
+
+
+@pytest.mark.parametrize("dies_at", ["save_game", "set_setting"])
+async def test_a_worker_killed_before_the_last_game_is_written_leaves_replay_working(
+        backend: Any, clock: FakeClock, dies_at: str) -> None:
+    """The chat's last finished match is written by the idempotent follow-up after the
+    record (bot/upkeep.close_out): a worker killed right after the match's last save
+    (no record, no last_game), or between the record and last_game, leaves the game
+    bound to its chat, and the next worker's /replay closes it out and replays it."""
+    from test_service_faults import Faulty, Killed
+    from test_service_match import play_deal
+
+    from bot.model import decode
+
+    store = Faulty(backend.make())
+    svc = make_service(store, clock)
+    await svc.new_game(CHAT, ANA, "tranca")
+    await svc.add_ai(CHAT, ANA, "")
+    await svc.start(CHAT, ANA)
+    gid = await store.chat_game(CHAT.key)
+    if dies_at == "save_game":
+        store.fail("save_game", Killed("after the save"), after=True,
+                   when=lambda _g, _v, text, *a: decode(text).status == "over")
+    else:
+        store.fail("set_setting", Killed("before last_game"),
+                   when=lambda _chat, name, *a: name == "last_game")
+    with pytest.raises(Killed):
+        await play_deal(svc, store)
+    assert await store.get_setting(CHAT.key, "last_game") is None
+    heir = make_service(backend.make(), clock)
+    (shown,) = await heir.replay(CHAT, BIA)
+    assert isinstance(shown, ReplayView) and shown.game_id == gid
+    assert shown.view.lines[0] == "Replay · mão 1 de 1 · início"
+    assert await store.get_setting(CHAT.key, "last_game") == gid
+    assert await store.chat_game(CHAT.key) is None  # closed out by the /replay
