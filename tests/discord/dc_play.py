@@ -13,7 +13,7 @@ from bot_run import wait_for
 from fake_discord import FakeDiscord
 from fake_model import Interaction, Message, Person, flat_components
 
-TABLE_TITLE = re.compile(r"^Buraco · ")
+TABLE_TITLE = re.compile(r"^Buraco (Bossa Nova )?· ")  # a chosen variant or the default
 HAND_TITLE = "Sua mão"
 DEAL_END = re.compile(r"^Fim da mão 1\.$", re.M)
 ANSWER_S = 5.0  # how long a test waits for an answer (the 3 s rule is asserted apart)
