@@ -259,20 +259,23 @@ class GameRunner:
             log.warning("game %s: version %d not announced (%s)", gid, version,
                         type(err).__name__)
 
+    async def _fetch(self, gid: str, update: str | None) -> object:
+        """The stored ``(version, text)`` of ``gid`` (None: no such game), or
+        :data:`_APPLIED` when ``update`` was applied to it already (read with it)."""
+        if update is None:
+            return await self.store.load_game(gid)
+        applied, stored = await self.store.load_for_update(gid, update)
+        return _APPLIED if applied else stored
+
     async def _confirm(self, gid: str, got: tuple[int, Game], base: str,
                        update: str | None) -> object:
         """Whether the cached copy ``got`` (stored as ``base``) that a use case ran on
         without loading is what the store holds (the outcome stands: None), or else what
         the next attempt takes instead: the stored ``(version, text)``, :data:`_GONE`, or
         :data:`_APPLIED` when ``update`` was applied already."""
-        if update is None:
-            stored = await self.store.load_game(gid)
-        else:
-            applied, stored = await self.store.load_for_update(gid, update)
-            if applied:
-                return _APPLIED
-        if stored is None:
-            return _GONE
+        stored = await self._fetch(gid, update)
+        if stored is _APPLIED or stored is None:
+            return _GONE if stored is None else _APPLIED
         self._note(stored == (got[0], base))
         return None if stored == (got[0], base) else stored
 
@@ -305,15 +308,10 @@ class GameRunner:
         (a Redis failover that lost writes can bring an older version back and a newer
         one with the same number after it, issue 12 defect 5d); whatever is taken leaves
         the cache, so a refused or lost attempt never leaves a half-changed game there."""
+        if loaded is _UNLOADED:
+            loaded = await self._fetch(gid, update)
         if loaded is _APPLIED or loaded is _GONE:
             return None if loaded is _GONE else _APPLIED
-        if loaded is _UNLOADED:
-            if update is None:
-                loaded = await self.store.load_game(gid)
-            else:
-                applied, loaded = await self.store.load_for_update(gid, update)
-                if applied:
-                    return _APPLIED
         got = loaded
         assert got is None or isinstance(got, tuple)
         hit = self._cache.pop(gid, None)
