@@ -4,7 +4,7 @@ rows; bad input refused with one line and nothing changed."""
 
 from __future__ import annotations
 
-from season_support import Redis, redis, worker  # noqa: F401  (fixture)
+from season_support import Redis, play_to_end, redis, worker  # noqa: F401  (fixture)
 from test_service_support import ANA, BIA, CAIO, CHAT, DANI, EVA, FakeClock, game_of
 from tournament_support import press, record, show_up_and_play
 
@@ -173,3 +173,37 @@ async def test_pairs_sit_across_and_the_winning_pair_goes_through(
     m = t.matches[0]
     assert m.score == (scores[ana_team], scores[1 - ana_team])
     assert m.winner == (0 if game.winner == ana_team else 1) == t.champion
+
+
+async def test_a_worker_dying_before_the_count_leaves_it_to_the_next_one(
+        redis: Redis) -> None:  # noqa: F811
+    clock = FakeClock()
+    first, store, season = worker(redis, clock)
+    await first.tournament(CHAT, ANA, "mata individual tranca")
+    await press(first, CHAT, BIA, "ti")
+    await press(first, CHAT, ANA, "tc")
+    await press(first, CHAT, ANA, "ta", 0)
+    await press(first, CHAT, BIA, "ta", 0)
+    gid = (await record(first, CHAT)).matches[0].game
+    assert gid is not None
+
+    async def dies(*_args: object) -> bool:
+        raise ConnectionError("worker killed")
+
+    season.save_tournament = dies  # type: ignore[method-assign]
+    try:
+        await play_to_end(first, store, gid, ANA)
+        raise AssertionError("the match ended without its follow-up failing")
+    except ConnectionError:
+        pass
+    _v, game = await game_of(store, gid=gid)
+    assert game.status == "over" and (await record(first, CHAT)).counted == []
+    second, _store, _season = worker(redis, clock)
+    clock.t += 3600
+    await second.tick()
+    t = await record(second, CHAT)
+    assert (t.counted, t.status) == ([gid], "over")
+    side_a = play.deal_of(game).side_of[0]
+    assert t.matches[0].winner == (0 if game.winner == side_a else 1) == t.champion
+    await second.tick(now=clock.t + 7200)
+    assert (await record(second, CHAT)).counted == [gid]
