@@ -9,7 +9,7 @@ refused at start-up with one line naming the variable and what it accepts
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
@@ -20,7 +20,21 @@ from bot.outcome import echo
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 RedisMode = Literal["single", "cluster", "sentinel"]
-_UNITS = {"turn_timer_s", "ai_pace_s"}  # in seconds
+_UNITS = {"turn_timer_s", "ai_pace_s", "telegram_poll_interval"}  # in seconds
+_MODELS: dict[str, type[BaseSettings]] = {}
+"""Adapters' own settings models by class name (:func:`described`), whose fields'
+ranges the refusal lines tell as they do :class:`Settings`'."""
+
+
+M = TypeVar("M", bound=type[BaseSettings])
+
+
+def described(model: M) -> M:
+    """Class decorator: :func:`settings_error` describes ``model``'s fields (an adapter's
+    own settings, e.g. ``TelegramTuning``) from their bounds, as it does
+    :class:`Settings`' ("use um número de 0 a 10 (segundos)")."""
+    _MODELS[model.__name__] = model
+    return model
 
 
 class Settings(BaseSettings):
@@ -82,7 +96,7 @@ class Settings(BaseSettings):
     """Short name of the Mini App registered with @BotFather (``/newapp``): the links
     become ``https://t.me/<bot>/<app>?startapp=<game>``."""
     turn_timer_s: int = Field(default=90, ge=10, le=86_400)
-    ai_pace_s: float = Field(default=1.0, ge=0, le=60)
+    ai_pace_s: float = Field(default=1.0, ge=0, le=60, allow_inf_nan=False)
     log_level: LogLevel = "INFO"
     state_codec: Literal["z1", "z2", "z3"] = "z3"
     """How game states are written (bot.model.encode, :data:`bot.model.DEFAULT_CODEC`):
@@ -185,7 +199,8 @@ def settings_error(err: ValidationError, _: Translator | None = None) -> str:
     other start-up errors): each bad variable, the value given and what it accepts, e.g.
     ``"TURN_TIMER_S inválido ('5'): use um número inteiro de 10 a 86400 (segundos)."``"""
     _ = _ or Translator()
-    return " ".join(_one(e, _) for e in err.errors())
+    fields = _MODELS.get(err.title, Settings).model_fields
+    return " ".join(_one(e, _, fields) for e in err.errors())
 
 
 SECRET = {"webhook_secret", "webhook_url", "telegram_token", "discord_token", "redis_url",
@@ -194,9 +209,9 @@ SECRET = {"webhook_secret", "webhook_url", "telegram_token", "discord_token", "r
 webhook URL's path often carries one)."""
 
 
-def _one(error: Any, _: Translator) -> str:
+def _one(error: Any, _: Translator, fields: dict[str, Any]) -> str:
     name = str(error["loc"][0]) if error["loc"] else "?"
-    field = Settings.model_fields.get(name)
+    field = fields.get(name)
     given = error.get("input")
     if error.get("type") == "redis_setting":
         shown = f" ({echo(given)!r})" if isinstance(given, str) and name != "redis_url" else ""
@@ -245,12 +260,17 @@ def _accepts(name: str, field: Any, _: Translator) -> str:
         return _("use {choices}", choices=" / ".join(map(str, get_args(field.annotation))))
     bounds = {type(m).__name__: m for m in field.metadata}
     low, high = getattr(bounds.get("Ge"), "ge", None), getattr(bounds.get("Le"), "le", None)
-    whole = field.annotation is int
+    whole = field.annotation in (int, int | None)  # METRICS_PORT, REDIS_DB: optional
     if low is None or high is None:
         return _("use um número inteiro") if whole else _("use um número")
-    span = {"low": f"{low:g}", "high": f"{high:g}"}
+    span = {"low": _number(low), "high": _number(high)}
     if name in _UNITS:
         return (_("use um número inteiro de {low} a {high} (segundos)", **span) if whole
                 else _("use um número de {low} a {high} (segundos)", **span))
     return (_("use um número inteiro de {low} a {high}", **span) if whole
             else _("use um número de {low} a {high}", **span))
+
+
+def _number(bound: float) -> str:
+    """A bound as a person writes it: ``1000000``, ``0.5`` (never ``1e+06``)."""
+    return str(bound) if isinstance(bound, int) else f"{bound:g}"

@@ -7,7 +7,10 @@ lies outside the settings). Adapters are imported by name, only for their own se
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import re
 import sys
+from urllib.parse import unquote, urlparse
 
 from pydantic import ValidationError
 
@@ -35,17 +38,77 @@ def bad_redis_url() -> str:
                    "redis://localhost:6379/0)")
 
 
+CHAT_PACKAGES = (("aiohttp", "aiohttp"), ("prometheus_client", "prometheus_client"),
+                 ("matplotlib", "matplotlib"))
+"""(module, distribution) every chat platform needs beside its own library: the web table
+and the operator's endpoints (aiohttp), the metrics (prometheus_client), the match
+pictures (matplotlib). ``make play`` installs none of them (tools/play_requirements.py)."""
+
+PLATFORM_PACKAGES = {"telegram": ("telegram", "python-telegram-bot"),
+                     "discord": ("discord", "discord.py")}
+"""Each platform's own library: (module, distribution)."""
+
+DISTRIBUTION = dict(CHAT_PACKAGES) | dict(PLATFORM_PACKAGES.values())
+"""Module -> the distribution to install (``telegram`` is ``python-telegram-bot``)."""
+
+
+def _platforms(command: str, settings: Settings) -> list[str]:
+    """The platforms ``command`` starts: its own, or for ``serve`` those with a token."""
+    if command in PLATFORM_PACKAGES:
+        return [command]
+    if command == "serve":
+        return [name for name, token in (("telegram", settings.telegram_token),
+                                         ("discord", settings.discord_token)) if token]
+    return []
+
+
+def missing_package(command: str, settings: Settings) -> str | None:
+    """The line for the first package ``command`` needs that is not installed (a venv
+    made by ``make play`` has only the terminal game's), None when all are: each
+    platform's library, then :data:`CHAT_PACKAGES`. Looked up without importing them."""
+    platforms = _platforms(command, settings)
+    needed = [PLATFORM_PACKAGES[name] for name in platforms]
+    needed += list(CHAT_PACKAGES) if platforms else []
+    for module, _dist in needed:
+        if importlib.util.find_spec(module) is None:
+            return package_line(module, command)
+    return None
+
+
+def package_line(module: str, command: str | None = None) -> str:
+    """One line: ``module``'s distribution is not installed, and how to install it."""
+    package = DISTRIBUTION.get(module, module)
+    if command is None:
+        return Words._("Falta o pacote Python {package}: instale o bot com pip install . "
+                       "(numa cópia do repositório: make venv)", package=package)
+    return Words._("python -m bot {command} precisa do pacote Python {package}, que não "
+                   "está instalado: instale o bot com pip install . (numa cópia do "
+                   "repositório: make venv)", command=command, package=package)
+
+
+def redis_db_line(url: str) -> str | None:
+    """The line for a ``REDIS_URL`` whose path is not a database number (``/abc``,
+    ``/15x``: redis-py would silently use database 0), None when it is one or absent."""
+    if url.startswith("unix:"):
+        return None  # its database is the query's db=N, which redis-py checks itself
+    if re.fullmatch(r"/?\d*", unquote(urlparse(url).path)):
+        return None
+    return Words._("REDIS_URL inválida: depois de host:porta vem só o número do banco "
+                   "(ex.: redis://localhost:6379/0)")
+
+
 def setting_line(command: str, settings: Settings) -> str | None:
     """The line of the first bad setting ``command`` would meet, checked before anything
     connects (so a bad value is told even while Redis or the platform is down), None when
-    all are good: a missing token, a ``REDIS_URL`` redis-py cannot parse (its value is
-    never echoed: it may hold a password), an adapter's own setting
+    all are good: a missing token, a package the command needs but the venv lacks
+    (:func:`missing_package`), a ``REDIS_URL`` redis-py cannot parse or whose database
+    is no number (its value is never echoed: it may hold a password), an adapter's own setting
     (``TELEGRAM_POLL_INTERVAL``, ``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``)."""
     from redis.connection import parse_url
 
     telegram = command == "telegram" or (command == "serve" and settings.telegram_token)
     discord = command == "discord" or (command == "serve" and settings.discord_token)
-    missing = missing_token(command, settings)
+    missing = missing_token(command, settings) or missing_package(command, settings)
     if missing is not None:
         return missing
     if settings.redis_url is not None:
@@ -53,13 +116,19 @@ def setting_line(command: str, settings: Settings) -> str | None:
             parse_url(settings.redis_url)  # type: ignore[no-untyped-call]
         except ValueError:
             return bad_redis_url()
+        bad_db = redis_db_line(settings.redis_url)
+        if bad_db is not None:
+            return bad_db
     try:
         if telegram:
             importlib.import_module("adapters.telegram.app").TelegramTuning()
         if discord:
             importlib.import_module("adapters.discord.process").check_tuning()
     except Exception as err:
-        return setup_error(err)
+        line = setup_error(err)
+        if line is None:
+            raise  # unforeseen: its traceback, exit 1
+        return line
     return None
 
 
@@ -68,6 +137,8 @@ def exit_code(err: BaseException) -> int:
     refuses, a database number or password Redis refuses), else 1."""
     import redis.exceptions
 
+    if isinstance(err, ModuleNotFoundError):  # an install that lacks a package
+        return EXIT_SETTING
     if isinstance(err, ValidationError | redis.exceptions.ResponseError
                   | redis.exceptions.AuthenticationError):
         return EXIT_SETTING
@@ -88,6 +159,8 @@ def setup_error(err: BaseException) -> str | None:
     bad or unverifiable ``TELEGRAM_TOKEN``), None for anything else."""
     import redis.exceptions
 
+    if isinstance(err, ModuleNotFoundError) and err.name:  # make play's venv, say
+        return package_line(err.name.split(".")[0])
     if isinstance(err, ValidationError):  # an adapter's own setting, read at start-up
         return settings_error(err, Words._)
     if isinstance(err, redis.exceptions.ResponseError | redis.exceptions.AuthenticationError):

@@ -249,7 +249,7 @@ def test_a_bad_adapter_setting_is_one_line(monkeypatch: pytest.MonkeyPatch) -> N
     with pytest.raises(ValidationError) as bad:
         TelegramTuning()
     assert startup.setup_error(bad.value) == (
-        "TELEGRAM_POLL_INTERVAL inválido ('x'): use um número.")
+        "TELEGRAM_POLL_INTERVAL inválido ('x'): use um número de 0 a 10 (segundos).")
 
 
 def test_pile_cards_are_starred_the_drawn_card_dotted_and_the_legend_names_both() -> None:

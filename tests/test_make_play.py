@@ -6,6 +6,7 @@ game. The time to the first table on a clean clone is a figure of ``bench/first_
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -82,3 +83,53 @@ def test_a_terminal_game_imports_no_chat_library_nor_test_tool(tmp_path: Path) -
     roots = {name.split(".")[0] for name in loaded.read_text().split()}
     assert "rich" in roots and "fakeredis" in roots and "engine" in roots
     assert roots.isdisjoint(CHAT_MODULES + TEST_TOOLS)
+
+
+@pytest.fixture(scope="module")
+def play_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv holding what ``make play`` installs and nothing more (the project itself
+    is not installed: it runs from the source tree); its ``bin/python``."""
+    base = tmp_path_factory.mktemp("play-venv")
+    subprocess.run([sys.executable, "-m", "venv", str(base / "venv")], check=True)
+    python = base / "venv" / "bin" / "python"
+    requirements = base / "play-requirements.txt"
+    requirements.write_text("".join(f"{dep}\n" for dep in play_requirements()))
+    done = subprocess.run([str(python), "-m", "pip", "install", "--quiet",
+                           "--disable-pip-version-check", "-r", str(requirements)],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return python
+
+
+@pytest.mark.install
+@pytest.mark.parametrize(("argv", "package"), [
+    (["telegram"], "python-telegram-bot"), (["discord"], "discord.py"),
+    (["discord", "--sync"], "discord.py"), (["serve"], "python-telegram-bot")])
+def test_a_chat_command_in_the_play_venv_says_what_to_install_and_exits_2(
+        play_venv: Path, argv: list[str], package: str, tmp_path: Path) -> None:
+    """The operator trial's O1, as the README's reader met it: ``make play``, then
+    ``.venv/bin/python -m bot telegram`` (tests/test_missing_packages.py checks every
+    subcommand in process)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("REDIS_URL", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "PYTHONPATH")}
+    env.update(LANG="C.UTF-8", PYTHONPATH=str(ROOT), BURACO_NATIVE="0",
+               TELEGRAM_TOKEN="123:abc", DISCORD_TOKEN="x")
+    done = subprocess.run([str(play_venv), "-m", "bot", *argv], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"python -m bot {argv[0]} precisa do pacote Python {package}, que não está "
+        "instalado: instale o bot com pip install . (numa cópia do repositório: make "
+        "venv)\n")
+
+
+@needs_make
+def test_the_readme_installs_the_chat_libraries_before_it_runs_the_bot() -> None:
+    """The operator trial's O1: "Run it for your group" ran ``.venv/bin/python -m bot
+    telegram`` in the venv of ``make play``, which has no chat library. Its steps now
+    start with ``make venv``, which installs the whole project."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    run = text[text.index("## Run it for your group"):]
+    assert "make venv" in run
+    assert run.index("make venv") < run.index(".venv/bin/python -m bot")
+    assert "-e '.[test]'" in dry_run("venv")  # every [project] dependency, chat included

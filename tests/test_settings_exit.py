@@ -24,7 +24,9 @@ NAMES = ("REDIS_URL", "REDIS_PREFIX", "TELEGRAM_TOKEN", "TELEGRAM_BASE_URL", "WE
          "WEBHOOK_SECRET", "WEBHOOK_LISTEN", "WEBHOOK_PORT", "TELEGRAM_POLL_INTERVAL",
          "DISCORD_TOKEN", "DISCORD_API_BASE", "DISCORD_SHARD_COUNT", "DISCORD_SHARD_IDS",
          "TURN_TIMER_S", "AI_PACE_S", "LOG_LEVEL", "STATE_CODEC", "DOCS_URL", "LANGUAGE",
-         "LC_ALL", "LC_MESSAGES", "LANG")
+         "LC_ALL", "LC_MESSAGES", "LANG", "METRICS_PORT", "WEB_PORT", "WEB_PUBLIC_URL",
+         "REDIS_DB", "REDIS_TIMER_SETS", "REDIS_MODE")
+POLL = "TELEGRAM_POLL_INTERVAL inválido ('{}'): use um número de 0 a 10 (segundos)."
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +39,8 @@ def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> Iterator[None]:
 
 
 TG = {"TELEGRAM_TOKEN": "123:abc", "REDIS_URL": DOWN}
+BAD_DB = ("REDIS_URL inválida: depois de host:porta vem só o número do banco (ex.: "
+          "redis://localhost:6379/0)")
 DC = {"DISCORD_TOKEN": "x", "REDIS_URL": DOWN}
 BOTH = {**TG, **DC}
 CASES = [
@@ -55,7 +59,7 @@ CASES = [
     ("telegram", {**TG, "TELEGRAM_BASE_URL": "127.0.0.1:8081"},
      "TELEGRAM_BASE_URL inválido ('127.0.0.1:8081'): use um endereço http:// ou https://."),
     ("telegram", {**TG, "TELEGRAM_POLL_INTERVAL": "x"},
-     "TELEGRAM_POLL_INTERVAL inválido ('x'): use um número."),
+     POLL.format("x")),
     ("telegram", {**TG, "TURN_TIMER_S": "5"},
      "TURN_TIMER_S inválido ('5'): use um número inteiro de 10 a 86400 (segundos)."),
     ("telegram", {**TG, "AI_PACE_S": "61"},
@@ -70,7 +74,26 @@ CASES = [
     ("serve", {**BOTH, "DISCORD_SHARD_IDS": "0"},
      "DISCORD_SHARD_IDS precisa de DISCORD_SHARD_COUNT e de números menores que ele"),
     ("serve", {**BOTH, "TELEGRAM_POLL_INTERVAL": "-"},
-     "TELEGRAM_POLL_INTERVAL inválido ('-'): use um número."),
+     POLL.format("-")),
+    # the operator trial's O4: no NaN, infinity, negative or huge number gets through
+    # (TELEGRAM_POLL_INTERVAL=1e9 made a stop wait for ever; 40 outlasted systemd's 30 s)
+    *[("telegram", {**TG, "TELEGRAM_POLL_INTERVAL": value}, POLL.format(value))
+      for value in ("nan", "inf", "-1", "1e9", "40", "10.5")],
+    *[("telegram", {**TG, "AI_PACE_S": value},
+       f"AI_PACE_S inválido ('{value}'): use um número de 0 a 60 (segundos).")
+      for value in ("nan", "-inf", "-1", "1e9")],
+    *[("telegram", {**TG, "TURN_TIMER_S": value}, f"TURN_TIMER_S inválido ('{value}'): use "
+       "um número inteiro de 10 a 86400 (segundos).") for value in ("nan", "1e9", "90.5")],
+    *[("telegram", {**TG, name: value}, f"{name} inválido ('{value}'): use um número "
+       f"inteiro de {low} a {high}.") for name, value, low, high in (
+          ("WEBHOOK_PORT", "-1", 1, 65535), ("WEBHOOK_PORT", "1e9", 1, 65535),
+          ("METRICS_PORT", "nan", 1, 65535), ("METRICS_PORT", "0", 1, 65535),
+          ("WEB_PORT", "inf", 1, 65535), ("REDIS_DB", "-1", 0, 1000000),
+          ("REDIS_TIMER_SETS", "inf", 1, 1024), ("REDIS_TIMER_SETS", "0", 1, 1024))],
+    # a database that is no number was database 0 without a word
+    *[(command, {**TG, "REDIS_URL": url}, BAD_DB) for command, url in (
+        ("telegram", "redis://127.0.0.1:1/abc"), ("play", "redis://127.0.0.1:1/15x"),
+        ("telegram", "redis://:hunter2@127.0.0.1:1/0/1"), ("play", "rediss://127.0.0.1:1/x"))],
     ("telegram", {"REDIS_URL": DOWN},
      "TELEGRAM_TOKEN não definido: peça um token ao @BotFather e rode "
      "TELEGRAM_TOKEN=<token> python -m bot telegram"),
@@ -91,7 +114,7 @@ def test_every_bad_setting_exits_2_with_its_one_line_before_connecting(
 
 
 @pytest.mark.parametrize(("setting", "line"), [
-    ("TELEGRAM_POLL_INTERVAL=x", "TELEGRAM_POLL_INTERVAL inválido ('x'): use um número."),
+    ("TELEGRAM_POLL_INTERVAL=x", POLL.format("x")),
     ("DISCORD_SHARD_COUNT=0", "DISCORD_SHARD_COUNT inválido ('0'): use um número inteiro a "
      "partir de 1"),
 ])
@@ -141,3 +164,12 @@ def test_serve_without_tokens_says_one_line_in_one_language(lang: str, line: str
     done = subprocess.run([sys.executable, "-m", "bot", "serve"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr, done.stdout) == (2, line + "\n", "")
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:6379/15", "redis://127.0.0.1:6379/",
+                                 "redis://127.0.0.1:6379", "rediss://:pw@h:6380/0?ssl=1",
+                                 "redis://h:6379/%31", "unix:///run/redis.sock?db=3"])
+def test_a_redis_url_with_a_database_number_or_none_is_accepted(url: str) -> None:
+    from bot.startup import redis_db_line
+
+    assert redis_db_line(url) is None

@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from adapters.delivery.ticks import stop_on_signals
 from adapters.discord.app import BuracoClient, shard_settings
 from adapters.web.runtime import web_table
+from bot.settings import described
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,7 @@ def _no_voice(record: logging.LogRecord) -> bool:
 logging.getLogger("discord.client").addFilter(_no_voice)
 
 
+@described
 class DiscordTuning(BaseSettings):
     """Adapter-only settings read from the environment (and ``.env``, as
     :class:`bot.settings.Settings`)."""

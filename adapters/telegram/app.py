@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlparse
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from telegram import BotCommand, Update
 from telegram.ext import (
@@ -41,20 +42,31 @@ from adapters.telegram.i18n import Texts
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
 from adapters.web.runtime import web_table
-from bot.settings import Settings
+from bot.settings import Settings, described
 
 log = logging.getLogger(__name__)
 
 COMMAND_LANGS = {"pt": None, "en": "en", "it": "it"}  # None: the default (pt-BR) list
 
 
+MAX_POLL_INTERVAL_S = 10.0
+"""The longest ``TELEGRAM_POLL_INTERVAL``: a stop waits out the pause in progress, and
+it must end well inside the 30 s a service manager gives (docs/operator.md's systemd
+unit, ``TimeoutStopSec=30``) with the moves in hand still to finish (issue 30)."""
+
+
+@described
 class TelegramTuning(BaseSettings):
     """Adapter-only settings read from the environment (and ``.env``, as
-    :class:`bot.settings.Settings`)."""
+    :class:`bot.settings.Settings`): ``telegram_poll_interval``, seconds between two
+    ``getUpdates`` calls while polling, 0 to :data:`MAX_POLL_INTERVAL_S` (default 0:
+    Telegram long-polls; about 0.5 for a Bot API server that does not, such as the test
+    emulator). NaN, infinities and values out of range are refused (ValidationError)."""
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
 
-    telegram_poll_interval: float = 0.0
+    telegram_poll_interval: float = Field(default=0.0, ge=0, le=MAX_POLL_INTERVAL_S,
+                                          allow_inf_nan=False)
 
 
 def api_base(base_url: str | None) -> tuple[str, str]:
