@@ -31,7 +31,14 @@ from bot.i18n import DEFAULT_LANG, Translator, argparse_language, env_lang, norm
 from bot.model import READ_CODECS, norm_level
 from bot.outcome import MAX_ECHO, echo
 from bot.settings import Settings, settings_error
-from bot.startup import EXIT_SETTING, Words, exit_code, setting_line, setup_error
+from bot.startup import (
+    EXIT_SETTING,
+    Words,
+    exit_code,
+    serve_line,
+    setting_line,
+    setup_error,
+)
 from bot.variants import DEFAULT_PRESET
 from engine.cli_i18n import tolerant_output
 
@@ -238,6 +245,7 @@ async def _serve_all(settings: Settings) -> int:
         servers.append(("Telegram", importlib.import_module("adapters.telegram.app").serve))
     if settings.discord_token:
         servers.append(("Discord", importlib.import_module("adapters.discord.process").serve))
+    logging.getLogger("bot").info("%s", serve_line(settings))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -207,3 +207,18 @@ def missing_token(command: str, settings: Settings) -> str | None:
     if command == "serve" and not (settings.telegram_token or settings.discord_token):
         return Words._("Nenhum token definido: TELEGRAM_TOKEN e/ou DISCORD_TOKEN")
     return None
+
+
+def serve_line(settings: Settings) -> str:
+    """The start-up log line of ``python -m bot serve`` (issue 30, operator trial O6):
+    the platforms it starts and those it skips, with why (``DISCORD_TOKEN`` unset or
+    empty: a copied ``.env.example`` leaves it ``DISCORD_TOKEN=``); never a value."""
+    started, skipped = [], []
+    for name, variable, token in (("Telegram", "TELEGRAM_TOKEN", settings.telegram_token),
+                                  ("Discord", "DISCORD_TOKEN", settings.discord_token)):
+        if token:
+            started.append(name)
+        else:
+            why = "is empty" if token == "" else "is not set"
+            skipped.append(f"{name} skipped ({variable} {why})")
+    return "; ".join([f"serve: starting {' and '.join(started) or 'nothing'}", *skipped])

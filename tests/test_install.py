@@ -101,3 +101,57 @@ def test_the_installed_command_lines_speak_italian(installed: Path) -> None:
     Portuguese)."""
     done = run(installed, "-m", "engine", "--help", lang="it_IT.UTF-8")
     assert "Motore del buraco" in done.stdout, done.stdout
+
+
+def upgrade_commands() -> list[str]:
+    """The shell lines of docs/operator.md's "Upgrading" recipe, as the ``buraco`` user
+    runs them (``sudo -u buraco`` dropped)."""
+    text = (ROOT / "docs" / "operator.md").read_text(encoding="utf-8")
+    section = text[text.index("## Upgrading"):]
+    block = section[section.index("```sh\n") + 6:section.index("```", section.index("```sh") + 5)]
+    return [line.strip().removeprefix("sudo -u buraco ") for line in block.splitlines()
+            if line.strip()]
+
+
+def test_the_guide_s_upgrade_removes_a_module_the_release_deleted(installed: Path,
+                                                                 tmp_path: Path) -> None:
+    """The operator trial's O2: ``git pull`` then ``pip install /opt/buraco/src`` left
+    ``build/`` and ``*.egg-info`` in the checkout and, from ``build/lib/``, a module the
+    new release had deleted. The guide's recipe, run as written into the venv of this
+    module (in /opt/buraco's place), installs a new module, removes it once a release
+    deletes it, and leaves the checkout as git has it. Runs last: the venv ends as the
+    other tests found it."""
+    commands = upgrade_commands()
+    assert commands[0] == "git -C /opt/buraco/src pull --ff-only"
+    home, src = tmp_path, tmp_path / "src"
+    for name in tracked():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, src / name)
+    probe = src / "bot" / "zz_upgrade_probe.py"
+    probe.write_text('"""Here in one release, deleted in the next."""\n', encoding="utf-8")
+    git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "a release"], check=True)
+    site = installed.parents[1] / "lib"
+    venv = installed.parents[1]
+
+    def upgrade() -> None:
+        for line in commands[1:]:  # the pull is the commits made here
+            line = line.replace("/opt/buraco/venv", str(venv)).replace("/opt/buraco", str(home))
+            if line.startswith("cd "):
+                continue  # every line below runs in home
+            done = subprocess.run(line, shell=True, cwd=home, capture_output=True,
+                                  text=True, timeout=900)
+            assert done.returncode == 0, (line, done.stderr[-3000:])
+
+    upgrade()
+    assert [p.name for p in site.glob("python*/site-packages/bot/zz_upgrade_probe.py")] == [
+        "zz_upgrade_probe.py"]
+    subprocess.run([*git, "rm", "-q", str(probe)], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "the next release"], check=True)
+    upgrade()
+    assert list(site.glob("python*/site-packages/bot/zz_upgrade_probe.py")) == []
+    status = subprocess.run([*git, "status", "--porcelain", "--ignored"],
+                            capture_output=True, text=True, check=True).stdout
+    assert status == ""  # no build/, no *.egg-info in the checkout

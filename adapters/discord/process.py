@@ -105,6 +105,7 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
                                      client.delivery.deliver) as links:
             client.delivery.platform.web = links  # type: ignore[attr-defined]
             await client.login(settings.discord_token)
+            log.info("%s", running_line(client))
             running = asyncio.ensure_future(client.connect(reconnect=True))
             stopping = asyncio.ensure_future(stop.wait())
             await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -118,6 +119,16 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
     finally:
         await stop_ops(ops)
         await store.close()
+
+
+def running_line(client: Any) -> str:
+    """The start-up log line once logged in (issue 30, operator trial O6): the bot's
+    name and the shards this process runs (``DISCORD_SHARD_COUNT`` /
+    ``DISCORD_SHARD_IDS``, or as many as Discord asks)."""
+    count, ids = client.shard_count, client.shard_ids
+    shards = (f"shards {', '.join(map(str, ids))} of {count}" if ids is not None else
+              f"all {count} shards" if count else "the shards Discord asks for")
+    return f"Discord bot {client.user} running: gateway, {shards}"
 
 
 async def sync(settings: Any, guild: int | None) -> list[str]:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
@@ -20,6 +21,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from redis.exceptions import RedisError
 
 from adapters.ops.metrics import REDIS_ERRORS, REGISTRY, sample_timers
+
+log = logging.getLogger(__name__)
 
 READY_TIMEOUT_S = 1.0
 
@@ -72,6 +75,8 @@ async def start_ops(store: Any, port: int | None, host: str = "0.0.0.0",
         await runner.cleanup()
         raise
     _SERVED[port] = runner
+    log.info("operator's endpoints on %s:%d (/metrics, /health/live, /health/ready)",
+             host, port)
     return runner
 
 

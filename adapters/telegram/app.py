@@ -119,6 +119,28 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     return application, handlers
 
 
+def running_line(settings: Settings, username: str, poll_interval: float) -> str:
+    """The start-up log line (issue 30, operator trial O6): the bot's name, how updates
+    come (polling and its pause, or the webhook: the address Telegram posts to, the
+    address served, where the secret header comes from, never its value) and the Bot
+    API server when it is not Telegram's. A token in the webhook's path is redacted by
+    :mod:`adapters.logsafe` like any other."""
+    if settings.webhook_url:
+        url = urlparse(settings.webhook_url)
+        port = f":{url.port}" if url.port else ""
+        secret = "WEBHOOK_SECRET" if settings.webhook_secret else "derived from the token"
+        how = (f"webhook: Telegram posts to {url.scheme}://{url.hostname}{port}"
+               f"{url.path or '/'}, served on {settings.webhook_listen}:"
+               f"{settings.webhook_port} (secret header: {secret})")
+    elif poll_interval:
+        how = f"polling, every {poll_interval:g} s"
+    else:
+        how = "polling (long polls: TELEGRAM_POLL_INTERVAL=0)"
+    server = (f"; Bot API server {settings.telegram_base_url}" if settings.telegram_base_url
+              else "")
+    return f"Telegram bot @{username} running: {how}{server}"
+
+
 async def register_commands(application: Any) -> None:
     """``setMyCommands`` in pt-BR (default), English and Italian; a server that lacks the
     method is logged and ignored."""
@@ -172,7 +194,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 await application.updater.start_polling(
                     poll_interval=TelegramTuning().telegram_poll_interval,
                     allowed_updates=updates)
-            log.info("Telegram bot @%s running", application.bot.username)
+            log.info("%s", running_line(settings, application.bot.username,
+                                        TelegramTuning().telegram_poll_interval))
             async with web_table(settings, store, service, "tg",
                                  handlers.outbox.deliver) as links:
                 handlers.outbox.platform.web = links

@@ -88,7 +88,8 @@ async def web_table(settings: Any, store: Any, service: Any, platform: str,
         await runner.setup()
         await web.TCPSite(runner, settings.web_listen, port).start()
         running = _RUNNING[port] = _Running(server, runner)
-        log.info("web table on port %d (%s)", port, settings.web_public_url)
+        log.info("web table on %s:%d, public address %s", settings.web_listen, port,
+                 settings.web_public_url)
     running.users += 1
     await running.server.attach(Site(platform, store, service, deliver))
     try:
