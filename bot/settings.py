@@ -10,6 +10,7 @@ refused at start-up with one line naming the variable and what it accepts
 from __future__ import annotations
 
 from typing import Any, Literal, TypeVar, get_args, get_origin
+from urllib.parse import urlparse
 
 from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
@@ -125,6 +126,11 @@ class Settings(BaseSettings):
     def _lower(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
 
+    @field_validator("telegram_base_url", "webhook_url", "docs_url", "web_public_url")
+    @classmethod
+    def _address(cls, value: str | None) -> str | None:
+        return checked_address(value)
+
     @field_validator("webhook_url")
     @classmethod
     def _https_for_telegram(cls, value: str | None, info: ValidationInfo) -> str | None:
@@ -173,6 +179,22 @@ class Settings(BaseSettings):
             raise _redis_error(N_("com REDIS_MODE=sentinel, diga o nome do primário que "
                                   "os sentinelas vigiam (ex.: mymaster)"))
         return value.strip() if value else None
+
+
+def checked_address(value: str | None) -> str | None:
+    """``value`` (an ``http(s)://`` setting the field's pattern let through) when it names
+    a host and, if any, a port of 1 to 65,535; else raises ``PydanticCustomError``
+    (``https://:80/``, ``https://h:99999/``, ``https://h:-1/`` passed the pattern and
+    failed only when used, issue 30 operator trial O4)."""
+    if value:
+        try:
+            url = urlparse(value)
+            port = url.port
+        except ValueError:
+            raise PydanticCustomError("bad_address", "bad address") from None
+        if not url.hostname or port == 0:
+            raise PydanticCustomError("bad_address", "bad address")
+    return value
 
 
 def sentinel_addresses(text: str) -> list[tuple[str, int]]:

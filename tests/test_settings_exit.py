@@ -90,6 +90,15 @@ CASES = [
           ("METRICS_PORT", "nan", 1, 65535), ("METRICS_PORT", "0", 1, 65535),
           ("WEB_PORT", "inf", 1, 65535), ("REDIS_DB", "-1", 0, 1000000),
           ("REDIS_TIMER_SETS", "inf", 1, 1024), ("REDIS_TIMER_SETS", "0", 1, 1024))],
+    # an address with no host or a port out of range passed the pattern, failed when used
+    *[("telegram", {**TG, "WEBHOOK_URL": url}, "WEBHOOK_URL inválido: use um endereço "
+       "https:// (ex.: https://bot.example.org/tg).") for url in (
+          "https://bot.example.org:99999/tg", "https://:8443/tg", "https://h:-1/tg")],
+    *[(command, {**env, name: url}, f"{name} inválido ('{url}'): use um endereço http:// "
+       "ou https://.") for command, env, name, url in (
+          ("telegram", TG, "TELEGRAM_BASE_URL", "http://127.0.0.1:0"),
+          ("telegram", TG, "DOCS_URL", "https://h:65536/d"),
+          ("discord", DC, "DISCORD_API_BASE", "http://:9000/api"))],
     # a database that is no number was database 0 without a word
     *[(command, {**TG, "REDIS_URL": url}, BAD_DB) for command, url in (
         ("telegram", "redis://127.0.0.1:1/abc"), ("play", "redis://127.0.0.1:1/15x"),

@@ -17,7 +17,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from adapters.delivery.ticks import stop_on_signals
 from adapters.discord.app import BuracoClient, shard_settings
 from adapters.web.runtime import web_table
-from bot.settings import described
+from bot.settings import checked_address, described
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,11 @@ class DiscordTuning(BaseSettings):
     def _unset_when_empty(cls, value: Any) -> Any:
         """``DISCORD_API_BASE=`` (as a copied ``.env.example`` leaves it) means unset."""
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("discord_api_base")
+    @classmethod
+    def _address(cls, value: str | None) -> str | None:
+        return checked_address(value)
 
 
 def check_tuning() -> None:
