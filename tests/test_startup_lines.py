@@ -40,9 +40,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_telegram_says_it_long_polls_by_default() -> None:
+def test_telegram_says_it_polls_with_no_pause_by_default() -> None:
     assert running_line(settings(), "BuracoBot", 0.0) == (
-        "Telegram bot @BuracoBot running: polling (long polls: TELEGRAM_POLL_INTERVAL=0)")
+        "Telegram bot @BuracoBot running: polling with no pause (TELEGRAM_POLL_INTERVAL=0: "
+        "for Telegram, which long-polls)")
 
 
 def test_telegram_says_its_polling_pause_and_the_bot_api_server() -> None:

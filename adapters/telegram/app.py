@@ -135,7 +135,8 @@ def running_line(settings: Settings, username: str, poll_interval: float) -> str
     elif poll_interval:
         how = f"polling, every {poll_interval:g} s"
     else:
-        how = "polling (long polls: TELEGRAM_POLL_INTERVAL=0)"
+        how = ("polling with no pause (TELEGRAM_POLL_INTERVAL=0: for Telegram, which "
+               "long-polls)")
     server = (f"; Bot API server {settings.telegram_base_url}" if settings.telegram_base_url
               else "")
     return f"Telegram bot @{username} running: {how}{server}"
