@@ -170,6 +170,9 @@ def setup_error(err: BaseException) -> str | None:
                        setting=getattr(err, "setting", "REDIS_URL"), err=err)
     if isinstance(err, ValueError) and "redis" in str(err).lower():  # redis-py's own words
         return bad_redis_url()
+    if isinstance(err, OSError) and "bind" in str(err):  # a port taken or not allowed
+        return Words._("Não consegui abrir a porta (WEBHOOK_PORT, WEB_PORT ou "
+                       "METRICS_PORT): {err}", err=err)
     if "discord" in sys.modules:
         import aiohttp
         import discord

@@ -144,3 +144,27 @@ async def test_the_web_table_logs_where_it_listens_and_its_public_address(
 def _quiet() -> Iterator[None]:
     yield
     logsafe.uninstall()
+
+
+def test_a_port_already_taken_is_one_line_and_exit_1(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``METRICS_PORT`` (or ``WEB_PORT``, ``WEBHOOK_PORT``) held by another process was a
+    raw traceback; it is one line, exit 1 (often passing: an old process still holds it,
+    so a service manager's restart may help)."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("REDIS_URL", "WEBHOOK_URL", "WEB_PORT", "LANG", "LANGUAGE", "LC_ALL",
+                 "LC_MESSAGES", "DISCORD_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        monkeypatch.setenv("METRICS_PORT", str(port))
+        monkeypatch.setenv("TELEGRAM_TOKEN", TOKEN)
+        assert cli.main(["telegram"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Não consegui abrir a porta (WEBHOOK_PORT, WEB_PORT ou "
+                          "METRICS_PORT): [Errno 98] error while attempting to bind on "
+                          f"address ('0.0.0.0', {port}): ")
+    assert err.count("\n") == 1
