@@ -110,8 +110,7 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
         # turn, so a name here went stale (a trial, four players)
         lines.append(_("Aguarde a sua vez."))
     if game.status == "playing" and view.vuln_min:  # RULES A22, shown before trying (D4)
-        lines.append(_("Sua primeira baixada precisa de {points} pontos.",
-                       points=view.vuln_min))
+        lines.append(_vuln_line(view, _))
     if view.pending_morto:  # RULES C12: taken by discard, played from the next turn
         lines.append(_("O morto ({n} cartas) entra na sua mão na sua próxima vez.",
                        n=view.pending_morto))
@@ -122,6 +121,20 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     title = _.n("Sua mão ({n} carta)", "Sua mão ({n} cartas)", len(view.hand))
     return View.model_validate({"title": title, "lines": lines, "buttons": rows,
                                 "cards": faces, "version": s.ver})
+
+
+def _vuln_line(view: Any, _: Translator) -> str:
+    """The minimum of the seat's first lay-down of the deal (RULES A22, buraco family:
+    the side has reached ``vulnerable_at``), said before any try (D4). While a short try
+    would still raise it (``vulnerable_min_after_fail`` above the minimum now), the line
+    says so: a trial met the 90 only in the refusal ("Nesta mão agora você precisa de
+    90.") and read it as a penalty nobody had announced (issue 30, T2)."""
+    after = view.rules.vulnerable_min_after_fail
+    if after > view.vuln_min:
+        return _("Sua primeira baixada precisa de {points} pontos; se tentar com menos, "
+                 "ela é recusada e o mínimo nesta mão passa a {after}.",
+                 points=view.vuln_min, after=after)
+    return _("Sua primeira baixada precisa de {points} pontos.", points=view.vuln_min)
 
 
 def _drawn_at(hand: list[Any], drawn: list[Any]) -> set[int]:

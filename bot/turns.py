@@ -277,7 +277,8 @@ def apply_action(game: Game, seat: int, action: Action, now: float, human: bool)
     events = play.act(game, action)
     s = game.seats[seat]
     s.ver += 1
-    s.clear_pick()
+    if not _refused_short(events):  # RULES A22: a refused lay-down leaves the hand as it
+        s.clear_pick()  # was, so the cards picked stay picked: one more card, try again
     game.step_at = now
     if human:
         game.touched = now
@@ -299,6 +300,14 @@ def apply_action(game: Game, seat: int, action: Action, now: float, human: bool)
         changed.add(state.turn)
     ping = state.turn != before
     return Outcome(extra, render=lambda: views.after_move_effects(game, changed, ping))
+
+
+def _refused_short(events: list[Any]) -> bool:
+    """Whether ``events`` are only a first lay-down refused under the vulnerable side's
+    minimum (RULES A22, engine ``lay_down_short``): the hand and the melds are as they
+    were, so the selection and the groups set aside still name the same cards (issue 30,
+    a trial: the selection vanished and the person had to pick every card again)."""
+    return bool(events) and all(ev.kind == "lay_down_short" for ev in events)
 
 
 def _narrate(game: Game, events: list[Any], turn: int, new_meld: bool, now: float) -> None:

@@ -282,9 +282,15 @@ async def test_a_refused_press_leaves_no_trace(svc: Service, store: Any,
         "Bia comprou do monte e descartou A♣. Ana comprou do monte.")
 
 
+VULN_75 = ("Sua primeira baixada precisa de 75 pontos; se tentar com menos, ela é "
+           "recusada e o mínimo nesta mão passa a 90.")
+
+
 async def test_short_first_lay_down_of_a_vulnerable_side(svc: Service, store: Any) -> None:
     """RULES A22: a first lay-down under the minimum is refused, the minimum becomes 90,
-    and the person is told (an alert); the cards stay in the hand."""
+    and the person is told (an alert); the cards stay in the hand. The hint said the 90
+    before the try (issue 30 T2: it was a surprise), and the cards picked stay picked so
+    one more card makes the try again (issue 30 O9)."""
     gid, ana, _bia = await two_player_buraco(svc)
     ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
     ana = await select(svc, ANA, gid, ana, "J♥")
@@ -294,15 +300,39 @@ async def test_short_first_lay_down_of_a_vulnerable_side(svc: Service, store: An
     game.match["deal"]["vuln_min"] = [0, 75]  # Bia's side reached 750 (half the target)
     assert await store.save_game(gid, version, encode(game), 3600)
     bia = hand_of(await svc.press(BIA, button(bia, "Comprar do monte")), BIA)
-    assert "Sua primeira baixada precisa de 75 pontos." in bia.lines  # before trying (D4)
+    assert VULN_75 in bia.lines  # before trying (D4), the 90 included (issue 30 T2)
     bia = await select(svc, BIA, gid, bia, "7♣", "7♦", "7♥")
     effects = await svc.press(BIA, button(bia, "Baixar"))
     assert effects[0] == Reply(player=BIA, alert=True, text=(
         "Baixada recusada: 15 pontos, mínimo 75. Nesta mão agora você precisa de 90."))
     assert kinds(effects) == ["reply", "table", "hand"]
     assert effects[1].view.lines[:2] == ["Ana: 0 pts · nesta mão: 0 em jogos", "  (sem jogos)"]
-    assert len(hand_of(effects, BIA).cards) == 12
-    assert "Sua primeira baixada precisa de 90 pontos." in hand_of(effects, BIA).lines
+    bia = hand_of(effects, BIA)
+    assert len(bia.cards) == 12
+    # the raised minimum is said plainly now: a second short try raises nothing
+    assert "Sua primeira baixada precisa de 90 pontos." in bia.lines
+    assert VULN_75 not in bia.lines
+    # the selection survived the refusal (O9): the same three cards, still picked
+    assert [c.text for c in bia.cards if c.selected] == ["7♣", "7♦", "7♥"]
+    assert "Selecionadas: 7♣ 7♦ 7♥ (formam um jogo)" in bia.lines
+    _v, game = await game_of(store)
+    assert game.seats[1].sel == idx(bia, "7♣", "7♦", "7♥")
+    # "Limpar" is offered for it, and clears it
+    bia = hand_of(await svc.press(BIA, button(bia, "Limpar")), BIA)
+    assert not any(c.selected for c in bia.cards)
+
+
+async def test_vulnerable_hint_without_the_raise_when_the_options_raise_nothing(
+        svc: Service, store: Any) -> None:
+    """RULES A22: the hint names a raise only where a short try raises the minimum; a
+    table not vulnerable has no hint at all (tranca has no vulnerability, §2 "extras")."""
+    gid, ana, _bia = await two_player_buraco(svc)
+    assert not any("primeira baixada" in line for line in ana.lines)
+    version, game = await game_of(store)
+    game.match["deal"]["vuln_min"] = [90, 0]  # as after a refused try
+    assert await store.save_game(gid, version, encode(game), 3600)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    assert "Sua primeira baixada precisa de 90 pontos." in ana.lines
 
 
 async def test_closed_pile_is_taken_with_the_selection_that_justifies_it(svc: Service) -> None:
