@@ -13,7 +13,7 @@ from typing import Any
 
 from bot import narration, play, staged
 from bot.effects import Effect, HandView, View, pack
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.model import Game
 from engine.errors import IllegalAction
 from engine.melds import extend_meld, make_meld
@@ -109,6 +109,8 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
         # not "Vez de X.": a hand is sent again when its own turn comes, not at every
         # turn, so a name here went stale (a trial, four players)
         lines.append(_("Aguarde a sua vez."))
+    if (s.sel or s.groups) and not any(_code(x) == "z" for row in rows for x in row):
+        rows.append([b(N_("Limpar"), "z")])  # whatever the phase (issue 30 O7)
     if game.status == "playing" and view.vuln_min:  # RULES A22, shown before trying (D4)
         lines.append(_vuln_line(view, _))
     if view.pending_morto:  # RULES C12: taken by discard, played from the next turn
@@ -135,6 +137,11 @@ def _vuln_line(view: Any, _: Translator) -> str:
                  "ela é recusada e o mínimo nesta mão passa a {after}.",
                  points=view.vuln_min, after=after)
     return _("Sua primeira baixada precisa de {points} pontos.", points=view.vuln_min)
+
+
+def _code(button: play.ButtonData) -> str:
+    """A button's action code (its payload's third field, :func:`bot.effects.pack`)."""
+    return button["data"].split("|")[2]
 
 
 def _drawn_at(hand: list[Any], drawn: list[Any]) -> set[int]:

@@ -84,13 +84,56 @@ def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
     elif code in ENGINE_CODES:
         if play.deal_of(game).turn != seat:
             raise Refusal(N_("Não é a sua vez."))
+        kept = _kept_pick(game, seat, code)
         out = apply_action(game, seat, build_action(game, seat, code, arg), now, human=True)
+        _repick(game, seat, kept)
         out.effects[:0] = _back(game, seat, was_away)
         return out
     else:
         raise Refusal(UNKNOWN)
     game.touched = now
     return Outcome(_back(game, seat, was_away), render=lambda: _pick_views(game, seat, was_away))
+
+
+Pick = tuple[list[Card], list[tuple[list[Card], int | None, int]]]
+"""A seat's selection and groups set aside as cards (``Group.cards`` as cards, its
+``onto`` and ``wild``): what :func:`_repick` picks again in a changed hand."""
+
+
+def _kept_pick(game: Game, seat: int, code: str) -> Pick | None:
+    """The seat's picked cards when ``code`` is "Pegar o lixo" of an open pile (RULES
+    §2 "discard pile", buraco family: taken whole, no justification), which uses none of
+    them: they stay picked once the pile's cards join the hand (issue 30 O7: a card
+    tapped while waiting made "Pegar o lixo" refused with "Neste jogo o lixo é aberto").
+    None for every other press (it uses the selection, or changes nothing it names)."""
+    s = game.seats[seat]
+    if code != "p" or not (s.sel or s.groups) or play.deal_of(game).rules.pickup_justified:
+        return None
+    hand = _hand(game, seat)
+    return (_cards(hand, s.sel),
+            [(_cards(hand, g.cards), g.onto, g.wild) for g in s.groups])
+
+
+def _repick(game: Game, seat: int, kept: Pick | None) -> None:
+    """Pick ``kept`` again in the seat's hand as it is now (sorted afresh: each card
+    at its new index; of two copies of a card, the first not yet taken)."""
+    if kept is None:
+        return
+    hand = _hand(game, seat)
+    used: set[int] = set()
+
+    def where(cards: list[Card]) -> list[int]:
+        out = []
+        for card in cards:
+            i = next(k for k, c in enumerate(hand) if c == card and k not in used)
+            used.add(i)
+            out.append(i)
+        return sorted(out)
+
+    s = game.seats[seat]
+    s.groups = [Group(cards=where(cards), onto=onto, wild=wild)
+                for cards, onto, wild in kept[1]]
+    s.sel = where(kept[0])
 
 
 def _back(game: Game, seat: int, was_away: bool) -> list[Effect]:
@@ -241,6 +284,8 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
     if code == "p":
         if arg:
             return Action.take_pile(seat, meld=_meld(game, seat, arg))
+        if not state.rules.pickup_justified:  # an open pile: the picked cards justify
+            return Action.take_pile(seat)  # nothing and stay picked (_kept_pick, O7)
         return Action.take_pile(seat, with_=sel or None)
     if code == "pw":  # the justifying meld's wild in a chosen slot (issue 30)
         if not sel:

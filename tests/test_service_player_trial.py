@@ -1,0 +1,65 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_service_support)
+"""What a fresh player's trial of whole matches on the Telegram emulator found (issue 30,
+"The first hour", items O7, O8, T3/T4), through the service as a chat button press."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_service_support import (  # noqa: F401  (fixtures)
+    ANA,
+    BIA,
+    Backend,
+    FakeClock,
+    backend,
+    button,
+    clock,
+    game_of,
+    kinds,
+    store,
+    svc,
+    texts,
+)
+from test_service_turns import hand_of, idx, select, two_player_buraco
+
+from bot.service import Service
+
+
+def labels(view: Any) -> list[str]:
+    return [b.label for row in view.buttons for b in row]
+
+
+async def test_open_pile_is_taken_with_a_card_picked_while_waiting(
+        svc: Service, store: Any) -> None:
+    """RULES §2 "discard pile" (buraco: the whole pile, open, no justification): a card
+    Bia tapped while waiting does not make "Pegar o lixo" a justified pick-up refused
+    with "Neste jogo o lixo é aberto" (issue 30 O7); the pile is taken and J♣ stays
+    picked, now beside the pile's cards. "Limpar" is offered whenever a card is picked,
+    in any phase."""
+    gid, ana, bia = await two_player_buraco(svc)
+    bia = await select(svc, BIA, gid, bia, "J♣")
+    assert "Aguarde a sua vez." in bia.lines and "Limpar" in labels(bia)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    ana = await select(svc, ANA, gid, ana, "J♥")
+    bia = hand_of(await svc.press(ANA, button(ana, "Descartar")), BIA)
+    assert "Selecionadas: J♣" in bia.lines
+    assert labels(bia)[-3:] == ["Comprar do monte", "Pegar o lixo", "Limpar"]
+    effects = await svc.press(BIA, button(bia, "Pegar o lixo"))
+    assert "reply" not in kinds(effects)
+    bia = hand_of(effects, BIA)
+    assert len(bia.cards) == 12 and "J♥" in [c.text for c in bia.cards]
+    assert [c.text for c in bia.cards if c.selected] == ["J♣"]
+    _v, game = await game_of(store)
+    assert game.seats[1].sel == idx(bia, "J♣")
+    assert "Bia pegou o lixo (1 carta)." in effects[0].view.lines[-1]
+
+
+async def test_limpar_while_waiting_clears_the_pick(svc: Service, store: Any) -> None:
+    """The "Limpar" offered out of turn works: the pick goes, the hand has no "Limpar"
+    any more (issue 30 O7: only tapping the card again cleared it)."""
+    gid, _ana, bia = await two_player_buraco(svc)
+    bia = await select(svc, BIA, gid, bia, "J♣", "7♣")
+    bia = hand_of(await svc.press(BIA, button(bia, "Limpar")), BIA)
+    assert not any(c.selected for c in bia.cards) and "Limpar" not in labels(bia)
+    _v, game = await game_of(store)
+    assert game.seats[1].sel == []
