@@ -220,7 +220,7 @@ def and_join(items: list[str], _: Translator) -> str:
 def _values(params: dict[str, Any], _: Translator) -> dict[str, Any]:
     """The format values of an entry: ``seat``, ``t`` and ``at`` left out, the melds
     and extensions of :func:`_melded` put into words."""
-    kw = {k: v for k, v in params.items() if k not in ("seat", "t", "at")}
+    kw = {k: v for k, v in params.items() if k not in ("seat", "t", "at", "auto")}
     if "n" in kw and "count" not in kw:  # the pile's cards: "(2 cartas)"
         kw["count"] = _.n("{n} carta", "{n} cartas", int(kw["n"]))
     if isinstance(kw.get("melds"), list):
@@ -322,7 +322,7 @@ def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int
     ours = _told([(m, p) for m, p in mine if p["t"] == last_turn])
     now = last_turn == turn
     extra = list(more or []) if now else []
-    phrases = []
+    phrases, auto = [], []
     for msgid, params in ours:
         if msgid == DREW and now and drawn is not None:
             msgid, params = DREW_CARD, {"card": str(drawn)}
@@ -334,8 +334,20 @@ def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int
             msgid, params = (one, {"card": params["card"], "new": str(got[0])}) \
                 if len(got) == 1 else (more_cards, {
                     "card": params["card"], "cards": and_join([str(c) for c in got], _)})
-        phrases += _phrases(msgid, params, _, True)
-    return sentence(seat, phrases, True, "", _)
+        if params.get("auto"):
+            auto += _phrases(msgid, params, _, False)
+        else:
+            phrases += _phrases(msgid, params, _, True)
+    said = sentence(seat, phrases, True, "", _) if phrases else ""
+    if auto:  # a timeout played for them (bot.timers): the hand says so (issue 30 O8)
+        said = (said + " " + _(TIMED_OUT, did=and_join(auto, _))).strip()
+    return said
+
+
+TIMED_OUT = N_("Seu tempo acabou: o robô {did} por você.")
+"""The moves a timeout made for a person, in their hand (``{did}``: the phrases as the
+table says them, "comprou do monte e descartou A♥"): a trial read "Você ... descartou
+9♣." though she had not discarded, and no word that her time ran out."""
 
 
 def took_morto_in(game: Game, seat: int, turn: int) -> bool:

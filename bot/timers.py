@@ -78,25 +78,40 @@ def timeout(game: Game, seat: int, now: float, chooser: robot.Chooser | None = N
     s.misses += 1
     _ = Translator(game.lang)
     name = views.seat_name(game, seat, _)
-    if s.misses >= 2:
-        s.away = True
-        notice = views.away_notice(
-            game, N_("{name} não jogou a tempo de novo: o robô joga por {name} até /voltar."),
-            N_("{name} não jogou a tempo de novo."), name)
-    else:
-        notice = Say(chat=game.chat, text=_(
-            "{name} não jogou a tempo: jogada automática (comprar e descartar).", name=name))
-    effects: list[Effect] = [notice]
+    s.away = s.misses >= 2
+    effects: list[Effect] = []
     if s.away and game.paused():  # the other seats away: their hands say the game waits
         effects += hands.hand_effects(game, [i for i, other in enumerate(game.seats)
                                              if other.away and i != seat])
     last: Outcome | None = None
+    done: list[str] = []
     while play.deal_of(game).turn == seat and game.status == "playing":
         action = robot.timeout_move(play.deal_of(game), seat, chooser)
-        last = turns.apply_action(game, seat, action, now, human=False)
+        done.append(action.do)
+        last = turns.apply_action(game, seat, action, now, human=False, auto=True)
         effects += last.resolved()  # the next move changes the game again
+    if s.away:
+        notice = views.away_notice(
+            game, N_("{name} não jogou a tempo de novo: o robô joga por {name} até /voltar."),
+            N_("{name} não jogou a tempo de novo."), name)
+    else:  # what was done for them (O8)
+        notice = Say(chat=game.chat, text=_(AUTO_MOVES.get(tuple(done), AUTO_MOVE), name=name))
     finished = last.finished if last is not None else False
-    return Outcome(_dedupe(effects), finished=finished)
+    return Outcome(_dedupe([notice, *effects]), finished=finished)
+
+
+AUTO_MOVE = N_("{name} não jogou a tempo: jogada automática.")
+AUTO_MOVES = {
+    ("draw", "discard"): N_("{name} não jogou a tempo: jogada automática (comprar e "
+                            "descartar)."),
+    ("discard",): N_("{name} não jogou a tempo: jogada automática (só o descarte: "
+                     "já tinha comprado)."),
+}
+"""The group's notice of a timeout by what was done for the person (engine action
+kinds, in order): a person who had drawn (and melded) gets only the discard, and the
+notice said "comprar e descartar" all the same (issue 30 O8). Anything else (the AI's
+move when no safe move is legal, :func:`bot.robot.timeout_move`) is "jogada automática";
+the table's narration names the moves."""
 
 
 def _dedupe(effects: list[Effect]) -> list[Effect]:

@@ -316,8 +316,11 @@ def build_action(game: Game, seat: int, code: str, arg: str) -> Action:
     return Action.discard(seat, sel[0]) if code == "d" else Action.lay_three(seat, sel[0])
 
 
-def apply_action(game: Game, seat: int, action: Action, now: float, human: bool) -> Outcome:
-    """Apply ``action`` through the engine and return the effects of the new position."""
+def apply_action(game: Game, seat: int, action: Action, now: float, human: bool,
+                 auto: bool = False) -> Outcome:
+    """Apply ``action`` through the engine and return the effects of the new position;
+    ``auto``: the move is made for a person whose timer ran out (bot.timers), and their
+    hand says so (:func:`bot.narration.own_line`, issue 30 O8)."""
     before, turn = play.deal_of(game).turn, play.deal_of(game).turn_count
     events = play.act(game, action)
     s = game.seats[seat]
@@ -328,7 +331,7 @@ def apply_action(game: Game, seat: int, action: Action, now: float, human: bool)
     if human:
         game.touched = now
     extra: list[Effect] = []
-    _narrate(game, events, turn, action.with_ is not None, now)
+    _narrate(game, events, turn, action.with_ is not None, now, seat if auto else -1)
     for ev in events:
         if ev.kind == "lay_down_short" and s.player is not None:
             _ = Translator(game.lang)
@@ -355,9 +358,11 @@ def _refused_short(events: list[Any]) -> bool:
     return bool(events) and all(ev.kind == "lay_down_short" for ev in events)
 
 
-def _narrate(game: Game, events: list[Any], turn: int, new_meld: bool, now: float) -> None:
+def _narrate(game: Game, events: list[Any], turn: int, new_meld: bool, now: float,
+             auto: int = -1) -> None:
     """Add the moves of ``events`` (made in turn ``turn`` at ``now``) to the table's
-    narration, which keeps the last two turns and the last seconds (:mod:`bot.narration`)."""
+    narration, which keeps the last two turns and the last seconds (:mod:`bot.narration`);
+    the moves of seat ``auto`` are marked as made for it at a timeout (``auto``)."""
     state = play.deal_of(game)
     stuck = state.rules.red_three == RedThree.LAY_ALONE  # tranca: a draw is D1's
     said = []
@@ -365,6 +370,8 @@ def _narrate(game: Game, events: list[Any], turn: int, new_meld: bool, now: floa
         side_melds = state.melds[state.side_of[ev.seat]] if ev.seat >= 0 else []
         entry = narration.describe(ev, turn, side_melds, new_meld, now, stuck)
         if entry is not None:
+            if auto >= 0 and ev.seat == auto:
+                entry[1]["auto"] = 1
             said.append(entry)
     if said:
         game.last = narration.recent(game.last + said, state.turn_count, now)

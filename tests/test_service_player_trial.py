@@ -63,3 +63,42 @@ async def test_limpar_while_waiting_clears_the_pick(svc: Service, store: Any) ->
     assert not any(c.selected for c in bia.cards) and "Limpar" not in labels(bia)
     _v, game = await game_of(store)
     assert game.seats[1].sel == []
+
+
+async def test_timeout_after_the_draw_says_only_the_discard_was_automatic(
+        svc: Service, clock: FakeClock) -> None:
+    """RULES C11 (draw, melds, one discard): Bia drew and melded, then her timer ran out;
+    only the discard was made for her. The group is told that much (issue 30 O8: it
+    read "jogada automática (comprar e descartar)"), and her own hand says her time ran
+    out and what the robot did (it read "Você ... descartou" as if she had)."""
+    gid, ana, bia = await two_player_buraco(svc)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    ana = await select(svc, ANA, gid, ana, "J♥")
+    bia = hand_of(await svc.press(ANA, button(ana, "Descartar")), BIA)
+    bia = hand_of(await svc.press(BIA, button(bia, "Comprar do monte")), BIA)
+    bia = await select(svc, BIA, gid, bia, "7♣", "7♦", "7♥")
+    bia = hand_of(await svc.press(BIA, button(bia, "Baixar")), BIA)
+    assert bia.lines[1] == "Você comprou o J♠ e baixou 7♣ 7♦ 7♥."
+    clock.advance(90)
+    effects = await svc.tick()
+    assert texts(effects)[0] == (
+        "Bia não jogou a tempo: jogada automática (só o descarte: já tinha comprado).")
+    assert effects[1].view.lines[-1] == "Bia comprou do monte, baixou 7♣ 7♦ 7♥ e descartou A♣."
+    assert hand_of(effects, BIA).lines == [
+        "Mesa: Grupo do Buraco",
+        "Você comprou do monte e baixou 7♣ 7♦ 7♥. Seu tempo acabou: o robô descartou A♣ "
+        "por você.", "Aguarde a sua vez."]
+
+
+async def test_timeout_of_a_whole_turn_is_told_in_the_hand(
+        svc: Service, clock: FakeClock) -> None:
+    """The whole turn made for Ana (draw and the safe discard, issue 4 "Timers"): the
+    group reads "comprar e descartar" and her hand says her time ran out (O8)."""
+    await two_player_buraco(svc)
+    clock.advance(90)
+    effects = await svc.tick()
+    assert texts(effects)[0] == (
+        "Ana não jogou a tempo: jogada automática (comprar e descartar).")
+    assert hand_of(effects, ANA).lines[1] == (
+        "Seu tempo acabou: o robô comprou do monte e descartou A♥ por você.")
+    assert effects[1].view.lines[-1] == "Ana comprou do monte e descartou A♥."
