@@ -17,6 +17,7 @@ from bot.i18n import N_, Translator
 from bot.model import Game
 from bot.outcome import Outcome, Refusal
 from engine.rules import RedThree, Rules
+from engine.state import DealState
 from engine.view import hands_at_end
 
 
@@ -63,13 +64,16 @@ def breakdown_text(game: Game, score: Any, _: Translator) -> str:
     lines = [_("Fim da mão {n}.", n=len(game.deals))]
     for side, team in enumerate(state.teams):
         row = score.breakdown[side]
-        parts = [_("jogos {n}", n=row["melded"])]
+        parts = [_(N_("jogos sem canastra {n}") if row["melded"] < 0 else N_("jogos {n}"),
+                   n=row["melded"])]
         for label, bonus in row["canastras"]:
             parts.append(_("canastra {label} {n}", label=_(views.CANASTRA_LABELS.get(
                 label, label)), n=bonus))
-        for key, msgid in (("batida", N_("batida {n}")), ("threes", threes_msgid(rules)),
-                           ("relancinho", N_("relancinho {n}")), ("hand", N_("mão {n}")),
-                           ("morto", N_("morto {n}"))):
+        for key, msgid in (("batida", N_("batida {n}")),
+                           ("threes", threes_msgid(rules, row["threes"])),
+                           ("relancinho", N_("relancinho {n}")),
+                           ("hand", N_("cartas na mão {n}")),
+                           ("morto", morto_msgid(state, side))):
             if row[key]:
                 parts.append(_(msgid, n=row[key]))
         lines.append(_("{side}: {parts} = {total}", side=views.side_label(game, side, team, _),
@@ -83,12 +87,31 @@ def breakdown_text(game: Game, score: Any, _: Translator) -> str:
     return "\n".join(lines)
 
 
-def threes_msgid(rules: Rules) -> str:
+def threes_msgid(rules: Rules, points: int = 0) -> str:
     """The deal result's label of the laid red 3s: "Dólares {n}" where they are Dólares
-    (altaneira, RULES A4), else "3 vermelhos {n}" (a bare "3s 200" read as 3200)."""
+    (altaneira, RULES A4), else "3 vermelhos {n}" (a bare "3s 200" read as 3200); when
+    they take ``points`` away, why: the side made no canastra ("3 vermelhos sem canastra
+    -200", RULES §2 "extras", A4; issue 30: every line that takes points says why)."""
     if rules.red_three == RedThree.DOLLAR:
-        return N_("Dólares {n}")
-    return N_("3 vermelhos {n}")
+        return N_("Dólares sem canastra {n}") if points < 0 else N_("Dólares {n}")
+    return N_("3 vermelhos sem canastra {n}") if points < 0 else N_("3 vermelhos {n}")
+
+
+def morto_msgid(state: DealState, side: int) -> str:
+    """Why ``side`` pays the morto's -100 in the deal's result (RULES C14), from the
+    deal as it ended (issue 30: a trial read a bare "morto -100" as a bug twice):
+
+    * its morto became the stock when the stock ran out (RULES A26: "their sides still
+      pay -100") — "morto virou monte";
+    * a player of the side took it by discarding, and the deal ended before their next
+      turn, the first they could play it in (C12: paid "as if it had not taken it") —
+      "morto pego com descarte, não jogado";
+    * else it was never taken — "morto não pego"."""
+    if state.morto_taken[side]:
+        return N_("morto pego com descarte, não jogado {n}")
+    if not state.mortos[side]:
+        return N_("morto virou monte {n}")
+    return N_("morto não pego {n}")
 
 
 def winner_text(game: Game, _: Translator) -> str:

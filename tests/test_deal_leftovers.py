@@ -69,7 +69,7 @@ async def test_the_terminal_deal_result_shows_both_hands_after_fim_da_mao() -> N
     first_end = text.index("Fim da mão 1.")
     assert not LEFT.search(text[:first_end])
     assert text[first_end:].startswith(  # the robot went out: nothing left in its hand
-        "Fim da mão 1.\nVocê: jogos 0, mão -90 = -90\n"
+        "Fim da mão 1.\nVocê: jogos 0, cartas na mão -90 = -90\n"
         "  Na sua mão: 8♣ 5♠ 6♠ 7♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠\nRobô 2: jogos 710, ")
     # every deal's result names the seats that held cards, never between the results
     # and the next deal's hands in play

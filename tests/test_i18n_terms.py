@@ -53,12 +53,12 @@ def test_italian_mazzo_is_only_the_deck() -> None:
 
 @pytest.mark.parametrize(("lang", "texts"), [
     ("it", ["Pesca dal tallone", "c = pesca dal tallone", "Tallone: 40", "giochi 2",
-            "burraco pulito 200", "burraco sporco 100", "pozzetto 100",
+            "burraco pulito 200", "burraco sporco 100", "pozzetto non preso -100",
             "Ana: 120 punti · questa mano: 80 nei giochi",
             "Ana: 120 punti · questa mano: 80 nei giochi + 300 di burraco",
             "e 2 4 5 = aggiungi le carte 4 5 al gioco 2", "(nessun gioco)"]),
     ("en", ["Draw from the stock", "c = draw from the stock", "Stock: 40", "melds 2",
-            "clean canasta 200", "dirty canasta 100", "morto 100",
+            "clean canasta 200", "dirty canasta 100", "morto not taken -100",
             "Ana: 120 pts · this deal: 80 in melds",
             "Ana: 120 pts · this deal: 80 in melds + 300 for canastas",
             "e 2 4 5 = add cards 4 5 to meld 2",
@@ -68,7 +68,7 @@ def test_actions_help_table_and_score_use_the_same_words(lang: str, texts: list[
     _ = Translator(lang)
     assert [_("Comprar do monte"), _("c = comprar do monte"), _("Monte: {n}", n=40),
             _("jogos {n}", n=2), _("canastra {label} {n}", label=_("limpa"), n=200),
-            _("canastra {label} {n}", label=_("suja"), n=100), _("morto {n}", n=100),
+            _("canastra {label} {n}", label=_("suja"), n=100), _("morto não pego {n}", n=-100),
             _("{side}: {points} pts · nesta mão: {melded} em jogos", side="Ana",
               points=120, melded=80),
             _("{side}: {points} pts · nesta mão: {melded} em jogos + {bonus} de canastras",

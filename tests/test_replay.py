@@ -129,9 +129,9 @@ async def test_a_deals_last_step_shows_its_result_with_the_leftovers(svc: Servic
         "Ana descartou K♣ e bateu.",
         "",
         "Fim da mão 1.\n"
-        "Dupla 1 (Ana, Bia): jogos 185, batida 50, mão -40 = 195\n"
+        "Dupla 1 (Ana, Bia): jogos 185, batida 50, cartas na mão -40 = 195\n"
         "  Na mão de Bia: 6♣ 7♥ 2♠ 8♠ K♠\n"
-        "Dupla 2 (Robô 2, Robô 4): jogos 95, mão -80 = 15\n"
+        "Dupla 2 (Robô 2, Robô 4): jogos 95, cartas na mão -80 = 15\n"
         "  Na mão de Robô 2: 7♣ 4♦ 2♥ 6♥ 5♠ 7♠\n"
         "  Na mão de Robô 4: K♣ 2♦ 5♥ 8♥ K♠\n"
         "Placar: 195 × 15"]

@@ -75,11 +75,15 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
     gid = game.id
     effects = await play_deal(svc, store)
     says = [e.text for e in effects if e.kind == "say"]
+    # the stock ran out: both mortos became the stock, their sides pay -100 (RULES A26),
+    # and each line that takes points says why (issue 30 T4)
     assert says[-2] == (
         "Fim da mão 1.\n"
-        "Ana: jogos 0, 3 vermelhos -300, mão -80, morto -100 = -480\n"
+        "Ana: jogos 0, 3 vermelhos sem canastra -300, cartas na mão -80, morto virou monte -100 "
+        "= -480\n"
         "  Na mão de Ana: 2♠ 6♠ 6♠ 7♠ 8♠ 9♠ 10♠ K♠\n"  # issue 30: the deal is over
-        "Robô 2: jogos 0, 3 vermelhos -100, mão -100, morto -100 = -300\n"
+        "Robô 2: jogos 0, 3 vermelhos sem canastra -100, cartas na mão -100, morto virou monte "
+        "-100 = -300\n"
         "  Na mão de Robô 2: 2♣ 2♣ 2♦ 2♦ 2♥ 2♥ 2♠ Q♠ Q♠ K♠\n"
         "Placar: -480 × -300")
     left = hands_at_end(play.deal_of((await game_of(store, gid=gid))[1]))  # as left

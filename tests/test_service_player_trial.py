@@ -9,6 +9,8 @@ from typing import Any
 from test_service_support import (  # noqa: F401  (fixtures)
     ANA,
     BIA,
+    CAIO,
+    CHAT,
     Backend,
     FakeClock,
     backend,
@@ -102,3 +104,62 @@ async def test_timeout_of_a_whole_turn_is_told_in_the_hand(
     assert hand_of(effects, ANA).lines[1] == (
         "Seu tempo acabou: o robô comprou do monte e descartou A♥ por você.")
     assert effects[1].view.lines[-1] == "Ana comprou do monte e descartou A♥."
+
+
+CLUBS = "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc"
+HEARTS = "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh"
+SPADES = "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks"
+DIAMONDS = "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd"
+
+
+async def _meld_all(svc: Service, player: Any, gid: str, view: Any) -> list[Any]:
+    """``player`` picks every card of the hand ``view`` and presses "Baixar"."""
+    view = await select(svc, player, gid, view, *[c.text for c in view.cards])
+    return await svc.press(player, button(view, "Baixar"))
+
+
+async def test_deal_result_says_why_a_side_pays_for_a_morto_it_took(
+        backend: Backend, clock: FakeClock) -> None:
+    """RULES C12: Ana goes out by discarding and takes her morto, playable only from her
+    next turn; Bia ends the deal before it and before Caio's turn (two direct
+    going-outs, C11, A17; both relancinhos, A21), so Ana's side pays -100 "as if it had
+    not taken it". The result says why (issue 30 T3: a bare "morto -100" after the morto
+    was taken read as a bug), and the cards left in a hand are named so ("cartas na
+    mão", not "mão" beside "Fim da mão 1"). Caio never took his morto: "morto não pego"
+    (C14)."""
+    from test_console_numbers import Stacked
+    from test_service_support import make_service
+
+    svc = make_service(backend.make(), clock, deck_fn=Stacked(
+        [CLUBS, HEARTS, CLUBS], "5d Ah", [SPADES, DIAMONDS, SPADES]))
+    await svc.new_game(CHAT, ANA, "buraco_morto")
+    await svc.join(CHAT, BIA)
+    await svc.join(CHAT, CAIO)
+    effects = await svc.start(CHAT, ANA)
+    gid, ana = effects[0].game_id, hand_of(effects, ANA)
+    ana = hand_of(await svc.press(ANA, button(ana, "Comprar do monte")), ANA)
+    ana = await select(svc, ANA, gid, ana, *CLUBS_TEXT)
+    ana = hand_of(await svc.press(ANA, button(ana, "Baixar")), ANA)
+    ana = await select(svc, ANA, gid, ana, "5♦")
+    effects = await svc.press(ANA, button(ana, "Descartar"))
+    assert "O morto (11 cartas) entra na sua mão na sua próxima vez." in hand_of(
+        effects, ANA).lines
+    bia = hand_of(effects, BIA)
+    bia = hand_of(await svc.press(BIA, button(bia, "Comprar do monte")), BIA)
+    bia = hand_of(await _meld_all(svc, BIA, gid, bia), BIA)  # 3♥..A♥: the morto, direct
+    assert [c.text for c in bia.cards] == DIAMONDS_TEXT
+    effects = await _meld_all(svc, BIA, gid, bia)  # the morto's 11 diamonds: the deal ends
+    result = next(t for t in texts(effects) if t.startswith("Fim da mão 1."))
+    assert result == (
+        "Fim da mão 1.\n"
+        "Ana: jogos 85, canastra limpa 200, relancinho 100, morto pego com descarte, não "
+        "jogado -100 = 285\n"
+        "Bia: jogos 185, canastra limpa 200, canastra limpa 200, batida 50, relancinho 100 "
+        "= 735\n"
+        "Caio: jogos 0, cartas na mão -85, morto não pego -100 = -185\n"
+        "  Na mão de Caio: 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣ 10♣ J♣ Q♣ K♣\n"
+        "Placar: 285 × 735 × -185")
+
+
+CLUBS_TEXT = ["3♣", "4♣", "5♣", "6♣", "7♣", "8♣", "9♣", "10♣", "J♣", "Q♣", "K♣"]
+DIAMONDS_TEXT = ["3♦", "4♦", "5♦", "6♦", "7♦", "8♦", "9♦", "10♦", "J♦", "Q♦", "K♦"]
