@@ -157,7 +157,9 @@ async def _play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
 
     variant, players, levels = args.variant, args.players, args.levels
     while True:  # a variant typed at the prompt starts the next match (issue 30)
-        game = ConsoleGame(service, Console(), pause_s=args.pause, lang=lang)
+        # highlight off: rich would colour the numbers and quoted words of our texts on
+        # its own ("Robô 2" with a cyan 2, issue 30 T6); the game styles what it means to
+        game = ConsoleGame(service, Console(highlight=False), pause_s=args.pause, lang=lang)
         if not await game.setup(variant, players, levels):
             return 2
         await game.play()

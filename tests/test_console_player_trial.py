@@ -36,3 +36,32 @@ async def test_terminal_hint_says_a_short_first_lay_down_raises_the_minimum() ->
     assert before in text and refused in text
     assert text.index(before) < text.index(refused)
     assert "Sua primeira baixada precisa de 90 pontos." in text[text.index(refused):]
+
+
+OUR_STYLES = {"0", "1", "2", "36", "1;31", "1;32", "1;33", "1;4", "1;4;31"}
+"""The SGR codes of the styles the terminal gives its own text (adapters/console: bold,
+bold red cards, dim numbers, bold yellow replies, cyan group lines, the bold green ``*``,
+a picked card underlined); rich's automatic highlighting adds others (a number in bold
+cyan, ``1;36``; quoted text in green)."""
+
+
+def test_terminal_text_is_not_highlighted_by_rich() -> None:
+    """Issue 30 T6: the end-of-match summary read "Partida: Você × Robô 2" with the 2 in
+    bold cyan, rich's own highlighting of numbers; the game's text keeps the colours the
+    game gives it, every number and name alike."""
+    import re
+
+    from pty_support import Terminal
+
+    term = Terminal.bot_play("--variant", "buraco", "--players", "2")
+    try:
+        term.expect("> ")
+        term.type("q")
+        term.expect("(s/n)")
+        term.type("s")
+        term.expect("Até a próxima!")
+    finally:
+        term.close()
+    raw = term.raw.decode("utf-8", "replace")
+    assert "\x1b[1;33mPartida: Você × Robô 2\x1b[0m" in raw
+    assert set(re.findall(r"\x1b\[([0-9;]*)m", raw)) <= OUR_STYLES
