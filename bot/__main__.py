@@ -153,7 +153,6 @@ async def _play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
     service = Service(store, SystemClock(), turn_timer_s=3600, ai_pace_s=0.0,
                       next_deal_s=3600.0, compress=settings.state_codec,
                       season=RedisSeason.beside(store))
-    from adapters.console.choose import seats_for
 
     variant, players, levels = args.variant, args.players, args.levels
     while True:  # a variant typed at the prompt starts the next match (issue 30)
@@ -166,7 +165,7 @@ async def _play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
         if game.next_variant is None:
             return 0
         variant, lang = game.next_variant, game._.lang
-        players, levels = seats_for(variant, args.players, args.levels)
+        players, levels = game.next_seats  # those of the match left, where they fit (T5)
 
 
 def main(argv: list[str] | None = None) -> int:

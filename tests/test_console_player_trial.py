@@ -65,3 +65,27 @@ def test_terminal_text_is_not_highlighted_by_rich() -> None:
     raw = term.raw.decode("utf-8", "replace")
     assert "\x1b[1;33mPartida: Você × Robô 2\x1b[0m" in raw
     assert set(re.findall(r"\x1b\[([0-9;]*)m", raw)) <= OUR_STYLES
+
+
+async def test_a_variant_typed_mid_match_keeps_the_table_and_says_what_comes() -> None:
+    """Issue 30 T5: ``tranca`` typed in a 4-player match to 1500 asked "Começar uma
+    partida de Tranca? Esta termina aqui." and started a 2-player one-deal Tranca. The
+    question says what the new match will be, and it keeps the table's seats and robot
+    levels where the variant plays with them (RULES §1: tranca 2, or 4 in pairs; one
+    deal, A35); altaneira plays with 4 only, so a duel becomes its 4 (RULES §1)."""
+    from adapters.console import choose
+
+    game, out = stacked(["c", "tranca", "s"], [PERSON, ROBOT, "2c 2d 2h 2s Jc Jd Jh Qc Qd Qh Kc",
+                                                "6d 6h 6s 7c 7h 7s 8c 8d 8h Td Th"], "Qs")
+    assert await game.setup("buraco", 4, ["facil", "normal", "dificil"])
+    await game.play()
+    assert ("Começar uma partida de Tranca (4 jogadores: você e 3 robôs; uma mão só)? Esta "
+            "acaba aqui. (s/n) <s>") in out.getvalue()
+    assert (game.next_variant, game.next_seats) == ("tranca", (4, ["facil", "normal",
+                                                                   "dificil"]))
+    assert choose.seats_for("altaneira", 2, ["facil"]) == (None, ["facil"])
+    duel, out = stacked(["c", "altaneira", "s"], [PERSON, ROBOT], "Qs")
+    assert await duel.setup("buraco", 2)
+    await duel.play()
+    assert ("Começar uma partida de Biriba com Tranca de Altaneira (4 jogadores: você e 3 "
+            "robôs; até 5000 pontos)? Esta acaba aqui. (s/n) <s>") in out.getvalue()

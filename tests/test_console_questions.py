@@ -10,7 +10,8 @@ from test_console import play_seeded_duel
 from test_console_numbers import ROBOT, play
 from test_console_wild import WILDS
 
-VARIANT_QUESTION = "Começar uma partida de Tranca? Esta acaba aqui. (s/n) "
+VARIANT_QUESTION = ("Começar uma partida de Tranca (2 jogadores: você e 1 robô; uma mão só)? "
+                    "Esta acaba aqui. (s/n) ")
 QUIT_QUESTION = "Sair da partida? (s/n) "
 YES_NO = "Responda s (sim) ou n (não)."
 

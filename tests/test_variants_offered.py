@@ -96,12 +96,15 @@ def test_the_terminal_plays_bossa_nova_and_one_word_starts_another_variant() -> 
     term.type("tranca")
     second = term.expect("Sua mão")
     assert "  bossa_nova    Buraco Bossa Nova: com morto" in second
-    assert "Tranca · uma mão" in second and "Cartas na mão: Você 11 · Robô 2 11" in second
+    # the table's four seats and robots stay (issue 30 T5: it became a 2-player Tranca)
+    assert "Tranca · uma mão" in second
+    assert "Cartas na mão: Você 11 · Robô 2 11 · Robô 3 11 · Robô 4 11" in second
     term.expect("> ")
     term.type("c")
     term.expect("> ")
     term.type("biriba")
-    term.expect("Começar uma partida de Buraco com Morto? Esta acaba aqui. (s/n) ")
+    term.expect("Começar uma partida de Buraco com Morto (4 jogadores: você e 3 robôs; até "
+                "1500 pontos)? Esta acaba aqui. (s/n) ")
     term.type("n")
     assert term.expect("> ").strip().endswith("A partida continua.")
     term.type("q")

@@ -85,6 +85,8 @@ class ConsoleGame:
         self.rules: Any = None
         self.pressed = False  # a move was played: choosing another variant asks first
         self.next_variant: str | None = None  # typed at the prompt (adapters.console.choose)
+        self.next_seats: tuple[int | None, list[str]] = (None, ["normal"])  # and its seats
+        self.seats: tuple[int, list[str]] = (2, ["normal"])  # this match's: count, levels
         self.ctrl_c = tty.CtrlC()  # held back while the game draws or plays (issue 30)
 
     def show(self, effects: list[Effect]) -> None:
@@ -197,6 +199,7 @@ class ConsoleGame:
             self.say(self._("--robos deu {k} níveis para {n} robôs: dê um nível para todos "
                             "ou um por robô.", k=len(levels), n=robots))
             return False
+        self.seats = (robots + 1, list(levels))  # kept by a variant typed later (T5)
         with self.ctrl_c.deferred():  # Ctrl-C here is taken at the first prompt
             return await self._setup(robots, levels, variant)
 

@@ -16,6 +16,7 @@ from rich.table import Table
 
 from adapters.console import question
 from bot import lobby, variants
+from bot.i18n import Translator
 from bot.outcome import Refusal
 from engine.rules import ALIASES, PRESETS
 
@@ -59,21 +60,37 @@ async def switch(game: ConsoleGame, line: str) -> bool:
         game.say(err.render(_))
         return False
     title = variants.TITLES[preset]
+    players, levels = seats_for(line, *game.seats)
     if game.pressed:
-        answer = question.yes_no(game, _("Começar uma partida de {name}? Esta acaba aqui. "
-                                         "(s/n) ", name=title))
+        what = match_line(players or lobby.rules_of(preset, options).default_players,
+                          lobby.rules_of(preset, options).target, _)
+        answer = question.yes_no(game, _("Começar uma partida de {name} ({what})? Esta "
+                                         "acaba aqui. (s/n) ", name=title, what=what))
         if not answer:
             game.console.print(_("A partida continua."))
             return False
     game.next_variant = line.strip()
+    game.next_seats = (players, levels)
     return True
+
+
+def match_line(players: int, target: int | None, _: Translator) -> str:
+    """What a match chosen at the prompt will be, said in its question (issue 30 T5: a
+    4-player match to 1500 became, unasked, a 2-player one-deal Tranca): ``"4
+    jogadores: você e 3 robôs; até 1500 pontos"``, ``"...; uma mão só"`` where one deal
+    decides (RULES A35, ``target`` None)."""
+    who = _.n("{players} jogadores: você e {n} robô", "{players} jogadores: você e {n} robôs",
+              players - 1, players=players)
+    goal = _("até {target} pontos", target=target) if target else _("uma mão só")
+    return _("{who}; {goal}", who=who, goal=goal)
 
 
 def seats_for(variant: str, players: int | None,
               levels: Sequence[str]) -> tuple[int | None, list[str]]:
     """The seat count and robot levels a match of ``variant`` chosen at the prompt
-    starts with: ``players`` (from ``--players``) when the variant takes it, else its
-    default; ``levels`` when one level or one per robot fits, else the first for all."""
+    starts with: ``players`` (those of the match it replaces, issue 30 T5) when the
+    variant takes it, else its default (RULES §1 "players"); ``levels`` when one level
+    or one per robot fits, else the first for all."""
     preset, options, _timer, _shuffle = lobby.parse_args(variant, lobby.MIN_TIMER_S)
     rules = lobby.rules_of(preset, options)
     seats = players if players in rules.players_allowed else None
