@@ -137,7 +137,7 @@ class GameRunner:
                 return None
             game = self._parsed(gid, got)
             if game.status == "over":
-                await upkeep.close_out(self.store, game, self.season)
+                await upkeep.close_out(self.store, game, self.season, self.clock.now())
                 return None
         except CorruptGame:
             return gid  # the call that follows says it cannot be read
@@ -244,7 +244,7 @@ class GameRunner:
             await self._settle(gid, True, (version, game))
         if game.status == "over":
             effects = effects + await upkeep.close_out(self.store, game, self.season,
-                                                       self.clock.now())
+                                                       self.clock.now(), shown=True)
         return [e.model_copy(update={"state_version": version})
                 if isinstance(e, TableView) else e for e in effects]
 
@@ -294,7 +294,8 @@ class GameRunner:
                 got = await self._load(gid)
                 if got is None:
                     return
-            await upkeep.schedule(self.store, got[1], self.pacing, self.season)
+            await upkeep.schedule(self.store, got[1], self.pacing, self.season,
+                                  self.clock.now())
             stored = await self.store.load_game(gid)
             if stored is None or stored[0] == got[0]:
                 return
@@ -369,7 +370,7 @@ class GameRunner:
         if now - self._swept_at >= upkeep.SWEEP_S:
             self._swept_at = now
             try:  # one bad key must not stop the timers of every game
-                await upkeep.sweep(self.store, self.pacing, season=self.season)
+                await upkeep.sweep(self.store, self.pacing, season=self.season, now=now)
             except Exception as err:
                 log.error("sweep failed (%s)", type(err).__name__)
         out: list[Effect] = []

@@ -62,7 +62,7 @@ async def keep_deals(store: GameStore, gid: str, deals: list[tuple[int, dict[str
 
 
 async def close_out(store: GameStore, game: Game, season: SeasonStore | None = None,
-                    now: float | None = None) -> list[Effect]:
+                    now: float | None = None, shown: bool = False) -> list[Effect]:
     """The follow-ups of a game that is over (cancelled, closed idle, or a finished
     match), all idempotent, the deadline removed last. Does nothing for a live game.
     With ``season``, a finished match is also counted in the group's season once
@@ -70,7 +70,8 @@ async def close_out(store: GameStore, game: Game, season: SeasonStore | None = N
     the deadline for a retry, not the chat bound), and a tournament match in the
     group's tournament once (:mod:`bot.season.tournament.followup`; ``now`` starts the
     next call's walkover time, default the game's last move); returns their
-    announcements."""
+    announcements. ``shown``: the caller sends them to the group (else a tournament
+    call they hold is left to the tournament timer's tick to show)."""
     if game.status != "over":
         return []
     record: dict[str, Any] | None = None
@@ -86,7 +87,7 @@ async def close_out(store: GameStore, game: Game, season: SeasonStore | None = N
     said = await followup.count(season, game, record) if season is not None else []
     if season is not None:
         said += await tournament.count(store, season, game,
-                                       game.touched if now is None else now)
+                                       game.touched if now is None else now, shown)
     if game.match is None:  # a lobby that never started leaves nothing behind
         await store.delete_game(game.id)
     await store.clear_deadline(game.id)
@@ -94,23 +95,28 @@ async def close_out(store: GameStore, game: Game, season: SeasonStore | None = N
 
 
 async def schedule(store: GameStore, game: Game, pacing: timers.Pacing,
-                   season: SeasonStore | None = None) -> None:
-    """Set the deadline the game's state calls for (or run :func:`close_out` when over;
-    its announcements are dropped: they belong to the call that ended the match)."""
+                   season: SeasonStore | None = None, now: float | None = None) -> None:
+    """Set the deadline the game's state calls for (or run :func:`close_out` at ``now``
+    when over; its announcements are dropped: they belong to the call that ended the
+    match, and a tournament call they would have shown is shown by its timer's tick,
+    :attr:`bot.season.tournament.model.Tournament.posted`)."""
     due = timers.next_due(game, pacing)
     if due is None:
-        await close_out(store, game, season)
+        await close_out(store, game, season, now)
     else:
         await store.set_deadline(game.id, due)
 
 
 async def sweep(store: GameStore, pacing: timers.Pacing, batch: int = 200,
-                season: SeasonStore | None = None) -> int:
+                season: SeasonStore | None = None, now: float = 0.0) -> int:
     """Give every stored game without a deadline the one its state calls for; a game
-    that is over gets :func:`close_out` if its chat is still bound to it. Returns how
-    many games were repaired. A state that cannot be read (damaged, or a key of the
-    wrong type) is logged (its id and the error's kind only) and left alone."""
-    repaired = 0
+    that is over gets :func:`close_out` if its chat is still bound to it; with
+    ``season``, every group's running tournament without its timer gets it again
+    (:func:`bot.season.tournament.followup.rearm`, ``now`` the Unix seconds a call
+    never shown is due). Returns how many games and tournaments were repaired. A state
+    that cannot be read (damaged, or a key of the wrong type) is logged (its id and the
+    error's kind only) and left alone."""
+    repaired = await tournament.rearm_all(store, season, now) if season is not None else 0
     ids: list[str] = []
     async for gid in store.game_ids(batch):
         ids.append(gid)

@@ -83,6 +83,11 @@ class SeasonKeys:
         """Hash with the group's tournament record and its version."""
         return f"{self.base(chat)}:tournament"
 
+    def tournament_pattern(self) -> str:
+        """SCAN pattern of every group's tournament hash."""
+        escaped = "".join(f"\\{c}" if c in "*?[]\\" else c for c in self.prefix)
+        return f"{escaped}:{{season:*}}:tournament"
+
     def public(self) -> str:
         """Set of the people who appear across groups."""
         return f"{self.base(PLATFORM)}:public"
@@ -218,6 +223,15 @@ class RedisSeason:
         if v is None or s is None:
             return None
         return int(str(_text(v))), str(_text(s))
+
+    async def tournament_chats(self) -> AsyncIterator[str]:
+        """Every chat key with a tournament record (SCAN)."""
+        stem = f"{self.keys.prefix}:{{season:"
+        async for key in self.client.scan_iter(match=self.keys.tournament_pattern(),
+                                               count=500):
+            text = str(_text(key))
+            if text.startswith(stem) and text.endswith("}:tournament"):
+                yield text[len(stem):-len("}:tournament")]
 
     async def save_tournament(self, chat: str, version: int, record: str) -> bool:
         """One SAVE_TOURNAMENT script (compare-and-set on the version)."""

@@ -101,6 +101,9 @@ class SeasonStore(Protocol):
     async def load_tournament(self, chat: str) -> tuple[int, str] | None:
         """The group's tournament record: ``(version, JSON)``, or None (issue 29)."""
 
+    def tournament_chats(self) -> AsyncIterator[str]:
+        """Every chat key that has a tournament record (the repair sweep, issue 29)."""
+
     async def save_tournament(self, chat: str, version: int, record: str) -> bool:
         """Write the group's tournament record if it is still at ``version`` (0: there
         is none), as ``version + 1``, atomically; False when another write came first

@@ -29,7 +29,10 @@ from bot.season.tournament.followup import (
     UseCase,
     commit,
     load,
+    post_call,
+    rearm,
     timer_id,
+    unposted,
 )
 from bot.season.tournament.model import Tournament
 
@@ -83,15 +86,19 @@ class TournamentCalls(GameRunner):
 
     async def _commit(self, chat: ChatRef, user: PlayerRef, _: Translator,
                       fn: UseCase) -> list[Effect]:
-        """:func:`.followup.commit` for a person: a refusal is their one line."""
+        """:func:`.followup.commit` for a person: a refusal is their one line. The
+        group's timer is then set again if it was lost (:func:`.followup.rearm`)."""
         assert self.season is not None
+        now = self.clock.now()
         try:
-            done = await commit(self.store, self.season, chat.key, fn)
+            done = await commit(self.store, self.season, chat.key, fn, shown=True)
         except Refusal as err:
+            await rearm(self.store, (await load(self.season, chat.key))[1], chat.key, now)
             return [Reply(player=user, text=err.render(_))]
         except TournamentConflict:
             return [Reply(player=user, text=_(
                 "Muita gente jogando ao mesmo tempo: tente de novo."))]
+        await rearm(self.store, (await load(self.season, chat.key))[1], chat.key, now)
         return [] if done is None else done[1]
 
     async def _board(self, chat: ChatRef, user: PlayerRef, _: Translator) -> list[Effect]:
@@ -99,6 +106,7 @@ class TournamentCalls(GameRunner):
         version, t = await load(self.season, chat.key)
         if t is None:
             return [Reply(player=user, text=_(flow.NOT_RUNNING))]
+        await rearm(self.store, t, chat.key, self.clock.now())
         out: list[Effect] = [Reply(player=user, text=texts.board_text(t, _))]
         if t.status != "signup":
             out += await picture.picture_effects(t, _)
@@ -205,8 +213,9 @@ class TournamentCalls(GameRunner):
 
     async def _tick_one(self, gid: str, now: float,
                         platforms: frozenset[str] | None) -> list[Effect]:
-        """A tournament's deadline (``torneio:<chat key>``): the walkover of a side that
-        did not show, or the retry of a match's table; else a game's step."""
+        """A tournament's deadline (``torneio:<chat key>``): the call shown when it never
+        was (its walkover time starting then), the walkover of a side that did not show,
+        or the retry of a match's table; else a game's step."""
         if not gid.startswith(TIMER_PREFIX):
             return await super()._tick_one(gid, now, platforms)
         chat_key = gid[len(TIMER_PREFIX):]
@@ -222,6 +231,8 @@ class TournamentCalls(GameRunner):
         m = t.matches[t.current]
         if m.game is not None:
             return await self.open_match(chat_key, m.game)
+        if unposted(t):
+            return await post_call(self.store, self.season, chat_key, now)
         if t.due is not None and now < t.due:
             await self.store.set_deadline(gid, t.due)
             return []
@@ -237,7 +248,7 @@ class TournamentCalls(GameRunner):
                 return None
             return s, lambda x, v: texts.announced(x, notes, v, Translator(x.lang))
 
-        done = await commit(self.store, self.season, chat_key, wo)
+        done = await commit(self.store, self.season, chat_key, wo, shown=True)
         if done is None:
             await self.store.clear_deadline(gid)
             return []

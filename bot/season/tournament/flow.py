@@ -147,8 +147,9 @@ def _through(m: Match) -> int:
 
 
 def call(t: Tournament, index: int, now: float) -> list[Note]:
-    """Call match ``index``: each side has :attr:`Tournament.wo_s` to show."""
-    t.current, t.present, t.due = index, [], now + t.wo_s
+    """Call match ``index``: each side has :attr:`Tournament.wo_s` to show (from when
+    the call is shown: :attr:`Tournament.posted`)."""
+    t.current, t.present, t.due, t.posted = index, [], now + t.wo_s, False
     t.matches[index].game = None
     return [("call", index)]
 

@@ -7,10 +7,22 @@ left by a lost save only wakes a tick that finds nothing due) and cleared after 
 :func:`count` is the tournament's part of a finished match's follow-up
 (:func:`bot.upkeep.close_out`): guarded by the game id inside the record, so a
 follow-up redone after a crash counts nothing twice.
+
+A call's save leaves :attr:`Tournament.posted` False, with the timer due within
+:data:`POST_GRACE_S`; once its effects are built, a second compare-and-set
+(:func:`post_call`) marks it shown and moves the timer to the walkover. A worker dying
+between the two leaves the mark unset: the first tick of the tournament's timer shows
+the call and gives the sides their full time from then (a redone follow-up's own
+announcements are dropped, :func:`bot.upkeep.schedule`, so it only re-arms the timer).
+A call may then be shown twice, never not at all; a death after the mark and before the
+adapter sends is not covered (there is no outbox).
+A lost timer entry is set again from the record by :func:`rearm` (the repair sweep and
+every ``/torneio`` call or press in the group).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from bot import play
@@ -33,6 +45,12 @@ UseCase = Callable[[Tournament | None], tuple[Tournament, Render] | None]
 saved at a version; None: nothing to change. Raises :class:`Refusal`."""
 
 
+log = logging.getLogger(__name__)
+POST_GRACE_S = 10.0
+"""Seconds after a call's save by which it must be marked shown: the timer is due
+then, so a worker that died before the mark leaves the call to the next tick."""
+
+
 class TournamentConflict(RuntimeError):
     """The record kept changing under every attempt."""
 
@@ -50,10 +68,20 @@ async def load(season: SeasonStore, chat_key: str) -> tuple[int, Tournament | No
     return got[0], Tournament.model_validate_json(got[1])
 
 
+def unposted(t: Tournament | None) -> bool:
+    """Whether ``t`` has a match called whose call was never shown to the group."""
+    return (t is not None and t.status == "running" and t.current is not None
+            and not t.posted and t.matches[t.current].game is None)
+
+
 async def commit(store: GameStore, season: SeasonStore, chat_key: str,
-                 fn: UseCase) -> tuple[Tournament, list[Effect]] | None:
+                 fn: UseCase, shown: bool = False
+                 ) -> tuple[Tournament, list[Effect]] | None:
     """Run ``fn`` on the stored record and save it (see the module docstring): the
-    saved record and its effects, or None when ``fn`` changed nothing. Raises
+    saved record and its effects, or None when ``fn`` changed nothing. ``shown``: the
+    caller sends the effects to the group, so a saved call not yet shown is marked
+    shown once they are built (they show it: every render of a running call does); a
+    caller that drops them leaves the call to the timer's tick. Raises
     :class:`Refusal` from ``fn`` and :class:`TournamentConflict` after
     :data:`ATTEMPTS` lost races."""
     for _attempt in range(ATTEMPTS):
@@ -63,12 +91,77 @@ async def commit(store: GameStore, season: SeasonStore, chat_key: str,
             return None
         new, render = got
         if new.status == "running" and new.due is not None:
-            await store.set_deadline(timer_id(chat_key), new.due)
+            await store.set_deadline(timer_id(chat_key), new.due if new.posted else
+                                     new.due - new.wo_s + POST_GRACE_S)
         if await season.save_tournament(chat_key, version, new.model_dump_json()):
             if new.status != "running" or new.due is None:
                 await store.clear_deadline(timer_id(chat_key))
-            return new, render(new, version + 1)
+            effects = render(new, version + 1)
+            if shown and unposted(new) and new.due is not None:
+                await post_call(store, season, chat_key, new.due - new.wo_s, show=False)
+            return new, effects
     raise TournamentConflict(chat_key)
+
+
+async def post_call(store: GameStore, season: SeasonStore, chat_key: str, now: float,
+                    show: bool = True) -> list[Effect]:
+    """Mark the group's current call shown at ``now`` (Unix seconds), its walkover due
+    a full :attr:`Tournament.wo_s` from then at the earliest; with ``show``, the call
+    itself for the group (none when it was shown meanwhile). A record that keeps
+    changing is logged and left unmarked: the next tick shows the call again."""
+    def use(t: Tournament | None) -> tuple[Tournament, Render] | None:
+        if t is None or not unposted(t) or t.current is None:
+            return None
+        index = t.current
+        t.posted, t.due = True, max(t.due or now, now + t.wo_s)
+        return t, lambda s, v: (texts.announced(s, [("call", index)], v, Translator(s.lang))
+                                if show else [])
+
+    try:
+        done = await commit(store, season, chat_key, use)
+    except TournamentConflict:
+        log.warning("tournament of %s: call not marked shown (lost races)", chat_key)
+        return []
+    return [] if done is None else done[1]
+
+
+async def rearm(store: GameStore, t: Tournament | None, chat_key: str,
+                now: float) -> bool:
+    """Set the group's tournament timer again when the record calls for one and it is
+    missing (a worker that died between writes, a timer set that lost its last second):
+    at :attr:`Tournament.due` for a shown call, at ``now`` for a call never shown or a
+    match whose table never opened. Idempotent; True when it set one. A timer written
+    from a record another worker changed meanwhile only wakes a tick that reads the
+    record again."""
+    if t is None or t.status != "running" or t.current is None:
+        return False
+    tid = timer_id(chat_key)
+    if (await store.has_deadline([tid]))[0]:
+        return False
+    m = t.matches[t.current]
+    if m.game is None:
+        due = t.due if t.posted and t.due is not None else now
+    elif await store.load_game(m.game) is None:
+        due = now
+    else:
+        return False  # the table is open: its own deadline leads to the result
+    log.warning("tournament of %s: had no timer; restored", chat_key)
+    await store.set_deadline(tid, due)
+    return True
+
+
+async def rearm_all(store: GameStore, season: SeasonStore, now: float) -> int:
+    """:func:`rearm` every group's tournament (the repair sweep); how many were set.
+    A record that cannot be read is logged by its kind and left alone."""
+    repaired = 0
+    async for chat_key in season.tournament_chats():
+        try:
+            _v, t = await load(season, chat_key)
+            repaired += await rearm(store, t, chat_key, now)
+        except Exception as err:
+            log.error("tournament of %s: unreadable in the sweep (%s)", chat_key,
+                      type(err).__name__)
+    return repaired
 
 
 def game_result(game: Game) -> tuple[list[int], int | None]:
@@ -86,10 +179,11 @@ def game_result(game: Game) -> tuple[list[int], int | None]:
 
 
 async def count(store: GameStore, season: SeasonStore, game: Game,
-                now: float) -> list[Effect]:
+                now: float, shown: bool = False) -> list[Effect]:
     """Count finished (or closed) ``game`` in its group's tournament when it is the
     match being played there, once; what the group is told (the result's standings or
-    bracket, the next call, the champion). A game of no tournament: nothing."""
+    bracket, the next call, the champion). A game of no tournament: nothing. ``shown``:
+    the caller sends what is returned to the group (:func:`commit`)."""
     totals, winner = game_result(game)
     notes: list[flow.Note] = []
 
@@ -101,9 +195,11 @@ async def count(store: GameStore, season: SeasonStore, game: Game,
         return t, lambda saved, v: texts.announced(saved, got, v, Translator(saved.lang))
 
     try:
-        done = await commit(store, season, game.chat.key, use)
+        done = await commit(store, season, game.chat.key, use, shown)
     except Refusal:
         return []
-    if done is None:
+    if done is None:  # counted before (a follow-up redone): a call never shown is
+        _v, t = await load(season, game.chat.key)  # left to the timer's tick
+        await rearm(store, t, game.chat.key, now)
         return []
     return done[1] + await picture.after_round(done[0], notes)

@@ -51,8 +51,13 @@ class Tournament(BaseModel):
     of two. ``preset`` and ``args`` (``target=1000``) are each match's table; ``wo_s``
     the seconds a called side has to show. ``current``: the index of the match being
     called or played; ``present`` the people who showed for it, ``due`` when its
-    walkover falls. ``counted``: the game ids whose results were counted (once
-    each); ``champion`` the winning side."""
+    walkover falls (:func:`bot.season.tournament.followup.rearm` sets its timer again
+    from it when lost). ``posted``: whether the current call was shown to the group (a
+    call's save leaves it False, a second compare-and-set after its effects are built
+    makes it True; a tick of the tournament's timer that finds it False shows the call
+    and moves ``due`` to a full :attr:`wo_s` from then, so nobody loses by W.O. to a
+    call never shown). ``counted``: the game ids whose results were counted (once each);
+    ``champion`` the winning side."""
 
     id: str
     chat: ChatRef
@@ -70,6 +75,7 @@ class Tournament(BaseModel):
     current: int | None = None
     present: list[str] = Field(default_factory=list)
     due: float | None = None
+    posted: bool = True
     counted: list[str] = Field(default_factory=list)
     champion: int | None = None
 
