@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bot.effects import ChatRef, PlayerRef
+from bot.i18n import Translator
 from bot.outcome import Refusal
-from bot.season.tournament import flow
+from bot.season.tournament import flow, texts
 from bot.season.tournament.model import Match, Tournament
 from bot.season.tournament.standings import decided_by, standings
 
@@ -124,3 +125,16 @@ def test_options_are_read_as_typed(args: str, want: tuple[object, ...]) -> None:
 def test_bad_options_are_refused(args: str) -> None:
     with pytest.raises(Refusal):
         flow.parse(args)
+
+
+@pytest.mark.parametrize(("lang", "want"), [
+    ("pt", "🏆 Torneio de Tranca — mata-mata, duplas, alvo 2000, 60 s por jogada"),
+    ("en", "🏆 Tranca tournament — knockout, pairs, target 2000, 60 s per move"),
+    ("it", "🏆 Torneo di Tranca — eliminazione diretta, coppie, obiettivo 2000, "
+           "60 s per mossa"),
+])
+def test_the_title_shows_table_options_as_players_read_them(lang: str, want: str) -> None:
+    t = flow.open_tournament("t9", CHAT, P[0], "mata duplas tranca alvo=2000 timer=60 wo=3",
+                             lang)
+    assert t.args == "target=2000 timer=60"
+    assert texts.title(t, Translator(lang)) == want

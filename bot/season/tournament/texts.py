@@ -26,11 +26,28 @@ def side_name(t: Tournament, side: int | None) -> str:
     return " + ".join(p.name for p in t.sides[side].people)
 
 
+OPTION_WORDS = {"target": N_("alvo {value}"), "timer": N_("{value} s por jogada"),
+                "tempo": N_("{value} s por jogada")}
+"""Table options as players read them in a tournament's title; any other option shows
+as ``key value``."""
+
+
+def option_words(args: str, _: Translator) -> list[str]:
+    """``"target=2000 timer=60"`` -> ``["alvo 2000", "60 s por jogada"]`` (in the
+    language of ``_``)."""
+    out: list[str] = []
+    for token in args.split():
+        key, _eq, value = token.partition("=")
+        word = OPTION_WORDS.get(key.lower())
+        out.append(_(word, value=value) if word else f"{key} {value}".strip())
+    return out
+
+
 def title(t: Tournament, _: Translator) -> str:
     """``"🏆 Torneio de Tranca — todos contra todos, individual, alvo 1000"``."""
     fmt = _("mata-mata") if t.knockout else _("todos contra todos")
     kind = _("duplas") if t.pairs else _("individual")
-    extra = f", {t.args}" if t.args else ""
+    extra = "".join(f", {w}" for w in option_words(t.args, _))
     return _("🏆 Torneio de {variant} — {fmt}, {kind}{extra}",
              variant=TITLES.get(t.preset, t.preset), fmt=fmt, kind=kind, extra=extra)
 
