@@ -120,17 +120,23 @@ def start(t: Tournament, user: PlayerRef, now: float) -> list[Note]:
 
 
 def advance(t: Tournament, now: float) -> list[Note]:
-    """After a match ends (or at the start): close a round whose matches are all done
-    (a knockout pairs the next one), then call the next match or crown the champion."""
+    """After a match ends (or at the start): close the round of the match that just
+    ended (at the start: the last round paired) when all its matches are done (a
+    knockout pairs the next one), then call the next match or crown the champion.
+
+    A round robin pairs every round at the start, so the round closing is the ended
+    match's, not the last one: each round is announced once, when its last match ends
+    (a result is counted once, :func:`result`, so a redone follow-up announces
+    nothing)."""
     notes: list[Note] = []
+    ending = t.matches[t.current].round if t.current is not None else t.rounds()
     t.current, t.present, t.due = None, [], None
-    last = t.rounds()
-    if last and all(m.done for m in t.matches if m.round == last):
-        notes.append(("round", last))
-        if t.knockout:
-            winners = [_through(m) for m in t.matches if m.round == last]
+    if ending and all(m.done for m in t.matches if m.round == ending):
+        notes.append(("round", ending))
+        if t.knockout and ending == t.rounds():
+            winners = [_through(m) for m in t.matches if m.round == ending]
             if len(winners) > 1:
-                t.matches += [Match(round=last + 1, a=a, b=b)
+                t.matches += [Match(round=ending + 1, a=a, b=b)
                               for a, b in pairing.next_round(winners)]
     pending = [i for i, m in enumerate(t.matches) if not m.done]
     if not pending:
