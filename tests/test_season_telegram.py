@@ -89,3 +89,25 @@ async def test_the_match_picture_goes_out_as_a_photo_with_its_caption(tg: Tg) ->
     tg.fake.failures.append(Failure("sendPhoto", 400, "Bad Request: IMAGE_PROCESS_FAILED"))
     await tg.handlers.outbox.deliver([pic])
     assert last_said(tg) == pic.caption
+
+
+async def test_config_and_novojogo_say_so_when_telegram_cannot_tell_who_is_admin(
+        tg: Tg) -> None:
+    """A fresh tester: ``/config`` while getChatMember failed answered "Only the group's
+    admins change the settings." (a refusal); it now says the check failed and nothing
+    changes, as ``/cancelar`` does."""
+    tg.fake.admins.add(int(ANA["id"]))
+    await tg.command(ANA, "/config mesas admins")
+    before = last_said(tg)
+    tg.fake.fail("getChatMember", "Internal Server Error", code=500, times=10)
+    await tg.command(ANA, "/config mesas todos")
+    assert last_said(tg) == (
+        "Não consegui confirmar com o Telegram se você é admin do grupo: nada foi mudado. "
+        "Tente /config de novo daqui a pouco.")
+    await tg.command(ANA, "/novojogo tranca")
+    assert last_said(tg) == (
+        "Não consegui confirmar com o Telegram se você é admin do grupo: nada foi mudado. "
+        "Tente /novojogo de novo daqui a pouco.")
+    assert await tg.service.store.chat_game(CHAT.key) is None
+    await tg.command(BIA, "/config")
+    assert last_said(tg) == before  # still "Quem abre mesas: admins"

@@ -74,3 +74,19 @@ async def test_a_second_tournament_and_a_stranger_cancelling_are_refused(tg: Tg)
     await tg.press(BIA, message_with(tg, "Inscritos"), "Cancelar")
     assert (await record(tg.service, CHAT)).status == "cancelled"
     assert "🏆 Torneio cancelado por Bia." in tg.fake.texts_to(GROUP["id"])
+
+
+async def test_a_cancel_telegram_cannot_check_names_the_tournaments_command(tg: Tg) -> None:
+    """The "Cancelar" button's toast and ``/torneio cancelar`` when getChatMember fails:
+    nothing changes, and the call to send again is ``/torneio cancelar`` (``/cancelar``
+    closes the table, not the tournament)."""
+    unsure = ("Não consegui confirmar com o Telegram se você é admin do grupo: nada foi "
+              "mudado. Tente /torneio cancelar de novo daqui a pouco.")
+    await tg.command(ANA, "/torneio")
+    tg.fake.fail("getChatMember", "Internal Server Error", code=500, times=10)
+    query = await tg.press(BIA, message_with(tg, "Inscritos"), "Cancelar")
+    assert tg.answer(query)["text"] == unsure
+    await tg.command(BIA, "/torneio cancelar")
+    sent = [c["text"] for c in tg.fake.called("sendMessage") if c["chat_id"] == GROUP["id"]]
+    assert sent[-1] == unsure
+    assert (await record(tg.service, CHAT)).status == "signup"

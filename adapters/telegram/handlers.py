@@ -42,7 +42,11 @@ HAND_FROM_GROUP = N_("Mande /mao no grupo da mesa: a sua mão chega aqui.")
 """``/mao`` sent in the private chat: the bot keeps games by group, so the group's /mao
 (or its "Minha mão" button) is what finds the hand; it is then sent here."""
 WELCOME = N_("Tudo certo! Suas cartas vão chegar aqui quando a partida começar. Para abrir uma mesa, me adicione a um grupo e use /novojogo.")  # noqa: E501
-ADMIN_UNKNOWN = N_("Não consegui confirmar com o Telegram se você é admin do grupo: nada foi mudado. Tente /cancelar de novo daqui a pouco.")  # noqa: E501
+ADMIN_UNKNOWN = N_("Não consegui confirmar com o Telegram se você é admin do grupo: nada foi mudado. Tente {again} de novo daqui a pouco.")  # noqa: E501
+"""Telegram's ``getChatMember`` failed for an admin-gated call: ``{again}`` is the call to
+send again (``/cancelar``, ``/torneio cancelar``, ``/config``, ``/novojogo``)."""
+ADMIN_UNKNOWN_PRESS = N_("Não consegui confirmar com o Telegram se você é admin do grupo: nada foi mudado. Aperte o botão de novo daqui a pouco.")  # noqa: E501
+"""The same for a button with no command of its own (taking a robot off the table)."""
 # The callback answer's url opens the private chat: "Minha mão" unless the service refused
 # (the hand is there; ``/start h<game>`` re-sends it to someone the bot could not
 # reach; a non-player gets the refusal as a toast, no link), "Entrar" only for someone
@@ -157,6 +161,21 @@ class Handlers:
             return False
         return await self.is_admin(chat_id, int(user.user_id), bot)
 
+    async def command_admin(self, name: str, args: str, chat: ChatRef, user: PlayerRef,
+                            chat_id: int, bot: Any) -> bool | None:
+        """Whether command ``name`` comes from a group admin, asked of Telegram only for
+        the admin-gated calls (``/cancelar`` as :meth:`cancel_admin`, ``/config`` with
+        settings, ``/torneio cancelar``, ``/novojogo`` in a group that keeps opening to
+        admins); False for the others; None when Telegram could not say (the caller
+        changes nothing and says so, never a refusal)."""
+        if name == "cancelar":
+            return await self.cancel_admin(chat, user, chat_id, bot)
+        if (name == "config" and args) or (
+                name == "torneio" and args.strip().lower() in CANCEL_WORDS) or (
+                name == "novojogo" and await self.service.needs_admin_to_open(chat)):
+            return await self.is_admin(chat_id, int(user.user_id), bot)
+        return False
+
     async def command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Any registered command except ``/start``."""
         message = update.effective_message
@@ -171,18 +190,14 @@ class Handlers:
             text = _(HAND_FROM_GROUP) if name == "mao" else _(GROUP_ONLY_TEXT)
             await api("sendMessage", lambda: message.reply_text(text))
             return
-        admin = False
-        if name == "cancelar":
-            checked = await self.cancel_admin(chat, user, message.chat_id, context.bot)
-            if checked is None:
-                _ = await self.lang(chat)
-                await api("sendMessage", lambda: message.reply_text(_(ADMIN_UNKNOWN)))
-                return
-            admin = checked
-        elif (name == "config" and args) or (name == "torneio" and args.strip().lower()
-                                             in CANCEL_WORDS) or (
-                name == "novojogo" and await self.service.needs_admin_to_open(chat)):
-            admin = bool(await self.is_admin(message.chat_id, int(user.user_id), context.bot))
+        admin = await self.command_admin(name, args, chat, user, message.chat_id,
+                                         context.bot)
+        if admin is None:  # nothing is done on a refusal the person did not earn
+            _ = await self.lang(chat)
+            again = "/torneio cancelar" if name == "torneio" else f"/{name}"
+            await api("sendMessage", lambda: message.reply_text(_(ADMIN_UNKNOWN,
+                                                                  again=again)))
+            return
         effects = await self.call(run_command(self.service, name, chat, user, args, admin,
                                               update_key(update)), fresh=name == "mao")
         sent_hand = self.outbox.queued_hand  # read before any await: set by this call
@@ -251,8 +266,11 @@ class Handlers:
                 admin = await self.is_admin(query.message.chat.id, int(user.user_id),
                                             context.bot)  # a tournament's "Cancelar"
             if admin is None:
-                origin.replies.append((await self.lang(chat) if chat else Texts())(
-                    ADMIN_UNKNOWN))
+                _ = await self.lang(chat) if chat else Texts()
+                origin.replies.append(_(ADMIN_UNKNOWN_PRESS) if parts and parts[2] == "ar"
+                                      else _(ADMIN_UNKNOWN, again="/torneio cancelar"
+                                             if parts and parts[2] == CANCEL
+                                             else "/cancelar"))
             else:
                 effects = origin.absorb(await self.call(self.service.press(
                     user, data, is_admin=admin, update=update_key(update), chat=chat)))
