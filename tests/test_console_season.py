@@ -24,7 +24,8 @@ async def test_ranking_and_perfil_in_the_terminal_before_and_after_a_match() -> 
                        f"test-console-season-{uuid.uuid4().hex}")
     svc = make_service(store, clock, deck_fn=SeededDecks(), chooser=seeded_ai,
                        next_deal_s=3600, season=RedisSeason.beside(store))
-    first = iter(["ranking", "perfil", "ranking geral", "perfil publico", "profile"])
+    first = iter(["ranking", "perfil", "ranking geral", "ranking xyz", "perfil publico",
+                  "profile"])
     moves = iter(["c", "d 1"] * 2000)
     last = iter(["ranking", "perfil", ""])
 
@@ -46,12 +47,13 @@ async def test_ranking_and_perfil_in_the_terminal_before_and_after_a_match() -> 
         in before
     assert "No terminal o ranking é por período: ranking semana, mes, ano ou sempre.\n" \
         in before
+    assert "Período desconhecido: xyz. Use semana, mes, ano ou sempre.\n" in before  # no geral
     assert before.count("No terminal, perfil mostra o seu perfil: digite só perfil.\n") == 1
     assert "Perfil de" not in text and "grupo" not in text.replace("Ranking do grupo", "")
     # the match just played (lost to the seeded robot, -175) is counted for the person
     ranked = after[after.index("Ranking do terminal — desde sempre"):]
-    assert ranked.startswith("Ranking do terminal — desde sempre\n1. Você: vitórias 0 em 1 "
-                             "partidas (0%), pontos -175, rating ")
+    assert ranked.startswith("Ranking do terminal — desde sempre\n1. Você: 0 vitórias em 1 "
+                             "partida (0%), pontos -175, rating ")
     profile = after[after.index("Seu perfil no terminal"):].split("\n")
     assert profile[2] == "Partidas 1, vitórias 0 (0%)"
     assert profile[3] == "Por variante: Buraco 0/1 (0%)"

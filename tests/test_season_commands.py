@@ -40,7 +40,9 @@ async def test_ranking_by_period_counts_each_match_in_its_week(redis: Redis) -> 
         wins = sum(f.winner == side for f in facts)
         points = sum(f.sides[side].total for f in facts)
         shown = Rating.parse(ratings[who]).shown
-        return (f"{i}. {name}: vitórias {wins} em {len(facts)} partidas "
+        won = "vitória" if wins == 1 else "vitórias"  # pt-BR plural: n != 1
+        played = "partida" if len(facts) == 1 else "partidas"
+        return (f"{i}. {name}: {wins} {won} em {len(facts)} {played} "
                 f"({round(100 * wins / len(facts))}%), pontos {points}, "
                 f"rating {shown} (provisório)")
 

@@ -48,7 +48,7 @@ async def test_ranking_and_perfil_commands_after_a_match(tg: Tg) -> None:
     gid = (await game_of(store, CHAT))[1].id
     await play_to_end(tg.service, store, gid, PEOPLE[0])  # type: ignore[arg-type]
     want = (await tg.service.ranking(CHAT, PEOPLE[0], "sempre"))[0].text  # type: ignore[union-attr]
-    assert want.startswith("Ranking do grupo — desde sempre\n1. Bia: vitórias 1 em 1")
+    assert want.startswith("Ranking do grupo — desde sempre\n1. Bia: 1 vitória em 1 partida (100%)")
     await tg.command(ANA, "/ranking sempre")
     assert last_said(tg) == want
     await tg.command(BIA, "/perfil publico")

@@ -37,3 +37,27 @@ async def test_each_round_of_a_round_robin_posts_its_standings_once(
         assert await upkeep.close_out(store, game, season) == []  # a redone follow-up
         assert (await record(svc, CHAT)).model_dump() == t.model_dump()
     assert said[-1] == f"🏆 Campeão do torneio: {texts.side_name(t, t.champion)}!"
+
+
+def test_a_walkover_says_w_o_once_and_absent_in_the_plural_for_two_sides() -> None:
+    """A fresh tester read "🏆 W.O.: Ana x Caio: W.O. (Caio ausente) → Ana" and "Bia, Ana
+    ausente": W.O. is said once, and two absent sides are "ausentes" (pt, en, it)."""
+    from bot.effects import PlayerRef
+    from bot.season.tournament.model import Match, Side, Tournament
+
+    people = [PlayerRef(platform="tg", user_id=str(i), name=n)
+              for i, n in enumerate(["Ana", "Bia", "Caio"])]
+    t = Tournament(id="t1", chat=CHAT, creator=people[0], status="running",
+                   sides=[Side(people=[p]) for p in people],
+                   matches=[Match(round=1, a=0, b=2, absent=[2], winner=0),
+                            Match(round=2, a=1, b=0, absent=[1, 0], winner=-1)])
+    pt, en, it = Translator("pt"), Translator("en"), Translator("it")
+    assert texts.wo_text(t, t.matches[0], pt) == "🏆 W.O.: Ana x Caio (Caio ausente) → Ana"
+    assert texts.wo_text(t, t.matches[1], pt) == (
+        "🏆 W.O.: Bia x Ana (Bia, Ana ausentes) → ninguém")
+    assert texts.match_line(t, t.matches[1], pt) == (
+        "Bia x Ana: W.O. (Bia, Ana ausentes) → ninguém")
+    assert texts.wo_text(t, t.matches[0], en) == (
+        "🏆 Walkover: Ana vs Caio (Caio absent) → Ana")
+    assert texts.match_line(t, t.matches[1], it) == (
+        "Bia contro Ana: forfait (Bia, Ana assenti) → nessuno")

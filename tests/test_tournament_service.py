@@ -40,7 +40,7 @@ async def test_round_robin_of_four_to_its_champion_with_a_walkover_and_a_tie_bre
     clock.t += 121
     out = await svc.tick()
     said = [e.text for e in out if isinstance(e, Say)]
-    assert said[0] == "🏆 W.O.: Caio x Dani: W.O. (Caio ausente) → Dani"
+    assert said[0] == "🏆 W.O.: Caio x Dani (Caio ausente) → Dani"
     t = await record(svc, CHAT)
     assert t.status == "over"
     assert [texts.side_name(t, s) for s in [t.champion]] == ["Ana"]
@@ -115,7 +115,7 @@ async def test_the_walkover_deadline_survives_a_restart(redis: Redis) -> None:  
     second, _store2, _season2 = worker(redis, clock)  # the first worker is gone
     out = await second.tick()
     assert [e.text for e in out if isinstance(e, Say)] == [
-        "🏆 W.O.: Ana x Bia: W.O. (Ana ausente) → Bia", "🏆 Terminou: Final.\n"
+        "🏆 W.O.: Ana x Bia (Ana ausente) → Bia", "🏆 Terminou: Final.\n"
         + texts.board_text(await record(second, CHAT), Translator("pt")),
         "🏆 Campeão do torneio: Bia!"]
     assert await second.tick(now=clock.t + 3600) == []  # nothing due any more

@@ -60,9 +60,11 @@ class SeasonCalls(GameRunner):
             return [Reply(player=user, text=texts.platform_text(shown[:RANKING_ROWS], _))]
         kind = PERIOD_WORDS.get(word)
         if kind is None:
-            return [Reply(player=user, text=_(
-                "Período desconhecido: {word}. Use semana, mes, ano, sempre ou geral.",
-                word=echo(args.strip())))]
+            unknown = (N_("Período desconhecido: {word}. Use semana, mes, ano ou sempre.")
+                       if solo else
+                       N_("Período desconhecido: {word}. Use semana, mes, ano, sempre ou "
+                          "geral."))
+            return [Reply(player=user, text=_(unknown, word=echo(args.strip())))]
         rows = await season.standings(chat.key, period_key(kind, self.clock.now()),
                                       RANKING_ROWS)
         return [Reply(player=user, text=texts.standings_text(kind, rows, _, solo))]

@@ -43,8 +43,10 @@ def standings_text(kind: str, rows: list[Standing], _: Translator, solo: bool = 
     if not rows:
         lines.append(_("Ninguém terminou uma partida neste período."))
     for i, row in enumerate(rows, 1):
-        lines.append(_("{i}. {name}: vitórias {w} em {m} partidas ({pct}%), pontos {p}, "
-                       "rating {rating}", i=i, name=row.name, w=row.wins, m=row.matches,
+        lines.append(_("{i}. {name}: {wins} em {matches} ({pct}%), pontos {p}, "
+                       "rating {rating}", i=i, name=row.name,
+                       wins=_.n("{n} vitória", "{n} vitórias", row.wins),
+                       matches=_.n("{n} partida", "{n} partidas", row.matches),
                        pct=percent(row.wins, row.matches), p=row.points,
                        rating=rating_text(row.rating, _)))
     return "\n".join(lines)

@@ -116,9 +116,22 @@ def match_line(t: Tournament, m: Match, _: Translator) -> str:
         return _("{a} x {b}", a=a, b=b)
     won = side_name(t, m.winner) if m.winner >= 0 else _("ninguém")
     if m.absent:
-        who = ", ".join(side_name(t, s) for s in m.absent)
-        return _("{a} x {b}: W.O. ({who} ausente) → {won}", a=a, b=b, who=who, won=won)
+        return _("{a} x {b}: W.O. ({who}) → {won}", a=a, b=b, who=absent(t, m, _), won=won)
     return _("{a} {x} x {y} {b} → {won}", a=a, b=b, x=m.score[0], y=m.score[1], won=won)
+
+
+def absent(t: Tournament, m: Match, _: Translator) -> str:
+    """Who missed walkover match ``m``: ``"Caio ausente"``, ``"Bia, Ana ausentes"``."""
+    return _.n("{names} ausente", "{names} ausentes", len(m.absent),
+               names=", ".join(side_name(t, s) for s in m.absent))
+
+
+def wo_text(t: Tournament, m: Match, _: Translator) -> str:
+    """The walkover's announcement, W.O. said once: ``"🏆 W.O.: Ana x Caio (Caio
+    ausente) → Ana"``."""
+    won = side_name(t, m.winner) if m.winner is not None and m.winner >= 0 else _("ninguém")
+    return _("🏆 W.O.: {a} x {b} ({who}) → {won}", a=side_name(t, m.a), b=side_name(t, m.b),
+             who=absent(t, m, _), won=won)
 
 
 def standings_lines(t: Tournament, _: Translator) -> list[str]:
@@ -164,8 +177,7 @@ def announced(t: Tournament, notes: list[flow.Note], version: int,
     out: list[Effect] = []
     for kind, value in notes:
         if kind == "wo":
-            out.append(Say(chat=t.chat, text=_("🏆 W.O.: {line}", line=match_line(
-                t, t.matches[value], _))))
+            out.append(Say(chat=t.chat, text=wo_text(t, t.matches[value], _)))
             out.append(call_view(t, value, version, _))
         elif kind == "round":
             out.append(Say(chat=t.chat, text=_("🏆 Terminou: {round}.", round=round_name(
