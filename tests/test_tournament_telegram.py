@@ -90,3 +90,31 @@ async def test_a_cancel_telegram_cannot_check_names_the_tournaments_command(tg: 
     sent = [c["text"] for c in tg.fake.called("sendMessage") if c["chat_id"] == GROUP["id"]]
     assert sent[-1] == unsure
     assert (await record(tg.service, CHAT)).status == "signup"
+
+
+async def test_finished_tournament_messages_lose_their_buttons(tg: Tg) -> None:
+    """A fresh tester: after "Começar" the sign-up message said "Inscrições encerradas."
+    but kept its buttons, and a call kept "Estou aqui" once everyone was there; a
+    message whose buttons can do nothing is edited with none."""
+    from test_telegram_app import labels
+
+    await tg.command(ANA, "/torneio mata individual tranca")
+    await tg.press(BIA, message_with(tg, "Inscritos"), "Inscrever-se")
+    assert labels(message_with(tg, "Inscritos")) == [
+        "Inscrever-se", "Sair", "Começar", "Cancelar"]
+    await tg.press(ANA, message_with(tg, "Inscritos"), "Começar")
+    signup = message_with(tg, "Inscritos")
+    assert "Inscrições encerradas." in signup["text"] and labels(signup) == []
+    assert labels(message_with(tg, "Final — Ana x Bia")) == ["Estou aqui"]
+    await tg.press(ANA, message_with(tg, "Final — Ana x Bia"), "Estou aqui")
+    await tg.press(BIA, message_with(tg, "Final — Ana x Bia"), "Estou aqui")
+    call = message_with(tg, "Final — Ana x Bia")
+    assert "Todos presentes" in call["text"] and labels(call) == []
+
+
+async def test_a_cancelled_tournaments_sign_up_loses_its_buttons(tg: Tg) -> None:
+    await tg.command(ANA, "/torneio")
+    await tg.press(ANA, message_with(tg, "Inscritos"), "Cancelar")
+    signup = message_with(tg, "Inscritos")
+    assert "Torneio cancelado." in signup["text"]
+    assert not (signup.get("reply_markup") or {}).get("inline_keyboard")

@@ -44,7 +44,6 @@ BOARD_WORDS = {"tabela", "chave", "classificacao", "classificação", "table", "
                "bracket", "tabella", "classifica"}
 CANCEL_WORDS = {"cancelar", "cancel", "annulla"}
 NO_TOURNAMENTS = N_("Torneios não estão disponíveis neste bot.")
-CANCELLED = N_("🏆 Torneio cancelado por {name}.")
 BUSY = N_("Há outro jogo aberto neste grupo: a partida do torneio começa quando ele "
           "acabar (ou for cancelado com /cancelar).")
 
@@ -72,10 +71,10 @@ class TournamentCalls(GameRunner):
             def stop(t: Tournament | None) -> tuple[Tournament, Render]:
                 if t is None:
                     raise Refusal(flow.NOT_RUNNING)
+                was = t.current
                 flow.cancel(t, user, is_admin)
-                return t, lambda s, v: [texts.signup_view(s, v, Translator(s.lang)),
-                                        Say(chat=chat, text=Translator(s.lang)(
-                                            CANCELLED, name=user.name))]
+                return t, lambda s, v: texts.cancelled(s, was, user.name, v,
+                                                       Translator(s.lang))
             return await self._commit(chat, user, _, stop)
 
         def open_(t: Tournament | None) -> tuple[Tournament, Render]:
@@ -146,10 +145,10 @@ class TournamentCalls(GameRunner):
             elif code == texts.LEAVE:
                 flow.leave(t, user)
             elif code == texts.CANCEL:
+                was = t.current
                 flow.cancel(t, user, is_admin)
-                return t, lambda s, v: [texts.signup_view(s, v, Translator(s.lang)),
-                                        Say(chat=s.chat, text=Translator(s.lang)(
-                                            CANCELLED, name=user.name))]
+                return t, lambda s, v: texts.cancelled(s, was, user.name, v,
+                                                       Translator(s.lang))
             else:
                 notes = flow.start(t, user, self.clock.now())
                 return t, lambda s, v: [texts.signup_view(s, v, Translator(s.lang)),

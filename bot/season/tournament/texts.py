@@ -15,6 +15,8 @@ SIGN_UP, LEAVE, START, CANCEL, PRESENT = "ti", "to", "tc", "tx", "ta"
 NO_ARG = frozenset({SIGN_UP, LEAVE, START, CANCEL})
 CODES = NO_ARG | {PRESENT}
 """Button codes of a tournament's messages (their game id field is the tournament id)."""
+CANCELLED = N_("🏆 Torneio cancelado por {name}.")
+PLAYING_ON = N_("A partida que estava em jogo continua como um jogo normal, fora do torneio.")
 REASONS = {"points": N_("pontos"), "wins": N_("vitórias"), "saldo": N_("saldo"),
            "h2h": N_("confronto direto"), "order": N_("ordem de inscrição")}
 
@@ -168,6 +170,21 @@ def board_text(t: Tournament, _: Translator) -> str:
     elif t.status == "cancelled":
         lines.append(_("Torneio cancelado."))
     return "\n".join(lines)
+
+
+def cancelled(t: Tournament, was: int | None, name: str, version: int,
+              _: Translator) -> list[Effect]:
+    """What the group sees when ``name`` cancels ``t``: the sign-up message and the call
+    of match ``was`` (the one called or played when it was cancelled, or None) edited
+    without their buttons, and the line saying so; a match being played goes on as a
+    normal game (its result is no longer counted, :func:`.flow.result`)."""
+    out: list[Effect] = [signup_view(t, version, _)]
+    text = _(CANCELLED, name=name)
+    if was is not None and t.matches[was].game is None:
+        out.append(call_view(t, was, version, _))
+    elif was is not None and not t.matches[was].done:
+        text += "\n" + _(PLAYING_ON)
+    return [*out, Say(chat=t.chat, text=text)]
 
 
 def announced(t: Tournament, notes: list[flow.Note], version: int,
