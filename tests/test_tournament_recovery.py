@@ -58,7 +58,8 @@ async def test_a_lost_walkover_timer_is_set_again_by_the_sweep_and_falls_once_on
     assert await store.has_deadline([timer_id(CHAT.key)]) == [True]
     out = await second.tick(now=clock.t + 121)
     t = await record(second, CHAT)
-    assert said(out) == ["🏆 W.O.: " + texts.match_line(t, t.matches[0], Translator("pt"))]
+    assert said(out) == [texts.wo_text(t, t.matches[0], Translator("pt")),  # ends round 1
+                         "🏆 Terminou: Rodada 1.\n" + texts.board_text(t, Translator("pt"))]
     assert t.current == 1 and t.matches[0].winner == m.b
     later = await second.tick(now=clock.t + 200)  # match 1's own W.O. is not due yet
     assert said(later) == [] and (await record(second, CHAT)).current == 1
@@ -112,8 +113,7 @@ async def test_a_call_never_shown_after_a_crash_is_shown_by_the_next_tick_with_f
     assert (await record(second, CHAT)).matches[1].winner is None
     out = await second.tick(now=clock.t + 121)
     t = await record(second, CHAT)
-    assert said(out)[0] == "🏆 W.O.: " + texts.match_line(t, t.matches[1],
-                                                          Translator("pt"))
+    assert said(out)[0] == texts.wo_text(t, t.matches[1], Translator("pt"))
     assert t.matches[1].winner == m.a
 
 
