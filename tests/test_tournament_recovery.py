@@ -44,6 +44,18 @@ async def started(svc: Service) -> Tournament:
     return await record(svc, CHAT)
 
 
+async def first_match_open(svc: Service) -> str:
+    """:func:`started`, then both sides of the first match press "Estou aqui": its table
+    opens; returns that game's id."""
+    t = await started(svc)
+    m = t.matches[0]
+    for person in side_people(t, m.a) + side_people(t, m.b):
+        await svc.press(person, pack(t.id, 0, "ta", 0), chat=CHAT)
+    gid = (await record(svc, CHAT)).matches[0].game
+    assert gid is not None
+    return gid
+
+
 async def test_a_lost_walkover_timer_is_set_again_by_the_sweep_and_falls_once_on_time(
         redis: Redis) -> None:  # noqa: F811
     clock = FakeClock()
@@ -81,12 +93,7 @@ async def test_a_call_never_shown_after_a_crash_is_shown_by_the_next_tick_with_f
         redis: Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     clock = FakeClock()
     first, store, _season = worker(redis, clock)
-    t = await started(first)
-    m = t.matches[0]
-    for person in side_people(t, m.a) + side_people(t, m.b):
-        await first.press(person, pack(t.id, 0, "ta", 0), chat=CHAT)
-    gid = (await record(first, CHAT)).matches[0].game
-    assert gid is not None
+    gid = await first_match_open(first)
 
     async def dies(*_args: object, **_kw: object) -> list[Effect]:
         raise ConnectionError("worker killed")
@@ -121,12 +128,7 @@ async def test_a_result_counted_by_a_redone_follow_up_has_its_call_shown_by_the_
         redis: Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     clock = FakeClock()
     first, store, season = worker(redis, clock)
-    t = await started(first)
-    m = t.matches[0]
-    for person in side_people(t, m.a) + side_people(t, m.b):
-        await first.press(person, pack(t.id, 0, "ta", 0), chat=CHAT)
-    gid = (await record(first, CHAT)).matches[0].game
-    assert gid is not None
+    gid = await first_match_open(first)
 
     async def dies(*_args: object) -> bool:
         raise ConnectionError("worker killed")
