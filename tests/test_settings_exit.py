@@ -41,6 +41,8 @@ def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> Iterator[None]:
 TG = {"TELEGRAM_TOKEN": "123:abc", "REDIS_URL": DOWN}
 BAD_DB = ("REDIS_URL inválida: depois de host:porta vem só o número do banco (ex.: "
           "redis://localhost:6379/0)")
+NO_HOST = ("REDIS_URL inválida: diga o host e, se quiser, a porta, de 1 a 65535 (ex.: "
+           "redis://localhost:6379/0)")
 DC = {"DISCORD_TOKEN": "x", "REDIS_URL": DOWN}
 BOTH = {**TG, **DC}
 CASES = [
@@ -103,6 +105,11 @@ CASES = [
     *[(command, {**TG, "REDIS_URL": url}, BAD_DB) for command, url in (
         ("telegram", "redis://127.0.0.1:1/abc"), ("play", "redis://127.0.0.1:1/15x"),
         ("telegram", "redis://:hunter2@127.0.0.1:1/0/1"), ("play", "rediss://127.0.0.1:1/x"))],
+    # issue 38: an address without a host (redis-py took it as localhost) or port 0
+    *[(command, {**TG, "REDIS_URL": url}, NO_HOST) for command, url in (
+        ("telegram", "redis:///3"), ("play", "redis:///3"), ("telegram", "rediss:///0"),
+        ("telegram", "redis://:hunter2@/3"), ("play", "redis://:6379/0"),
+        ("telegram", "redis://127.0.0.1:0/0"), ("play", "redis://"))],
     ("telegram", {"REDIS_URL": DOWN},
      "TELEGRAM_TOKEN não definido: peça um token ao @BotFather e rode "
      "TELEGRAM_TOKEN=<token> python -m bot telegram"),
