@@ -116,8 +116,9 @@ def setting_line(command: str, settings: Settings) -> str | None:
     connects (so a bad value is told even while Redis or the platform is down), None when
     all are good: a missing token, a package the command needs but the venv lacks
     (:func:`missing_package`), a ``REDIS_URL`` redis-py cannot parse, without a host
-    (:func:`redis_host_line`) or whose database is no number (its value is never echoed: it may hold a password), an adapter's own setting
-    (``TELEGRAM_POLL_INTERVAL``, ``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``)."""
+    (:func:`redis_host_line`) or whose database is no number (its value is never echoed:
+    it may hold a password), an adapter's own setting (``TELEGRAM_POLL_INTERVAL``,
+    ``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``)."""
     from redis.connection import parse_url
 
     telegram = command == "telegram" or (command == "serve" and settings.telegram_token)
