@@ -16,7 +16,10 @@
 - ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
   game: the turn moved on). ``PingsOver``: the game's pings are deleted (a robot plays).
 - ``Say`` / ``Tell`` / ``Document`` / ``Picture``: new messages; ``Reply``: the platform
-  answers the origin.
+  answers the origin. A message beside the table (``TableView.apart``: a tournament's
+  call) that follows a new group message in the same call is posted after it, and
+  before the next one (issue 38: a W.O.'s next call came before the round's standings):
+  the group reads them in the order the service said them.
 - ``Closed``: the table is edited to the final view it carries (or loses its buttons),
   the hand messages lose theirs; references are forgotten, and a table view of the game
   still on its way from another worker is dropped (the game's refs keep a closed mark).
@@ -54,6 +57,8 @@ from bot.effects import (
 )
 
 log = logging.getLogger(__name__)
+GROUP_MESSAGES = (Say, Picture, Document)
+"""Effects that post a new message in the group, in the order given."""
 Retable = Callable[[str], Awaitable[list[Effect]]]
 
 
@@ -91,8 +96,11 @@ class Delivery:
         whether this call queued a private hand."""
         rest: list[Effect] = []
         self.queued_hand = False
+        said = False  # a new group message came first: a message beside the table waits
         for effect in effects:
-            if isinstance(effect, TableView):
+            if isinstance(effect, TableView) and effect.apart and said:
+                rest.append(effect)  # queued in turn by deliver (module docstring)
+            elif isinstance(effect, TableView):
                 self._queue_table(effect)
             elif isinstance(effect, HandView):
                 if self.platform.carries_hand(origin, effect.player):
@@ -104,6 +112,7 @@ class Delivery:
                 self._queue_closed(effect)
             else:
                 rest.append(effect)
+                said = said or isinstance(effect, GROUP_MESSAGES)
         return rest
 
     async def deliver(self, effects: list[Effect], origin: Any = None) -> None:
@@ -139,9 +148,12 @@ class Delivery:
             await p.show_replay(effect, origin)
         elif isinstance(effect, HandView):
             await self._hand(effect, origin)
+        elif isinstance(effect, TableView):  # beside the table, after a group message
+            await self.group_edits.settle(self._queue_table(effect))
 
     # ---- group ---------------------------------------------------------------------
-    def _queue_table(self, effect: TableView) -> None:
+    def _queue_table(self, effect: TableView) -> str:
+        """Queue ``effect`` on the group coalescer; the coalescer's key."""
         chat_key = effect.chat.chat_id  # a message beside the table: a queue of its own
         chat_key += f":{effect.game_id}" if effect.apart else ""
         marked = self._mark(effect.game_id, self.group_edits.delay_for(chat_key, effect.prompt))
@@ -158,6 +170,7 @@ class Delivery:
                 await self.stale.clear(effect.game_id, due)
 
         self.group_edits.submit(chat_key, show, prompt=effect.prompt)
+        return chat_key
 
     def _mark(self, game_id: str, wait_s: float) -> asyncio.Task[float] | None:
         if self.stale is None:
