@@ -232,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
                                        redis_url=settings.redis_url))
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from adapters import logcalm
+
+    logcalm.install(logging.getLogger().handlers)  # one warning per outage (issue 38)
     bad = setting_line(args.command, settings)
     if bad is not None:
         print(bad, file=sys.stderr)
