@@ -14,7 +14,6 @@ from bot.effects import ChatRef, Effect, PlayerRef
 COMMANDS: list[tuple[str, str]] = [
     ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
     ("entrar", N_("Sentar na mesa aberta, ou em outra com um convite: /entrar [código]")),
-    ("convidar", N_("Convidar alguém de outro grupo ou plataforma: /convidar [retirar]")),
     ("sair", N_("Sair da mesa (no meio da partida, /voltar retoma o lugar)")),
     ("robo", N_("Pôr um robô na mesa: /robo [facil|normal|dificil]")),
     ("iniciar", N_("Começar a partida")),
@@ -32,6 +31,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("replay", N_("Rever a última partida terminada, jogada a jogada")),
     ("torneio", N_("Torneio no grupo: /torneio [todos|mata] [duplas|individual] [variante] "
                    "[alvo=N] · /torneio tabela · /torneio cancelar")),
+    ("convidar", N_("Convidar alguém de outro grupo ou plataforma: /convidar [retirar]")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
