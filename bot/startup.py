@@ -97,13 +97,28 @@ def redis_db_line(url: str) -> str | None:
                    "(ex.: redis://localhost:6379/0)")
 
 
+def redis_host_line(url: str) -> str | None:
+    """The line for a ``redis://`` or ``rediss://`` ``REDIS_URL`` without a host, or with
+    port 0 (``redis:///3``, ``redis://:pw@/3``, ``redis://h:0/0``: redis-py takes them,
+    the first two as localhost; docs/operator.md "Exit codes" says an address without a
+    host exits 2, issue 38), None otherwise. The value is never echoed."""
+    if url.startswith("unix:"):
+        return None  # a socket path, no host
+    parsed = urlparse(url)
+    if parsed.hostname and parsed.port != 0:
+        return None
+    return Words._("REDIS_URL inválida: diga o host e, se quiser, a porta, de 1 a 65535 "
+                   "(ex.: redis://localhost:6379/0)")
+
+
 def setting_line(command: str, settings: Settings) -> str | None:
     """The line of the first bad setting ``command`` would meet, checked before anything
     connects (so a bad value is told even while Redis or the platform is down), None when
     all are good: a missing token, a package the command needs but the venv lacks
-    (:func:`missing_package`), a ``REDIS_URL`` redis-py cannot parse or whose database
-    is no number (its value is never echoed: it may hold a password), an adapter's own setting
-    (``TELEGRAM_POLL_INTERVAL``, ``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``)."""
+    (:func:`missing_package`), a ``REDIS_URL`` redis-py cannot parse, without a host
+    (:func:`redis_host_line`) or whose database is no number (its value is never echoed:
+    it may hold a password), an adapter's own setting (``TELEGRAM_POLL_INTERVAL``,
+    ``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``)."""
     from redis.connection import parse_url
 
     telegram = command == "telegram" or (command == "serve" and settings.telegram_token)
@@ -116,9 +131,9 @@ def setting_line(command: str, settings: Settings) -> str | None:
             parse_url(settings.redis_url)  # type: ignore[no-untyped-call]
         except ValueError:
             return bad_redis_url()
-        bad_db = redis_db_line(settings.redis_url)
-        if bad_db is not None:
-            return bad_db
+        bad_url = redis_host_line(settings.redis_url) or redis_db_line(settings.redis_url)
+        if bad_url is not None:
+            return bad_url
     try:
         if telegram:
             importlib.import_module("adapters.telegram.app").TelegramTuning()

@@ -244,6 +244,29 @@ def _run(actions: list[Action], offset: int,
     return None, None
 
 
+def _check_deal_start(match: Match, k: int, first: int | None, scores: list[int] | None) -> None:
+    """Deal ``k`` (0-based) of a match record against the match replayed so far: its
+    ``first`` (when given; omitted, the deal starts where the rules say) must be the
+    seat after the dealer the rules chose (RULES C15: the next seat; altaneira: after
+    who went out or held fewest cards, seed 000 §8.5; the first deal: seat 0, D13), and
+    its ``scores`` (when given) the match's scores before it. Raises
+    :class:`MalformedRecord` otherwise (issue 38: a deal 2 starting at the same seat
+    again replayed, and one without ``first`` started at seat 0)."""
+    seat = (match.dealer + 1) % match.n_players
+    if first is not None and first != seat:
+        raise MalformedRecord("mão {n}: começa no assento {first}, mas pelas regras começa "
+                              "no assento {seat}", n=str(k + 1), first=str(first), seat=str(seat))
+    if scores is not None and scores != match.scores:
+        raise MalformedRecord("mão {n}: o placar antes dela é {scores}, mas as mãos anteriores "
+                              "dão {total}", n=str(k + 1), scores=_dashed(scores),
+                              total=_dashed(match.scores))
+
+
+def _dashed(scores: list[int]) -> str:
+    """``[195, -15]`` -> ``195 x -15``, a placar as the messages show it."""
+    return " x ".join(str(v) for v in scores)
+
+
 def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> ReplayResult:
     deals = record["deals"]
     if not isinstance(deals, list) or not deals:
@@ -257,10 +280,11 @@ def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> R
         if not isinstance(deal, dict) or set(deal) - DEAL_LEVEL:
             raise MalformedRecord("a mão {n} precisa ser um objeto com {keys}", n=str(k + 1),
                                   keys=str(sorted(DEAL_LEVEL)))
-        first, _ = _start(deal, len(players), sides, rules)
+        seat, scores = _start(deal, len(players), sides, rules)
         parsed.append(
             (
-                first,
+                seat if "first" in deal else None,
+                scores,
                 _deck(deal.get("deck")),
                 deal.get("reshuffle"),
                 _actions(deal.get("actions", [])),
@@ -269,11 +293,11 @@ def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> R
     offset = 0
     error: dict[str, Any] | None = None
     refusal: IllegalAction | None = None
-    for k, (first, deck, reshuffle, actions) in enumerate(parsed):
+    for k, (first, scores, deck, reshuffle, actions) in enumerate(parsed):
         if k and not match.deal_state.over:
             raise MalformedRecord("a mão {n} não terminou, mas há outra depois dela", n=str(k))
+        _check_deal_start(match, k, first, scores)
         try:
-            match.dealer = (first - 1) % len(players)
             match.start_deal(deck, reshuffle)
         except IllegalAction as err:
             raise MalformedRecord("mão {n}: {reason}", err, n=str(k + 1)) from None
