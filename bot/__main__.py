@@ -259,8 +259,8 @@ def main(argv: list[str] | None = None) -> int:
             err = err.exceptions[0]
         line = setup_error(err)
         if line is None:
-            raise
-        print(line, file=sys.stderr)
+            raise  # its traceback, secrets out (logsafe's excepthook), exit 1
+        print(logsafe.redact(line), file=sys.stderr)
         return exit_code(err)
     return 0
 
@@ -300,8 +300,11 @@ async def _serve_all(settings: Settings) -> int:
     await asyncio.gather(*(_serve_one(name, serve, settings, stop, failed, len(servers))
                            for name, serve in servers))
     if len(failed) == len(servers):
-        print(Words._("Nenhuma plataforma pôde rodar: {failed}",
-                       failed="; ".join(line for line, _code in failed)), file=sys.stderr)
+        from adapters import logsafe
+
+        print(logsafe.redact(Words._("Nenhuma plataforma pôde rodar: {failed}",
+                                     failed="; ".join(line for line, _code in failed))),
+              file=sys.stderr)
         return min(code for _line, code in failed)  # 2 only when every one was a setting
     return 0
 
