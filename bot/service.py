@@ -15,6 +15,7 @@ import logging
 from bot import (
     buttons,
     info,
+    invites,
     lobby,
     places,
     play,
@@ -73,6 +74,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
     rankings by period, profiles and achievements are counted (issue 29,
     :mod:`bot.season`); None counts none of them. ``docs_url``: where ``/ajuda``'s link
     to the player's guide points (``DOCS_URL``, :func:`bot.info.guide_link`).
+    ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``).
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
@@ -80,12 +82,14 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
                  chooser: robot.Chooser | str | None = "engine",
                  deck_fn: play.DeckFn | None = None, threaded: bool = True,
                  compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None,
-                 docs_url: str | None = None) -> None:
+                 docs_url: str | None = None,
+                 invite_ttl_s: int = invites.INVITE_TTL_S) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
             deck_fn=deck_fn, threaded=threaded, compress=check_codec(compress))
         self.turn_timer_s = turn_timer_s
+        self.invite_ttl_s = invite_ttl_s
         self.invite_links = {}  # per platform, set by its adapter (bot/invite_calls.py)
         self.season = season
         self.docs_url = docs_url

@@ -176,7 +176,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     service = MeteredService(Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
-        docs_url=settings.docs_url))
+        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s))
     ops = await start_ops(store, settings.metrics_port)
 
     async def lang_of(chat_key: str) -> str:
