@@ -210,7 +210,8 @@ def test_a_bad_token_ends_with_one_line(refusing_discord: str, monkeypatch: pyte
     monkeypatch.setenv("DISCORD_API_BASE", refusing_discord)
     assert cli.main(["discord"]) == 2
     err = capsys.readouterr().err
-    assert err == "DISCORD_TOKEN recusado pelo Discord: Improper token has been passed.\n"
+    assert err == ("DISCORD_TOKEN recusado pelo Discord: confira o token da página \"Bot\" do "
+                   "Developer Portal\n")
 
 
 @pytest.mark.usefixtures("_no_env")

@@ -1,6 +1,10 @@
 """The bot's commands, the same names and meanings on every platform (Telegram
 ``setMyCommands``, Discord slash commands), with their pt-BR descriptions (translated in
-the ``chat`` domain, :mod:`adapters.delivery.i18n`)."""
+the ``chat`` domain, :mod:`adapters.delivery.i18n`).
+
+A description is at most :data:`DESCRIPTION_MAX` characters in every language: Discord
+refuses a longer one, and with it the whole list of commands
+(``tests/test_commands_listed.py``)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,9 @@ from typing import Any
 from adapters.delivery.i18n import N_
 from bot.effects import ChatRef, Effect, PlayerRef
 
+DESCRIPTION_MAX = 100
+"""Discord's limit for a slash command's (and an option's) description; Telegram's is
+256 (``setMyCommands``)."""
 COMMANDS: list[tuple[str, str]] = [
     ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
     ("entrar", N_("Sentar na mesa aberta")),
@@ -29,8 +36,8 @@ COMMANDS: list[tuple[str, str]] = [
     ("perfil", N_("Seu perfil no grupo: /perfil [@pessoa|publico|privado]")),
     ("config", N_("Configuração do grupo: /config [variante|tempo|idioma|mesas] ...")),
     ("replay", N_("Rever a última partida terminada, jogada a jogada")),
-    ("torneio", N_("Torneio no grupo: /torneio [todos|mata] [duplas|individual] [variante] "
-                   "[alvo=N] · /torneio tabela · /torneio cancelar")),
+    ("torneio", N_("Torneio: /torneio [todos|mata] [duplas|individual] [variante] · tabela · "
+                   "cancelar")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")

@@ -35,6 +35,7 @@ from adapters.delivery.platform import MessageGone, Platform, PrivateRefused
 from adapters.delivery.refs import GameRefs
 from adapters.delivery.stale import StaleTables
 from adapters.ops.metrics import API_ERRORS
+from adapters.ops.series import watch_delivery
 from bot.effects import (
     ChatRef,
     Closed,
@@ -76,6 +77,7 @@ class Delivery:
         self.stale = stale
         self._shown: dict[str, Any] = {}
         self.queued_hand = False
+        watch_delivery(self)  # its backlog in the operator's series (issue 36)
 
     def stage(self, effects: list[Effect], origin: Any = None,
               fresh: bool = False) -> list[Effect]:

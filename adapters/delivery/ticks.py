@@ -14,6 +14,7 @@ from redis.exceptions import RedisError
 
 from adapters.delivery.outbox import Delivery
 from adapters.ops.metrics import REDIS_ERRORS
+from adapters.ops.series import tick_round
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +33,11 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
     while not stop.is_set():
         effects: list[Any] = []
         try:
-            async with outbox.lock:  # same order rule as the handlers (Handlers.call)
-                effects = list(await service.tick(platforms=mine))
-                rest = outbox.stage(effects)
+            with tick_round() as round_:
+                async with outbox.lock:  # same order rule as the handlers (Handlers.call)
+                    effects = list(await service.tick(platforms=mine))
+                    rest = outbox.stage(effects)
+                round_.done(effects)
             if rest:
                 await outbox.deliver(rest)
             await outbox.redo(service.table_of)

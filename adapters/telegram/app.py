@@ -160,6 +160,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): open the store, build the
     service and the application, register the commands, receive updates, tick."""
     from adapters.ops.metrics import MeteredService
+    from adapters.ops.series import pending_from
     from adapters.ops.server import start_ops, stop_ops
     from adapters.storage.connect import open_settings_store
     from adapters.storage.season import RedisSeason
@@ -179,6 +180,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
 
     refs = MessageRefs(store.client, settings.redis_prefix)
     application, handlers = build_application(settings, service, refs, lang_of)
+    pending_from(application.update_queue.qsize)  # the operator's intake lag (issue 36)
     stop = stop or stop_on_signals()
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY]
     try:
