@@ -294,6 +294,8 @@ async def _serve_all(settings: Settings) -> int:
     if settings.discord_token:
         servers.append(("Discord", importlib.import_module("adapters.discord.process").serve))
     logging.getLogger("bot").info("%s", serve_line(settings))
+    if len(servers) > 1:  # one embedded store for both, when there is no REDIS_URL
+        importlib.import_module("adapters.storage.connect").share_embedded()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

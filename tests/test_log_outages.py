@@ -149,6 +149,9 @@ class QuietOutbox:
     async def redo(self, table_of: Any) -> None:
         return None
 
+    async def relayed(self, table_of: Any) -> bool:
+        return False
+
 
 async def test_redis_unreachable_for_the_tick_loop_writes_one_warning_and_one_line_back(
         log_lines: io.StringIO) -> None:

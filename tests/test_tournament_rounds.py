@@ -61,3 +61,26 @@ def test_a_walkover_says_w_o_once_and_absent_in_the_plural_for_two_sides() -> No
         "🏆 Walkover: Ana vs Caio (Caio absent) → Ana")
     assert texts.match_line(t, t.matches[1], it) == (
         "Bia contro Ana: forfait (Bia, Ana assenti) → nessuno")
+
+
+def test_a_knockouts_double_walkover_says_the_better_seed_goes_through() -> None:
+    """Issue 38: "🏆 W.O.: Bia x Caio (Bia, Caio ausentes) → Bia" did not say why Bia
+    went on: the better seed (the earlier sign-up), in pt, en and it."""
+    from bot.effects import PlayerRef
+    from bot.season.tournament.model import Match, Side, Tournament
+
+    people = [PlayerRef(platform="tg", user_id=str(i), name=n)
+              for i, n in enumerate(["Ana", "Bia", "Caio", "Dani"])]
+    t = Tournament(id="t1", chat=CHAT, creator=people[0], status="running", knockout=True,
+                   sides=[Side(people=[p]) for p in people],
+                   matches=[Match(round=1, a=0, b=3, absent=[3], winner=0),
+                            Match(round=1, a=1, b=2, absent=[1, 2], winner=1)])
+    said = {lang: texts.wo_text(t, t.matches[1], Translator(lang)) for lang in ("pt", "en", "it")}
+    assert said == {
+        "pt": "🏆 W.O.: Bia x Caio (Bia, Caio ausentes) → Bia, a melhor cabeça de chave",
+        "en": "🏆 Walkover: Bia vs Caio (Bia, Caio absent) → Bia, the better seed",
+        "it": "🏆 Forfait: Bia contro Caio (Bia, Caio assenti) → Bia, testa di serie migliore"}
+    assert texts.match_line(t, t.matches[1], Translator("pt")) == (
+        "Bia x Caio: W.O. (Bia, Caio ausentes) → Bia, a melhor cabeça de chave")
+    assert texts.wo_text(t, t.matches[0], Translator("pt")) == (
+        "🏆 W.O.: Ana x Dani (Dani ausente) → Ana")
