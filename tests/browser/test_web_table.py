@@ -10,9 +10,11 @@ from the page, and a reload after the launch data's hour that shows the table.""
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import chromium
@@ -264,3 +266,69 @@ def test_a_reload_after_the_launch_data_s_hour_shows_the_table(server: InProcess
     fresh.wait_for_selector("body[data-state=refused]", timeout=10_000)
     assert fresh.inner_text("#message") == (
         "Este link expirou: abra a mesa de novo pelo botão do jogo.")
+
+
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def shoot(pages: list[tuple[Any, str]], phase: str) -> None:
+    """Screenshots of ``pages`` (page, size name) once moves have landed, as
+    ``web-<phase>-<size>.png`` in the artefacts; into docs/img too with
+    ``UPDATE_DOCS_SHOT=1`` (the guides' pictures, on purpose)."""
+    for page, size in pages:
+        page.wait_for_timeout(700)  # the flying cards have landed
+        path = chromium.screenshot(page, f"web-{phase}-{size}")
+        if os.environ.get("UPDATE_DOCS_SHOT") == "1":
+            DOCS_IMG.mkdir(parents=True, exist_ok=True)
+            (DOCS_IMG / path.name).write_bytes(path.read_bytes())
+
+
+def both(server: InProcess, new_page: Any, person: PlayerRef,
+         gid: str) -> list[tuple[Any, str]]:
+    """``person``'s table on a phone and on a desktop."""
+    phone, _w = open_page(server, new_page, person, gid, chromium.PHONE)
+    desktop, _w = open_page(server, new_page, person, gid, chromium.DESKTOP)
+    return [(phone, "360x640"), (desktop, "1280x800")]
+
+
+def test_every_phase_is_drawn_on_a_phone_and_a_desktop(server: InProcess,
+                                                       new_page: Any) -> None:
+    # the lobby of four: Ana, Bia and two robots
+    where = chat("-957")
+    gid = server.start_game(where, [ANA, BIA], start=False)
+    for _ in range(2):
+        server.call(server.service.add_ai(where, ANA))
+    pages = both(server, new_page, ANA, gid)
+    for page, _size in pages:
+        page.wait_for_function("() => document.querySelectorAll('.seat').length === 4")
+    shoot(pages, "lobby")
+    # play: Ana drew and picked three cards; the others around her, a spectator
+    server.absorb(server.call(server.service.start(where, ANA)))
+    phone = pages[0][0]
+    phone.wait_for_selector("body[data-status=playing]")
+    web.action(phone, "c")
+    web.tap_cards(phone, web.hand_codes(phone)[:3])
+    assert [n for n in phone.eval_on_selector_all(
+        ".seat .name", "s => s.map(x => x.textContent)")] == ["Bia", "Robô 3", "Robô 4"]
+    assert_fits(phone)
+    shoot(pages, "play")
+    spectator, _w = open_page(server, new_page, CAIO, gid)
+    assert spectator.is_hidden("#hand-box") and web.actions(spectator) == []
+    shoot([(spectator, "360x640")], "spectator")
+    # the deal's end, the match's end, a closed game
+    gid = server.start_game(chat("-958"), [ANA, BIA])
+    pages = both(server, new_page, ANA, gid)
+    deal_flow.play(pages[0][0], ServicePlayer(server, BIA, 1), deal_flow.Watch(pages[0][0]))
+    pages[1][0].wait_for_selector("body[data-status=between]")
+    shoot(pages, "between")
+    gid = server.start_game(chat("-959"), [ANA, BIA], args=f"{script.PRESET} target=200")
+    pages = both(server, new_page, ANA, gid)
+    deal_flow.play(pages[0][0], ServicePlayer(server, BIA, 1), deal_flow.Watch(pages[0][0]))
+    pages[1][0].wait_for_selector("body[data-status=over]")
+    shoot(pages, "over")
+    gid = server.start_game(chat("-960"), [ANA, BIA])
+    pages = both(server, new_page, ANA, gid)
+    server.call(server.service.cancel(chat("-960"), ANA))
+    for page, _size in pages:
+        page.wait_for_selector("body[data-status=closed]")
+    shoot(pages, "closed")
