@@ -35,7 +35,7 @@ from typing import Any
 from rich.console import Console
 
 from adapters.console import choose, commands, question, render, tty, typed
-from adapters.console.commands import CHAT, ME
+from adapters.console.session import CHAT, ME
 from bot import lobby
 from bot.effects import Effect, View, pack
 from bot.i18n import N_, Translator
