@@ -180,7 +180,7 @@ async def test_redis_unreachable_for_the_tick_loop_writes_one_warning_and_one_li
                              "one line when it is back")
     assert re.fullmatch(r"WARNING outage: Redis is back after \d+\.\d s \((\d+) errors not "
                         r"shown\)", lines[1]), lines[1]
-    assert int(re.findall(r"\((\d+) errors", lines[1])[0]) >= 5
+    assert int(re.findall(r"\((\d+) errors", lines[1])[0]) >= 2  # rounds left out
 
 
 def test_a_long_outage_says_it_goes_on_once_a_minute() -> None:
