@@ -13,11 +13,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from telegram import Update
 
 from adapters.storage import RedisStore
 from adapters.storage.keys import LegacyKeys, StoreKeys
-from adapters.storage.layout import Layout, OldKey
+from adapters.storage.layout import OldKey
 from adapters.telegram.app import build_application
 from adapters.telegram.coalesce import EditCoalescer
 from adapters.telegram.refs import MessageRefs
@@ -28,8 +27,7 @@ try:
     from test_telegram_app import ANA, BIA, GROUP, Clock, Tg, labels, open_table, simple_turn
     from test_telegram_fakeapi import TOKEN, FakeBotAPI
 except ImportError:  # pragma: no cover - package-style test import
-    from tests.test_telegram_app import (ANA, BIA, GROUP, Clock, Tg, labels, open_table,
-                                         simple_turn)
+    from tests.test_telegram_app import ANA, BIA, GROUP, Clock, Tg, labels, open_table, simple_turn
     from tests.test_telegram_fakeapi import TOKEN, FakeBotAPI
 
 CHAT = f"tg:{GROUP['id']}"

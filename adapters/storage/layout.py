@@ -164,6 +164,7 @@ class Layout:
         self._write = client.register_script(WRITE_NEW)
         self._drop = client.register_script(DROP_OLD)
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     async def move(self, key: OldKey) -> bool:
         """Move one old key into its new name (module docstring). True when the old key
@@ -219,7 +220,7 @@ class Layout:
         succeeds)."""
         self.legacy = True
         until = clock() + watch_s
-        while True:
+        while not self._stopping:
             try:
                 moved = await self.run_pass()
                 self.legacy = False
@@ -239,9 +240,14 @@ class Layout:
             self._task = asyncio.get_running_loop().create_task(self.upgrade())
 
     async def stop(self) -> None:
-        """Stop the background upgrade, if any."""
+        """Stop the background upgrade, if any (a pass cut off halfway is safe: module
+        docstring). A client that turns the cancellation into its own error (fakeredis
+        does) is cancelled again until the task ends."""
         task, self._task = self._task, None
-        if task is not None:
+        self._stopping = True
+        while task is not None and not task.done():
             task.cancel()
+            await asyncio.wait({task}, timeout=0.5)
+        if task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                task.result()
