@@ -24,6 +24,13 @@ import random
 
 from redis.asyncio.retry import Retry
 from redis.backoff import AbstractBackoff
+from redis.exceptions import (
+    ClusterDownError,
+    MasterDownError,
+    RedisClusterUnreachableError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -84,3 +91,25 @@ def budget_retry(budget_s: float = BUDGET_S) -> Retry:
     retried until the budget is spent."""
     return Retry(BudgetBackoff(budget_s), MAX_RETRIES,
                  supported_errors=(RedisConnectionError, RedisTimeoutError, OSError))
+
+
+UNREACHABLE: tuple[type[BaseException], ...] = (
+    RedisConnectionError, RedisTimeoutError, ClusterDownError, TryAgainError,
+    MasterDownError, RedisClusterUnreachableError, SlotNotCoveredError)
+"""What redis-py raises when the store could not be reached or could not serve (the
+budget spent included): nothing was saved by the call that raised it, unless the
+connection died between a write and its reply, which the idempotency key of the save
+(adapters/storage/scripts.py ``SAVE_GAME``) makes harmless to press again."""
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether ``error`` (or what it was raised from) says the store was unreachable,
+    not that the call was wrong."""
+    seen: BaseException | None = error
+    for _ in range(5):
+        if seen is None:
+            return False
+        if isinstance(seen, UNREACHABLE):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
