@@ -15,7 +15,7 @@ instead. :func:`budget_retry` is the ``Retry`` built on it, with a count high en
 the budget is what binds.
 
 Outside an update (the tick loop, the CLI) there is no arrival to count from: the
-retries then stop after :data:`IDLE_RETRIES` attempts (about the same time).
+retries then stop after :data:`IDLE_RETRIES` attempts (about the same time on average).
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ button's spinner is answered at 2 s whatever happens (adapters/telegram/handlers
 person waits at most this long for the press's outcome."""
 BASE_S = 0.05
 CAP_S = 0.5
-IDLE_RETRIES = 14
-"""Attempts outside an update: 0.05 + 0.1 + 0.2 + 0.4 + 0.5 x 10 s of pauses at most,
-about :data:`BUDGET_S`."""
+IDLE_RETRIES = 24
+"""Attempts outside an update: pauses of up to 0.1 + 0.2 + 0.4 + 0.5 x 21 s, drawn
+uniformly below those caps: about 5.5 s on average, about :data:`BUDGET_S`."""
 MAX_RETRIES = 1000
 """The count redis-py's loops are given: never the binding limit (the budget is)."""
 
