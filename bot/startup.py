@@ -171,7 +171,11 @@ def exit_code(err: BaseException) -> int:
 
 def setup_error(err: BaseException) -> str | None:
     """One line for an ordinary setup mistake (Redis unreachable, bad ``REDIS_URL``,
-    bad or unverifiable ``TELEGRAM_TOKEN``), None for anything else."""
+    bad or unverifiable ``TELEGRAM_TOKEN``), None for anything else. A refused token
+    is told in the operator's language without the library's text (python-telegram-bot's
+    ``InvalidToken`` quotes the whole token in English, issue 38); the other lines quote
+    the library's error, so whoever prints them passes them through
+    ``adapters.logsafe.redact`` (a URL of the Bot API holds the token)."""
     import redis.exceptions
 
     if isinstance(err, ModuleNotFoundError) and err.name:  # make play's venv, say
@@ -192,8 +196,9 @@ def setup_error(err: BaseException) -> str | None:
         import aiohttp
         import discord
 
-        if isinstance(err, discord.LoginFailure):
-            return Words._("DISCORD_TOKEN recusado pelo Discord: {err}", err=err)
+        if isinstance(err, discord.LoginFailure):  # its text is English, never the token's
+            return Words._("DISCORD_TOKEN recusado pelo Discord: confira o token da página "
+                           "\"Bot\" do Developer Portal")
         if isinstance(err, discord.PrivilegedIntentsRequired):
             return Words._("O Discord recusou as intents pedidas: {err}", err=err)
         if isinstance(err, discord.GatewayNotFound | aiohttp.ClientError | discord.HTTPException):
@@ -206,8 +211,9 @@ def setup_error(err: BaseException) -> str | None:
     if "telegram" in sys.modules:
         import telegram.error
 
-        if isinstance(err, telegram.error.InvalidToken):
-            return Words._("TELEGRAM_TOKEN recusado pelo Telegram: {err}", err=err)
+        if isinstance(err, telegram.error.InvalidToken):  # its text quotes the token
+            return Words._("TELEGRAM_TOKEN recusado pelo Telegram: confira o token que o "
+                           "@BotFather deu")
         if isinstance(err, telegram.error.NetworkError):
             return Words._("Sem conexão com o Telegram: {err}", err=err)
     return None

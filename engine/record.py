@@ -2,9 +2,10 @@
 
 A record is one JSON object::
 
-    {"format": "buraco-record/2", "variant": preset, "options": {...},
+    {"format": "buraco-record/3", "variant": preset, "options": {...},
      "players": [names in seat order],
-     "deck": [...] (+ optional "first", "scores", "reshuffle") | "position": {...},
+     "deck": [...] (+ optional "first", "scores", "reshuffle",
+                    "shuffle"/"commitment"/"seed") | "position": {...},
      "actions": [...]}
 
 or, for a whole match, ``"deals": [{"first", "scores", "deck", "reshuffle"?, "actions"}]``
@@ -12,6 +13,8 @@ instead of ``deck``/``actions``. :func:`replay` never lets an exception escape: 
 malformed record or an illegal action becomes part of the result. A
 ``buraco-record/1`` record (written before laid melds kept their layout, RULES C10)
 replays as the engine that wrote it played: melds re-laid after every extension.
+``buraco-record/3`` is ``/2`` whose seeded deals carry ``shuffle``, ``commitment`` and
+``seed`` (issue 35): checked for shape here, against the deck by :mod:`engine.verify`.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from engine.actions import Action
 from engine.cards import Card, CardParseError
 from engine.deal import apply
 from engine.errors import IllegalAction
-from engine.match import LEGACY_FORMATS, RECORD_FORMAT, Match
+from engine.fairdeal import SCHEME, is_hex64
+from engine.match import LEGACY_FORMATS, RECORD_FORMAT, SEED_KEYS, SEEDED_FORMAT, Match
 from engine.rules import Rules, make_rules, stored_options
 from engine.scoring import score_deal
 from engine.state import DealState, deal_cards
@@ -91,8 +95,9 @@ TOP_LEVEL = {
     "position",
     "actions",
     "deals",
+    *SEED_KEYS,
 }
-DEAL_LEVEL = {"first", "scores", "deck", "reshuffle", "actions"}
+DEAL_LEVEL = {"first", "scores", "deck", "reshuffle", "actions", *SEED_KEYS}
 
 
 def _rules_of(record: Any) -> tuple[Rules, list[str]]:
@@ -103,9 +108,14 @@ def _rules_of(record: Any) -> tuple[Rules, list[str]]:
         raise MalformedRecord("campos desconhecidos no registro: {keys}",
                               keys=", ".join(sorted(unknown)))
     legacy = record.get("format") in LEGACY_FORMATS
-    if record.get("format") != RECORD_FORMAT and not legacy:
+    if record.get("format") not in (RECORD_FORMAT, SEEDED_FORMAT) and not legacy:
         raise MalformedRecord("formato desconhecido: {given} (esperado {wanted})",
-                              given=repr(record.get("format")), wanted=repr(RECORD_FORMAT))
+                              given=repr(record.get("format")), wanted=repr(SEEDED_FORMAT))
+    if record.get("format") != SEEDED_FORMAT:
+        for deal in [record, *(d for d in record.get("deals") or [] if isinstance(d, dict))]:
+            if set(deal) & set(SEED_KEYS):
+                raise MalformedRecord("'seed' e 'commitment' só existem no formato {wanted}",
+                                      wanted=repr(SEEDED_FORMAT))
     variant = _need(record, "variant", str)
     options = record.get("options") or {}
     if not isinstance(options, dict):
@@ -136,6 +146,22 @@ def _actions(raw: Any, offset: int = 0) -> list[Action]:
     return parsed
 
 
+def _seeded(deal: dict[str, Any]) -> None:
+    """A deal's ``shuffle``, ``commitment`` and ``seed`` (buraco-record/3): all three
+    or none, the scheme known, 64 lowercase hex digits each. Whether they match the
+    deck is :mod:`engine.verify`'s question, not the replay's."""
+    present = [k for k in SEED_KEYS if k in deal]
+    if not present:
+        return
+    if len(present) != len(SEED_KEYS):
+        raise MalformedRecord("uma mão com semente leva 'shuffle', 'commitment' e 'seed'")
+    if deal["shuffle"] != SCHEME:
+        raise MalformedRecord("embaralhamento desconhecido: {given} (esperado {wanted})",
+                              given=repr(deal["shuffle"])[:40], wanted=repr(SCHEME))
+    if not is_hex64(deal["seed"]) or not is_hex64(deal["commitment"]):
+        raise MalformedRecord("'seed' e 'commitment' precisam ter 64 dígitos hexadecimais")
+
+
 def _start(
     record: dict[str, Any], players: int, sides: int, rules: Rules
 ) -> tuple[int, list[int] | None]:
@@ -149,6 +175,7 @@ def _start(
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores)
     ):
         raise MalformedRecord("'scores' precisa ter {n} números inteiros", n=str(sides))
+    _seeded(record)
     reshuffle = record.get("reshuffle")
     if reshuffle and not rules.reuse_pile_once:
         raise MalformedRecord("'reshuffle' só existe quando o lixo volta ao monte (altaneira)")
@@ -184,6 +211,8 @@ def replay(record: Any) -> ReplayResult:
     sides = len(rules.teams(len(players)))
     if "position" in record and "deck" in record:
         raise MalformedRecord("o registro leva 'deck' ou 'position', não os dois")
+    if "position" in record and set(record) & set(SEED_KEYS):
+        raise MalformedRecord("uma posição não tem semente: 'seed' vai com 'deck'")
     try:
         if "position" in record:
             state = DealState.from_json(rules, record["position"])

@@ -338,7 +338,7 @@ def test_replay_not_json_exits_2(cli: dict[str, Any]) -> None:
 
 def test_replay_wrong_format_exits_2(cli: dict[str, Any]) -> None:
     assert malformed(cli, "format") == (
-        "formato desconhecido: 'buraco-record/0' (esperado 'buraco-record/2')"
+        "formato desconhecido: 'buraco-record/0' (esperado 'buraco-record/3')"
     )
 
 

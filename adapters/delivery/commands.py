@@ -21,7 +21,7 @@ DESCRIPTION_MAX = 100
 256 (``setMyCommands``)."""
 COMMANDS: list[tuple[str, str]] = [
     ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
-    ("entrar", N_("Sentar na mesa aberta")),
+    ("entrar", N_("Sentar na mesa aberta, ou em outra com um convite: /entrar [código]")),
     ("sair", N_("Sair da mesa (no meio da partida, /voltar retoma o lugar)")),
     ("robo", N_("Pôr um robô na mesa: /robo [facil|normal|dificil]")),
     ("iniciar", N_("Começar a partida")),
@@ -39,6 +39,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("replay", N_("Rever a última partida terminada, jogada a jogada")),
     ("torneio", N_("Torneio: /torneio [todos|mata] [duplas|individual] [variante] · tabela · "
                    "cancelar")),
+    ("convidar", N_("Convidar alguém de outro grupo ou plataforma: /convidar [retirar]")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
@@ -71,6 +72,10 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
     (NFC): a keyboard that sends "í" as "i" and a combining accent (a trial: ``/robo
     Difícil`` was "Nível desconhecido") types what the same letters typed composed do."""
     s, args = service, unicodedata.normalize("NFC", args)
+    if name == "entrar" and args.strip():  # issue 35: a code joins its table from here
+        return list(await s.join_code(chat, user, args, update=key))
+    if name == "convidar":
+        return list(await s.invite(chat, user, args, update=key))
     if name in SIMPLE:
         call: Call = getattr(s, SIMPLE[name])
         return list(await call(chat, user, update=key))

@@ -162,6 +162,18 @@ def _observe_cluster(client: RedisCluster) -> RedisCluster:
     return client
 
 
+_SHARED: list[fakeredis.FakeServer] = []
+
+
+def share_embedded() -> None:
+    """From now on every embedded store of this process (no ``REDIS_URL``) opens on one
+    fakeredis server: ``python -m bot serve`` runs Telegram and Discord in one process,
+    and a table with places on both (issue 35) needs them to see one store. Without
+    this call each embedded store has its own server."""
+    if not _SHARED:
+        _SHARED.append(fakeredis.FakeServer())
+
+
 def client_for(target: RedisTarget) -> Any:
     """A redis-py asyncio client (``decode_responses=True``) for ``target``, not yet
     connected; the embedded fakeredis server when it has no URL in single mode. Raises
@@ -173,7 +185,8 @@ def client_for(target: RedisTarget) -> Any:
     if target.mode == "sentinel":
         return _sentinel_client(target)
     if target.url is None:
-        return fakeredis.FakeAsyncRedis(decode_responses=True)
+        return fakeredis.FakeAsyncRedis(server=_SHARED[0] if _SHARED else None,
+                                        decode_responses=True)
     pool = BoundedPool.from_url(target.url, decode_responses=True,
                                 max_connections=MAX_CONNECTIONS, wait_s=POOL_WAIT_S,
                                 socket_timeout=SOCKET_TIMEOUT_S,
