@@ -33,6 +33,11 @@ the games and chats whose slots it holds (the press-by-press table: docs/deploy.
     <prefix>:<pf>:stale[:{<tag>}]  sorted sets of tables owing an edit, by slot range
                                    (adapters/delivery/stale.py)
     <prefix>:seen:<update_key>     an idempotency marker without a chat (a web link)
+    <prefix>:{invite:<code>}       string, the game id an invitation code seats at
+                                   (expires with the code; issue 35)
+    <prefix>:{relay:<platform>}:owed   sorted set, games whose tables that platform's
+                                   places owe an edit (adapters/delivery/relay.py)
+    <prefix>:{relay:<platform>}:list   list, effects handed to that platform (bounded)
 
 Keys of the layout before issue 36 (:class:`LegacyKeys`) are moved into these by
 :mod:`adapters.storage.layout`. The season's keys have their own tags
@@ -140,6 +145,18 @@ class StoreKeys:
     def stale(self, platform: str) -> str:
         """The first (with one set, the only) sorted set of tables owing an edit."""
         return f"{self.prefix}:{platform}:stale"
+
+    def invite(self, code: str) -> str:
+        """String with the game id invitation ``code`` seats at (issue 35)."""
+        return f"{self.prefix}:{{invite:{code}}}"
+
+    def owed(self, platform: str) -> str:
+        """Sorted set of games whose tables ``platform``'s places owe an edit."""
+        return f"{self.prefix}:{{relay:{platform}}}:owed"
+
+    def relay(self, platform: str) -> str:
+        """List of effects handed over to ``platform``'s processes."""
+        return f"{self.prefix}:{{relay:{platform}}}:list"
 
     def pattern(self) -> str:
         """A SCAN ``MATCH`` pattern covering every key of this prefix.

@@ -215,6 +215,27 @@ class RedisStore(Announcements):
         await self.layout.adopt(self.layout.old.chat(chat_key), self.keys.chat(chat_key),
                                 "string")
 
+    async def put_invite(self, code: str, game_id: str, ttl_s: int) -> None:
+        """Remember for ``ttl_s`` seconds that invitation ``code`` seats at ``game_id``
+        (SET EX; one key in the code's own slot). Raises ValueError if ``ttl_s < 1``."""
+        _check_ttl(ttl_s)
+        await self.client.set(self.keys.invite(code), game_id, ex=ttl_s)
+
+    async def invite_game(self, code: str) -> str | None:
+        """The game invitation ``code`` seats at, or None; a key that cannot be read
+        (another Redis type) is logged and reads as None."""
+        try:
+            with _readable():
+                return _text(await self.client.get(self.keys.invite(code)))
+        except CorruptGame as err:
+            log.error("invitation unreadable (%s)", type(err).__name__)
+            return None
+
+    async def drop_invite(self, code: str, game_id: str) -> None:
+        """Forget invitation ``code`` if it still names ``game_id`` (atomic, Lua: the
+        chat binding's compare-and-delete)."""
+        await self._unbind(keys=[self.keys.invite(code)], args=[game_id])
+
     async def was_seen(self, update_key: str, scope: str = "") -> bool:
         """True when :meth:`first_seen` recorded ``update_key`` (and it has not expired);
         ``scope`` is the chat key the marker is kept beside (its slot), as given to
