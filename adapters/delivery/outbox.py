@@ -16,7 +16,10 @@
 - ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
   game: the turn moved on). ``PingsOver``: the game's pings are deleted (a robot plays).
 - ``Say`` / ``Tell`` / ``Document`` / ``Picture``: new messages; ``Reply``: the platform
-  answers the origin.
+  answers the origin. A message beside the table (``TableView.apart``: a tournament's
+  call) that follows a new group message in the same call is posted after it, and
+  before the next one (issue 38: a W.O.'s next call came before the round's standings):
+  the group reads them in the order the service said them.
 - Effects of another platform (a table also shown in a place on the other platform,
   issue 35): handed to that platform's processes (:mod:`adapters.delivery.relay`);
   each place's table is its own message (ref ``table`` for the game's own chat,
@@ -60,6 +63,8 @@ from bot.effects import (
 )
 
 log = logging.getLogger(__name__)
+GROUP_MESSAGES = (Say, Picture, Document)
+"""Effects that post a new message in the group, in the order given."""
 Retable = Callable[[str], Awaitable[list[Effect]]]
 
 
@@ -98,9 +103,12 @@ class Delivery:
         whether this call queued a private hand."""
         rest: list[Effect] = []
         self.queued_hand = False
+        said = False  # a new group message came first: a message beside the table waits
         for effect in effects:
             if platform_of(effect) != self.platform.name:
                 rest.append(effect)  # another platform's place: handed over (_one)
+            elif isinstance(effect, TableView) and effect.apart and said:
+                rest.append(effect)  # queued in turn by deliver (module docstring)
             elif isinstance(effect, TableView):
                 self._queue_table(effect)
             elif isinstance(effect, HandView):
@@ -113,6 +121,7 @@ class Delivery:
                 self._queue_closed(effect)
             else:
                 rest.append(effect)
+                said = said or isinstance(effect, GROUP_MESSAGES)
         return rest
 
     async def deliver(self, effects: list[Effect], origin: Any = None) -> None:
@@ -194,9 +203,12 @@ class Delivery:
             await p.show_replay(effect, origin)
         elif isinstance(effect, HandView):
             await self._hand(effect, origin)
+        elif isinstance(effect, TableView):  # beside the table, after a group message
+            await self.group_edits.settle(self._queue_table(effect))
 
     # ---- group ---------------------------------------------------------------------
-    def _queue_table(self, effect: TableView) -> None:
+    def _queue_table(self, effect: TableView) -> str:
+        """Queue ``effect`` on the group coalescer; the coalescer's key."""
         chat_key = effect.chat.chat_id  # a message beside the table: a queue of its own
         chat_key += f":{effect.game_id}" if effect.apart else ""
         marked = self._mark(effect.game_id, self.group_edits.delay_for(chat_key, effect.prompt))
@@ -213,6 +225,7 @@ class Delivery:
                 await self.stale.clear(effect.game_id, due)
 
         self.group_edits.submit(chat_key, show, prompt=effect.prompt)
+        return chat_key
 
     def _mark(self, game_id: str, wait_s: float) -> asyncio.Task[float] | None:
         if self.stale is None:

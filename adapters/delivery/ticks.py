@@ -12,6 +12,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from adapters import logcalm
 from adapters.delivery.outbox import Delivery
 from adapters.ops.metrics import REDIS_ERRORS
 from adapters.ops.series import tick_round
@@ -45,6 +46,7 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
             await outbox.redo(service.table_of)
             if await outbox.relayed(service.table_of):
                 effects.append(None)  # more may be waiting: round again at once
+            logcalm.healthy("Redis")  # the round read Redis: an outage in the log ends
         except Exception as err:
             if isinstance(err, RedisError):
                 REDIS_ERRORS.inc()

@@ -42,6 +42,7 @@ from adapters.telegram.handlers import Handlers
 from adapters.telegram.i18n import Texts
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
+from adapters.telegram.watched import watched_requests
 from adapters.web.runtime import web_table
 from bot.settings import Settings, described
 
@@ -105,6 +106,9 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     if "request" in builder_options:
         builder = builder.request(builder_options["request"])
         builder = builder.get_updates_request(builder_options["request"])
+    else:  # an answer ends an outage in the log (adapters/logcalm.py)
+        calls, polls = watched_requests()
+        builder = builder.request(calls).get_updates_request(polls)
     application = builder.build()
     group_edits = EditCoalescer(gap_s=3.0, per_minute=20,
                                 shared=SharedWindow(refs.client, refs.prefix))

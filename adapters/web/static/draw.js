@@ -262,8 +262,9 @@ window.BuracoDraw = (function () {
   // ---- the hand and its actions ---------------------------------------------------------
   function renderHand(view, texts, sort, press) {
     const box = $("hand-box");
-    box.hidden = !view.hand;
-    if (!view.hand) return;
+    // no hand, or an empty one with nothing to do (the deal is over)
+    box.hidden = !view.hand || (!view.hand.cards.length && view.status !== "playing");
+    if (box.hidden) return;
     $("hand-title").textContent = view.hand.title;
     const cards = view.hand.cards.slice();
     if (sort === "rank") cards.sort((a, b) => rankOf(a) - rankOf(b) || a.index - b.index);
@@ -300,7 +301,7 @@ window.BuracoDraw = (function () {
       b.addEventListener("click", () => press(act.data));
       actions.appendChild(b);
     }
-    $("dock").classList.toggle("empty", !view.hand && !all.length);
+    $("dock").classList.toggle("empty", $("hand-box").hidden && !all.length);
   }
 
   // ---- the clock and the log ------------------------------------------------------------
@@ -395,7 +396,10 @@ window.BuracoDraw = (function () {
     $("center").hidden = !dealt;
     $("log").hidden = !dealt;
     if (dealt) {
-      $("score").textContent = view.sides.map((s) => `${s.label}: ${s.score}`).join(" · ");
+      // the totals only (the sides' names are on their melds): "220 × -165"
+      $("score").textContent = view.sides.map((s) => String(s.score)).join(" × ");
+      $("score").title = view.sides.map((s) => `${s.label}: ${s.score}`).join(" · ");
+      $("score").setAttribute("aria-label", $("score").title);
       renderSeats(view, texts, "");
       renderCenter(view, texts);
       renderTable(view, texts, ctx.press);
