@@ -27,6 +27,7 @@ from bot.season.config import ConfigCalls
 from bot.season.ports import SeasonStore
 from bot.season.tournament import texts as tournament_texts
 from bot.season.tournament.calls import TournamentCalls
+from bot.verify_calls import VerifyCalls
 
 __all__ = ["HANDOFF_S", "Service"]
 
@@ -42,7 +43,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls):
+class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions

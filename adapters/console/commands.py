@@ -49,10 +49,10 @@ ALIASES = {"placar": "p", "score": "p", "punteggio": "p", "ajuda": "?", "help": 
            "aiuto": "?", "sair": "q", "quit": "q", "esci": "q", "rules": "regras",
            "regole": "regras", "language": "idioma", "lingua": "idioma",
            "export": "exportar", "esporta": "exportar", "profile": "perfil",
-           "profilo": "perfil"}
+           "profilo": "perfil", "verify": "verificar", "verifica": "verificar"}
 EXPORT = {"exportar", "export", "esporta"}
 INFO = {"q", "?", "p", "regras", "idioma", "exportar", "ranking",
-        "perfil"}  # also allowed between deals and once the match is over
+        "perfil", "verificar"}  # also allowed between deals and once the match is over
 NO_ARGS = {"c", "r", "n", "p", "?", "q", "exportar"}
 NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
 
@@ -179,6 +179,12 @@ async def _export(game: ConsoleGame, _args: list[str]) -> None:
     game.show(await game.service.export(CHAT, ME))
 
 
+async def _verify(game: ConsoleGame, args: list[str]) -> None:
+    """``verificar [jogo]``: the service's ``/verificar`` (issue 35), the terminal's
+    finished match checked against its seeds."""
+    game.show(await game.service.verify_deal(CHAT, ME, " ".join(args)))
+
+
 async def _draw(game: ConsoleGame, _args: list[str]) -> None:
     await game.press("c")
 
@@ -217,7 +223,7 @@ async def _profile(game: ConsoleGame, args: list[str]) -> None:
 
 SIMPLE = {"p": _score, "regras": _rules, "idioma": _language, "exportar": _export,
           "c": _draw, "r": _redraw, "n": _next, "lj": _onto_meld, "ranking": _ranking,
-          "perfil": _profile}
+          "perfil": _profile, "verificar": _verify}
 
 
 def meld_count(game: ConsoleGame) -> int | None:

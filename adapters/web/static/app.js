@@ -186,6 +186,7 @@
     }
     $("turn-text").textContent = view.turn || "";
     $("narration").textContent = view.narration || "";
+    $("shuffle").textContent = view.shuffle || "";
     renderTimer(view);
     renderHand(view);
   }
