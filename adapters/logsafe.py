@@ -63,11 +63,14 @@ class Redactor:
         """Rewrite ``record`` in place (message rendered, then redacted) and return it."""
         if record.levelno < logging.INFO and is_platform(record.name) and record.args:
             record.args = _plain_args(record.args)
+        record.template = record.msg  # what adapters.logcalm groups repeats by
         try:
             message = record.getMessage()
         except (TypeError, ValueError, KeyError):  # arguments that do not fit the format
             message = str(record.msg)
         record.msg, record.args = self.redact(message), ()
+        if record.exc_info:
+            record.error = record.exc_info[1]  # its type, for adapters.logcalm
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:

@@ -232,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
                                        redis_url=settings.redis_url))
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from adapters import logcalm
+
+    logcalm.install(logging.getLogger().handlers)  # one warning per outage (issue 38)
     bad = setting_line(args.command, settings)
     if bad is not None:
         print(bad, file=sys.stderr)
@@ -291,6 +294,8 @@ async def _serve_all(settings: Settings) -> int:
     if settings.discord_token:
         servers.append(("Discord", importlib.import_module("adapters.discord.process").serve))
     logging.getLogger("bot").info("%s", serve_line(settings))
+    if len(servers) > 1:  # one embedded store for both, when there is no REDIS_URL
+        importlib.import_module("adapters.storage.connect").share_embedded()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -363,9 +368,12 @@ def _run_play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
     :class:`adapters.console.tty.CtrlC`); one where Python takes no signal handler, or
     before the game is set up, ends the run cleanly, "Até a próxima!" and exit 0 (the
     open game is dropped by the next run)."""
+    from adapters.console.tty import own_foreground
+
     loop = asyncio.new_event_loop()
     try:
-        return loop.run_until_complete(_play(settings, args, lang))
+        with own_foreground():  # under make play, a Ctrl-C is the game's only (issue 38)
+            return loop.run_until_complete(_play(settings, args, lang))
     except KeyboardInterrupt:
         print()
         print(Translator(lang)("Até a próxima!"))

@@ -157,6 +157,9 @@ class TableView(_Frozen):
     """The table of a deal just dealt (issue 35): it carries the deal's commitment, so it
     is shown at once and the hands staged with it wait until it is out (a person sees
     the commitment on the table before any card of the deal)."""
+    home: bool = True
+    """The game's own chat (:attr:`bot.model.Game.chat`); False for another place of the
+    table (issue 35, bot/places.py): the adapter keeps each place's message apart."""
     apart: bool = False
     """Coalesced apart from the chat's table (each ``game_id`` its own queue): a message
     that lives beside the table, such as a tournament's sign-up or a match's call (issue
@@ -236,6 +239,10 @@ class Picture(_Frozen):
     ``caption`` its text for those who cannot see it (sent as the text alone when the
     platform refuses the picture)."""
 
+    model_config = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
+    """As JSON (handed to another platform's process, adapters/delivery/relay.py) the
+    PNG goes as base64."""
+
     kind: Literal["picture"] = "picture"
     chat: ChatRef
     filename: str
@@ -268,6 +275,8 @@ class Closed(_Frozen):
     final: View | None = None
     prompt: bool = False
     """Edited at once, as a lobby's edits are (:attr:`TableView.prompt`): a lobby closed."""
+    home: bool = True
+    """As :attr:`TableView.home`: False closes the table of another place of the game."""
 
 
 Effect = Annotated[
@@ -275,6 +284,14 @@ Effect = Annotated[
     | ReplayView | Closed,
     Field(discriminator="kind"),
 ]
+
+
+def platform_of(effect: Effect) -> str:
+    """The platform an effect is delivered on (issue 35: a table in several places): a
+    person's (hand, reply, private word, turn ping) or else its chat's."""
+    if isinstance(effect, HandView | Reply | Tell | TurnPing):
+        return effect.player.platform
+    return effect.chat.platform
 
 
 def pack(game_id: str, version: int, code: str, arg: str | int = "") -> str:

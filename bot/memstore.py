@@ -29,6 +29,7 @@ class MemoryStore:
         self.clock: Clock = clock or _WallClock()
         self.games: dict[str, tuple[int, str, float]] = {}
         self.chats: dict[str, tuple[str, float]] = {}
+        self.invites: dict[str, tuple[str, float]] = {}
         self.seen: dict[str, float] = {}
         self.applied: dict[str, dict[str, float]] = {}
         self.counted: set[tuple[str, str]] = set()
@@ -97,17 +98,32 @@ class MemoryStore:
         if await self.chat_game(chat_key) == game_id:
             del self.chats[chat_key]
 
-    async def was_seen(self, update_key: str) -> bool:
-        """True when ``first_seen`` recorded ``update_key`` and it has not expired."""
-        exp = self.seen.get(update_key)
+    async def put_invite(self, code: str, game_id: str, ttl_s: int) -> None:
+        """Remember the game of an invitation code until it expires."""
+        self.invites[code] = (game_id, self.clock.now() + ttl_s)
+
+    async def invite_game(self, code: str) -> str | None:
+        """The game of a live invitation code, or None."""
+        got = self.invites.get(code)
+        return got[0] if got is not None and self._alive(got[1]) else None
+
+    async def drop_invite(self, code: str, game_id: str) -> None:
+        """Forget the code if it still names ``game_id``."""
+        if await self.invite_game(code) == game_id:
+            del self.invites[code]
+
+    async def was_seen(self, update_key: str, scope: str = "") -> bool:
+        """True when ``first_seen`` recorded ``update_key`` (in ``scope``) and it has not
+        expired."""
+        exp = self.seen.get(f"{scope}|{update_key}")
         return exp is not None and self._alive(exp)
 
-    async def first_seen(self, update_key: str, ttl_s: int) -> bool:
-        """True the first time ``update_key`` is seen within ``ttl_s``."""
-        exp = self.seen.get(update_key)
+    async def first_seen(self, update_key: str, ttl_s: int, scope: str = "") -> bool:
+        """True the first time ``update_key`` is seen (in ``scope``) within ``ttl_s``."""
+        exp = self.seen.get(f"{scope}|{update_key}")
         if exp is not None and self._alive(exp):
             return False
-        self.seen[update_key] = self.clock.now() + ttl_s
+        self.seen[f"{scope}|{update_key}"] = self.clock.now() + ttl_s
         return True
 
     async def load_for_update(self, game_id: str,

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot import robot, timers, upkeep
+from bot import places, robot, timers, upkeep
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, TableView
 from bot.i18n import DEFAULT_LANG, N_, Translator
 from bot.model import Codec, CorruptGame, Game, decode, encode
@@ -99,8 +99,11 @@ class GameRunner:
         self._fresh_share = 1.0
 
     # Plumbing ---------------------------------------------------------------------
-    async def _fresh(self, update: str | None) -> bool:
-        return update is None or await self.store.first_seen(update, UPDATE_TTL_S)
+    async def _fresh(self, update: str | None, chat: ChatRef | None) -> bool:
+        """True when ``update`` (None: no idempotency asked) is seen for the first time;
+        its marker is kept in ``chat``'s slot (issue 36)."""
+        return update is None or await self.store.first_seen(
+            update, UPDATE_TTL_S, chat.key if chat is not None else "")
 
     async def _lang(self, chat: ChatRef) -> str:
         return await self.store.get_setting(chat.key, "lang") or DEFAULT_LANG
@@ -138,6 +141,7 @@ class GameRunner:
             game = self._parsed(gid, got)
             if game.status == "over":
                 await upkeep.close_out(self.store, game, self.season, self.clock.now())
+                await self.store.unbind_chat(chat.key, gid)  # a chat bound, not yet a place
                 return None
         except CorruptGame:
             return gid  # the call that follows says it cannot be read
@@ -213,7 +217,7 @@ class GameRunner:
                 continue
             if not out.changed:
                 await self._settle(gid, blind or reschedule, got)
-                return out.resolved()
+                return places.spread(game, out.resolved())
             if out.keep_deals:
                 await upkeep.keep_deals(self.store, gid, out.keep_deals)
             text = encode(game, self.compress)
@@ -245,8 +249,8 @@ class GameRunner:
         if game.status == "over":
             effects = effects + await upkeep.close_out(self.store, game, self.season,
                                                        self.clock.now(), shown=True)
-        return [e.model_copy(update={"state_version": version})
-                if isinstance(e, TableView) else e for e in effects]
+        return places.spread(game, [e.model_copy(update={"state_version": version})
+                                    if isinstance(e, TableView) else e for e in effects])
 
     async def _announce(self, gid: str, version: int) -> None:
         """Announce that game ``gid`` is at ``version`` (``store.announce``: the web

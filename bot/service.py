@@ -12,10 +12,25 @@ from __future__ import annotations
 
 import logging
 
-from bot import buttons, info, lobby, play, replay, results, robot, timers, turns, upkeep, views
+from bot import (
+    buttons,
+    info,
+    invites,
+    lobby,
+    places,
+    play,
+    replay,
+    results,
+    robot,
+    timers,
+    turns,
+    upkeep,
+    views,
+)
 from bot.chat_calls import CHAT_BIND_TTL_S, ChatCalls
 from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import N_, Translator
+from bot.invite_calls import InviteCalls
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
@@ -43,7 +58,8 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls):
+class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls,
+              InviteCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
@@ -60,6 +76,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
     rankings by period, profiles and achievements are counted (issue 29,
     :mod:`bot.season`); None counts none of them. ``docs_url``: where ``/ajuda``'s link
     to the player's guide points (``DOCS_URL``, :func:`bot.info.guide_link`).
+    ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``).
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
@@ -67,12 +84,15 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
                  chooser: robot.Chooser | str | None = "engine",
                  deck_fn: play.DeckFn | None = None, threaded: bool = True,
                  compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None,
-                 docs_url: str | None = None) -> None:
+                 docs_url: str | None = None,
+                 invite_ttl_s: int = invites.INVITE_TTL_S) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
             deck_fn=deck_fn, threaded=threaded, compress=check_codec(compress))
         self.turn_timer_s = turn_timer_s
+        self.invite_ttl_s = invite_ttl_s
+        self.invite_links = {}  # per platform, set by its adapter (bot/invite_calls.py)
         self.season = season
         self.docs_url = docs_url
 
@@ -87,7 +107,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         the call was done it changes nothing. The group's saved settings (``/config``,
         :mod:`bot.season.config`) give the table and timer when ``args`` leaves them out,
         and may reserve opening tables to its admins (``is_admin``)."""
-        if update is not None and await self.store.was_seen(update):
+        if update is not None and await self.store.was_seen(update, chat.key):
             return []
         lang = await self._lang(chat)
         existing = await self._active(chat)
@@ -113,7 +133,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         await upkeep.schedule(self.store, game, self.pacing, self.season)
         await self._announce(game.id, 1)
         if update is not None:  # marked once done: a redelivery after a crash is served
-            await self.store.first_seen(update, UPDATE_TTL_S)
+            await self.store.first_seen(update, UPDATE_TTL_S, chat.key)
         return [views.table_effect(game)]
 
     async def _opened_by(self, gid: str, update: str | None) -> list[Effect] | None:
@@ -129,7 +149,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
             return None
         game = self._parsed(gid, got)
         await upkeep.schedule(self.store, game, self.pacing, self.season)
-        return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
+        return places.spread(game, [views.table_effect(game).model_copy(
+            update={"state_version": got[0]})])
 
     async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,
                         lang: str) -> list[Effect]:
@@ -138,7 +159,10 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
             return await self._reply(chat, user, CORRUPT, lang)
         out = await self._reply(chat, user, N_("Já há um jogo neste grupo: veja a mesa dele."),
                                 lang)
-        return out + ([views.table_effect(self._parsed(gid, stored))] if stored else [])
+        if not stored:
+            return out
+        game = self._parsed(gid, stored)
+        return out + places.spread(game, [views.table_effect(game)])
 
     async def _chat_game(self, chat: ChatRef, user: PlayerRef,
                          update: str | None) -> str | list[Effect]:
@@ -146,7 +170,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         person). ``update`` is checked against the game's applied updates by the call."""
         gid = await self._active(chat)
         if gid is None:
-            if not await self._fresh(update):
+            if not await self._fresh(update, chat):
                 return []
             return await self._reply(chat, user, N_(
                 "Não há jogo aberto neste grupo. Use /novojogo."))
@@ -198,7 +222,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         if isinstance(gid, list):
             return gid
         if is_admin and await self._stored(gid) is False:
-            if not await self._fresh(update):
+            if not await self._fresh(update, chat):
                 return []
             await self.store.unbind_chat(chat.key, gid)
             await self.store.clear_deadline(gid)
@@ -259,7 +283,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
     async def _unknown(self, user: PlayerRef, chat: ChatRef | None, gid: str | None,
                        update: str | None) -> list[Effect]:
         """"Botão desconhecido." in the language of ``chat``, else of game ``gid``."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat) if chat is not None else await self._game_lang(gid)
         return await self._reply(None, user, buttons.UNKNOWN, lang)

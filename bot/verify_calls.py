@@ -46,7 +46,7 @@ class VerifyCalls(GameRunner):
         """``/verificar [jogo]``: every deal of a finished game checked against its seed
         (commitment, deck, so every hand, morto and the stock), answered to the person:
         OK per deal, or exactly what does not match (:func:`bot.fairness.verdict_lines`)."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
         active = await self._active(chat)  # a game found over is closed out first

@@ -57,9 +57,12 @@ def installed_tree() -> app_commands.CommandTree[Any]:
 async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     tree = installed_tree()
     names = sorted(c.name for c in tree.get_commands())
-    assert names == ["ajuda", "cancelar", "config", "entrar", "exportar", "idioma", "iniciar",
-                     "mao", "novojogo", "perfil", "placar", "ranking", "regras", "replay",
-                     "robo", "sair", "torneio", "verificar", "voltar"]
+    assert names == ["ajuda", "cancelar", "config", "convidar", "entrar", "exportar", "idioma",
+                     "iniciar", "mao", "novojogo", "perfil", "placar", "ranking", "regras",
+                     "replay", "robo", "sair", "torneio", "verificar", "voltar"]
+    entrar = tree.get_command("entrar")  # issue 35: an invitation's code, optional
+    assert isinstance(entrar, app_commands.Command)
+    assert [(p.name, p.required) for p in entrar.parameters] == [("codigo", False)]
     verificar = tree.get_command("verificar")  # issue 35: the game's code, optional
     assert isinstance(verificar, app_commands.Command)
     assert [(p.name, p.required) for p in verificar.parameters] == [("jogo", False)]
@@ -104,9 +107,9 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
                 continue
             for value in ("xyz", 7):
                 assert await param.transform(None, value) == value, (command.name, param)
-    assert seen == 13  # variante + opcoes, nivel, modo, variante, idioma, periodo,
-    # pessoa + visibilidade, ajuste + valor, opcoes of /torneio, jogo of /verificar
-    # (issue 35; pessoa, a member, is
+    assert seen == 15  # variante + opcoes, nivel, modo, variante, idioma, periodo,
+    # pessoa + visibilidade, ajuste + valor, opcoes of /torneio, codigo of /entrar,
+    # retirar of /convidar, jogo of /verificar (issue 35) (pessoa, a member, is
     # checked by type: an old client's
     # value there is a TransformerError, answered "recarregue o Discord")
     novojogo, robo, mao, regras, idioma, ranking, perfil, config = (
@@ -122,6 +125,14 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
     await perfil.callback(None, visibilidade="xyz")
     await config.callback(None, ajuste="xyz", valor="7")
     assert calls[-1] == ("config", "xyz 7", False)
+    entrar, convidar = (cast(Any, tree.get_command(n)) for n in ("entrar", "convidar"))
+    await entrar.callback(None, codigo=" k7qx3mpa ")
+    await entrar.callback(None)
+    await convidar.callback(None, retirar="todos")
+    await convidar.callback(None)
+    assert calls[-4:] == [("entrar", "k7qx3mpa", False), ("entrar", "", False),
+                          ("convidar", "retirar todos", False), ("convidar", "", False)]
+    del calls[-4:]
     torneio = cast(Any, tree.get_command("torneio"))  # issue 29
     await torneio.callback(None, opcoes="mata duplas")
     assert calls[-1] == ("torneio", "mata duplas", False)
@@ -159,6 +170,11 @@ def test_several_presses_show_each_table_and_hand_once_in_their_last_state() -> 
     reply = Reply(player=ANA, text="ok")
     effects = [hand("h1"), table("t1"), reply, hand("h2"), table("t2")]
     assert last_views(effects) == [reply, hand("h2"), table("t2")]
+    # issue 35: the same game's table in another place is kept, once
+    there = ChatRef(platform="tg", chat_id="-100", title="Grupo")
+    elsewhere = [table("t1"), table("t1").model_copy(update={"chat": there, "home": False}),
+                 table("t2"), table("t2").model_copy(update={"chat": there, "home": False})]
+    assert last_views(elsewhere) == elsewhere[2:]
 
 
 def test_shard_settings() -> None:

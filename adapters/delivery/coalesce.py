@@ -109,6 +109,13 @@ class EditCoalescer:
         """Keys whose operation is being run or waited for now."""
         return sum(not worker.done() for worker in self._workers.values())
 
+    async def settle(self, key: str) -> None:
+        """Wait until ``key``'s pending operations have run (the one just submitted
+        included): a message that must reach the chat before the next one."""
+        worker = self._workers.get(key)
+        if worker is not None and not worker.done():
+            await asyncio.shield(worker)
+
     async def flush(self) -> None:
         """Wait until every pending operation has run (tests, shutdown)."""
         while True:

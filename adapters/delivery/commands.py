@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from adapters.delivery.i18n import N_
+from adapters.storage.budget import unavailable
 from bot.effects import ChatRef, Effect, PlayerRef
 
 DESCRIPTION_MAX = 100
@@ -20,7 +21,7 @@ DESCRIPTION_MAX = 100
 256 (``setMyCommands``)."""
 COMMANDS: list[tuple[str, str]] = [
     ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
-    ("entrar", N_("Sentar na mesa aberta")),
+    ("entrar", N_("Sentar na mesa aberta, ou em outra com um convite: /entrar [código]")),
     ("sair", N_("Sair da mesa (no meio da partida, /voltar retoma o lugar)")),
     ("robo", N_("Pôr um robô na mesa: /robo [facil|normal|dificil]")),
     ("iniciar", N_("Começar a partida")),
@@ -38,6 +39,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("replay", N_("Rever a última partida terminada, jogada a jogada")),
     ("torneio", N_("Torneio: /torneio [todos|mata] [duplas|individual] [variante] · tabela · "
                    "cancelar")),
+    ("convidar", N_("Convidar alguém de outro grupo ou plataforma: /convidar [retirar]")),
     ("verificar", N_("Conferir o embaralhamento da última partida: /verificar [jogo]")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
@@ -46,7 +48,18 @@ GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
 out of the service or the delivery), instead of silence or "Feito.". It does not say
 whether anything changed: the failure may come after the game was saved (a delivery that
 failed), so the person is sent to the table, which shows what holds."""
+TRY_AGAIN = N_("O servidor do jogo não respondeu a tempo e a sua jogada não foi feita. Aperte de novo daqui a alguns segundos.")  # noqa: E501
+"""Told instead of :data:`GENERIC_ERROR` when the call failed because Redis stayed
+unreachable past the failover budget (issue 36, :func:`failure_text`): the press was
+refused before anything was saved, so the same button works when pressed again."""
 Call = Callable[..., Awaitable[list[Effect]]]
+
+
+def failure_text(error: BaseException | None) -> str:
+    """The msgid a person is told when their call failed with ``error``:
+    :data:`TRY_AGAIN` when the store was unreachable
+    (:func:`adapters.storage.budget.unavailable`), else :data:`GENERIC_ERROR`."""
+    return TRY_AGAIN if error is not None and unavailable(error) else GENERIC_ERROR
 SIMPLE = {"entrar": "join", "sair": "leave", "iniciar": "start", "mao": "show_hand",
           "placar": "scoreboard", "voltar": "come_back", "exportar": "export",
           "replay": "replay"}
@@ -60,6 +73,10 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
     (NFC): a keyboard that sends "í" as "i" and a combining accent (a trial: ``/robo
     Difícil`` was "Nível desconhecido") types what the same letters typed composed do."""
     s, args = service, unicodedata.normalize("NFC", args)
+    if name == "entrar" and args.strip():  # issue 35: a code joins its table from here
+        return list(await s.join_code(chat, user, args, update=key))
+    if name == "convidar":
+        return list(await s.invite(chat, user, args, update=key))
     if name in SIMPLE:
         call: Call = getattr(s, SIMPLE[name])
         return list(await call(chat, user, update=key))

@@ -12,6 +12,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from adapters import logcalm
 from adapters.delivery.outbox import Delivery
 from adapters.ops.metrics import REDIS_ERRORS
 from adapters.ops.series import tick_round
@@ -27,7 +28,9 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
     """Call ``service.tick()`` until ``stop`` is set (forever without one) and deliver its
     effects (AI, timers, next deal); after a tick that did something, tick again at once
     (more may be due). Each round also re-renders the tables a dead worker left stale
-    (:meth:`Delivery.redo`). A round in progress when ``stop`` is set is finished."""
+    (:meth:`Delivery.redo`) and delivers what another platform's process handed to
+    this platform (:meth:`Delivery.relayed`: a table shown in places on both, issue 35).
+    A round in progress when ``stop`` is set is finished."""
     stop = stop or asyncio.Event()
     mine = frozenset({outbox.platform.name})  # games of other platforms are handed back
     while not stop.is_set():
@@ -41,6 +44,9 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
             if rest:
                 await outbox.deliver(rest)
             await outbox.redo(service.table_of)
+            if await outbox.relayed(service.table_of):
+                effects.append(None)  # more may be waiting: round again at once
+            logcalm.healthy("Redis")  # the round read Redis: an outage in the log ends
         except Exception as err:
             if isinstance(err, RedisError):
                 REDIS_ERRORS.inc()

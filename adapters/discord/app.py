@@ -21,8 +21,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from adapters import logcalm
 from adapters.delivery.coalesce import EditCoalescer
-from adapters.delivery.commands import GENERIC_ERROR, run_command
+from adapters.delivery.commands import failure_text, run_command
 from adapters.delivery.i18n import N_, Texts
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import GameRefs
@@ -68,14 +69,15 @@ def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
 
 
 def last_views(effects: list[Effect]) -> list[Effect]:
-    """``effects`` with only the last table and hand view of each game and person (several
-    presses made from one select show their final state once)."""
+    """``effects`` with only the last table and hand view of each game and place, and
+    each game and person (several presses made from one select show their final state
+    once; a table shown in several places, issue 35, keeps each place's)."""
     keep: list[Effect] = []
     seen: set[tuple[str, ...]] = set()
     for effect in reversed(effects):
         key: tuple[str, ...] | None = None
         if isinstance(effect, TableView):
-            key = ("table", effect.game_id)
+            key = ("table", effect.game_id, effect.chat.key)
         elif isinstance(effect, HandView):
             key = ("hand", effect.game_id, effect.player.user_id)
         if key is not None:
@@ -125,6 +127,14 @@ class BuracoClient(discord.AutoShardedClient):
             self._ticking = asyncio.get_running_loop().create_task(
                 tick_loop(self.service, self.delivery, stop=self._halt))
 
+    async def on_connect(self) -> None:
+        """The gateway answered: a Discord outage in the log ends (adapters/logcalm.py)."""
+        logcalm.healthy("Discord")
+
+    async def on_resumed(self) -> None:
+        """A session resumed after a drop: as :meth:`on_connect`."""
+        logcalm.healthy("Discord")
+
     async def shutdown(self) -> None:
         """SIGTERM: finish the tick round and the service calls in progress, deliver what
         is waiting (:func:`adapters.delivery.ticks.wind_down`), close the connection."""
@@ -165,12 +175,12 @@ class BuracoClient(discord.AutoShardedClient):
                 return rest
 
         deadline = asyncio.ensure_future(self._defer_by_deadline(interaction, origin, command))
-        failed = False
+        failed: BaseException | None = None
         try:
             effects = await call()
             await self.delivery.deliver(effects, origin)
         except Exception as err:
-            failed = True  # the type only in the line: a message may name a hidden card
+            failed = err  # the type only in the line: a message may name a hidden card
             log.error("interaction %s failed (%s)", interaction.id, type(err).__name__,
                       exc_info=err)
         finally:
@@ -209,7 +219,7 @@ class BuracoClient(discord.AutoShardedClient):
             return
         log.error("interaction %s failed (%s)", interaction.id, type(error).__name__,
                   exc_info=error)
-        await self._finish(interaction, Origin(interaction), True, failed=True)
+        await self._finish(interaction, Origin(interaction), True, failed=error)
 
     async def _tell(self, interaction: discord.Interaction[Any], text: str) -> None:
         """Answer the interaction with ``text``, seen by the person only."""
@@ -222,24 +232,28 @@ class BuracoClient(discord.AutoShardedClient):
             log.info("could not answer interaction %s: %s", interaction.id, exc.status)
 
     async def _texts(self, interaction: discord.Interaction[Any]) -> Texts:
-        """The texts in the channel's language (pt-BR when it cannot be read)."""
+        """The texts in the channel's language (pt-BR when it cannot be read within
+        half a second: Redis may be what failed)."""
         try:
-            return Texts(await self.lang_of(chat_of(interaction).key))
+            async with asyncio.timeout(0.5):
+                return Texts(await self.lang_of(chat_of(interaction).key))
         except Exception as err:
             log.error("interaction %s: language unreadable (%s)", interaction.id,
                       type(err).__name__)
             return Texts()
 
     async def _finish(self, interaction: discord.Interaction[Any], origin: Origin,
-                      command: bool, failed: bool = False) -> None:
+                      command: bool, failed: BaseException | None = None) -> None:
         """Make sure the interaction got an answer (never "This interaction failed");
-        ``failed``: the call failed, the answer is :data:`GENERIC_ERROR`."""
+        ``failed``: the error the call failed with, the answer is
+        :func:`adapters.delivery.commands.failure_text` of it (:data:`GENERIC_ERROR`, or
+        ``TRY_AGAIN`` when Redis stayed unreachable past the failover budget)."""
         response: Any = interaction.response
         try:
-            if not failed and origin.dm_hand is not None:
+            if failed is None and origin.dm_hand is not None:
                 await self._await_dm_hand(interaction, origin)
-            if failed:
-                text = (await self._texts(interaction))(GENERIC_ERROR)
+            if failed is not None:
+                text = (await self._texts(interaction))(failure_text(failed))
                 async with origin.ack:
                     if not response.is_done():
                         await response.send_message(text, ephemeral=True)

@@ -8,8 +8,9 @@
   ``url`` names; redis-py finds the other nodes, follows ``MOVED``/``ASK`` and, after a
   failover or a reshard, reloads the slot map;
 * ``mode="sentinel"``: ``redis.asyncio.sentinel.Sentinel`` on the sentinels'
-  ``host:port`` list and ``master_for(master)``: every new connection asks the sentinels
-  where the primary is, so the workers follow a promotion without a restart.
+  ``host:port`` list and ``master_for(master)``: every connection asks the sentinels
+  where the primary is before each attempt to (re)connect (:class:`AsksSentinels`), so
+  the workers follow a promotion without a restart.
 
 The store always checks the server answers ``PING`` before it is handed out; a server
 that does not (or a setting it cannot use) raises :class:`StoreUnreachable`, which names
@@ -104,6 +105,21 @@ def _failover_options() -> dict[str, Any]:
             "health_check_interval": 10}
 
 
+class AsksSentinels(SentinelManagedConnection):
+    """A Sentinel-managed connection that asks the sentinels where the primary is before
+    every attempt to (re)connect (issue 36). redis-py's own class asks them in
+    ``connect()``, but a command sent on a dropped connection reconnects through
+    ``connect_check_health``, whose retries go to the address the connection had: the
+    dead primary's, until the budget was spent (measured: the generic error 2.5 s after
+    the promotion). A sentinel that has no primary to name yet raises
+    ``MasterNotFoundError``, a ``ConnectionError`` the retry waits out."""
+
+    async def _connect(self) -> None:
+        if self.connection_pool.is_master:
+            self.host, self.port = await self.connection_pool.get_master_address()
+        await super()._connect()  # type: ignore[no-untyped-call]
+
+
 def _sentinel_client(target: RedisTarget) -> Any:
     """A client of the primary the sentinels name, with the URL's credentials and db."""
     options: dict[str, Any] = {"decode_responses": True, **_failover_options()}
@@ -128,7 +144,7 @@ def _sentinel_client(target: RedisTarget) -> Any:
         sentinel_kwargs["password"] = target.sentinel_password
     sentinel = Sentinel(target.sentinels, sentinel_kwargs=sentinel_kwargs, **options)
     return sentinel.master_for(target.master or "", redis_class=aioredis.Redis,
-                               connection_class=observed(SentinelManagedConnection))
+                               connection_class=observed(AsksSentinels))
 
 
 def _observe_cluster(client: RedisCluster) -> RedisCluster:
@@ -146,6 +162,18 @@ def _observe_cluster(client: RedisCluster) -> RedisCluster:
     return client
 
 
+_SHARED: list[fakeredis.FakeServer] = []
+
+
+def share_embedded() -> None:
+    """From now on every embedded store of this process (no ``REDIS_URL``) opens on one
+    fakeredis server: ``python -m bot serve`` runs Telegram and Discord in one process,
+    and a table with places on both (issue 35) needs them to see one store. Without
+    this call each embedded store has its own server."""
+    if not _SHARED:
+        _SHARED.append(fakeredis.FakeServer())
+
+
 def client_for(target: RedisTarget) -> Any:
     """A redis-py asyncio client (``decode_responses=True``) for ``target``, not yet
     connected; the embedded fakeredis server when it has no URL in single mode. Raises
@@ -157,7 +185,8 @@ def client_for(target: RedisTarget) -> Any:
     if target.mode == "sentinel":
         return _sentinel_client(target)
     if target.url is None:
-        return fakeredis.FakeAsyncRedis(decode_responses=True)
+        return fakeredis.FakeAsyncRedis(server=_SHARED[0] if _SHARED else None,
+                                        decode_responses=True)
     pool = BoundedPool.from_url(target.url, decode_responses=True,
                                 max_connections=MAX_CONNECTIONS, wait_s=POOL_WAIT_S,
                                 socket_timeout=SOCKET_TIMEOUT_S,
@@ -195,6 +224,10 @@ async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX,
 
 
 async def open_settings_store(settings: Any) -> RedisStore:
-    """:func:`open_store` on what :class:`bot.settings.Settings` names."""
-    return await open_store(settings.redis_url, settings.redis_prefix,
-                            RedisTarget.of(settings))
+    """:func:`open_store` on what :class:`bot.settings.Settings` names, with the key
+    layout's upgrade running in the background (:mod:`adapters.storage.layout`: keys of
+    the layout before issue 36 are moved; stopped by ``store.close()``)."""
+    store = await open_store(settings.redis_url, settings.redis_prefix,
+                             RedisTarget.of(settings))
+    store.layout.start()
+    return store

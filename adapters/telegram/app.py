@@ -36,11 +36,13 @@ from adapters.delivery.commands import COMMANDS
 from adapters.delivery.stale import StaleTables
 from adapters.delivery.ticks import stop_on_signals, tick_loop, wind_down
 from adapters.delivery.window import SharedWindow
+from adapters.telegram import render
 from adapters.telegram.calls import api
 from adapters.telegram.handlers import Handlers
 from adapters.telegram.i18n import Texts
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
+from adapters.telegram.watched import watched_requests
 from adapters.web.runtime import web_table
 from bot.settings import Settings, described
 
@@ -104,12 +106,18 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     if "request" in builder_options:
         builder = builder.request(builder_options["request"])
         builder = builder.get_updates_request(builder_options["request"])
+    else:  # an answer ends an outage in the log (adapters/logcalm.py)
+        calls, polls = watched_requests()
+        builder = builder.request(calls).get_updates_request(polls)
     application = builder.build()
     group_edits = EditCoalescer(gap_s=3.0, per_minute=20,
                                 shared=SharedWindow(refs.client, refs.prefix))
     stale = StaleTables(refs.client, refs.prefix, "tg")
     handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits,
                                         stale=stale))
+    links = getattr(service, "invite_links", None)
+    if isinstance(links, dict):  # issue 35: /convidar's link opens the private chat
+        links["tg"] = lambda code: [render.deep_link(handlers.outbox.username, f"c{code}")]
     names = [name for name, _ in COMMANDS]
     application.add_handler(CommandHandler("start", handlers.start))
     application.add_handler(CommandHandler(names, handlers.command))
@@ -172,13 +180,13 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     service = MeteredService(Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
-        docs_url=settings.docs_url))
+        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s))
     ops = await start_ops(store, settings.metrics_port)
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
 
-    refs = MessageRefs(store.client, settings.redis_prefix)
+    refs = MessageRefs(store.client, settings.redis_prefix, layout=store.layout)
     application, handlers = build_application(settings, service, refs, lang_of)
     pending_from(application.update_queue.qsize)  # the operator's intake lag (issue 36)
     stop = stop or stop_on_signals()

@@ -58,7 +58,7 @@ class TournamentCalls(GameRunner):
         the group's tournament (sign-up by button); ``/torneio tabela``: the standings or
         bracket, with its picture, and the current call again; ``/torneio cancelar``:
         its creator or an admin ends it. One clear line for anything refused."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
         _ = Translator(lang)
@@ -106,9 +106,10 @@ class TournamentCalls(GameRunner):
         if t is None:
             return [Reply(player=user, text=_(flow.NOT_RUNNING))]
         await rearm(self.store, t, chat.key, self.clock.now())
-        out: list[Effect] = [Reply(player=user, text=texts.board_text(t, _))]
-        if t.status != "signup":
-            out += await picture.picture_effects(t, _)
+        text = texts.board_text(t, _)  # one message: the picture with it as caption
+        shown = picture.pictured(t, text, await picture.drawn(t, _)) \
+            if t.status != "signup" else None
+        out: list[Effect] = [shown or Reply(player=user, text=text)]
         if t.status == "signup":
             out.append(texts.signup_view(t, version, _))
         elif t.status == "running" and t.current is not None and \
@@ -123,7 +124,7 @@ class TournamentCalls(GameRunner):
         start, cancel, "Estou aqui". A button of another tournament than the group's
         (stale or forged) is refused as old; one outside a group, or with an argument
         no such button carries, is unknown."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         _ = Translator(await self._lang(chat) if chat is not None else "pt")
         index = number(arg) if code == texts.PRESENT else None
@@ -251,4 +252,4 @@ class TournamentCalls(GameRunner):
         if done is None:
             await self.store.clear_deadline(gid)
             return []
-        return done[1] + await picture.after_round(done[0], notes)
+        return await picture.after_round(done[0], notes, done[1])

@@ -183,6 +183,12 @@ def board_text(t: Tournament, _: Translator) -> str:
     return "\n".join(lines)
 
 
+def round_text(t: Tournament, r: int, _: Translator) -> str:
+    """Round ``r``'s end: ``"🏆 Terminou: Rodada 1."`` and the standings or bracket
+    (:func:`board_text`), the caption of the picture the group gets in one message."""
+    return _("🏆 Terminou: {round}.", round=round_name(t, r, _)) + "\n" + board_text(t, _)
+
+
 def cancelled(t: Tournament, was: int | None, name: str, version: int,
               _: Translator) -> list[Effect]:
     """What the group sees when ``name`` cancels ``t``: the sign-up message and the call
@@ -207,9 +213,8 @@ def announced(t: Tournament, notes: list[flow.Note], version: int,
         if kind == "wo":
             out.append(Say(chat=t.chat, text=wo_text(t, t.matches[value], _)))
             out.append(call_view(t, value, version, _))
-        elif kind == "round":
-            out.append(Say(chat=t.chat, text=_("🏆 Terminou: {round}.", round=round_name(
-                t, value, _)) + "\n" + board_text(t, _)))
+        elif kind == "round":  # its picture takes its place (.picture.after_round)
+            out.append(Say(chat=t.chat, text=round_text(t, value, _)))
         elif kind == "again":
             out.append(Say(chat=t.chat, text=_(
                 "🏆 A mesa de {a} x {b} fechou sem resultado: a partida é chamada de novo.",
