@@ -164,6 +164,11 @@ def test_several_presses_show_each_table_and_hand_once_in_their_last_state() -> 
     reply = Reply(player=ANA, text="ok")
     effects = [hand("h1"), table("t1"), reply, hand("h2"), table("t2")]
     assert last_views(effects) == [reply, hand("h2"), table("t2")]
+    # issue 35: the same game's table in another place is kept, once
+    there = ChatRef(platform="tg", chat_id="-100", title="Grupo")
+    elsewhere = [table("t1"), table("t1").model_copy(update={"chat": there, "home": False}),
+                 table("t2"), table("t2").model_copy(update={"chat": there, "home": False})]
+    assert last_views(elsewhere) == elsewhere[2:]
 
 
 def test_shard_settings() -> None:
