@@ -7,20 +7,23 @@ play, a bad argument; the terminal's ``verificar``."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 from typing import Any
 
 import pytest
+from rich.console import Console
 from season_support import Redis, redis, worker
 from test_delivery import CHAT as DCHAT
 from test_delivery import Recorder
 from test_service_match import human_turn
-from test_service_support import ANA, BIA, CHAT, FakeClock, clock, game_of
+from test_service_support import ANA, BIA, CHAT, FakeClock, clock, game_of, make_service
 from test_telegram_app import ANA as TG_ANA
 from test_telegram_app import BIA as TG_BIA
 from test_telegram_app import GROUP, Tg, open_table, tg
 
+from adapters.console.app import ConsoleGame
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import GameRefs
@@ -36,6 +39,7 @@ from bot.effects import (
     View,
     pack,
 )
+from bot.memstore import MemoryStore
 from bot.service import Service
 from engine.cards import Card
 from engine.fairdeal import commitment
@@ -278,3 +282,30 @@ async def test_on_telegram_no_hand_is_sent_before_the_table_shows_the_commitment
     await tg.command(TG_BIA, "/verificar")
     assert tg.fake.texts_to(GROUP["id"])[-1].endswith(
         "A semente de cada mão aparece na mesa quando a mão acaba.")
+
+
+# In the terminal ----------------------------------------------------------------------------
+async def test_the_terminal_shows_the_commitment_before_the_hand_and_verificar_at_the_end(
+) -> None:
+    """A justificado duel (one deal, RULES A35) on production seeds, the person drawing
+    and discarding; ``verificar`` at the last prompt checks it."""
+    commands = iter(["c", "d 1"] * 400)
+    last = iter(["verificar"])
+
+    def read(prompt: str) -> str:
+        line = next(last, None) if "exportar" in prompt else next(commands)
+        if line is None:
+            raise EOFError
+        return line
+
+    clock = FakeClock()
+    svc = make_service(MemoryStore(clock), clock, deck_fn=None, next_deal_s=0)
+    out = io.StringIO()
+    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None), read=read)
+    assert await game.setup("justificado", 2)
+    await game.play()
+    text = out.getvalue()
+    assert text.index("Compromisso do baralho (SHA-256): ") < text.index("Sua mão (11 cartas)")
+    verdict = text[text.index("Conferência do embaralhamento do jogo"):]
+    assert "Mão 1: OK (compromisso " in verdict
+    assert "Resultado: OK, todas as " in verdict
