@@ -17,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from adapters.delivery.order import KeyedOrder
 from adapters.web import auth
 from adapters.web.server import Deliver, Site, WebServer
 
@@ -72,10 +73,12 @@ _RUNNING: dict[int, _Running] = {}
 
 @contextlib.asynccontextmanager
 async def web_table(settings: Any, store: Any, service: Any, platform: str,
-                    deliver: Deliver | None) -> AsyncIterator[WebLinks | None]:
+                    deliver: Deliver | None,
+                    order: KeyedOrder | None = None) -> AsyncIterator[WebLinks | None]:
     """Serve ``platform``'s games on the web table while inside (None, and nothing
-    served, when ``WEB_PORT`` is unset). The first platform starts the server, the last
-    one stops it."""
+    served, when ``WEB_PORT`` is unset). ``order``: the platform's lines of calls per
+    game (its delivery's), which the web presses join. The first platform starts the
+    server, the last one stops it."""
     port = settings.web_port
     if not port:
         yield None
@@ -91,7 +94,8 @@ async def web_table(settings: Any, store: Any, service: Any, platform: str,
         log.info("web table on %s:%d, public address %s", settings.web_listen, port,
                  settings.web_public_url)
     running.users += 1
-    await running.server.attach(Site(platform, store, service, deliver))
+    await running.server.attach(Site(platform, store, service, deliver,
+                                     order=order or KeyedOrder()))
     try:
         yield WebLinks(str(settings.web_public_url), secret, settings.telegram_webapp)
     finally:
