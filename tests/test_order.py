@@ -213,6 +213,29 @@ async def test_a_held_game_holds_neither_the_other_games_ticks_nor_their_presses
     assert [c[1] for c in platform.calls] == ["table:after gB", "table:after gA"]
 
 
+async def test_a_step_that_hangs_on_redis_leaves_the_bound_and_the_others_go_on(
+        setup: Any) -> None:
+    """With room for one step at a time, game A's step hangs (its Redis node is gone):
+    after ``slow_s`` it no longer counts, and B and C are stepped while A still waits."""
+    delivery, _platform = setup
+    service = Due(["gA", "gB", "gC"], step_s=0.0, held=frozenset({"gA"}))
+    halt = asyncio.Event()
+    ticking = asyncio.ensure_future(tick_loop(service, delivery, every_s=0.01, stop=halt,
+                                              bound=1, slow_s=0.1))
+    await asyncio.sleep(0.05)
+    assert (service.stepped, service.asked) == ([], [1])  # A holds the only room
+    await asyncio.wait_for(_until(lambda: service.stepped == ["gB", "gC"]), 2.0)
+    assert service.peak == 2  # A (out of the bound) and one more, never two more
+    service.gate.set()
+    await wind_down(ticking, halt, delivery, wait_s=5.0)
+    assert service.stepped == ["gB", "gC", "gA"]
+
+
+async def _until(check: Any) -> None:
+    while not check():
+        await asyncio.sleep(0.01)
+
+
 async def test_sigterm_waits_for_every_call_in_hand_and_delivers_their_views(
         setup: Any) -> None:
     """Presses of three games in flight (one of them queued behind another of its game)

@@ -31,39 +31,48 @@ TICK_CONCURRENCY = 8
 claimed game starts at once, well within its lease (:data:`bot.ports.LEASE_S`); robot
 moves think in threads (they share the worker's CPU: more at once would make each one
 slower, not the whole faster)."""
+SLOW_STEP_S = 1.0
+"""A step still running after this long leaves the bound (it goes on): it waits on
+Redis (a dying node, a failover), not on the CPU, and must not keep the due games of
+the other nodes waiting."""
 
 
 async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
-                    stop: asyncio.Event | None = None,
-                    bound: int = TICK_CONCURRENCY) -> None:
+                    stop: asyncio.Event | None = None, bound: int = TICK_CONCURRENCY,
+                    slow_s: float = SLOW_STEP_S) -> None:
     """Until ``stop`` is set (forever without one): claim due games
     (``service.due(limit=)``, as many as there is room for under ``bound``) and step each
     in a task of its own (:func:`step`); claim again at once while games come due and
-    there is room, else every ``every_s`` seconds or when a step ends. Each round also
-    re-renders the tables a dead worker left stale (:meth:`Delivery.redo`). Steps in
-    progress when ``stop`` is set are finished before this returns."""
+    there is room, else every ``every_s`` seconds or when a step ends. A step running for
+    ``slow_s`` stops counting against ``bound``. Each round also re-renders the tables a
+    dead worker left stale (:meth:`Delivery.redo`). Steps in progress when ``stop`` is
+    set are finished before this returns."""
     stop = stop or asyncio.Event()
     mine = frozenset({outbox.platform.name})  # games of other platforms are handed back
-    running: set[asyncio.Task[None]] = set()
+    loop = asyncio.get_running_loop()
+    busy: set[asyncio.Task[None]] = set()  # counted against the bound
+    alive: set[asyncio.Task[None]] = set()  # every step not finished
     while not stop.is_set():
         claimed: list[str] = []
         try:
-            if len(running) < bound:
-                claimed = list(await service.due(limit=bound - len(running)))
+            if len(busy) < bound:
+                claimed = list(await service.due(limit=bound - len(busy)))
             for gid in claimed:
-                task = asyncio.get_running_loop().create_task(
-                    step(service, outbox, gid, mine))
-                running.add(task)
-                task.add_done_callback(running.discard)
+                task = loop.create_task(step(service, outbox, gid, mine))
+                busy.add(task)
+                alive.add(task)
+                task.add_done_callback(busy.discard)
+                task.add_done_callback(alive.discard)
+                loop.call_later(slow_s, busy.discard, task)
             await outbox.redo(service.table_of)
         except Exception as err:
             if isinstance(err, RedisError):
                 REDIS_ERRORS.inc()
             log.exception("tick failed")
-        if not claimed or len(running) >= bound:
-            await _pause(stop, running, every_s)
-    if running:
-        await asyncio.gather(*running, return_exceptions=True)
+        if not claimed or len(busy) >= bound:
+            await _pause(stop, busy, every_s)
+    if alive:
+        await asyncio.gather(*alive, return_exceptions=True)
 
 
 async def _pause(stop: asyncio.Event, running: set[asyncio.Task[None]],
