@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 import threading
+import traceback
 from collections.abc import Callable, Iterable, Mapping
+from types import TracebackType
 from typing import Any
 from urllib.parse import quote
 
@@ -60,11 +63,14 @@ class Redactor:
         """Rewrite ``record`` in place (message rendered, then redacted) and return it."""
         if record.levelno < logging.INFO and is_platform(record.name) and record.args:
             record.args = _plain_args(record.args)
+        record.template = record.msg  # what adapters.logcalm groups repeats by
         try:
             message = record.getMessage()
         except (TypeError, ValueError, KeyError):  # arguments that do not fit the format
             message = str(record.msg)
         record.msg, record.args = self.redact(message), ()
+        if record.exc_info:
+            record.error = record.exc_info[1]  # its type, for adapters.logcalm
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
@@ -100,24 +106,53 @@ def _plain_args(args: Any) -> Any:
 
 
 def install(secrets: Iterable[str | None]) -> Redactor:
-    """Clean every log record from now on (module docstring); calling it again replaces
-    the secrets. Returns the :class:`Redactor` in use."""
+    """Clean every log record from now on (module docstring), and the traceback of an
+    exception nobody caught (``sys.excepthook``, ``threading.excepthook``: an unforeseen
+    start-up error is printed with its traceback, whose text may quote a token, issue
+    38); calling it again replaces the secrets. Returns the :class:`Redactor` in use."""
     redactor = Redactor(secrets)
     with _lock:
         if not _installed:
             logging.setLogRecordFactory(_factory(logging.getLogRecordFactory()))
+            _hooks[:] = [sys.excepthook, threading.excepthook]
+            sys.excepthook, threading.excepthook = _excepthook, _thread_excepthook
         _installed[:] = [redactor]
     return redactor
 
 
 def uninstall() -> None:
-    """Stop cleaning records (tests)."""
+    """Stop cleaning records and tracebacks (tests)."""
     with _lock:
         factory = logging.getLogRecordFactory()
         original = getattr(factory, "original", None)
         if _installed and original is not None:
             logging.setLogRecordFactory(original)
+        if _hooks:
+            sys.excepthook, threading.excepthook = _hooks
+            _hooks.clear()
         _installed.clear()
+
+
+def redact(text: str) -> str:
+    """``text`` with the installed secrets replaced by ``<secret>`` (as it is when
+    nothing is installed): for what is printed rather than logged, such as the one line
+    a failed start ends with, which quotes a library's error (issue 38)."""
+    return _installed[0].redact(text) if _installed else text
+
+
+_hooks: list[Any] = []
+
+
+def _excepthook(kind: type[BaseException], err: BaseException, tb: TracebackType | None) -> None:
+    sys.stderr.write(redact("".join(traceback.format_exception(kind, err, tb))))
+
+
+def _thread_excepthook(args: threading.ExceptHookArgs) -> None:
+    if args.exc_type is SystemExit:
+        return
+    name = args.thread.name if args.thread is not None else "?"
+    text = "".join(traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback))
+    sys.stderr.write(redact(f"Exception in thread {name}:\n{text}"))
 
 
 def _factory(original: Callable[..., logging.LogRecord]) -> Callable[..., logging.LogRecord]:

@@ -22,6 +22,7 @@ import logging
 import os
 import signal
 import sys
+import textwrap
 from typing import Any
 
 from pydantic import ValidationError
@@ -107,6 +108,46 @@ def _language(text: str) -> str:
     return code
 
 
+OPTIONAL_SETTINGS = {
+    "telegram": ("WEBHOOK_URL", "WEBHOOK_SECRET", "WEBHOOK_PORT", "TELEGRAM_BASE_URL",
+                 "TELEGRAM_POLL_INTERVAL"),
+    "discord": ("DISCORD_SHARD_COUNT", "DISCORD_SHARD_IDS", "DISCORD_API_BASE"),
+    "serve": ("WEBHOOK_URL", "TELEGRAM_POLL_INTERVAL", "DISCORD_SHARD_COUNT"),
+}
+"""Each chat command's own optional settings named in its ``--help`` (the shared ones,
+:data:`SHARED_SETTINGS`, follow); every one is in ``.env.example`` and docs/operator.md."""
+
+SHARED_SETTINGS = ("WEB_PORT", "WEB_PUBLIC_URL", "METRICS_PORT", "TURN_TIMER_S", "AI_PACE_S",
+                   "DOCS_URL", "LOG_LEVEL")
+
+
+def _settings_help(_: Translator, command: str) -> dict[str, Any]:
+    """``add_parser`` keywords giving ``command`` (telegram, discord, serve) a ``--help``
+    that says where the settings come from (the environment or ``.env``, the model
+    ``.env.example``, docs/operator.md), which are required and which matter most, in
+    the operator's language (issue 38: the help named no setting)."""
+    required = {
+        "telegram": _("Obrigatória: TELEGRAM_TOKEN (o token que o @BotFather dá)."),
+        "discord": _("Obrigatória: DISCORD_TOKEN (o token da página \"Bot\" do Developer "
+                     "Portal)."),
+        "serve": _("Obrigatória: TELEGRAM_TOKEN e/ou DISCORD_TOKEN (roda cada plataforma "
+                   "com token)."),
+    }[command]
+    paragraphs = [
+        _("Configuração: variáveis de ambiente, ou um arquivo .env no diretório de onde o "
+          "bot parte (o ambiente vence). O modelo .env.example, na raiz do repositório, "
+          "traz todas, com faixa e padrão; docs/operator.md (\"Settings\") explica cada "
+          "uma."),
+        required,
+        _("Recomendada: REDIS_URL (ex.: redis://127.0.0.1:6379/0), onde ficam os jogos; "
+          "sem ela, um armazenamento embutido que perde tudo quando o processo para."),
+        _("Opcionais: {names}.", names=", ".join((*OPTIONAL_SETTINGS[command],
+                                                  *SHARED_SETTINGS))),
+    ]
+    text = "\n\n".join(textwrap.fill(p, 79) for p in paragraphs)
+    return {"epilog": text, "formatter_class": argparse.RawDescriptionHelpFormatter}
+
+
 def _parser(_: Translator | None = None) -> argparse.ArgumentParser:
     """The command line, its help in the language of ``_`` (pt-BR by default)."""
     _ = _ or Translator(DEFAULT_LANG)
@@ -129,13 +170,16 @@ def _parser(_: Translator | None = None) -> argparse.ArgumentParser:
     play.add_argument("--idioma", "--language", dest="lang", type=_language, default=None,
                       metavar=_("IDIOMA"),
                       help=_("pt, en ou it (padrão: o da variável LANG, senão pt)"))
-    sub.add_parser("telegram", help=_("rodar o bot do Telegram"))
-    dc = sub.add_parser("discord", help=_("rodar o bot do Discord"))
+    sub.add_parser("telegram", help=_("rodar o bot do Telegram"),
+                   **_settings_help(_, "telegram"))
+    dc = sub.add_parser("discord", help=_("rodar o bot do Discord"),
+                        **_settings_help(_, "discord"))
     dc.add_argument("--sync", action="store_true",
                     help=_("registrar os comandos de barra e sair (só quando mudarem)"))
     dc.add_argument("--guild", type=int, default=None, metavar="ID",
                     help=_("com --sync: registrar só neste servidor (ID), na hora"))
-    sub.add_parser("serve", help=_("rodar todas as plataformas com token definido"))
+    sub.add_parser("serve", help=_("rodar todas as plataformas com token definido"),
+                   **_settings_help(_, "serve"))
     sub.add_parser("ratings-rebuild",
                    help=_("recalcular os ratings a partir das partidas guardadas"))
     return parser
@@ -188,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
                                        redis_url=settings.redis_url))
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from adapters import logcalm
+
+    logcalm.install(logging.getLogger().handlers)  # one warning per outage (issue 38)
     bad = setting_line(args.command, settings)
     if bad is not None:
         print(bad, file=sys.stderr)
@@ -215,8 +262,8 @@ def main(argv: list[str] | None = None) -> int:
             err = err.exceptions[0]
         line = setup_error(err)
         if line is None:
-            raise
-        print(line, file=sys.stderr)
+            raise  # its traceback, secrets out (logsafe's excepthook), exit 1
+        print(logsafe.redact(line), file=sys.stderr)
         return exit_code(err)
     return 0
 
@@ -247,6 +294,8 @@ async def _serve_all(settings: Settings) -> int:
     if settings.discord_token:
         servers.append(("Discord", importlib.import_module("adapters.discord.process").serve))
     logging.getLogger("bot").info("%s", serve_line(settings))
+    if len(servers) > 1:  # one embedded store for both, when there is no REDIS_URL
+        importlib.import_module("adapters.storage.connect").share_embedded()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -256,8 +305,11 @@ async def _serve_all(settings: Settings) -> int:
     await asyncio.gather(*(_serve_one(name, serve, settings, stop, failed, len(servers))
                            for name, serve in servers))
     if len(failed) == len(servers):
-        print(Words._("Nenhuma plataforma pôde rodar: {failed}",
-                       failed="; ".join(line for line, _code in failed)), file=sys.stderr)
+        from adapters import logsafe
+
+        print(logsafe.redact(Words._("Nenhuma plataforma pôde rodar: {failed}",
+                                     failed="; ".join(line for line, _code in failed))),
+              file=sys.stderr)
         return min(code for _line, code in failed)  # 2 only when every one was a setting
     return 0
 

@@ -10,7 +10,7 @@ import contextlib
 import logging
 from typing import Literal
 
-from bot import info, play, views
+from bot import info, places, play, views
 from bot.effects import ChatRef, Document, Effect, PlayerRef, Reply
 from bot.i18n import N_, Translator, norm_lang
 from bot.info import record_filename
@@ -65,7 +65,8 @@ class ChatCalls(GameRunner):
         if not got:
             return []
         game = self._parsed(game_id, got)
-        return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
+        return places.spread(game, [views.table_effect(game).model_copy(
+            update={"state_version": got[0]})])
 
     async def scoreboard(self, chat: ChatRef, user: PlayerRef, *,
                          update: str | None = None) -> list[Effect]:

@@ -153,6 +153,9 @@ class TableView(_Frozen):
     """Shown at once, not coalesced with the 3 s gap of play (issue 30): a lobby (its
     edits are few, each awaited by the person who pressed) and the table that replaces
     it at the start. The platform's per-chat cap still holds."""
+    home: bool = True
+    """The game's own chat (:attr:`bot.model.Game.chat`); False for another place of the
+    table (issue 35, bot/places.py): the adapter keeps each place's message apart."""
     apart: bool = False
     """Coalesced apart from the chat's table (each ``game_id`` its own queue): a message
     that lives beside the table, such as a tournament's sign-up or a match's call (issue
@@ -232,6 +235,10 @@ class Picture(_Frozen):
     ``caption`` its text for those who cannot see it (sent as the text alone when the
     platform refuses the picture)."""
 
+    model_config = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
+    """As JSON (handed to another platform's process, adapters/delivery/relay.py) the
+    PNG goes as base64."""
+
     kind: Literal["picture"] = "picture"
     chat: ChatRef
     filename: str
@@ -264,6 +271,8 @@ class Closed(_Frozen):
     final: View | None = None
     prompt: bool = False
     """Edited at once, as a lobby's edits are (:attr:`TableView.prompt`): a lobby closed."""
+    home: bool = True
+    """As :attr:`TableView.home`: False closes the table of another place of the game."""
 
 
 Effect = Annotated[
@@ -271,6 +280,14 @@ Effect = Annotated[
     | ReplayView | Closed,
     Field(discriminator="kind"),
 ]
+
+
+def platform_of(effect: Effect) -> str:
+    """The platform an effect is delivered on (issue 35: a table in several places): a
+    person's (hand, reply, private word, turn ping) or else its chat's."""
+    if isinstance(effect, HandView | Reply | Tell | TurnPing):
+        return effect.player.platform
+    return effect.chat.platform
 
 
 def pack(game_id: str, version: int, code: str, arg: str | int = "") -> str:

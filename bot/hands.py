@@ -64,7 +64,7 @@ def hand_effect(game: Game, seat: int) -> HandView | None:
     if player is None or game.match is None:
         return None
     _ = Translator(game.lang)
-    return HandView(chat=game.chat, game_id=game.id, player=player, seat=seat,
+    return HandView(chat=game.place_of(seat), game_id=game.id, player=player, seat=seat,
                     view=hand_view(game, seat, _))
 
 
@@ -93,7 +93,9 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
         rows.append([{"label": _face_label(f), "data": pack(
             game.id, s.ver, "u" if f["selected"] or f["group"] else "t", f["index"])}
             for f in faces[start:start + CARDS_PER_ROW]])
-    lines = [_("Mesa: {title}", title=game.chat.title or game.chat.chat_id)]
+    place = game.place_of(seat)  # issue 35: the person's own place, never another's id
+    lines = [_("Mesa: {title}", title=place.title or (
+        game.chat.chat_id if place.key == game.chat.key else game.id))]
     lines += _pick_lines(game, seat, view, _)
     own = narration.own_line(game, seat, _, view.drawn, view.turn_count, view.drawn_more)
     if own:

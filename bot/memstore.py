@@ -29,6 +29,7 @@ class MemoryStore:
         self.clock: Clock = clock or _WallClock()
         self.games: dict[str, tuple[int, str, float]] = {}
         self.chats: dict[str, tuple[str, float]] = {}
+        self.invites: dict[str, tuple[str, float]] = {}
         self.seen: dict[str, float] = {}
         self.applied: dict[str, dict[str, float]] = {}
         self.counted: set[tuple[str, str]] = set()
@@ -96,6 +97,20 @@ class MemoryStore:
         """Unbind if still bound to ``game_id``."""
         if await self.chat_game(chat_key) == game_id:
             del self.chats[chat_key]
+
+    async def put_invite(self, code: str, game_id: str, ttl_s: int) -> None:
+        """Remember the game of an invitation code until it expires."""
+        self.invites[code] = (game_id, self.clock.now() + ttl_s)
+
+    async def invite_game(self, code: str) -> str | None:
+        """The game of a live invitation code, or None."""
+        got = self.invites.get(code)
+        return got[0] if got is not None and self._alive(got[1]) else None
+
+    async def drop_invite(self, code: str, game_id: str) -> None:
+        """Forget the code if it still names ``game_id``."""
+        if await self.invite_game(code) == game_id:
+            del self.invites[code]
 
     async def was_seen(self, update_key: str) -> bool:
         """True when ``first_seen`` recorded ``update_key`` and it has not expired."""

@@ -75,6 +75,10 @@ class Seat(BaseModel):
     sel: list[int] = Field(default_factory=list)
     groups: list[Group] = Field(default_factory=list)
     seen: float = 0.0
+    where: str = ""
+    """The chat key of the place the person joined from (issue 35, bot/places.py): their
+    turn pings, hand title and "cannot write to you" notice go there; ``""``: the game's
+    own chat (every seat stored before places)."""
 
     @property
     def is_ai(self) -> bool:
@@ -129,6 +133,23 @@ class Game(BaseModel):
     match: dict[str, Any] | None = None
     deals: list[list[int]] = Field(default_factory=list)
     winner: int | None = None
+    places: list[ChatRef] = Field(default_factory=list)
+    """Chats besides ``chat`` where the table is shown too (issue 35, bot/places.py): a
+    group, a channel or a private chat, on either platform. A game stored before places
+    has none: its one place is ``chat``."""
+    invites: dict[str, float] = Field(default_factory=dict)
+    """Live invitation codes of the lobby (bot/invites.py): code -> Unix seconds it
+    expires. Taking a seat with one removes it in the same save (one seat each)."""
+
+    def all_places(self) -> list[ChatRef]:
+        """Every place of the table: its own chat first, then :attr:`places`."""
+        return [self.chat, *self.places]
+
+    def place_of(self, seat: int) -> ChatRef:
+        """The place seat ``seat``'s person joined from (:attr:`Seat.where`): that place
+        when the game still has it, else the game's own chat."""
+        where = self.seats[seat].where
+        return next((p for p in self.places if p.key == where), self.chat) if where else self.chat
 
     def robots(self) -> int:
         """How many AI seats the table has (seats taken over while away not counted)."""

@@ -92,6 +92,10 @@ TABLE_SENTENCES: dict[str, str] = {
     "stock_from_pile": N_("O monte acabou: o lixo foi embaralhado no monte."),
 }
 """Events of the table itself (seat -1), said as whole sentences."""
+STOCK_OUT = N_("O monte acabou: ninguém bateu.")
+"""A deal the stock ended (engine ``deal_over`` with reason ``stock``, RULES A26): said
+by the table's narration and by the deal's result (:func:`bot.results.breakdown_text`),
+in the chat, the terminal, the web table and the replay (issue 38)."""
 
 
 def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
@@ -105,6 +109,8 @@ def describe(ev: Any, turn: int, melds: list[Any], new_meld: bool,
     kw: dict[str, Any] = {"seat": ev.seat, "t": turn, "at": int(at)}
     if ev.kind in TABLE_SENTENCES:
         return TABLE_SENTENCES[ev.kind], kw
+    if ev.kind == "deal_over":  # RULES A26: said when the stock, not a batida, ended it
+        return (STOCK_OUT, kw) if pub.get("reason") == "stock" else None
     if ev.kind == "melded":
         return _melded(kw, pub, melds)
     msgid = PHRASES.get(ev.kind)

@@ -63,6 +63,16 @@ class GameStore(Protocol):
     async def unbind_chat(self, chat_key: str, game_id: str) -> None:
         """Clear the chat's active game if it is still ``game_id``."""
 
+    async def put_invite(self, code: str, game_id: str, ttl_s: int) -> None:
+        """Remember for ``ttl_s`` seconds that invitation ``code`` seats at ``game_id``
+        (issue 35; the code itself lives in the game's state, bot/invites.py)."""
+
+    async def invite_game(self, code: str) -> str | None:
+        """The game invitation ``code`` seats at, or None (unknown or expired)."""
+
+    async def drop_invite(self, code: str, game_id: str) -> None:
+        """Forget invitation ``code`` if it still names ``game_id`` (used or withdrawn)."""
+
     async def was_seen(self, update_key: str) -> bool:
         """True when :meth:`first_seen` has recorded ``update_key`` (a read, no write)."""
 

@@ -35,7 +35,7 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.deal import apply
 from engine.errors import IllegalAction
-from engine.match import LEGACY_FORMATS, RECORD_FORMAT, Match
+from engine.match import LEGACY_FORMATS, RECORD_FORMAT, SEEDED_FORMAT, Match
 from engine.rules import RedThree, Rules, make_rules, stored_options
 from engine.scoring import score_deal
 from engine.state import DealState, deal_cards
@@ -121,7 +121,7 @@ def read(text: str) -> Tape:
         if not isinstance(record, dict):
             raise TypeError("not an object")
         legacy = record.get("format") in LEGACY_FORMATS
-        if record.get("format") != RECORD_FORMAT and not legacy:
+        if record.get("format") not in (RECORD_FORMAT, SEEDED_FORMAT) and not legacy:
             raise ValueError("format")
         variant, options = str(record["variant"]), dict(record.get("options") or {})
         rules = make_rules(variant, stored_options(options), stored=True)

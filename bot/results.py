@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import hands, play, views
+from bot import hands, narration, play, views
 from bot.buttons import UNKNOWN
 from bot.effects import Effect, PingsOver, Say
 from bot.i18n import N_, Translator
@@ -54,7 +54,8 @@ def deal_over(game: Game, now: float, extra: list[Effect]) -> Outcome:
 
 def breakdown_text(game: Game, score: Any, _: Translator) -> str:
     """The deal's result, one block per side (RULES C14 items that are not zero), each
-    followed by the cards its players were left with, ``"  Na mão de Ana: 7♣ K♠"`` (the
+    followed by the cards its players were left with (a deal the stock ended says so
+    first, "O monte acabou: ninguém bateu.", RULES A26), ``"  Na mão de Ana: 7♣ K♠"`` (the
     "mão" term; ``"  Na sua mão: ..."`` in the terminal). The deal is over, nothing is
     hidden any more: engine ``hands_at_end``, which refuses a deal in play (issue 30)."""
     state = play.deal_of(game)
@@ -62,6 +63,8 @@ def breakdown_text(game: Game, score: Any, _: Translator) -> str:
     left = hands_at_end(state)
     names, you = views.seat_names(game, _), views.you_seat(game)
     lines = [_("Fim da mão {n}.", n=len(game.deals))]
+    if state.went_out < 0:  # RULES A26: nobody went out, the stock ended the deal
+        lines.append(_(narration.STOCK_OUT))
     for side, team in enumerate(state.teams):
         row = score.breakdown[side]
         parts = [_(N_("jogos sem canastra {n}") if row["melded"] < 0 else N_("jogos {n}"),

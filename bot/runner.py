@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot import robot, timers, upkeep
+from bot import places, robot, timers, upkeep
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, TableView
 from bot.i18n import DEFAULT_LANG, N_, Translator
 from bot.model import Codec, CorruptGame, Game, decode, encode
@@ -138,6 +138,7 @@ class GameRunner:
             game = self._parsed(gid, got)
             if game.status == "over":
                 await upkeep.close_out(self.store, game, self.season, self.clock.now())
+                await self.store.unbind_chat(chat.key, gid)  # a chat bound, not yet a place
                 return None
         except CorruptGame:
             return gid  # the call that follows says it cannot be read
@@ -213,7 +214,7 @@ class GameRunner:
                 continue
             if not out.changed:
                 await self._settle(gid, blind or reschedule, got)
-                return out.resolved()
+                return places.spread(game, out.resolved())
             if out.keep_deals:
                 await upkeep.keep_deals(self.store, gid, out.keep_deals)
             text = encode(game, self.compress)
@@ -245,8 +246,8 @@ class GameRunner:
         if game.status == "over":
             effects = effects + await upkeep.close_out(self.store, game, self.season,
                                                        self.clock.now(), shown=True)
-        return [e.model_copy(update={"state_version": version})
-                if isinstance(e, TableView) else e for e in effects]
+        return places.spread(game, [e.model_copy(update={"state_version": version})
+                                    if isinstance(e, TableView) else e for e in effects])
 
     async def _announce(self, gid: str, version: int) -> None:
         """Announce that game ``gid`` is at ``version`` (``store.announce``: the web

@@ -12,10 +12,25 @@ from __future__ import annotations
 
 import logging
 
-from bot import buttons, info, lobby, play, replay, results, robot, timers, turns, upkeep, views
+from bot import (
+    buttons,
+    info,
+    invites,
+    lobby,
+    places,
+    play,
+    replay,
+    results,
+    robot,
+    timers,
+    turns,
+    upkeep,
+    views,
+)
 from bot.chat_calls import CHAT_BIND_TTL_S, ChatCalls
 from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import N_, Translator
+from bot.invite_calls import InviteCalls
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
@@ -42,7 +57,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls):
+class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls, InviteCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
@@ -59,6 +74,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls)
     rankings by period, profiles and achievements are counted (issue 29,
     :mod:`bot.season`); None counts none of them. ``docs_url``: where ``/ajuda``'s link
     to the player's guide points (``DOCS_URL``, :func:`bot.info.guide_link`).
+    ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``).
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
@@ -66,12 +82,15 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls)
                  chooser: robot.Chooser | str | None = "engine",
                  deck_fn: play.DeckFn | None = None, threaded: bool = True,
                  compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None,
-                 docs_url: str | None = None) -> None:
+                 docs_url: str | None = None,
+                 invite_ttl_s: int = invites.INVITE_TTL_S) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
             deck_fn=deck_fn, threaded=threaded, compress=check_codec(compress))
         self.turn_timer_s = turn_timer_s
+        self.invite_ttl_s = invite_ttl_s
+        self.invite_links = {}  # per platform, set by its adapter (bot/invite_calls.py)
         self.season = season
         self.docs_url = docs_url
 
@@ -128,7 +147,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls)
             return None
         game = self._parsed(gid, got)
         await upkeep.schedule(self.store, game, self.pacing, self.season)
-        return [views.table_effect(game).model_copy(update={"state_version": got[0]})]
+        return places.spread(game, [views.table_effect(game).model_copy(
+            update={"state_version": got[0]})])
 
     async def _existing(self, chat: ChatRef, user: PlayerRef, gid: str,
                         lang: str) -> list[Effect]:
@@ -137,7 +157,10 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls)
             return await self._reply(chat, user, CORRUPT, lang)
         out = await self._reply(chat, user, N_("Já há um jogo neste grupo: veja a mesa dele."),
                                 lang)
-        return out + ([views.table_effect(self._parsed(gid, stored))] if stored else [])
+        if not stored:
+            return out
+        game = self._parsed(gid, stored)
+        return out + places.spread(game, [views.table_effect(game)])
 
     async def _chat_game(self, chat: ChatRef, user: PlayerRef,
                          update: str | None) -> str | list[Effect]:

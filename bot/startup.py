@@ -97,13 +97,28 @@ def redis_db_line(url: str) -> str | None:
                    "(ex.: redis://localhost:6379/0)")
 
 
+def redis_host_line(url: str) -> str | None:
+    """The line for a ``redis://`` or ``rediss://`` ``REDIS_URL`` without a host, or with
+    port 0 (``redis:///3``, ``redis://:pw@/3``, ``redis://h:0/0``: redis-py takes them,
+    the first two as localhost; docs/operator.md "Exit codes" says an address without a
+    host exits 2, issue 38), None otherwise. The value is never echoed."""
+    if url.startswith("unix:"):
+        return None  # a socket path, no host
+    parsed = urlparse(url)
+    if parsed.hostname and parsed.port != 0:
+        return None
+    return Words._("REDIS_URL inválida: diga o host e, se quiser, a porta, de 1 a 65535 "
+                   "(ex.: redis://localhost:6379/0)")
+
+
 def setting_line(command: str, settings: Settings) -> str | None:
     """The line of the first bad setting ``command`` would meet, checked before anything
     connects (so a bad value is told even while Redis or the platform is down), None when
     all are good: a missing token, a package the command needs but the venv lacks
-    (:func:`missing_package`), a ``REDIS_URL`` redis-py cannot parse or whose database
-    is no number (its value is never echoed: it may hold a password), an adapter's own setting
-    (``TELEGRAM_POLL_INTERVAL``, ``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``)."""
+    (:func:`missing_package`), a ``REDIS_URL`` redis-py cannot parse, without a host
+    (:func:`redis_host_line`) or whose database is no number (its value is never echoed:
+    it may hold a password), an adapter's own setting (``TELEGRAM_POLL_INTERVAL``,
+    ``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``)."""
     from redis.connection import parse_url
 
     telegram = command == "telegram" or (command == "serve" and settings.telegram_token)
@@ -116,9 +131,9 @@ def setting_line(command: str, settings: Settings) -> str | None:
             parse_url(settings.redis_url)  # type: ignore[no-untyped-call]
         except ValueError:
             return bad_redis_url()
-        bad_db = redis_db_line(settings.redis_url)
-        if bad_db is not None:
-            return bad_db
+        bad_url = redis_host_line(settings.redis_url) or redis_db_line(settings.redis_url)
+        if bad_url is not None:
+            return bad_url
     try:
         if telegram:
             importlib.import_module("adapters.telegram.app").TelegramTuning()
@@ -156,7 +171,11 @@ def exit_code(err: BaseException) -> int:
 
 def setup_error(err: BaseException) -> str | None:
     """One line for an ordinary setup mistake (Redis unreachable, bad ``REDIS_URL``,
-    bad or unverifiable ``TELEGRAM_TOKEN``), None for anything else."""
+    bad or unverifiable ``TELEGRAM_TOKEN``), None for anything else. A refused token
+    is told in the operator's language without the library's text (python-telegram-bot's
+    ``InvalidToken`` quotes the whole token in English, issue 38); the other lines quote
+    the library's error, so whoever prints them passes them through
+    ``adapters.logsafe.redact`` (a URL of the Bot API holds the token)."""
     import redis.exceptions
 
     if isinstance(err, ModuleNotFoundError) and err.name:  # make play's venv, say
@@ -177,8 +196,9 @@ def setup_error(err: BaseException) -> str | None:
         import aiohttp
         import discord
 
-        if isinstance(err, discord.LoginFailure):
-            return Words._("DISCORD_TOKEN recusado pelo Discord: {err}", err=err)
+        if isinstance(err, discord.LoginFailure):  # its text is English, never the token's
+            return Words._("DISCORD_TOKEN recusado pelo Discord: confira o token da página "
+                           "\"Bot\" do Developer Portal")
         if isinstance(err, discord.PrivilegedIntentsRequired):
             return Words._("O Discord recusou as intents pedidas: {err}", err=err)
         if isinstance(err, discord.GatewayNotFound | aiohttp.ClientError | discord.HTTPException):
@@ -191,8 +211,9 @@ def setup_error(err: BaseException) -> str | None:
     if "telegram" in sys.modules:
         import telegram.error
 
-        if isinstance(err, telegram.error.InvalidToken):
-            return Words._("TELEGRAM_TOKEN recusado pelo Telegram: {err}", err=err)
+        if isinstance(err, telegram.error.InvalidToken):  # its text quotes the token
+            return Words._("TELEGRAM_TOKEN recusado pelo Telegram: confira o token que o "
+                           "@BotFather deu")
         if isinstance(err, telegram.error.NetworkError):
             return Words._("Sem conexão com o Telegram: {err}", err=err)
     return None

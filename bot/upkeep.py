@@ -83,7 +83,8 @@ async def close_out(store: GameStore, game: Game, season: SeasonStore | None = N
         if game.winner is not None:
             rows = [(p.key, p.name, won, points) for p, won, points in results.player_points(game)]
             await store.add_results(game.chat.key, game.id, rows)
-    await store.unbind_chat(game.chat.key, game.id)
+    for place in game.all_places():  # issue 35: every place's chat is freed
+        await store.unbind_chat(place.key, game.id)
     said = await followup.count(season, game, record) if season is not None else []
     if season is not None:
         said += await tournament.count(store, season, game,

@@ -255,7 +255,7 @@ def closing_effects(game: Game, why: str, tell: bool, **kw: Any) -> list[Effect]
     text = _(why, **kw)
     out: list[Effect] = [Say(chat=game.chat, text=text)]
     if tell:
-        out += [Tell(player=p, chat=game.chat, text=text) for _s, p in game.humans()]
+        out += [Tell(player=p, chat=game.place_of(s), text=text) for s, p in game.humans()]
     out.append(Closed(chat=game.chat, game_id=game.id, final=final_view(game, text, _),
                       prompt=game.match is None))
     return out
@@ -281,8 +281,9 @@ def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:
     if ping and player is not None and not seat.away and not hand_open(seat,
                                                                        game.turn_since):
         _ = Translator(game.lang)
-        out.append(TurnPing(player=player, chat=game.chat, game_id=game.id,
-                            text=_("Sua vez em {title}.", title=game.chat.title or game.id)))
+        place = game.place_of(turn)  # issue 35: where the person joined from
+        out.append(TurnPing(player=player, chat=place, game_id=game.id,
+                            text=_("Sua vez em {title}.", title=place.title or game.id)))
     elif ping:
         out.append(PingsOver(chat=game.chat, game_id=game.id))
     return out

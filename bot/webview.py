@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import hands, play, views
+from bot import hands, play, results, views
 from bot.effects import unpack
 from bot.i18n import N_, Translator
 from bot.model import Game
 from engine.cards import Card
-from engine.melds import Meld, canastra_bonus, canastra_label
+from engine.melds import RUN, Meld, canastra_bonus, canastra_label
 from engine.scoring import melded_points
 from engine.view import SeatView
 
@@ -31,6 +31,15 @@ PAGE_TEXTS = {
     "no_melds": N_("(sem jogos)"), "empty_pile": N_("Lixo vazio"),
     "blocked": N_("lixo trancado"), "points": N_("pts"),
     "gone": N_("Este jogo não existe mais."),
+    "closed": N_("Esta partida foi encerrada."), "cards": N_("cartas"),
+    "robot": N_("robô"), "away": N_("ausente"), "log": N_("Lances"),
+    "four_colour": N_("Baralho de quatro cores"), "deal_end": N_("Resultado da mão"),
+    "match_end": N_("Fim da partida"), "deal": N_("Mão"), "total": N_("Total"),
+    "lobby": N_("Lugares"), "you": N_("você"),
+    "suit_h": N_("copas"), "suit_d": N_("ouros"), "suit_c": N_("paus"),
+    "suit_s": N_("espadas"), "rank_A": N_("Ás"), "rank_J": N_("Valete"),
+    "rank_Q": N_("Dama"), "rank_K": N_("Rei"), "joker": N_("Curinga"),
+    "card_name": N_("{rank} de {suit}"), "stands_for": N_("no lugar do {rank}"),
 }
 """The page's own words (its buttons and headings), sent translated with each view."""
 OPEN_TABLE = N_("Abrir a mesa")
@@ -41,6 +50,7 @@ REFUSALS = {
     "expired": N_("Este link expirou: abra a mesa de novo pelo botão do jogo."),
     "used": N_("Este link já foi usado: abra a mesa de novo pelo botão do jogo (/mao)."),
     "no_game": N_("Este jogo não existe mais."),
+    "too_large": N_("Pedido grande demais: abra a mesa pelo botão do jogo."),
 }
 """Why the page was refused (docs/web.md ``error`` codes), told on the page; nothing
 of the game is sent with it."""
@@ -64,8 +74,10 @@ def _meld_json(meld: Meld, index: int, view: SeatView, _: Translator) -> dict[st
         kind = "limpa" if meld.is_clean_canastra else "suja"
         named = canastra_label(meld, view.rules)
         label = _(views.CANASTRA_LABELS[named]) if named in views.CANASTRA_LABELS else named
-    return {"index": index, "cards": [card_json(c) for c in meld.cards], "canastra": kind,
-            "canastra_label": label}
+    cards = [card_json(c) for c in meld.cards]
+    if meld.kind == RUN and meld.wild_at >= 0:  # the rank it stands for, as the chat's "2♥(7)"
+        cards[meld.wild_at]["stands"] = play.rank_text(meld.wild_slot)
+    return {"index": index, "cards": cards, "canastra": kind, "canastra_label": label}
 
 
 def _sides(game: Game, view: SeatView, seat: int | None, names: list[str],
@@ -100,7 +112,8 @@ def _table(game: Game, view: SeatView, seat: int | None, _: Translator) -> dict[
         "sides": _sides(game, view, seat, names, _),
         "players": [{"seat": k, "name": names[k], "cards": n,
                      "side": next(i for i, t in enumerate(view.teams) if k in t),
-                     "turn": playing and k == view.turn, "you": k == seat}
+                     "turn": playing and k == view.turn, "you": k == seat,
+                     "robot": game.seats[k].is_ai, "away": game.seats[k].away}
                     for k, n in enumerate(view.hand_counts)],
         "pile": {"top": card_json(pile[-1]) if pile else None, "size": view.pile_size,
                  "cards": [card_json(c) for c in pile] if view.rules.pile_open else [],
@@ -129,15 +142,31 @@ def _hand(game: Game, seat: int, _: Translator) -> dict[str, Any]:
             if code in ("t", "u"):
                 toggles[int(arg)] = b.data
             else:
-                actions.append({"code": code, "arg": arg, "label": b.label, "data": b.data})
+                actions.append({"code": code, "arg": arg, "label": _action_label(
+                    code, arg, b.label, _), "data": b.data})
+    if game.status == "over":  # a closed or finished game: nothing left to press
+        toggles, actions = {}, []
     cards = []
     for face in shown.cards:
         card: dict[str, Any] = {"code": face.code, "text": face.text, "red": face.red}
         card.update(_rank_suit(face.text), index=face.index, selected=face.selected,
                     group=face.group, drawn=face.drawn, data=toggles.get(face.index))
         cards.append(card)
-    return {"title": shown.title, "cards": cards, "lines": shown.lines,
+    # the first line names the chat ("Mesa: Grupo do Buraco"): the page is that table
+    return {"title": shown.title, "cards": cards, "lines": shown.lines[1:],
             "actions": actions, "version": shown.version}
+
+
+def _action_label(code: str, arg: str, label: str, _: Translator) -> str:
+    """A hand button's label on the page: the chat's own, except the cryptic "+N" of
+    adding the selection to meld N, which says what it does ("Juntar ao jogo 2";
+    ``ew``, the wild's place too: "Juntar ao jogo 2: 2♣(4)")."""
+    if code == "e" and arg.isdigit():
+        return _("Juntar ao jogo {n}", n=int(arg) + 1)
+    if code == "ew" and ": " in label:
+        return _("Juntar ao jogo {n}", n=label.split(":")[0].lstrip("+")) + ": " + \
+            label.split(": ", 1)[1]
+    return label
 
 
 def _rank_suit(text: str) -> dict[str, str]:
@@ -146,17 +175,49 @@ def _rank_suit(text: str) -> dict[str, str]:
     return {"rank": text[:-1], "suit": text[-1]}
 
 
-def _table_actions(game: Game, _: Translator) -> list[dict[str, Any]]:
-    """The table's own buttons a seated person may press from the page (the next deal);
-    "Minha mão" is the page itself."""
-    shown = views.table_view(game, _)
+def _buttons(shown: Any, skip: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """The pressable buttons of a chat view (``code``, ``arg``, ``label``, ``data``),
+    but those whose code is in ``skip``."""
     out = []
     for row in shown.buttons:
         for b in row:
             parts = unpack(b.data)
-            if parts is not None and parts[2] != "h":
+            if parts is not None and parts[2] not in skip:
                 out.append({"code": parts[2], "arg": parts[3], "label": b.label,
                             "data": b.data})
+    return out
+
+
+def _table_actions(game: Game, _: Translator) -> list[dict[str, Any]]:
+    """The table's own buttons a seated person may press from the page (the next deal);
+    "Minha mão" is the page itself."""
+    return _buttons(views.table_view(game, _), frozenset({"h"}))
+
+
+def _lobby(game: Game, _: Translator) -> dict[str, Any]:
+    """The lobby as data: its lines (those the group shows), the seats (name, robot,
+    side once teams are known) and the lobby's buttons (join, robot, start, cancel:
+    the service decides who may press which, as for the chat's)."""
+    shown = views.lobby_view(game, _)
+    return {"lines": shown.lines,
+            "seats": [{"seat": k, "name": views.seat_name(game, k, _), "robot": s.is_ai}
+                      for k, s in enumerate(game.seats)],
+            "table_actions": _buttons(shown) if game.status == "lobby" else [],
+            "closed": game.status == "over"}
+
+
+def _result(game: Game, _: Translator) -> dict[str, Any]:
+    """The deal's end as the chat posts it (:func:`bot.results.breakdown_text`, each
+    player's leftover cards included: the deal is over, nothing is hidden), the match's
+    end (:func:`bot.results.winner_text`) and every deal's totals; ``closed`` when the
+    game was closed before its match ended (cancelled, abandoned)."""
+    match = play.match_of(game)
+    out: dict[str, Any] = {"result": [], "winner": "", "deals": game.deals,
+                           "closed": game.status == "over" and not match.over}
+    if match.results and match.deal is not None and match.deal.over:
+        out["result"] = results.breakdown_text(game, match.results[-1], _).split("\n")
+    if match.over:
+        out["winner"] = results.winner_text(game, _)
     return out
 
 
@@ -165,9 +226,11 @@ def web_view(game: Game, seat: int | None) -> dict[str, Any]:
 
     Keys (docs/web.md): ``game``, ``status``, ``title``, ``lang``, ``seat``,
     ``spectator``, ``texts`` (the page's words), ``lines`` (the lobby's lines, else
-    ``[]``), and once dealt the table (``sides``, ``players``, ``pile``, ``stock``,
-    ``mortos``, ``turn``, ``my_turn``, ``deadline`` Unix s or None, ``narration``),
-    ``hand`` (None for a spectator or an AI seat) and ``table_actions``."""
+    ``[]``), ``seats`` and ``table_actions`` in the lobby; once dealt the table
+    (``sides``, ``players``, ``pile``, ``stock``, ``mortos``, ``turn``, ``my_turn``,
+    ``deadline`` Unix s or None, ``narration``), ``hand`` (None for a spectator or an
+    AI seat), ``table_actions``, and the deal's and match's end (``result`` lines,
+    ``winner``, ``deals``, ``closed``)."""
     _ = Translator(game.lang)
     out: dict[str, Any] = {
         "game": game.id, "status": game.status, "title": views.game_title(game, _),
@@ -175,10 +238,12 @@ def web_view(game: Game, seat: int | None) -> dict[str, Any]:
         "texts": {k: _(v) for k, v in PAGE_TEXTS.items()}, "lines": [], "hand": None,
         "table_actions": []}
     if game.match is None:
-        out["lines"] = views.lobby_view(game, _).lines
+        out.update(_lobby(game, _))
         return out
     view = play.view_of(game, 0 if seat is None else seat)
     out.update(_table(game, view, seat, _))
+    if game.status != "playing":
+        out.update(_result(game, _))
     if seat is not None and game.seats[seat].player is not None:
         out["hand"] = _hand(game, seat, _)
         if game.status == "between":

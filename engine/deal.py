@@ -277,6 +277,11 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     once) into stock, as a turn's draw does (A26; an audit found the deal ended, or the
     Dólar left unreplaced, with a morto still there).
 
+    A draw owed here that finds nothing left to draw (no stock, no morto, altaneira's
+    pile already reused) ends the deal at once, without a batida bonus (RULES A26, D1,
+    seed 000 §8.4): the player neither melds nor goes out after it (issue 38 found the
+    turn going on without the Dólar's replacement, and a batida scored).
+
     Gap decision (docs/rules-decisions.md D1): a tranca red 3 may always be laid; when
     the side may not go out and the player would be left unable to end the turn
     (fewer than two other cards), they draw from the stock until they can."""
@@ -290,17 +295,19 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     hand = without(state.hands[seat], [card])
     side = state.side_of[seat]
     refills: list[Event] = []  # an empty stock refilled for a draw here (A26)
+    stock_out = False  # a draw owed here found nothing left to draw: the deal ends (A26)
     if rules.red_three == _DOLLAR:
         from_pile = state.pile_dollars[seat]
         owed = state.hands[seat].count(card) > from_pile.count(card)
         got = draw_card(state, refills) if owed else None  # None: it changed nothing
-        if got is None:  # checked before the pile Dólar is forgotten: a refusal changes nothing
+        stock_out = owed and got is None
+        if got is not None:
+            hand.append(got)
+            state.drawn_more.append(got)
+        elif not owed:  # checked before the pile Dólar is forgotten: a refusal changes nothing
             check_leftover(state, seat, hand, state.melds[side])
             if card in from_pile:
                 from_pile.remove(card)
-        else:
-            hand.append(got)
-            state.drawn_more.append(got)
         drawn = 0 if got is None else 1
     else:
         drawn = 0
@@ -316,7 +323,7 @@ def _lay_three(state: DealState, action: Action) -> list[Event]:
     forget_seen(state, seat, [card])
     events = [Event("laid_three", seat, {"card": card.code, "replaced": drawn}), *refills]
     state.hands[seat] = hand
-    if not able_to_end_turn(state, seat, hand):  # RULES A26: nothing left to draw
+    if stock_out or not able_to_end_turn(state, seat, hand):  # RULES A26: nothing left to draw
         state.phase = OVER
         events.append(Event("deal_over", -1, {"reason": "stock"}))
         return events

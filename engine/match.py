@@ -15,12 +15,16 @@ from engine.actions import Action
 from engine.cards import Card, codes
 from engine.deal import apply
 from engine.errors import IllegalAction
+from engine.fairdeal import SCHEME, commitment, deck_from_seed, new_seed, reshuffle_from_seed
 from engine.rules import DealerRotation, Rules, Tiebreak, make_rules, options_of, stored_options
 from engine.scoring import DealScore, score_deal
 from engine.state import DealState, Event, deal_cards
 
 RECORD_FORMAT = "buraco-record/2"
 """Records written since issue 14: laid melds keep their layout (RULES C10)."""
+SEEDED_FORMAT = "buraco-record/3"
+"""Records whose deals carry their ``seed`` and ``commitment`` (issue 35, verifiable
+deals, engine/fairdeal.py): otherwise read as :data:`RECORD_FORMAT`."""
 LEGACY_FORMATS = frozenset({"buraco-record/1"})
 """Older records, replayed with ``Rules.legacy_relayout`` (melds re-laid from their cards
 after every extension, as the engine that wrote them did)."""
@@ -30,7 +34,9 @@ after every extension, as the engine that wrote them did)."""
 class DealLog:
     """One deal as recorded: ``first`` seat, ``scores`` (match totals per side before
     the deal), ``deck`` (top first), ``reshuffle`` (A26 pile order, may be empty),
-    ``actions`` (record JSON), and ``result`` once the deal is over."""
+    ``actions`` (record JSON), ``result`` once the deal is over, and ``seed`` (64 hex
+    digits) when the deck and reshuffle were derived from one (engine/fairdeal.py;
+    secret until the deal is over: kept only in the stored game)."""
 
     first: int
     scores: list[int]
@@ -39,9 +45,11 @@ class DealLog:
     actions: list[dict[str, Any]] = field(default_factory=list)
     result: DealScore | None = None
     archived: bool = False
+    seed: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Record form of the deal (``result`` omitted: replay recomputes it)."""
+        """Record form of the deal (``result`` omitted: replay recomputes it); a seeded
+        deal adds ``shuffle`` (the scheme), ``commitment`` and ``seed``."""
         out: dict[str, Any] = {
             "first": self.first,
             "scores": self.scores,
@@ -50,6 +58,8 @@ class DealLog:
         }
         if self.reshuffle:
             out["reshuffle"] = self.reshuffle
+        if self.seed is not None:
+            out.update(shuffle=SCHEME, commitment=commitment(self.seed), seed=self.seed)
         return out
 
 
@@ -107,19 +117,43 @@ class Match:
     def start_deal(
         self, deck: list[Card] | None = None, reshuffle: list[int] | None = None
     ) -> DealState:
-        """Deal the next deal (``deck`` top first; None shuffles with SystemRandom).
+        """Deal the next deal from ``deck`` (top first). Without one, a fresh secret seed
+        (engine/fairdeal.py) gives the deck and, where the pile goes back to the stock
+        (RULES A26), the reshuffle: the deal is verifiable once over (issue 35).
         Raises ``IllegalAction("match_over")`` or ``("deal_in_progress")``."""
         if self.over:
             raise IllegalAction("match_over", "a partida já terminou")
         if self.deal is not None and not self.deal.over:
             raise IllegalAction("deal_in_progress", "a mão atual ainda não terminou")
         first = (self.dealer + 1) % self.n_players
+        seed = None
+        if deck is None:
+            seed = new_seed()
+            deck = deck_from_seed(seed, self.rules.jokers)
+            if self.rules.reuse_pile_once and reshuffle is None:
+                reshuffle = reshuffle_from_seed(seed, len(deck))
         state = deal_cards(self.rules, self.n_players, deck, first, self.scores, reshuffle)
         full = list(reversed(state.stock))
         dealt = _dealt_order(state, full)
         self.deal = state
-        self.logs.append(DealLog(first, list(self.scores), dealt, list(state.reshuffle)))
+        self.logs.append(DealLog(first, list(self.scores), dealt, list(state.reshuffle),
+                                 seed=seed))
         return state
+
+    @property
+    def commitment(self) -> str | None:
+        """The current deal's commitment (SHA-256 of its seed, hex), shown before anyone
+        sees a card; None for a deal dealt from a given deck or before any deal."""
+        seed = self.logs[-1].seed if self.logs else None
+        return commitment(seed) if seed is not None else None
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The current deal's seed once the deal is over (never before: it would reveal
+        every hand); None while it is in play or when it had no seed."""
+        if self.deal is None or not self.deal.over or not self.logs:
+            return None
+        return self.logs[-1].seed
 
     def act(self, action: Action) -> list[Event]:
         """Apply ``action`` to the current deal; at the deal's end, score it and update
@@ -197,6 +231,10 @@ class Match:
             "players": list(self.players),
         }
         deals = [self._logged(i, log, earlier) for i, log in enumerate(self.logs)]
+        if out["format"] == RECORD_FORMAT and any("seed" in d for d in deals):
+            out["format"] = SEEDED_FORMAT
+        elif out["format"] != RECORD_FORMAT:  # buraco-record/1 has no seeds
+            deals = [{k: v for k, v in d.items() if k not in SEED_KEYS} for d in deals]
         if len(deals) == 1:
             out.update(deals[0])
         else:
@@ -213,7 +251,7 @@ class Match:
             )
         return {
             k: kept[index][k]
-            for k in ("first", "scores", "deck", "reshuffle", "actions")
+            for k in ("first", "scores", "deck", "reshuffle", "actions", *SEED_KEYS)
             if k in kept[index]
         }
 
@@ -227,6 +265,7 @@ class Match:
             if log.result is not None and not log.archived:
                 dropped.append((index, log.to_json()))
                 log.deck, log.actions, log.reshuffle, log.archived = [], [], [], True
+                log.seed = None
         return dropped
 
     @property
@@ -295,6 +334,7 @@ class Match:
                         raw.get("actions", []),
                         score,
                         bool(raw.get("archived", False)),
+                        _seed_of(raw),
                     )
                 )
             return match
@@ -304,6 +344,20 @@ class Match:
             raise IllegalAction(  # the kind of error only: its text may quote hidden cards
                 "bad_position", "estado corrompido: {error}", error=type(err).__name__
             ) from None
+
+
+SEED_KEYS = ("shuffle", "commitment", "seed")
+"""A seeded deal's keys in a record (docs/record-format.md "Verifiable deals")."""
+
+
+def _seed_of(raw: dict[str, Any]) -> str | None:
+    seed = raw.get("seed")
+    if seed is None:
+        return None
+    if not isinstance(seed, str):
+        raise TypeError("seed")
+    commitment(seed)  # ValueError when malformed
+    return seed
 
 
 @lru_cache(maxsize=256)

@@ -2,9 +2,10 @@
 
 A record is one JSON object::
 
-    {"format": "buraco-record/2", "variant": preset, "options": {...},
+    {"format": "buraco-record/3", "variant": preset, "options": {...},
      "players": [names in seat order],
-     "deck": [...] (+ optional "first", "scores", "reshuffle") | "position": {...},
+     "deck": [...] (+ optional "first", "scores", "reshuffle",
+                    "shuffle"/"commitment"/"seed") | "position": {...},
      "actions": [...]}
 
 or, for a whole match, ``"deals": [{"first", "scores", "deck", "reshuffle"?, "actions"}]``
@@ -12,6 +13,8 @@ instead of ``deck``/``actions``. :func:`replay` never lets an exception escape: 
 malformed record or an illegal action becomes part of the result. A
 ``buraco-record/1`` record (written before laid melds kept their layout, RULES C10)
 replays as the engine that wrote it played: melds re-laid after every extension.
+``buraco-record/3`` is ``/2`` whose seeded deals carry ``shuffle``, ``commitment`` and
+``seed`` (issue 35): checked for shape here, against the deck by :mod:`engine.verify`.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from engine.actions import Action
 from engine.cards import Card, CardParseError
 from engine.deal import apply
 from engine.errors import IllegalAction
-from engine.match import LEGACY_FORMATS, RECORD_FORMAT, Match
+from engine.fairdeal import SCHEME, is_hex64
+from engine.match import LEGACY_FORMATS, RECORD_FORMAT, SEED_KEYS, SEEDED_FORMAT, Match
 from engine.rules import Rules, make_rules, stored_options
 from engine.scoring import score_deal
 from engine.state import DealState, deal_cards
@@ -91,8 +95,9 @@ TOP_LEVEL = {
     "position",
     "actions",
     "deals",
+    *SEED_KEYS,
 }
-DEAL_LEVEL = {"first", "scores", "deck", "reshuffle", "actions"}
+DEAL_LEVEL = {"first", "scores", "deck", "reshuffle", "actions", *SEED_KEYS}
 
 
 def _rules_of(record: Any) -> tuple[Rules, list[str]]:
@@ -103,9 +108,14 @@ def _rules_of(record: Any) -> tuple[Rules, list[str]]:
         raise MalformedRecord("campos desconhecidos no registro: {keys}",
                               keys=", ".join(sorted(unknown)))
     legacy = record.get("format") in LEGACY_FORMATS
-    if record.get("format") != RECORD_FORMAT and not legacy:
+    if record.get("format") not in (RECORD_FORMAT, SEEDED_FORMAT) and not legacy:
         raise MalformedRecord("formato desconhecido: {given} (esperado {wanted})",
-                              given=repr(record.get("format")), wanted=repr(RECORD_FORMAT))
+                              given=repr(record.get("format")), wanted=repr(SEEDED_FORMAT))
+    if record.get("format") != SEEDED_FORMAT:
+        for deal in [record, *(d for d in record.get("deals") or [] if isinstance(d, dict))]:
+            if set(deal) & set(SEED_KEYS):
+                raise MalformedRecord("'seed' e 'commitment' só existem no formato {wanted}",
+                                      wanted=repr(SEEDED_FORMAT))
     variant = _need(record, "variant", str)
     options = record.get("options") or {}
     if not isinstance(options, dict):
@@ -136,6 +146,22 @@ def _actions(raw: Any, offset: int = 0) -> list[Action]:
     return parsed
 
 
+def _seeded(deal: dict[str, Any]) -> None:
+    """A deal's ``shuffle``, ``commitment`` and ``seed`` (buraco-record/3): all three
+    or none, the scheme known, 64 lowercase hex digits each. Whether they match the
+    deck is :mod:`engine.verify`'s question, not the replay's."""
+    present = [k for k in SEED_KEYS if k in deal]
+    if not present:
+        return
+    if len(present) != len(SEED_KEYS):
+        raise MalformedRecord("uma mão com semente leva 'shuffle', 'commitment' e 'seed'")
+    if deal["shuffle"] != SCHEME:
+        raise MalformedRecord("embaralhamento desconhecido: {given} (esperado {wanted})",
+                              given=repr(deal["shuffle"])[:40], wanted=repr(SCHEME))
+    if not is_hex64(deal["seed"]) or not is_hex64(deal["commitment"]):
+        raise MalformedRecord("'seed' e 'commitment' precisam ter 64 dígitos hexadecimais")
+
+
 def _start(
     record: dict[str, Any], players: int, sides: int, rules: Rules
 ) -> tuple[int, list[int] | None]:
@@ -149,6 +175,7 @@ def _start(
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores)
     ):
         raise MalformedRecord("'scores' precisa ter {n} números inteiros", n=str(sides))
+    _seeded(record)
     reshuffle = record.get("reshuffle")
     if reshuffle and not rules.reuse_pile_once:
         raise MalformedRecord("'reshuffle' só existe quando o lixo volta ao monte (altaneira)")
@@ -184,6 +211,8 @@ def replay(record: Any) -> ReplayResult:
     sides = len(rules.teams(len(players)))
     if "position" in record and "deck" in record:
         raise MalformedRecord("o registro leva 'deck' ou 'position', não os dois")
+    if "position" in record and set(record) & set(SEED_KEYS):
+        raise MalformedRecord("uma posição não tem semente: 'seed' vai com 'deck'")
     try:
         if "position" in record:
             state = DealState.from_json(rules, record["position"])
@@ -215,6 +244,29 @@ def _run(actions: list[Action], offset: int,
     return None, None
 
 
+def _check_deal_start(match: Match, k: int, first: int | None, scores: list[int] | None) -> None:
+    """Deal ``k`` (0-based) of a match record against the match replayed so far: its
+    ``first`` (when given; omitted, the deal starts where the rules say) must be the
+    seat after the dealer the rules chose (RULES C15: the next seat; altaneira: after
+    who went out or held fewest cards, seed 000 §8.5; the first deal: seat 0, D13), and
+    its ``scores`` (when given) the match's scores before it. Raises
+    :class:`MalformedRecord` otherwise (issue 38: a deal 2 starting at the same seat
+    again replayed, and one without ``first`` started at seat 0)."""
+    seat = (match.dealer + 1) % match.n_players
+    if first is not None and first != seat:
+        raise MalformedRecord("mão {n}: começa no assento {first}, mas pelas regras começa "
+                              "no assento {seat}", n=str(k + 1), first=str(first), seat=str(seat))
+    if scores is not None and scores != match.scores:
+        raise MalformedRecord("mão {n}: o placar antes dela é {scores}, mas as mãos anteriores "
+                              "dão {total}", n=str(k + 1), scores=_dashed(scores),
+                              total=_dashed(match.scores))
+
+
+def _dashed(scores: list[int]) -> str:
+    """``[195, -15]`` -> ``195 x -15``, a placar as the messages show it."""
+    return " x ".join(str(v) for v in scores)
+
+
 def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> ReplayResult:
     deals = record["deals"]
     if not isinstance(deals, list) or not deals:
@@ -228,10 +280,11 @@ def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> R
         if not isinstance(deal, dict) or set(deal) - DEAL_LEVEL:
             raise MalformedRecord("a mão {n} precisa ser um objeto com {keys}", n=str(k + 1),
                                   keys=str(sorted(DEAL_LEVEL)))
-        first, _ = _start(deal, len(players), sides, rules)
+        seat, scores = _start(deal, len(players), sides, rules)
         parsed.append(
             (
-                first,
+                seat if "first" in deal else None,
+                scores,
                 _deck(deal.get("deck")),
                 deal.get("reshuffle"),
                 _actions(deal.get("actions", [])),
@@ -240,11 +293,11 @@ def _replay_match(rules: Rules, players: list[str], record: dict[str, Any]) -> R
     offset = 0
     error: dict[str, Any] | None = None
     refusal: IllegalAction | None = None
-    for k, (first, deck, reshuffle, actions) in enumerate(parsed):
+    for k, (first, scores, deck, reshuffle, actions) in enumerate(parsed):
         if k and not match.deal_state.over:
             raise MalformedRecord("a mão {n} não terminou, mas há outra depois dela", n=str(k))
+        _check_deal_start(match, k, first, scores)
         try:
-            match.dealer = (first - 1) % len(players)
             match.start_deal(deck, reshuffle)
         except IllegalAction as err:
             raise MalformedRecord("mão {n}: {reason}", err, n=str(k + 1)) from None

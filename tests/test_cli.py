@@ -169,7 +169,7 @@ def test_setup_mistakes_print_one_line_exit_2_for_a_setting_1_for_the_rest(
 
 def test_setup_error_lines() -> None:
     assert startup.setup_error(telegram.error.InvalidToken()) == (
-        "TELEGRAM_TOKEN recusado pelo Telegram: Invalid token")
+        "TELEGRAM_TOKEN recusado pelo Telegram: confira o token que o @BotFather deu")
     assert startup.setup_error(telegram.error.NetworkError("down")) == (
         "Sem conexão com o Telegram: down")
     assert startup.setup_error(redis.exceptions.ResponseError("DB index is out of range")) == (

@@ -57,9 +57,12 @@ def installed_tree() -> app_commands.CommandTree[Any]:
 async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     tree = installed_tree()
     names = sorted(c.name for c in tree.get_commands())
-    assert names == ["ajuda", "cancelar", "config", "entrar", "exportar", "idioma", "iniciar",
-                     "mao", "novojogo", "perfil", "placar", "ranking", "regras", "replay",
-                     "robo", "sair", "torneio", "voltar"]
+    assert names == ["ajuda", "cancelar", "config", "convidar", "entrar", "exportar", "idioma",
+                     "iniciar", "mao", "novojogo", "perfil", "placar", "ranking", "regras",
+                     "replay", "robo", "sair", "torneio", "voltar"]
+    entrar = tree.get_command("entrar")  # issue 35: an invitation's code, optional
+    assert isinstance(entrar, app_commands.Command)
+    assert [(p.name, p.required) for p in entrar.parameters] == [("codigo", False)]
     ranking = tree.get_command("ranking")  # issue 29: the period as a list
     assert isinstance(ranking, app_commands.Command)
     assert [c.value for c in ranking.parameters[0].choices] == [
@@ -101,8 +104,9 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
                 continue
             for value in ("xyz", 7):
                 assert await param.transform(None, value) == value, (command.name, param)
-    assert seen == 12  # variante + opcoes, nivel, modo, variante, idioma, periodo,
-    # pessoa + visibilidade, ajuste + valor, opcoes of /torneio (pessoa, a member, is
+    assert seen == 14  # variante + opcoes, nivel, modo, variante, idioma, periodo,
+    # pessoa + visibilidade, ajuste + valor, opcoes of /torneio, codigo of /entrar,
+    # retirar of /convidar (issue 35) (pessoa, a member, is
     # checked by type: an old client's
     # value there is a TransformerError, answered "recarregue o Discord")
     novojogo, robo, mao, regras, idioma, ranking, perfil, config = (
@@ -118,6 +122,14 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
     await perfil.callback(None, visibilidade="xyz")
     await config.callback(None, ajuste="xyz", valor="7")
     assert calls[-1] == ("config", "xyz 7", False)
+    entrar, convidar = (cast(Any, tree.get_command(n)) for n in ("entrar", "convidar"))
+    await entrar.callback(None, codigo=" k7qx3mpa ")
+    await entrar.callback(None)
+    await convidar.callback(None, retirar="todos")
+    await convidar.callback(None)
+    assert calls[-4:] == [("entrar", "k7qx3mpa", False), ("entrar", "", False),
+                          ("convidar", "retirar todos", False), ("convidar", "", False)]
+    del calls[-4:]
     torneio = cast(Any, tree.get_command("torneio"))  # issue 29
     await torneio.callback(None, opcoes="mata duplas")
     assert calls[-1] == ("torneio", "mata duplas", False)
@@ -210,7 +222,8 @@ def test_a_bad_token_ends_with_one_line(refusing_discord: str, monkeypatch: pyte
     monkeypatch.setenv("DISCORD_API_BASE", refusing_discord)
     assert cli.main(["discord"]) == 2
     err = capsys.readouterr().err
-    assert err == "DISCORD_TOKEN recusado pelo Discord: Improper token has been passed.\n"
+    assert err == ("DISCORD_TOKEN recusado pelo Discord: confira o token da página \"Bot\" do "
+                   "Developer Portal\n")
 
 
 @pytest.mark.usefixtures("_no_env")

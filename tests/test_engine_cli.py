@@ -166,15 +166,15 @@ def test_the_cli_template_holds_the_command_lines_msgids() -> None:
 @pytest.mark.parametrize(("lang", "messages"), [
     ("pt_BR.UTF-8", ["primeiro compre do monte ou pegue o lixo",
                      "ação 0: ação sem 'seat' válido",
-                     "formato desconhecido: 'x' (esperado 'buraco-record/2')",
+                     "formato desconhecido: 'x' (esperado 'buraco-record/3')",
                      "{path} não é JSON válido (linha 1, coluna 2)"]),
     ("en_US.UTF-8", ["first draw from the stock or take the discard pile",
                      "action 0: action without a valid 'seat'",
-                     "unknown format: 'x' (expected 'buraco-record/2')",
+                     "unknown format: 'x' (expected 'buraco-record/3')",
                      "{path} is not valid JSON (line 1, column 2)"]),
     ("it_IT.UTF-8", ["prima pesca dal tallone o prendi gli scarti",
                      "azione 0: azione senza un 'seat' valido",
-                     "formato sconosciuto: 'x' (atteso 'buraco-record/2')",
+                     "formato sconosciuto: 'x' (atteso 'buraco-record/3')",
                      "{path} non è JSON valido (riga 1, colonna 2)"])])
 def test_replay_reasons_speak_the_locale(
         lang: str, messages: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

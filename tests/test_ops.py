@@ -115,13 +115,15 @@ async def test_metrics_count_the_deadlines_due_overdue_and_the_live_games(
 async def test_ready_only_while_redis_answers(store: RedisStore) -> None:
     port, gone_port = free_port(), free_port()
     runner = await start_ops(store, port, "127.0.0.1")
-    gone = RedisStore(aioredis.Redis(host="127.0.0.1", port=free_port()), "x")
+    gone_at = free_port()
+    gone = RedisStore(aioredis.Redis(host="127.0.0.1", port=gone_at), "x")
     other = await start_ops(gone, gone_port, "127.0.0.1")
     errors = value("buraco_redis_errors_total")
     try:
         assert await scrape(port, "/health/ready") == (200, "ready")
         assert await scrape(port, "/health/live") == (200, "live")
-        assert await scrape(gone_port, "/health/ready") == (503, "redis not answering")
+        assert await scrape(gone_port, "/health/ready") == (
+            503, f"not ready: redis 127.0.0.1:{gone_at} not answering")
         assert await scrape(gone_port, "/health/live") == (200, "live")
     finally:
         await stop_ops(runner)

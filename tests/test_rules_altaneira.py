@@ -900,3 +900,37 @@ def test_a6_a_tranca_as_the_last_card_kills_the_pile_and_goes_out() -> None:
     # side 0: 70 + limpa 200 + batida 100 - partner's 6c 10 = 360 (the killed cards
     # count for nobody); side 1: 5c + 7c = -20
     assert score_deal(state).totals == [360, -20]
+
+
+def test_a26_d1_s8_4_a_dollar_laid_with_nothing_left_to_draw_ends_the_deal() -> None:
+    """Seed 000 §8.4, RULES A26 and D1: the Dólar 3♥ is owed a replacement, but there is
+    no stock, no morto and the pile was already reused once: the deal ends as it is laid,
+    without a batida. Seat 0 may not meld 8♣ 9♣ 10♣ and go out after it (issue 38 found
+    the turn going on and a batida scored: 490 instead of 330)."""
+    state = position(A, four("3h 8c 9c 10c", "5d", "6d", "7d"),
+                     melds=[["4h 5h 6h 7h 8h 9h 10h"], []], pile="Kd", stock="",
+                     mortos=["", ""], morto_taken=[True, True], pile_reused=True,
+                     has_laid=[True] * 4)
+    events = apply(state, Action.lay_three(0, C("3h")))
+    assert [(e.kind, e.public) for e in events] == [
+        ("laid_three", {"card": "3h", "replaced": 0}), ("deal_over", {"reason": "stock"})]
+    assert state.over and state.went_out == -1
+    assert state.hands[0] == cards("8c 9c 10c") and state.laid_threes == [[C("3h")], []]
+    refused(state, Action.lay_down(0, [cards("8c 9c 10c")]), "deal_over", "esta mão já terminou")
+    score = score_deal(state)
+    # side 0 (seats 0, 2): 7 x 10 = 70 + limpa 200 + Dólar 100 (a canastra) - hands
+    # 8c 9c 10c and 6d 40 = 330, no batida; side 1 (seats 1, 3): hands 5d 7d = -20
+    assert score.totals == [330, -20]
+    assert score.breakdown[0]["batida"] == 0
+
+
+def test_a4_a_pile_dollar_with_nothing_left_to_draw_does_not_end_the_deal() -> None:
+    """RULES A4: a Dólar taken with the pile is owed no replacement, so an empty stock
+    changes nothing: it is laid and the turn goes on (only an owed draw ends the deal)."""
+    state = position(A, four("3h 8c 9c 10c Kc", "5d", "6d", "7d"),
+                     melds=[["4h 5h 6h 7h 8h 9h 10h"], []], pile="Kd", stock="",
+                     mortos=["", ""], morto_taken=[True, True], pile_reused=True,
+                     has_laid=[True] * 4, pile_dollars=[["3h"], [], [], []])
+    events = apply(state, Action.lay_three(0, C("3h")))
+    assert [(e.kind, e.public) for e in events] == [("laid_three", {"card": "3h", "replaced": 0})]
+    assert state.phase == "play" and state.pile_dollars[0] == []

@@ -3,11 +3,13 @@ C15) and game records replayed by ``python -m engine replay`` (issue 2 "Game rec
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from engine import Action, DealState, IllegalAction, Match, make_rules, parse_cards
+from engine.record import MalformedRecord, replay
 from engine.state import deal_cards
 from tests.rules_support import ROOT, act, build_deck, refused, replay_many
 
@@ -336,7 +338,7 @@ def test_replay_not_json_exits_2(cli: dict[str, Any]) -> None:
 
 def test_replay_wrong_format_exits_2(cli: dict[str, Any]) -> None:
     assert malformed(cli, "format") == (
-        "formato desconhecido: 'buraco-record/0' (esperado 'buraco-record/2')"
+        "formato desconhecido: 'buraco-record/0' (esperado 'buraco-record/3')"
     )
 
 
@@ -419,3 +421,53 @@ def test_stored_deal_resumes_with_its_rule_state() -> None:
         "discard_taken_top",
         "a carta de cima do lixo não pode ser descartada na mesma vez",
     )
+
+
+# RULES C15 on replay: a match record's deal order is checked (issue 38) ------------------
+def test_c15_replay_refuses_a_match_record_whose_deal_2_starts_at_the_same_seat() -> None:
+    """RULES C15: deal 2 is dealt by the next seat, so seat 1 plays first; a record whose
+    deal 2 starts at seat 0 again is corrupt (it used to replay from the record's seat)."""
+    record = two_deal_record()
+    record["deals"][1]["first"] = 0
+    with pytest.raises(MalformedRecord) as info:
+        replay(record)
+    assert str(info.value) == "mão 2: começa no assento 0, mas pelas regras começa no assento 1"
+
+
+def test_c15_replay_of_a_match_record_deal_without_first_starts_at_the_next_seat() -> None:
+    """RULES C15: a deal of a match record without ``first`` starts where the rules say
+    (seat 1 for deal 2 here), not at seat 0: the record replays to the same scores."""
+    record = two_deal_record()
+    del record["deals"][1]["first"]
+    result = replay(record)
+    assert (result.ok, result.match_scores, result.state.first) == (True, [365, 365], 1)
+
+
+def test_c15_replay_refuses_a_first_deal_not_started_by_seat_0() -> None:
+    """Gap decision D13: the last seat deals the first deal, so seat 0 plays first."""
+    record = two_deal_record()
+    record["deals"][0]["first"] = 1
+    with pytest.raises(MalformedRecord) as info:
+        replay(record)
+    assert str(info.value) == "mão 1: começa no assento 1, mas pelas regras começa no assento 0"
+
+
+def test_replay_refuses_a_match_record_whose_scores_before_a_deal_disagree() -> None:
+    """C14/§2: a deal's ``scores`` are the match's totals before it; deal 1 gave
+    [435, -70], so a deal 2 claiming [0, 0] is corrupt, not replayed as if it were right."""
+    record = two_deal_record()
+    assert record["deals"][1]["scores"] == [435, -70]
+    record["deals"][1]["scores"] = [0, 0]
+    with pytest.raises(MalformedRecord) as info:
+        replay(record)
+    assert str(info.value) == (
+        "mão 2: o placar antes dela é 0 x 0, mas as mãos anteriores dão 435 x -70")
+
+
+def test_c15_the_kept_seven_deal_record_still_replays() -> None:
+    """``tests/data/replay-buraco.json`` (four players, deals first at seats 0, 1, 2, 3, 0,
+    1, 2, RULES C15) replays unchanged under the deal-order check."""
+    record = json.loads((ROOT / "tests" / "data" / "replay-buraco.json").read_text("utf-8"))
+    assert [d["first"] for d in record["deals"]] == [0, 1, 2, 3, 0, 1, 2]
+    result = replay(record)
+    assert (result.ok, result.match_scores) == (True, [870, 1050])

@@ -783,3 +783,18 @@ def test_issue3_every_two_is_wild_so_runs_start_at_four() -> None:
     # 4♥ 5♥ + wild: the low end (3) is closed, so the wild stands for the 6
     assert make_meld(cards("2c 4h 5h"), T).cards == tuple(cards("4h 5h 2c"))
     assert make_meld(cards("2h 4h 5h"), T).wild == cards("2h")[0]
+
+
+def test_a26_d1_a_red_threes_draw_with_nothing_left_to_draw_ends_the_deal() -> None:
+    """RULES A26 and gap decision D1: laid, the 3♥ leaves the lone K♣, which may not be
+    discarded (morto taken, no clean canastra), so a card is owed; with no stock and no
+    morto left the deal ends as the 3 is laid, without a batida (the same class as the
+    altaneira Dólar, issue 38)."""
+    state = position(T, ["3h Kc", "5d 6d 7d"], mortos=["", ""], stock="", pile="Jc",
+                     morto_taken=[True, True], has_laid=[True, True])
+    events = apply(state, Action.lay_three(0, C("3h")))
+    assert [(e.kind, e.public) for e in events] == [
+        ("laid_three", {"card": "3h", "replaced": 0}), ("deal_over", {"reason": "stock"})]
+    assert state.over and state.went_out == -1 and state.hands[0] == cards("Kc")
+    # side 0: red 3 -100 (no canastra, A32) - Kc 10 = -110 (no batida); side 1: -30
+    assert score_deal(state).totals == [-110, -30]

@@ -17,6 +17,10 @@ from adapters.discord import process
 from adapters.telegram import app
 from bot import __main__ as cli
 
+TG_REFUSED = "TELEGRAM_TOKEN recusado pelo Telegram: confira o token que o @BotFather deu"
+DC_REFUSED = ("DISCORD_TOKEN recusado pelo Discord: confira o token da página \"Bot\" do "
+              "Developer Portal")
+
 
 @pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
@@ -49,8 +53,7 @@ def test_discord_failing_at_start_up_leaves_telegram_running(
         assert cli.main(["serve"]) == 0
     assert served == ["telegram ran to its end"]
     assert [r.getMessage() for r in caplog.records if r.name == "bot"] == [
-        "Discord parou: DISCORD_TOKEN recusado pelo Discord: bad token "
-        "(as outras plataformas continuam)"]
+        f"Discord parou: {DC_REFUSED} (as outras plataformas continuam)"]
     assert capsys.readouterr().err == ""
 
 
@@ -76,8 +79,7 @@ def test_no_platform_able_to_run_for_their_refused_tokens_exits_2_with_one_line(
     monkeypatch.setattr(process, "serve", refusing(discord.LoginFailure("bad token")))
     assert cli.main(["serve"]) == 2
     assert capsys.readouterr().err == (
-        "Nenhuma plataforma pôde rodar: Telegram: TELEGRAM_TOKEN recusado pelo Telegram: "
-        "refused; Discord: DISCORD_TOKEN recusado pelo Discord: bad token\n")
+        f"Nenhuma plataforma pôde rodar: Telegram: {TG_REFUSED}; Discord: {DC_REFUSED}\n")
 
 
 @pytest.mark.usefixtures("env")
@@ -88,9 +90,8 @@ def test_the_last_platform_to_stop_does_not_say_the_others_go_on(
     with caplog.at_level(logging.ERROR, logger="bot"):
         assert cli.main(["serve"]) == 2
     assert [r.getMessage() for r in caplog.records if r.name == "bot"] == [
-        "Telegram parou: TELEGRAM_TOKEN recusado pelo Telegram: refused "
-        "(as outras plataformas continuam)",
-        "Discord parou: DISCORD_TOKEN recusado pelo Discord: bad token"]
+        f"Telegram parou: {TG_REFUSED} (as outras plataformas continuam)",
+        f"Discord parou: {DC_REFUSED}"]
 
 
 @pytest.mark.usefixtures("env")
@@ -102,4 +103,4 @@ def test_one_platform_unreachable_and_one_refused_exits_1(
     assert cli.main(["serve"]) == 1
     assert capsys.readouterr().err == (
         "Nenhuma plataforma pôde rodar: Telegram: Sem conexão com o Telegram: no route; "
-        "Discord: DISCORD_TOKEN recusado pelo Discord: bad token\n")
+        f"Discord: {DC_REFUSED}\n")

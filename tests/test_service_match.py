@@ -79,6 +79,7 @@ async def test_one_deal_match_end_record_ranking_export(svc: Service, store: Any
     # and each line that takes points says why (issue 30 T4)
     assert says[-2] == (
         "Fim da mão 1.\n"
+        "O monte acabou: ninguém bateu.\n"  # issue 38: nobody went out
         "Ana: jogos 0, 3 vermelhos sem canastra -300, cartas na mão -80, morto virou monte -100 "
         "= -480\n"
         "  Na mão de Ana: 2♠ 6♠ 6♠ 7♠ 8♠ 9♠ 10♠ K♠\n"  # issue 30: the deal is over
@@ -131,7 +132,7 @@ async def test_next_deal_after_30_s_or_on_the_button(svc: Service, store: Any,
     await svc.start(CHAT, ANA)
     effects = await play_deal(svc, store)
     says = [e.text for e in effects if e.kind == "say"]
-    assert says[-1].startswith("Fim da mão 1.\nAna: ")
+    assert says[-1].startswith("Fim da mão 1.\nO monte acabou: ninguém bateu.\nAna: ")
     table = [e for e in effects if e.kind == "table"][-1].view
     assert [b.label for b in table.buttons[0]] == ["Próxima mão", "Minha mão"]
     _v, game = await game_of(store)
@@ -217,4 +218,5 @@ async def test_no_card_in_any_button_payload_over_a_whole_deal(
                     assert m["code"] in ("h", "n") and b.data.split("|")[1] == "0"
     assert {"t", "c", "d", "m", "h", "n"} <= seen_codes
     says = [e.text for e in effects if e.kind == "say"]
-    assert says and says[-1].startswith("Fim da mão 1.\nDupla 1 (Ana, Robô 3): ")
+    assert says and says[-1].startswith(
+        "Fim da mão 1.\nO monte acabou: ninguém bateu.\nDupla 1 (Ana, Robô 3): ")

@@ -41,6 +41,8 @@ def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> Iterator[None]:
 TG = {"TELEGRAM_TOKEN": "123:abc", "REDIS_URL": DOWN}
 BAD_DB = ("REDIS_URL inválida: depois de host:porta vem só o número do banco (ex.: "
           "redis://localhost:6379/0)")
+NO_HOST = ("REDIS_URL inválida: diga o host e, se quiser, a porta, de 1 a 65535 (ex.: "
+           "redis://localhost:6379/0)")
 DC = {"DISCORD_TOKEN": "x", "REDIS_URL": DOWN}
 BOTH = {**TG, **DC}
 CASES = [
@@ -103,6 +105,11 @@ CASES = [
     *[(command, {**TG, "REDIS_URL": url}, BAD_DB) for command, url in (
         ("telegram", "redis://127.0.0.1:1/abc"), ("play", "redis://127.0.0.1:1/15x"),
         ("telegram", "redis://:hunter2@127.0.0.1:1/0/1"), ("play", "rediss://127.0.0.1:1/x"))],
+    # issue 38: an address without a host (redis-py took it as localhost) or port 0
+    *[(command, {**TG, "REDIS_URL": url}, NO_HOST) for command, url in (
+        ("telegram", "redis:///3"), ("play", "redis:///3"), ("telegram", "rediss:///0"),
+        ("telegram", "redis://:hunter2@/3"), ("play", "redis://:6379/0"),
+        ("telegram", "redis://127.0.0.1:0/0"), ("play", "redis://"))],
     ("telegram", {"REDIS_URL": DOWN},
      "TELEGRAM_TOKEN não definido: peça um token ao @BotFather e rode "
      "TELEGRAM_TOKEN=<token> python -m bot telegram"),
@@ -182,3 +189,40 @@ def test_a_redis_url_with_a_database_number_or_none_is_accepted(url: str) -> Non
     from bot.startup import redis_db_line
 
     assert redis_db_line(url) is None
+
+
+OPTIONAL = "WEB_PORT, WEB_PUBLIC_URL, METRICS_PORT, TURN_TIMER_S, AI_PACE_S, DOCS_URL, LOG_LEVEL."
+
+
+@pytest.mark.parametrize(("lang", "command", "sentences"), [
+    (None, "telegram", [
+        "Obrigatória: TELEGRAM_TOKEN (o token que o @BotFather dá).",
+        "O modelo .env.example, na raiz do repositório, traz todas, com faixa e padrão; "
+        "docs/operator.md (\"Settings\") explica cada uma.",
+        "Opcionais: WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_PORT, TELEGRAM_BASE_URL, "
+        f"TELEGRAM_POLL_INTERVAL, {OPTIONAL}"]),
+    ("en_US.UTF-8", "discord", [
+        "Required: DISCORD_TOKEN (the token of the Developer Portal's \"Bot\" page).",
+        "The model .env.example, at the root of the repository, lists them all with range "
+        "and default; docs/operator.md (\"Settings\") explains each one.",
+        "Recommended: REDIS_URL (e.g. redis://127.0.0.1:6379/0), where the games are kept;",
+        f"Optional: DISCORD_SHARD_COUNT, DISCORD_SHARD_IDS, DISCORD_API_BASE, {OPTIONAL}"]),
+    ("it_IT.UTF-8", "serve", [
+        "Obbligatoria: TELEGRAM_TOKEN e/o DISCORD_TOKEN (gira ogni piattaforma con un token).",
+        "Il modello .env.example, nella radice del repository, le elenca tutte con intervallo "
+        "e valore predefinito; docs/operator.md (\"Settings\") spiega ciascuna.",
+        f"Facoltative: WEBHOOK_URL, TELEGRAM_POLL_INTERVAL, DISCORD_SHARD_COUNT, {OPTIONAL}"]),
+])
+def test_chat_command_help_names_the_required_settings_and_where_they_are_explained(
+        lang: str | None, command: str, sentences: list[str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 38: ``python -m bot telegram --help`` (discord, serve) named no setting; it
+    says which are required, points at ``.env.example`` and docs/operator.md, in the
+    operator's language."""
+    if lang:
+        monkeypatch.setenv("LANG", lang)
+    with pytest.raises(SystemExit) as done:
+        cli.main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # the help is wrapped at 79 columns
+    assert done.value.code == 0
+    assert [sentence for sentence in sentences if sentence not in out] == [], out

@@ -488,3 +488,22 @@ async def test_save_game_on_a_base_text_wins_only_onto_that_very_text(
     assert await redis_store.load_for_update(GAME, "u2") == (False, (1, "other"))
     assert await redis_store.save_game(GAME, 1, "s3", 600, "u2", 2.0, base="other") is True
     assert await redis_store.load_for_update(GAME, "u2") == (True, (2, "s3"))
+
+
+async def test_serve_shares_one_embedded_server_between_its_platforms() -> None:
+    """Issue 35: ``python -m bot serve`` without REDIS_URL runs both platforms on one
+    embedded store (``share_embedded``), so a table with places on both is one game."""
+    from adapters.storage import connect
+
+    connect.share_embedded()
+    try:
+        first, second = await open_store(None), await open_store(None)
+        try:
+            await first.create_game(GAME, "s", 60)
+            assert await second.load_game(GAME) == (1, "s")
+        finally:
+            await first.delete_game(GAME)
+            await first.close()
+            await second.close()
+    finally:
+        connect._SHARED.clear()

@@ -135,6 +135,8 @@ class FakeBotAPI(BaseRequest):
                    "text": params.get("text", ""), "from": BOT_USER}
         if params.get("reply_markup"):
             message["reply_markup"] = params["reply_markup"]
+        if "caption" in params:  # sendPhoto, sendDocument
+            message["caption"] = params["caption"]
         self.messages[(chat_id, message_id)] = message
         return message
 

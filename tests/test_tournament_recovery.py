@@ -10,7 +10,7 @@ from season_support import Redis, play_to_end, redis, worker  # noqa: F401  (fix
 from test_service_support import ANA, BIA, CAIO, CHAT, FakeClock
 from tournament_support import press, record
 
-from bot.effects import Effect, PlayerRef, Say, TableView, pack
+from bot.effects import Effect, Picture, PlayerRef, Say, TableView, pack
 from bot.i18n import Translator
 from bot.season.tournament import followup, texts
 from bot.season.tournament.followup import timer_id
@@ -70,8 +70,9 @@ async def test_a_lost_walkover_timer_is_set_again_by_the_sweep_and_falls_once_on
     assert await store.has_deadline([timer_id(CHAT.key)]) == [True]
     out = await second.tick(now=clock.t + 121)
     t = await record(second, CHAT)
-    assert said(out) == [texts.wo_text(t, t.matches[0], Translator("pt")),  # ends round 1
-                         "🏆 Terminou: Rodada 1.\n" + texts.board_text(t, Translator("pt"))]
+    assert said(out) == [texts.wo_text(t, t.matches[0], Translator("pt"))]  # ends round 1
+    assert [e.caption for e in out if isinstance(e, Picture)] == [
+        "🏆 Terminou: Rodada 1.\n" + texts.board_text(t, Translator("pt"))]
     assert t.current == 1 and t.matches[0].winner == m.b
     later = await second.tick(now=clock.t + 200)  # match 1's own W.O. is not due yet
     assert said(later) == [] and (await record(second, CHAT)).current == 1

@@ -53,8 +53,11 @@ async def test_round_robin_of_four_to_its_champion_with_a_walkover_and_a_tie_bre
     assert said[-1] == "🏆 Campeão do torneio: Ana!"
     pictures = [e for e in out if isinstance(e, Picture)]
     assert len(pictures) == 1 and pictures[0].content.startswith(b"\x89PNG")
-    assert pictures[0].caption == texts.board_text(t, Translator("pt"))
+    assert pictures[0].caption == "🏆 Terminou: Rodada 3.\n" + texts.board_text(
+        t, Translator("pt"))
     assert "Campeão: Ana" in pictures[0].caption.splitlines()
+    assert [type(e).__name__ for e in out if isinstance(e, Say | Picture)] == [
+        "Say", "Picture", "Say"]  # the W.O., the round's standings, the champion
 
 
 async def test_a_match_result_is_counted_once_when_the_follow_up_is_redone(
@@ -114,7 +117,8 @@ async def test_the_walkover_deadline_survives_a_restart(redis: Redis) -> None:  
     clock.t += 61
     second, _store2, _season2 = worker(redis, clock)  # the first worker is gone
     out = await second.tick()
-    assert [e.text for e in out if isinstance(e, Say)] == [
+    assert [e.text if isinstance(e, Say) else e.caption
+            for e in out if isinstance(e, Say | Picture)] == [
         "🏆 W.O.: Ana x Bia (Ana ausente) → Bia", "🏆 Terminou: Final.\n"
         + texts.board_text(await record(second, CHAT), Translator("pt")),
         "🏆 Campeão do torneio: Bia!"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from season_support import play_to_end
 from test_season_telegram import CHAT, tg  # noqa: F401
-from test_telegram_app import ANA, BIA, GROUP, Tg
+from test_telegram_app import ANA, BIA, CAIO, GROUP, Tg
 from tournament_support import record
 
 from bot.effects import Picture, PlayerRef, Say
@@ -54,11 +54,14 @@ async def test_a_knockout_final_by_buttons_ends_with_the_champion_and_the_bracke
     champion = texts.side_name(t, t.champion)
     assert f"🏆 Campeão do torneio: {champion}!" in tg.fake.texts_to(GROUP["id"])
     (photo,) = [p for p in tg.fake.called("sendPhoto") if "Torneio" in p["caption"]]
-    assert photo["caption"] == texts.board_text(t, Translator("pt"))
+    board = texts.board_text(t, Translator("pt"))
+    assert photo["caption"] == "🏆 Terminou: Final.\n" + board
     assert photo["caption"].splitlines()[-1] == f"Campeão: {champion}"
-    await tg.command(BIA, "/torneio tabela")
+    sent = len(tg.fake.called("sendMessage"))
+    await tg.command(BIA, "/torneio tabela")  # the board once: the photo and its caption
     photos = [p for p in tg.fake.called("sendPhoto") if "Torneio" in p["caption"]]
-    assert len(photos) == 2 and photos[1]["caption"] == photo["caption"]
+    assert len(photos) == 2 and photos[1]["caption"] == board
+    assert tg.fake.called("sendMessage")[sent:] == []
 
 
 async def test_a_second_tournament_and_a_stranger_cancelling_are_refused(tg: Tg) -> None:
@@ -118,3 +121,40 @@ async def test_a_cancelled_tournaments_sign_up_loses_its_buttons(tg: Tg) -> None
     signup = message_with(tg, "Inscritos")
     assert "Torneio cancelado." in signup["text"]
     assert not (signup.get("reply_markup") or {}).get("inline_keyboard")
+
+
+def group_posts(tg: Tg) -> list[tuple[int, str]]:
+    """The group's messages in the order they reached it (message ids: a request held
+    by the fake gets its id when it is let through): ``(id, first line)``, a photo's
+    as ``photo: <its caption's first line>``."""
+    out = []
+    for m in tg.fake.current(GROUP["id"]):
+        line = str(m.get("text") or "photo: " + str(m.get("caption", ""))).splitlines()[0]
+        out.append((int(m["message_id"]), line))
+    return out
+
+
+async def test_a_walkover_that_ends_a_round_posts_its_standings_once_before_the_next_call(
+        tg: Tg) -> None:
+    """Issue 38: after each round the standings came twice (a text, then a photo with
+    the same caption), and after a W.O. the next round's call came before the round's
+    standings. One photo with the standings as its caption, then the next call."""
+    await tg.command(ANA, "/torneio todos individual tranca wo=2")
+    for person in (BIA, CAIO):
+        await tg.press(person, message_with(tg, "Inscritos"), "Inscrever-se")
+    await tg.press(ANA, message_with(tg, "Inscritos"), "Começar")
+    t = await record(tg.service, CHAT)
+    first = t.matches[0]
+    before = max(i for i, _line in group_posts(tg))
+    tg.clock.advance(121)  # type: ignore[attr-defined]  # nobody showed: W.O. of both
+    await tg.tick()
+    t = await record(tg.service, CHAT)
+    board = texts.board_text(t, Translator("pt"))
+    nxt = t.matches[t.current or 0]
+    assert [line for i, line in group_posts(tg) if i > before] == [
+        texts.wo_text(t, t.matches[0], Translator("pt")),
+        "photo: 🏆 Terminou: Rodada 1.",
+        f"<b>🏆 Rodada 2 — {texts.side_name(t, nxt.a)} x {texts.side_name(t, nxt.b)}</b>"]
+    (photo,) = tg.fake.called("sendPhoto")
+    assert photo["caption"] == "🏆 Terminou: Rodada 1.\n" + board
+    assert first.round == 1 and sum(board in s for s in tg.fake.texts_to(GROUP["id"])) == 0

@@ -19,6 +19,7 @@ from bot import play
 from bot.effects import pack
 from bot.model import Game, decode
 from bot.webview import web_view
+from engine.view import hands_at_end
 
 FACE = re.compile(r"(?<![0-9])(10|[2-9AJQK])([♥♦♠♣])|🃏")
 
@@ -70,9 +71,13 @@ def faces_in(node: Any) -> set[str]:
 
 
 def face_up(game: Game) -> Counter[str]:
+    """Every card face up at this state; once the deal is over, every player's leftover
+    cards too (engine ``hands_at_end``: the deal's result shows them, as the chat's)."""
     deal = play.deal_of(game)
     shown = [*deal.pile, *deal.killed, *(c for t in deal.laid_threes for c in t)]
     shown += [c for side in deal.melds for m in side for c in m.cards]
+    if deal.over:
+        shown += [c for hand in hands_at_end(deal) for c in hand]
     return Counter(c.code for c in shown)
 
 
@@ -96,6 +101,8 @@ class Checker:
                 str(c) for side in play.deal_of(game).melds for m in side for c in m.cards}
             ever |= {str(c) for c in play.deal_of(game).hands[self.seat]} if (
                 self.seat is not None) else set()
+            if play.deal_of(game).over:
+                ever |= {str(c) for hand in hands_at_end(play.deal_of(game)) for c in hand}
             for f in frames:
                 if f.get("version") != version:
                     continue
@@ -187,7 +194,8 @@ async def test_no_frame_of_a_whole_deal_shows_a_hidden_card(backend: Backend,
         assert Checker(states, None).problems(spy_frames) == []
         assert all(not FACE.search(b) for b in bodies)
         # the checker sees a leak: Bia's own view shown to Ana would be one
-        last = max(v for v in states if decode(states[v]).match is not None)
+        last = max(v for v in states if decode(states[v]).match is not None
+                   and not play.deal_of(decode(states[v])).over)  # hands still hidden
         leak = {"type": "view", "version": last, "view": web_view(decode(states[last]), 2)}
         assert Checker(states, 0).problems([leak]) != []
     finally:

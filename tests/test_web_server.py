@@ -200,7 +200,7 @@ async def test_bad_launch_data_gets_a_clear_refusal_and_no_data(rig: Rig, how: s
     now = int(rig.clock.now())
     data = {"forged": telegram_init_data(1, now, gid, token="1:other"),
             "altered": telegram_init_data(1, now, gid).replace("start_param=", "start_param=x"),
-            "expired": telegram_init_data(1, now - 3601, gid),
+            "expired": telegram_init_data(1, now - 3601, gid, language_code="en"),
             "garbage": "user=1&hash=00"}[how]
     res = await rig.client.post("/api/session", json={"initData": data},
                                 headers={"Accept-Language": "en"})

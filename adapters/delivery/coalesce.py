@@ -101,6 +101,21 @@ class EditCoalescer:
             log.exception("shared edit window unavailable for %s", key)
             return 0.0
 
+    def queued(self) -> int:
+        """Keys with an operation waiting (the operator's backlog, issue 36)."""
+        return len(self._pending)
+
+    def running(self) -> int:
+        """Keys whose operation is being run or waited for now."""
+        return sum(not worker.done() for worker in self._workers.values())
+
+    async def settle(self, key: str) -> None:
+        """Wait until ``key``'s pending operations have run (the one just submitted
+        included): a message that must reach the chat before the next one."""
+        worker = self._workers.get(key)
+        if worker is not None and not worker.done():
+            await asyncio.shield(worker)
+
     async def flush(self) -> None:
         """Wait until every pending operation has run (tests, shutdown)."""
         while True:

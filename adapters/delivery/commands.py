@@ -1,6 +1,10 @@
 """The bot's commands, the same names and meanings on every platform (Telegram
 ``setMyCommands``, Discord slash commands), with their pt-BR descriptions (translated in
-the ``chat`` domain, :mod:`adapters.delivery.i18n`)."""
+the ``chat`` domain, :mod:`adapters.delivery.i18n`).
+
+A description is at most :data:`DESCRIPTION_MAX` characters in every language: Discord
+refuses a longer one, and with it the whole list of commands
+(``tests/test_commands_listed.py``)."""
 
 from __future__ import annotations
 
@@ -11,9 +15,12 @@ from typing import Any
 from adapters.delivery.i18n import N_
 from bot.effects import ChatRef, Effect, PlayerRef
 
+DESCRIPTION_MAX = 100
+"""Discord's limit for a slash command's (and an option's) description; Telegram's is
+256 (``setMyCommands``)."""
 COMMANDS: list[tuple[str, str]] = [
     ("novojogo", N_("Abrir uma mesa: /novojogo [variante] [opções]")),
-    ("entrar", N_("Sentar na mesa aberta")),
+    ("entrar", N_("Sentar na mesa aberta, ou em outra com um convite: /entrar [código]")),
     ("sair", N_("Sair da mesa (no meio da partida, /voltar retoma o lugar)")),
     ("robo", N_("Pôr um robô na mesa: /robo [facil|normal|dificil]")),
     ("iniciar", N_("Começar a partida")),
@@ -29,8 +36,9 @@ COMMANDS: list[tuple[str, str]] = [
     ("perfil", N_("Seu perfil no grupo: /perfil [@pessoa|publico|privado]")),
     ("config", N_("Configuração do grupo: /config [variante|tempo|idioma|mesas] ...")),
     ("replay", N_("Rever a última partida terminada, jogada a jogada")),
-    ("torneio", N_("Torneio no grupo: /torneio [todos|mata] [duplas|individual] [variante] "
-                   "[alvo=N] · /torneio tabela · /torneio cancelar")),
+    ("torneio", N_("Torneio: /torneio [todos|mata] [duplas|individual] [variante] · tabela · "
+                   "cancelar")),
+    ("convidar", N_("Convidar alguém de outro grupo ou plataforma: /convidar [retirar]")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
@@ -52,6 +60,10 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
     (NFC): a keyboard that sends "í" as "i" and a combining accent (a trial: ``/robo
     Difícil`` was "Nível desconhecido") types what the same letters typed composed do."""
     s, args = service, unicodedata.normalize("NFC", args)
+    if name == "entrar" and args.strip():  # issue 35: a code joins its table from here
+        return list(await s.join_code(chat, user, args, update=key))
+    if name == "convidar":
+        return list(await s.invite(chat, user, args, update=key))
     if name in SIMPLE:
         call: Call = getattr(s, SIMPLE[name])
         return list(await call(chat, user, update=key))

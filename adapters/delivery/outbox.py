@@ -16,7 +16,14 @@
 - ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
   game: the turn moved on). ``PingsOver``: the game's pings are deleted (a robot plays).
 - ``Say`` / ``Tell`` / ``Document`` / ``Picture``: new messages; ``Reply``: the platform
-  answers the origin.
+  answers the origin. A message beside the table (``TableView.apart``: a tournament's
+  call) that follows a new group message in the same call is posted after it, and
+  before the next one (issue 38: a W.O.'s next call came before the round's standings):
+  the group reads them in the order the service said them.
+- Effects of another platform (a table also shown in a place on the other platform,
+  issue 35): handed to that platform's processes (:mod:`adapters.delivery.relay`);
+  each place's table is its own message (ref ``table`` for the game's own chat,
+  ``table:<chat id>`` for another place).
 - ``Closed``: the table is edited to the final view it carries (or loses its buttons),
   the hand messages lose theirs; references are forgotten, and a table view of the game
   still on its way from another worker is dropped (the game's refs keep a closed mark).
@@ -34,8 +41,10 @@ from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.order import KeyedOrder, game_key
 from adapters.delivery.platform import MessageGone, Platform, PrivateRefused
 from adapters.delivery.refs import GameRefs
+from adapters.delivery.relay import Relay
 from adapters.delivery.stale import StaleTables
 from adapters.ops.metrics import API_ERRORS
+from adapters.ops.series import watch_delivery
 from bot.effects import (
     ChatRef,
     Closed,
@@ -51,9 +60,12 @@ from bot.effects import (
     TableView,
     Tell,
     TurnPing,
+    platform_of,
 )
 
 log = logging.getLogger(__name__)
+GROUP_MESSAGES = (Say, Picture, Document)
+"""Effects that post a new message in the group, in the order given."""
 Retable = Callable[[str], Awaitable[list[Effect]]]
 CALLS_AT_ONCE = 64
 """Service calls one worker runs at once (the bound of :attr:`Delivery.order`): presses,
@@ -84,15 +96,17 @@ class Delivery:
     def __init__(self, platform: Platform, refs: GameRefs,
                  group_edits: EditCoalescer | None = None,
                  dm_edits: EditCoalescer | None = None,
-                 stale: StaleTables | None = None,
+                 stale: StaleTables | None = None, relay: Relay | None = None,
                  order: KeyedOrder | None = None) -> None:
         self.platform = platform
+        self._relay = relay
         self.refs = refs
         self.order = order or KeyedOrder(CALLS_AT_ONCE)
         self.group_edits = group_edits or EditCoalescer(gap_s=3.0, per_minute=20)
         self.dm_edits = dm_edits or EditCoalescer(gap_s=1.0, per_minute=60)
         self.stale = stale
         self._shown: dict[str, Any] = {}
+        watch_delivery(self)  # its backlog in the operator's series (issue 36)
 
     def stage(self, effects: list[Effect], origin: Any = None,
               fresh: bool = False) -> Staged:
@@ -106,8 +120,13 @@ class Delivery:
         nothing)."""
         rest: list[Effect] = []
         queued_hand = False
+        said = False  # a new group message came first: a message beside the table waits
         for effect in effects:
-            if isinstance(effect, TableView):
+            if platform_of(effect) != self.platform.name:
+                rest.append(effect)  # another platform's place: handed over (_one)
+            elif isinstance(effect, TableView) and effect.apart and said:
+                rest.append(effect)  # queued in turn by deliver (module docstring)
+            elif isinstance(effect, TableView):
                 self._queue_table(effect)
             elif isinstance(effect, HandView):
                 if self.platform.carries_hand(origin, effect.player):
@@ -119,16 +138,62 @@ class Delivery:
                 self._queue_closed(effect)
             else:
                 rest.append(effect)
+                said = said or isinstance(effect, GROUP_MESSAGES)
         return Staged(rest, queued_hand)
 
     async def deliver(self, effects: list[Effect], origin: Any = None) -> None:
-        """Render every effect, in order; faults are handled here (see module doc)."""
+        """Render every effect, in order; faults are handled here (see module doc).
+        Another platform's effects are handed over in one step per platform."""
+        mine: list[Effect] = []
+        others: dict[str, list[Effect]] = {}
         for effect in self.stage(effects, origin).rest:
+            where = platform_of(effect)
+            if where == self.platform.name:
+                mine.append(effect)
+            else:
+                others.setdefault(where, []).append(effect)
+        for where, theirs in others.items():
+            await self._hand_over(where, theirs)
+        for effect in mine:
             try:
                 await self._one(effect, origin)
             except Exception:  # one failed effect must not drop the others
                 API_ERRORS.labels(self.platform.name).inc()
                 log.exception("delivering %s failed", effect.kind)
+
+    @property
+    def relay(self) -> Relay:
+        """The hand-over to the other platforms' processes (made on first use, over the
+        refs' Redis client)."""
+        if self._relay is None:
+            self._relay = Relay(self.refs.client, self.refs.prefix)
+        return self._relay
+
+    async def _hand_over(self, where: str, effects: list[Effect]) -> None:
+        """Hand ``effects`` to platform ``where``'s processes (issue 35); a failure is
+        logged by kind: those places miss this change, their table is brought up to date
+        at the next one."""
+        try:
+            await self.relay.push(where, effects)
+        except Exception as err:
+            API_ERRORS.labels(self.platform.name).inc()
+            log.error("handing %d effects to %s failed (%s)", len(effects), where,
+                      type(err).__name__)
+
+    async def relayed(self, retable: Retable, limit: int = 10) -> int:
+        """Deliver what the other platforms' processes handed to this one: the waiting
+        effects in order, then the owed tables, each re-rendered from the stored game by
+        ``retable(game_id)`` (the service's ``table_of``). Returns how many were done."""
+        name = self.platform.name
+        effects = await self.relay.take(name)
+        if effects:
+            await self.deliver(effects)
+        owed = await self.relay.claim_owed(name, limit)
+        for game_id, lease in owed:
+            async with self.order.ticket(game_key(game_id)):  # in the game's line
+                self.stage(await retable(game_id))
+            await self.relay.done(name, game_id, lease)
+        return len(effects) + len(owed)
 
     async def _one(self, effect: Effect, origin: Any) -> None:
         p = self.platform
@@ -154,9 +219,12 @@ class Delivery:
             await p.show_replay(effect, origin)
         elif isinstance(effect, HandView):
             await self._hand(effect, origin)
+        elif isinstance(effect, TableView):  # beside the table, after a group message
+            await self.group_edits.settle(self._queue_table(effect))
 
     # ---- group ---------------------------------------------------------------------
-    def _queue_table(self, effect: TableView) -> None:
+    def _queue_table(self, effect: TableView) -> str:
+        """Queue ``effect`` on the group coalescer; the coalescer's key."""
         chat_key = effect.chat.chat_id  # a message beside the table: a queue of its own
         chat_key += f":{effect.game_id}" if effect.apart else ""
         marked = self._mark(effect.game_id, self.group_edits.delay_for(chat_key, effect.prompt))
@@ -167,20 +235,22 @@ class Delivery:
                     effect.game_id, effect.state_version):
                 return  # another worker already showed a newer table
             message = await self.platform.table(effect)
-            self._shown[effect.game_id] = message
-            await self._post_or_edit(effect.chat, effect.game_id, message)
+            self._shown[_place(effect)] = message
+            await self._post_or_edit(effect.chat, effect.game_id, message, _field(effect))
             if due is not None and self.stale is not None:
                 await self.stale.clear(effect.game_id, due)
 
         self.group_edits.submit(chat_key, show, prompt=effect.prompt)
+        return chat_key
 
     def _mark(self, game_id: str, wait_s: float) -> asyncio.Task[float] | None:
         if self.stale is None:
             return None
         return asyncio.get_running_loop().create_task(self.stale.mark(game_id, wait_s))
 
-    async def _post_or_edit(self, chat: ChatRef, game_id: str, message: Any) -> None:
-        ref = await self.refs.get(game_id, "table")
+    async def _post_or_edit(self, chat: ChatRef, game_id: str, message: Any,
+                            field: str = "table") -> None:
+        ref = await self.refs.get(game_id, field)
         if ref is not None:
             try:
                 await self.platform.edit(chat, ref, message)
@@ -189,7 +259,7 @@ class Delivery:
                 pass
         new = await self.platform.post(chat, message)
         if new is not None:
-            await self.refs.put(game_id, "table", new)
+            await self.refs.put(game_id, field, new)
 
     async def redo(self, retable: Retable, limit: int = 10) -> int:
         """Bring up to date the tables a dead worker left stale: claim them and queue the
@@ -208,16 +278,21 @@ class Delivery:
 
     def _queue_closed(self, effect: Closed) -> None:
         game_id = effect.game_id
-        known = self._shown.pop(game_id, None)
+        known = self._shown.pop(_place(effect), None)
+        mine = _field(effect)
 
         async def close() -> None:
-            for name, value in (await self.refs.all(game_id)).items():
-                if name == "table":
-                    await self._final_table(effect, value, known)
-                elif name.startswith("hand:"):
+            refs = await self.refs.all(game_id)
+            if mine in refs:
+                await self._final_table(effect, refs[mine], known)
+                await self.refs.drop(game_id, mine)
+            for name, value in refs.items():
+                if name.startswith("hand:"):
                     await self.platform.strip_private(name[5:], value)
                 elif name.startswith("ping:"):
                     await self.platform.delete_private(name[5:], value)
+            if any(_is_table(name) for name in await self.refs.all(game_id)):
+                return  # another place's table of this platform is still to close
             await self.refs.forget_game(game_id)
             if self.stale is not None:
                 await self.stale.forget(game_id)
@@ -316,3 +391,19 @@ class Delivery:
         """Wait for every coalesced edit (tests, shutdown)."""
         await self.dm_edits.flush()
         await self.group_edits.flush()
+
+
+def _field(effect: TableView | Closed) -> str:
+    """The ref field of the place's table message: ``table`` in the game's own chat (as
+    every game stored before places), ``table:<chat id>`` in another place."""
+    return "table" if effect.home else f"table:{effect.chat.chat_id}"
+
+
+def _is_table(name: str) -> bool:
+    """Whether ref field ``name`` is a place's table message (:func:`_field`)."""
+    return name == "table" or name.startswith("table:")
+
+
+def _place(effect: TableView | Closed) -> str:
+    """The key of one place's table among the games this worker showed."""
+    return f"{effect.game_id}|{effect.chat.key}"

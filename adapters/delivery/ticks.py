@@ -18,9 +18,11 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from adapters import logcalm
 from adapters.delivery.order import game_key
 from adapters.delivery.outbox import Delivery
 from adapters.ops.metrics import REDIS_ERRORS
+from adapters.ops.series import TICK_STEPS, tick_round
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +46,11 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
     (``service.due(limit=)``, as many as there is room for under ``bound``) and step each
     in a task of its own (:func:`step`); claim again at once while games come due and
     there is room, else every ``every_s`` seconds or when a step ends. A step running for
-    ``slow_s`` stops counting against ``bound``. Each round also re-renders the tables a
-    dead worker left stale (:meth:`Delivery.redo`). Steps in progress when ``stop`` is
-    set are finished before this returns."""
+    ``slow_s`` stops counting against ``bound``. Each round (timed and counted:
+    :func:`adapters.ops.series.tick_round`) also re-renders the tables a dead worker left
+    stale (:meth:`Delivery.redo`) and delivers what another platform's process handed to
+    this platform (:meth:`Delivery.relayed`: a table shown in places on both, issue 35).
+    Steps in progress when ``stop`` is set are finished before this returns."""
     stop = stop or asyncio.Event()
     mine = frozenset({outbox.platform.name})  # games of other platforms are handed back
     loop = asyncio.get_running_loop()
@@ -55,16 +59,21 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
     while not stop.is_set():
         claimed: list[str] = []
         try:
-            if len(busy) < bound:
-                claimed = list(await service.due(limit=bound - len(busy)))
-            for gid in claimed:
-                task = loop.create_task(step(service, outbox, gid, mine))
-                busy.add(task)
-                alive.add(task)
-                task.add_done_callback(busy.discard)
-                task.add_done_callback(alive.discard)
-                loop.call_later(slow_s, busy.discard, task)
-            await outbox.redo(service.table_of)
+            with tick_round() as round_:
+                if len(busy) < bound:
+                    claimed = list(await service.due(limit=bound - len(busy)))
+                for gid in claimed:
+                    task = loop.create_task(step(service, outbox, gid, mine))
+                    busy.add(task)
+                    alive.add(task)
+                    task.add_done_callback(busy.discard)
+                    task.add_done_callback(alive.discard)
+                    loop.call_later(slow_s, busy.discard, task)
+                await outbox.redo(service.table_of)
+                if await outbox.relayed(service.table_of):
+                    claimed.append("")  # more may be waiting: round again at once
+                round_.done([])  # the steps count their own changes (step)
+            logcalm.healthy("Redis")  # the round read Redis: an outage in the log ends
         except Exception as err:
             if isinstance(err, RedisError):
                 REDIS_ERRORS.inc()
@@ -96,6 +105,8 @@ async def step(service: Any, outbox: Delivery, gid: str,
         async with outbox.order.ticket(game_key(gid)):
             effects = list(await service.tick_game(gid, platforms=platforms))
             rest = outbox.stage(effects).rest
+        if any(getattr(e, "kind", "") == "table" for e in effects):
+            TICK_STEPS.inc()  # a game the step changed
         if rest:
             await outbox.deliver(rest)
     except Exception as err:

@@ -21,7 +21,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters import deadline
+from adapters import deadline, logcalm
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.commands import GENERIC_ERROR, run_command
 from adapters.delivery.i18n import N_, Texts
@@ -127,6 +127,14 @@ class BuracoClient(discord.AutoShardedClient):
         if self.tick:
             self._ticking = asyncio.get_running_loop().create_task(
                 tick_loop(self.service, self.delivery, stop=self._halt))
+
+    async def on_connect(self) -> None:
+        """The gateway answered: a Discord outage in the log ends (adapters/logcalm.py)."""
+        logcalm.healthy("Discord")
+
+    async def on_resumed(self) -> None:
+        """A session resumed after a drop: as :meth:`on_connect`."""
+        logcalm.healthy("Discord")
 
     async def shutdown(self) -> None:
         """SIGTERM: finish the tick round and the service calls in progress, deliver what

@@ -48,6 +48,8 @@ VALUE_HELP = N_("O novo valor, ex.: tranca target=3000, 60, en, admins")
 PERIOD_HELP = N_("Período do ranking")
 PERSON_HELP = N_("De quem é o perfil")
 VISIBILITY_HELP = N_("publico: aparecer no ranking geral; privado: sair dele")
+CODE_HELP = N_("Código de um convite (/convidar), para entrar na mesa de outro grupo")
+WITHDRAW_HELP = N_("Código do convite a retirar (todos: escreva todos)")
 TOURNAMENT_HELP = N_("todos|mata duplas|individual variante alvo=N wo=minutos; ou tabela, "
                      "cancelar")
 
@@ -80,9 +82,23 @@ def _d(name: str) -> locale_str:
 
 def install(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
     """Add every command to ``tree`` (guild-only: games live in channels)."""
-    for simple in ("entrar", "sair", "iniciar", "placar", "ajuda", "cancelar", "voltar",
+    for simple in ("sair", "iniciar", "placar", "ajuda", "cancelar", "voltar",
                    "exportar", "replay"):
         tree.add_command(_simple(simple, bot))
+
+    @tree.command(name="entrar", description=_d("entrar"))
+    @app_commands.guild_only()
+    @app_commands.describe(codigo=locale_str(CODE_HELP))
+    async def entrar(interaction: discord.Interaction[Any], codigo: str | None = None) -> None:
+        await bot.command(interaction, "entrar", typed(codigo))  # issue 35: a code
+
+    @tree.command(name="convidar", description=_d("convidar"))
+    @app_commands.guild_only()
+    @app_commands.describe(retirar=locale_str(WITHDRAW_HELP))
+    async def convidar(interaction: discord.Interaction[Any],
+                       retirar: str | None = None) -> None:
+        args = f"retirar {typed(retirar)}".strip() if retirar is not None else ""
+        await bot.command(interaction, "convidar", args)
 
     @tree.command(name="novojogo", description=_d("novojogo"))
     @app_commands.guild_only()

@@ -15,10 +15,14 @@
 * ``buraco_platform_api_errors_total{platform}`` and
   ``buraco_platform_rate_limited_total{platform}``: chat platform calls that failed, and
   the 429 answers (Telegram ``RetryAfter``; discord.py's own rate-limit waits).
+
+The process, Redis-by-node, intake, delivery and tick series are in
+:mod:`adapters.ops.series` (issue 36).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -29,6 +33,7 @@ from redis.exceptions import RedisError
 from adapters import deadline
 from adapters.storage.timers import set_key
 
+log = logging.getLogger(__name__)
 OVERDUE_S = 30.0
 REGISTRY = CollectorRegistry()
 PRESSES = Counter("buraco_presses", "Button presses served, by outcome", ["outcome"],
@@ -95,26 +100,36 @@ class MeteredService:
         return effects
 
 
-async def sample_timers(store: Any, now: float) -> None:
+SAMPLE_TIMEOUT_S = 0.5
+"""Seconds a scrape waits for the Redis-sampled gauges before leaving them out."""
+
+
+async def sample_timers(store: Any, now: float) -> bool:
     """Set the timer and live-game gauges from the store's timer sets (one ``ZCOUNT``
-    pair and a ``ZCARD`` per set walked, pipelined). A Redis error is counted, the
-    gauges keep their last values."""
+    pair and a ``ZCARD`` per set walked, pipelined), within :data:`SAMPLE_TIMEOUT_S`.
+    Any failure (a Redis error, a cluster that cannot be reached, the time out) is
+    counted, the gauges keep their last values and False is returned: a scrape always
+    answers (issue 36)."""
     timers = store.timers
     count = max(timers.sets, timers.known_sets)
     try:
-        async with store.client.pipeline(transaction=False) as pipe:
+        async with asyncio.timeout(SAMPLE_TIMEOUT_S), \
+                store.client.pipeline(transaction=False) as pipe:
             for index in range(count):
                 key = set_key(store.keys, index)
                 pipe.zcard(key)
                 pipe.zcount(key, "-inf", now)
                 pipe.zcount(key, "-inf", now - OVERDUE_S)
             got = [int(n) for n in await pipe.execute()]
-    except RedisError:
-        REDIS_ERRORS.inc()
-        return
+    except Exception as err:  # RedisClusterException is no RedisError
+        if isinstance(err, RedisError):
+            REDIS_ERRORS.inc()
+        log.warning("timer gauges skipped (%s)", type(err).__name__)
+        return False
     LIVE_GAMES.set(sum(got[0::3]))
     TIMERS_DUE.set(sum(got[1::3]))
     TIMERS_OVERDUE.set(sum(got[2::3]))
+    return True
 
 
 class RateLimitLog(logging.Handler):

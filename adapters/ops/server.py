@@ -2,37 +2,42 @@
 28; apart from the web table's server on ``WEB_PORT``):
 
 * ``GET /metrics``: the Prometheus text format of :data:`adapters.ops.metrics.REGISTRY`
-  (the timer gauges sampled at each scrape);
+  (the timer gauges sampled at each scrape, left out when Redis does not answer in
+  time: the endpoint always answers 200, issue 36; the series of
+  :mod:`adapters.ops.series` need no Redis);
 * ``GET /health/live``: 200 while the process runs its event loop;
-* ``GET /health/ready``: 200 ``ready`` when Redis answers ``PING`` within
-  :data:`READY_TIMEOUT_S`, else 503 ``redis not answering`` (a load balancer or an
-  orchestrator stops sending it work meanwhile).
+* ``GET /health/ready``: 200 ``ready`` when this worker can serve, else 503 with the
+  reason (:class:`adapters.ops.health.Readiness`: Redis down, a cluster that fails or
+  has a slot without a live primary, a Sentinel failover in progress, or its recent
+  Redis calls failing); a load balancer or an orchestrator stops sending it work
+  meanwhile.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Any
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from redis.exceptions import RedisError
 
+from adapters.ops import series
+from adapters.ops.health import Readiness
 from adapters.ops.metrics import REDIS_ERRORS, REGISTRY, sample_timers
 
 log = logging.getLogger(__name__)
-
-READY_TIMEOUT_S = 1.0
 
 
 def ops_app(store: Any, clock: Any = time.time) -> web.Application:
     """The app over ``store`` (a :class:`adapters.storage.redis_store.RedisStore`);
     ``clock()`` gives the Unix time the timer gauges count due deadlines against."""
 
+    readiness = Readiness(store.client)
+
     async def metrics(_request: web.Request) -> web.Response:
-        await sample_timers(store, clock())
+        if not await sample_timers(store, clock()):
+            series.SKIPPED.labels("timers").inc()
         body = generate_latest(REGISTRY)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
@@ -40,15 +45,17 @@ def ops_app(store: Any, clock: Any = time.time) -> web.Application:
         return web.Response(text="live")
 
     async def ready(_request: web.Request) -> web.Response:
-        try:
-            async with asyncio.timeout(READY_TIMEOUT_S):
-                await store.client.ping()
-        except (RedisError, TimeoutError, OSError):
+        reason = await readiness.check()
+        if reason is not None:
             REDIS_ERRORS.inc()
-            return web.Response(status=503, text="redis not answering")
+            return web.Response(status=503, text=f"not ready: {reason}")
         return web.Response(text="ready")
 
+    async def close_probes(_app: web.Application) -> None:
+        await readiness.close()
+
     app = web.Application()
+    app.on_cleanup.append(close_probes)
     app.router.add_get("/metrics", metrics)
     app.router.add_get("/health/live", live)
     app.router.add_get("/health/ready", ready)

@@ -25,14 +25,15 @@ from urllib.parse import unquote, urlsplit
 import fakeredis
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
-from redis.asyncio.retry import Retry
-from redis.asyncio.sentinel import Sentinel
-from redis.backoff import ExponentialWithJitterBackoff
+from redis.asyncio.connection import Connection, SSLConnection
+from redis.asyncio.sentinel import Sentinel, SentinelManagedConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from adapters.storage.budget import BUDGET_S, budget_retry
 from adapters.storage.keys import DEFAULT_PREFIX
+from adapters.storage.observe import observed
 from adapters.storage.pool import BoundedPool
 from adapters.storage.redis_store import RedisStore
 
@@ -49,10 +50,11 @@ failover path). Longer than redis-py 8's default of 5 s, which turned a Redis an
 in 5 s (a failover, a slow network: tests/cluster/test_slow_redis.py) into failed
 presses; a press still gets its acknowledgement within the platform's deadline
 (adapters/discord/app.py, adapters/telegram/handlers.py)."""
-FAILOVER_RETRY = 10
-"""Retries per command on a cluster or sentinel connection (redis-py ``Retry`` with
-exponential jittered backoff, 0.05 s to 1 s, about 6 s in all): spans the few seconds a
-failover takes (measured: docs/deploy.md)."""
+FAILOVER_BUDGET_S = BUDGET_S
+"""Seconds from the update's arrival a cluster or sentinel command is retried over a
+failover (:mod:`adapters.storage.budget`: redis-py's ``Retry`` and the cluster's own
+loops, on a backoff that stops at the budget instead of after a count); spans the few
+seconds a failover takes (measured: docs/deploy.md "What a failover costs")."""
 
 
 class StoreUnreachable(RedisConnectionError):
@@ -98,7 +100,7 @@ class RedisTarget:
 
 def _failover_options() -> dict[str, Any]:
     return {"socket_timeout": SOCKET_TIMEOUT_S, "socket_connect_timeout": SOCKET_TIMEOUT_S,
-            "retry": Retry(ExponentialWithJitterBackoff(base=0.05, cap=1.0), FAILOVER_RETRY),
+            "retry": budget_retry(FAILOVER_BUDGET_S),
             "health_check_interval": 10}
 
 
@@ -125,7 +127,35 @@ def _sentinel_client(target: RedisTarget) -> Any:
     if target.sentinel_password:
         sentinel_kwargs["password"] = target.sentinel_password
     sentinel = Sentinel(target.sentinels, sentinel_kwargs=sentinel_kwargs, **options)
-    return sentinel.master_for(target.master or "", redis_class=aioredis.Redis)
+    return sentinel.master_for(target.master or "", redis_class=aioredis.Redis,
+                               connection_class=observed(SentinelManagedConnection))
+
+
+def _observe_cluster(client: RedisCluster) -> RedisCluster:
+    """Every connection ``client`` opens, to a node it knows or finds later, reports its
+    round trips (:mod:`adapters.storage.observe`): redis-py builds the nodes from the
+    nodes manager's connection settings, which take no connection class of the
+    caller's, so the class is set there and on the start-up nodes."""
+    manager = client.nodes_manager
+    for kwargs in (manager.connection_kwargs, client.connection_kwargs):
+        cls = kwargs.get("connection_class", Connection)
+        kwargs["connection_class"] = observed(SSLConnection if cls is SSLConnection
+                                              else cls)
+    for node in [*manager.startup_nodes.values(), *manager.nodes_cache.values()]:
+        node.connection_class = observed(node.connection_class)
+    return client
+
+
+_SHARED: list[fakeredis.FakeServer] = []
+
+
+def share_embedded() -> None:
+    """From now on every embedded store of this process (no ``REDIS_URL``) opens on one
+    fakeredis server: ``python -m bot serve`` runs Telegram and Discord in one process,
+    and a table with places on both (issue 35) needs them to see one store. Without
+    this call each embedded store has its own server."""
+    if not _SHARED:
+        _SHARED.append(fakeredis.FakeServer())
 
 
 def client_for(target: RedisTarget) -> Any:
@@ -133,12 +163,14 @@ def client_for(target: RedisTarget) -> Any:
     connected; the embedded fakeredis server when it has no URL in single mode. Raises
     ValueError for a URL redis-py cannot read."""
     if target.mode == "cluster":
-        return RedisCluster.from_url(target.url or "", decode_responses=True,
-                                     max_connections=MAX_CONNECTIONS, **_failover_options())
+        return _observe_cluster(RedisCluster.from_url(
+            target.url or "", decode_responses=True, max_connections=MAX_CONNECTIONS,
+            **_failover_options()))
     if target.mode == "sentinel":
         return _sentinel_client(target)
     if target.url is None:
-        return fakeredis.FakeAsyncRedis(decode_responses=True)
+        return fakeredis.FakeAsyncRedis(server=_SHARED[0] if _SHARED else None,
+                                        decode_responses=True)
     pool = BoundedPool.from_url(target.url, decode_responses=True,
                                 max_connections=MAX_CONNECTIONS, wait_s=POOL_WAIT_S,
                                 socket_timeout=SOCKET_TIMEOUT_S,

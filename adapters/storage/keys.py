@@ -16,6 +16,11 @@ live in one Redis Cluster slot and a Lua script touching them stays single-slot:
     <prefix>:rank:<chat_key>       hash, per player n:/m:/w:/p:<player_key> fields,
                                    per counted game g:<game_id>
     <prefix>:settings:<chat_key>   hash, setting name -> value
+    <prefix>:{invite:<code>}       string, the game id an invitation code seats at
+                                   (expires with the code; issue 35)
+    <prefix>:{relay:<platform>}:owed   sorted set, games whose tables that platform's
+                                   places owe an edit (adapters/delivery/relay.py)
+    <prefix>:{relay:<platform>}:list   list, effects handed to that platform (bounded)
 
 The prefix defaults to ``buraco``; tests use a fresh prefix per test so they never
 touch other data in the same database.
@@ -73,6 +78,18 @@ class StoreKeys:
     def settings(self, chat_key: str) -> str:
         """Hash with the chat's settings (``lang``, ...)."""
         return f"{self.prefix}:settings:{chat_key}"
+
+    def invite(self, code: str) -> str:
+        """String with the game id invitation ``code`` seats at (issue 35)."""
+        return f"{self.prefix}:{{invite:{code}}}"
+
+    def owed(self, platform: str) -> str:
+        """Sorted set of games whose tables ``platform``'s places owe an edit."""
+        return f"{self.prefix}:{{relay:{platform}}}:owed"
+
+    def relay(self, platform: str) -> str:
+        """List of effects handed over to ``platform``'s processes."""
+        return f"{self.prefix}:{{relay:{platform}}}:list"
 
     def pattern(self) -> str:
         """A SCAN ``MATCH`` pattern covering every key of this prefix.

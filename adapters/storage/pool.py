@@ -18,7 +18,9 @@ command on the bench machine, a third of a ``PING`` (bench/README.md "Service sp
 * its connections bound each write with ``asyncio.timeout`` (:class:`LeanWrites`) where
   redis-py uses ``asyncio.wait_for``, which on Python 3.11 starts a Task, and a turn of
   the event loop, for every command: about 20 µs of CPU of a 65-85 µs ``PING``
-  (bench/README.md "Service speed (issue 13)", third pass).
+  (bench/README.md "Service speed (issue 13)", third pass);
+* its connections report their round trips and failures
+  (:mod:`adapters.storage.observe`, issue 36).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ import redis.asyncio as aioredis
 from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from adapters.storage.observe import observed
 
 
 class LeanWrites(AbstractConnection):
@@ -88,7 +92,7 @@ class BoundedPool(aioredis.ConnectionPool):
 
     def __init__(self, *args: Any, wait_s: float = 10.0, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.connection_class = _lean(self.connection_class)
+        self.connection_class = observed(_lean(self.connection_class))
         self._slots = asyncio.Semaphore(self.max_connections)
         self._wait_s = wait_s
 

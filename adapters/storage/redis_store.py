@@ -203,6 +203,27 @@ class RedisStore(Announcements):
         """Clear the chat's active game if it is still ``game_id`` (atomic, Lua)."""
         await self._unbind(keys=[self.keys.chat(chat_key)], args=[game_id])
 
+    async def put_invite(self, code: str, game_id: str, ttl_s: int) -> None:
+        """Remember for ``ttl_s`` seconds that invitation ``code`` seats at ``game_id``
+        (SET EX; one key in the code's own slot). Raises ValueError if ``ttl_s < 1``."""
+        _check_ttl(ttl_s)
+        await self.client.set(self.keys.invite(code), game_id, ex=ttl_s)
+
+    async def invite_game(self, code: str) -> str | None:
+        """The game invitation ``code`` seats at, or None; a key that cannot be read
+        (another Redis type) is logged and reads as None."""
+        try:
+            with _readable():
+                return _text(await self.client.get(self.keys.invite(code)))
+        except CorruptGame as err:
+            log.error("invitation unreadable (%s)", type(err).__name__)
+            return None
+
+    async def drop_invite(self, code: str, game_id: str) -> None:
+        """Forget invitation ``code`` if it still names ``game_id`` (atomic, Lua: the
+        chat binding's compare-and-delete)."""
+        await self._unbind(keys=[self.keys.invite(code)], args=[game_id])
+
     async def was_seen(self, update_key: str) -> bool:
         """True when :meth:`first_seen` recorded ``update_key`` (and it has not expired)."""
         return bool(await self.client.exists(self.keys.seen(update_key)))

@@ -39,12 +39,14 @@ from adapters.delivery.outbox import CALLS_AT_ONCE
 from adapters.delivery.stale import StaleTables
 from adapters.delivery.ticks import stop_on_signals, tick_loop, wind_down
 from adapters.delivery.window import SharedWindow
+from adapters.telegram import render
 from adapters.telegram.calls import api
 from adapters.telegram.handlers import Handlers
 from adapters.telegram.i18n import Texts
 from adapters.telegram.order import UpdateOrder
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
+from adapters.telegram.watched import watched_requests
 from adapters.web.runtime import web_table
 from bot.settings import Settings, described
 
@@ -108,6 +110,9 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     if "request" in builder_options:
         builder = builder.request(builder_options["request"])
         builder = builder.get_updates_request(builder_options["request"])
+    else:  # an answer ends an outage in the log (adapters/logcalm.py)
+        calls, polls = watched_requests()
+        builder = builder.request(calls).get_updates_request(polls)
     order = KeyedOrder(CALLS_AT_ONCE)  # updates side by side, each game in order (issue 36)
     application = builder.concurrent_updates(UpdateOrder(order)).build()
     group_edits = EditCoalescer(gap_s=3.0, per_minute=20,
@@ -115,6 +120,9 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     stale = StaleTables(refs.client, refs.prefix, "tg")
     handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits,
                                         stale=stale, order=order))
+    links = getattr(service, "invite_links", None)
+    if isinstance(links, dict):  # issue 35: /convidar's link opens the private chat
+        links["tg"] = lambda code: [render.deep_link(handlers.outbox.username, f"c{code}")]
     names = [name for name, _ in COMMANDS]
     application.add_handler(CommandHandler("start", handlers.start))
     application.add_handler(CommandHandler(names, handlers.command))
@@ -165,6 +173,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM): open the store, build the
     service and the application, register the commands, receive updates, tick."""
     from adapters.ops.metrics import MeteredService
+    from adapters.ops.series import pending_from
     from adapters.ops.server import start_ops, stop_ops
     from adapters.storage.connect import open_settings_store
     from adapters.storage.season import RedisSeason
@@ -176,7 +185,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     service = MeteredService(Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
-        docs_url=settings.docs_url))
+        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s))
     ops = await start_ops(store, settings.metrics_port)
 
     async def lang_of(chat_key: str) -> str:
@@ -184,6 +193,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
 
     refs = MessageRefs(store.client, settings.redis_prefix)
     application, handlers = build_application(settings, service, refs, lang_of)
+    pending_from(application.update_queue.qsize)  # the operator's intake lag (issue 36)
     stop = stop or stop_on_signals()
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY]
     try:

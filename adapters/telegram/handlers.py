@@ -197,7 +197,8 @@ class Handlers:
         args = " ".join(context.args or [])
         chat, user = await self.chat(message.chat), player_of(update.effective_user)
         origin = Origin(chat_id=message.chat_id, message_id=message.message_id)
-        if name in GROUP_ONLY and message.chat.type == ChatType.PRIVATE:
+        if (name in GROUP_ONLY and message.chat.type == ChatType.PRIVATE
+                and not (name == "entrar" and args)):  # a code joins from here (issue 35)
             _ = await self.lang(chat)
             text = _(HAND_FROM_GROUP) if name == "mao" else _(GROUP_ONLY_TEXT)
             await api("sendMessage", lambda: message.reply_text(text))
@@ -236,6 +237,9 @@ class Handlers:
         if kind == "j" and game_id:
             effects = (await self.call(self.service.join_game(
                 game_id, user, update=update_key(update)), update)).rest
+        elif kind == "c" and game_id:  # issue 35: an invitation's link (t.me/...?start=c...)
+            effects = (await self.call(self.service.join_code(
+                chat, user, game_id, update=update_key(update)), update)).rest
         elif kind == "h" and game_id:
             effects, queued = await self.call(self.service.show_hand_of(game_id, user),
                                               update, fresh=True)

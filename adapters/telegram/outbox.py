@@ -342,7 +342,7 @@ class Outbox(Delivery):
                  dm_edits: EditCoalescer | None = None,
                  stale: StaleTables | None = None, order: KeyedOrder | None = None) -> None:
         super().__init__(TelegramPlatform(bot, refs, lang_of), refs, group_edits, dm_edits,
-                         stale, order)
+                         stale, order=order)
         self.bot = bot
         self.lang_of = lang_of
 

@@ -66,13 +66,29 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+def launch_lang(init_data: Any) -> str:
+    """The ``language_code`` of the user in Telegram launch data, read without checking
+    anything ('' when absent or unreadable): only the language a refusal speaks."""
+    if not isinstance(init_data, str) or len(init_data) > MAX_INPUT:
+        return ""
+    try:
+        user = json.loads(dict(parse_qsl(init_data)).get("user", "{}"))
+        return str(user.get("language_code") or "") if isinstance(user, dict) else ""
+    except ValueError:
+        return ""
+
+
 def telegram_launch(init_data: str, bot_token: str, now: float, game: str = "",
-                    max_age_s: float = INIT_MAX_AGE_S) -> Person:
+                    max_age_s: float = INIT_MAX_AGE_S,
+                    session: Person | None = None) -> Person:
     """The person of Telegram's ``initData`` (query-string form) after checking its
     signature against ``bot_token`` and its ``auth_date`` (at most ``max_age_s`` old, at
     most :data:`CLOCK_SKEW_S` ahead of ``now``). The game is the signed ``start_param``
     (a direct link ``?startapp=<game>``), else ``game`` (the page's address; the person
-    is still the signed one). Raises :class:`Refused`."""
+    is still the signed one). ``session``: the person of a valid session the page kept;
+    when it is this Telegram user's for this game, the age is not checked (Telegram
+    Desktop reopens a Mini App with launch data hours old; DESIGN "A Mini App that feels
+    native"). Raises :class:`Refused`."""
     if not init_data or len(init_data) > MAX_INPUT or not bot_token:
         raise Refused("bad_request")
     try:
@@ -91,12 +107,14 @@ def telegram_launch(init_data: str, bot_token: str, now: float, game: str = "",
         user_id = int(user["id"])
     except (ValueError, KeyError, TypeError):
         raise Refused("bad_request") from None
-    if dated < now - max_age_s or dated > now + CLOCK_SKEW_S:
-        raise Refused("expired")
     name = " ".join(str(user.get(k) or "") for k in ("first_name", "last_name")).strip()
     target = fields.get("start_param") or game
     if not _game_id(target):
         raise Refused("bad_request")
+    kept = session is not None and (session.platform, session.user_id, session.game) == (
+        "tg", str(user_id), target)
+    if dated > now + CLOCK_SKEW_S or (dated < now - max_age_s and not kept):
+        raise Refused("expired")
     return Person("tg", str(user_id), name, target, str(user.get("language_code") or ""))
 
 

@@ -112,12 +112,16 @@ class WebServer:
             body = await request.json()
             if not isinstance(body, dict):
                 raise ValueError
+        except web.HTTPRequestEntityTooLarge:
+            return _refused("too_large", lang)
         except (ValueError, json.JSONDecodeError):
             return _refused("bad_request", lang)
         try:
             person = await self._person(body)
         except auth.Refused as err:
-            return _refused(err.code, norm_lang(str(body.get("lang", ""))) or lang)
+            # the person's Telegram language_code first (a hint, read even unsigned)
+            said = auth.launch_lang(body.get("initData")) or str(body.get("lang", ""))
+            return _refused(err.code, norm_lang(said) or lang)
         site = self.sites.get(person.platform)
         game = await _game(site.store, person.game) if site is not None else None
         lang = norm_lang(person.lang) or lang
@@ -138,7 +142,8 @@ class WebServer:
             if not self.telegram_token or "tg" not in self.sites:
                 raise auth.Refused("bad_request")
             return auth.telegram_launch(body["initData"], self.telegram_token, now,
-                                        game=str(body.get("game", "")))
+                                        game=str(body.get("game", "")),
+                                        session=self._session_of(body.get("session")))
         if isinstance(body.get("token"), str):
             person, tid, expires = auth.read_link(self.secret, body["token"], now)
             site = self.sites.get(person.platform)
@@ -149,6 +154,17 @@ class WebServer:
                 raise auth.Refused("used")
             return person
         raise auth.Refused("bad_request")
+
+    def _session_of(self, token: Any) -> auth.Person | None:
+        """The person of a page's saved session sent with launch data (None: none, or
+        not a valid one): with it, old launch data of that very person still opens the
+        page (docs/web.md "Sessions")."""
+        if not isinstance(token, str) or not token:
+            return None
+        try:
+            return auth.read_session(self.secret, token, self.clock())[0]
+        except auth.Refused:
+            return None
 
     # -- WebSocket --------------------------------------------------------------------
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
@@ -269,7 +285,7 @@ def _error_frame(code: str, lang: str) -> str:
 
 def _refused(code: str, lang: str) -> web.Response:
     """A refusal (docs/web.md): the code and its sentence, no game data."""
-    status = 404 if code == "no_game" else 400 if code == "bad_request" else 403
+    status = {"no_game": 404, "bad_request": 400, "too_large": 413}.get(code, 403)
     return web.json_response({"error": code, "message": Translator(lang)(REFUSALS[code])},
                              status=status)
 

@@ -41,8 +41,18 @@ def _relancinho(f: MatchFacts, p: Person) -> bool:
                for d in f.deals)
 
 
+def side_seats(f: MatchFacts, side: int) -> list[int]:
+    """The seats of ``side``: partners sit across, so seat ``i`` plays for side ``i mod
+    sides`` (RULES §1, :meth:`engine.rules.Rules.teams`: 4 -> [[0, 2], [1, 3]], 2 or 3
+    players alone)."""
+    return [seat for seat in range(len(f.took_pile)) if seat % len(f.sides) == side]
+
+
 def _no_pile(f: MatchFacts, p: Person) -> bool:
-    return _won(f, p) and p.seat < len(f.took_pile) and f.took_pile[p.seat] == 0
+    """The person's side won and nobody of that side ever took the discard pile: a
+    partner's pickup counts for the side (docs/season.md "Profile and achievements")."""
+    seats = side_seats(f, p.side)
+    return _won(f, p) and bool(seats) and all(f.took_pile[s] == 0 for s in seats)
 
 
 def _comeback(f: MatchFacts, p: Person) -> bool:

@@ -25,6 +25,7 @@ from engine.actions import Action
 from engine.cards import Card, full_deck
 from engine.match import Match
 from engine.rules import make_rules
+from engine.view import hands_at_end
 
 PRESET = "buraco_morto"
 NAMES = ["Ana", "Bia"]
@@ -85,8 +86,9 @@ ACTIONS: list[Action] = [
 @dataclass
 class Replay:
     """What the engine says about the scripted deal: ``totals`` (each side's deal score),
-    ``seen[seat]`` (every card code seat ever held or saw on the table, with the most
-    copies visible to it at once), ``hidden_from[seat]`` (codes of which no copy was ever
+    ``seen[seat]`` (every card code seat ever held or saw on the table, the leftover
+    hands the deal's result shows included, with the most copies visible to it at
+    once), ``hidden_from[seat]`` (codes of which no copy was ever
     visible to seat: they must never reach that seat's page)."""
 
     totals: list[int]
@@ -115,6 +117,10 @@ def replay() -> Replay:
         match.act(action)
         look()
     assert match.deal is not None and match.deal.over, "the deal did not end"
+    # the deal's result lays every leftover hand open (engine hands_at_end, as the chat)
+    left = Counter(c.code for hand in hands_at_end(match.deal) for c in hand)
+    for seat in (0, 1):
+        seen[seat] |= left + Counter(c.code for c in state.hands[seat])
     result = match.logs[-1].result
     assert result is not None
     every = {c.code for c in full_deck(False)}

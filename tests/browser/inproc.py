@@ -37,7 +37,7 @@ class InProcess(ThreadedApp):
 
     async def make_app(self) -> web.Application:
         self.store = RedisStore(fakeredis.FakeAsyncRedis(decode_responses=True), "inproc")
-        decks = iter([script.deck()] * 8)
+        decks = iter([script.deck()] * 64)  # every deal of a test module
         self.service = Service(self.store, SystemClock(), ai_pace_s=0.0,
                                deck_fn=lambda _rules: next(decks))
         self.server = WebServer(SECRET, BOT_TOKEN)
@@ -56,14 +56,16 @@ class InProcess(ThreadedApp):
             elif eff.kind == "reply":
                 self.replies.append(eff.text)
 
-    def start_game(self, chat: ChatRef, people: list[PlayerRef]) -> str:
-        """``/novojogo buraco_morto`` in ``chat`` by the first person, the others join,
-        the first starts; the game id."""
+    def start_game(self, chat: ChatRef, people: list[PlayerRef],
+                   args: str = script.PRESET, start: bool = True) -> str:
+        """``/novojogo buraco_morto`` (or ``args``) in ``chat`` by the first person, the
+        others join, the first starts (unless not ``start``); the game id."""
         async def go() -> str:
-            await self.service.new_game(chat, people[0], script.PRESET)
+            await self.service.new_game(chat, people[0], args)
             for person in people[1:]:
                 await self.service.join(chat, person)
-            self.absorb(await self.service.start(chat, people[0]))
+            if start:
+                self.absorb(await self.service.start(chat, people[0]))
             gid = await self.store.chat_game(chat.key)
             assert gid is not None
             return str(gid)

@@ -107,6 +107,10 @@ async def member(s: FakeDiscord, p: dict[str, str], body: Any,
 @route("PUT", "/applications/{app}/guilds/{g}/commands")
 async def put_commands(s: FakeDiscord, p: dict[str, str], body: Any,
                        q: dict[str, str]) -> tuple[int, Any]:
+    for cmd in body or []:  # Discord refuses the whole list for one bad description
+        _check_description(cmd)
+        for option in cmd.get("options") or []:
+            _check_description(option)
     commands = []
     for cmd in body or []:
         stored = {"type": 1, "options": [], "description": "", "default_member_permissions": None,
@@ -117,6 +121,14 @@ async def put_commands(s: FakeDiscord, p: dict[str, str], body: Any,
         commands.append(stored)
     s.commands[p.get("g")] = commands
     return 200, commands
+
+
+def _check_description(item: dict[str, Any]) -> None:
+    """Discord's limits (1 to 100 characters, each localization too): else 50035."""
+    texts = [item.get("description", ""),
+             *(item.get("description_localizations") or {}).values()]
+    if any(not 1 <= len(text) <= 100 for text in texts):
+        raise ApiError(400, 50035, "Invalid Form Body")
 
 
 @route("GET", "/applications/{app}/commands")

@@ -2,8 +2,9 @@
 """End to end on the fake Discord (issue 29 "Tournaments"): the real bot process runs
 ``/torneio`` and its buttons (sign-up, a refused "Começar", "Estou aqui" opening the
 table), the match is played through the service on the same Redis and key prefix, and
-``/torneio tabela`` answers with the board and posts the bracket picture with the same
-text as its caption and alt text."""
+``/torneio tabela`` posts the bracket picture with the board as its caption and alt text
+(the command answered "Feito."; issue 38: the board once, not as a text and again as the
+caption)."""
 
 from __future__ import annotations
 
@@ -66,8 +67,9 @@ async def test_torneio_by_buttons_to_its_champion_and_the_bracket_picture(
             assert t is not None and t.status == "over"
             board = texts.board_text(t, Translator("pt"))
             got = reply_text(fake, fake.slash(bia, "torneio", opcoes="tabela"))
-            assert got.replace("\\", "") == board
+            assert got == "Feito."  # the board once: the picture in the channel (issue 38)
             picture = message_with(fake, "Campeão: ")
+            assert picture.content.replace("\\", "") == board
             assert picture.attachments[0]["filename"] == f"torneio-{t.id}.png"
             assert picture.attachments[0]["description"] == board
             assert "Traceback" not in log.read_text()

@@ -1,20 +1,17 @@
-// The web table's page (issue 27, docs/web.md). No build step, nothing loaded from
-// elsewhere: Telegram's telegram-web-app.js is added only inside Telegram, for its
-// theme colours, and the page works without it.
+// The web table's page (issues 27 and 34, docs/web.md): the launch, the session, the
+// live connection and Telegram's Mini App features; drawing is draw.js. No build step,
+// nothing loaded from elsewhere: Telegram's telegram-web-app.js is added only inside
+// Telegram (theme colours, safe areas, haptics, back button, fullscreen), and the page
+// works without it.
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
+  const SESSIONS = "buraco-sessions";
+  const FALLBACK = "Abra a mesa pelo botão do jogo, no Telegram ou no Discord.";
   const state = { session: null, game: null, version: 0, view: null, ws: null,
     nextId: 1, pending: new Map(), sort: "suit", retry: 0, refused: false,
-    offset: 0, timer: null, texts: {} };
-
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
+    offset: 0, texts: {}, tg: null };
 
   function setState(name) { document.body.dataset.state = name; }
 
@@ -29,62 +26,124 @@
     const box = $("toast");
     box.textContent = text;
     box.hidden = false;
+    haptic("error");
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
   }
 
-  // ---- launch -------------------------------------------------------------------
+  // ---- preferences (per person: this browser, and Telegram's CloudStorage) ------------
+  function setFour(on, save) {
+    document.body.classList.toggle("four", on);
+    $("four").setAttribute("aria-pressed", on ? "true" : "false");
+    if (!save) return;
+    try { localStorage.setItem("buraco-four", on ? "1" : "0"); } catch (e) { /* private mode */ }
+    const cloud = state.tg && state.tg.CloudStorage;
+    if (cloud && state.tg.isVersionAtLeast && state.tg.isVersionAtLeast("6.9")) {
+      try { cloud.setItem("four", on ? "1" : "0"); } catch (e) { /* optional */ }
+    }
+  }
+
+  function loadPrefs() {
+    try { setFour(localStorage.getItem("buraco-four") === "1", false); } catch (e) { /* none */ }
+  }
+
+  // ---- sessions: kept per game until they expire ------------------------------------------
+  function payload(token) {
+    try {
+      const body = token.split(".")[0].replace(/-/g, "+").replace(/_/g, "/");
+      return JSON.parse(atob(body + "=".repeat((4 - (body.length % 4)) % 4)));
+    } catch (e) { return null; }
+  }
+
+  function sessions() {
+    try { return JSON.parse(localStorage.getItem(SESSIONS) || "{}") || {}; } catch (e) { return {}; }
+  }
+
+  function savedFor(game) {
+    const all = sessions();
+    const now = Date.now() / 1000;
+    for (const [g, token] of Object.entries(all)) {
+      const p = payload(token);
+      if (!p || p.e < now + 60) delete all[g];
+    }
+    try { localStorage.setItem(SESSIONS, JSON.stringify(all)); } catch (e) { /* none */ }
+    if (game) return all[game] || null;
+    const last = sessionStorage.getItem("buraco-game");
+    return last ? all[last] || null : null;
+  }
+
+  function keep(game, token) {
+    const all = sessions();
+    all[game] = token;
+    try { localStorage.setItem(SESSIONS, JSON.stringify(all)); } catch (e) { /* none */ }
+    sessionStorage.setItem("buraco-game", game);
+  }
+
+  function forget() {
+    const all = sessions();
+    delete all[state.game];
+    try { localStorage.setItem(SESSIONS, JSON.stringify(all)); } catch (e) { /* none */ }
+  }
+
+  // ---- launch -----------------------------------------------------------------------------
   function launchProof() {
     const hash = new URLSearchParams(location.hash.slice(1));
     const query = new URLSearchParams(location.search);
-    const game = query.get("game") || hash.get("tgWebAppStartParam") || "";
-    if (hash.get("t")) return { token: hash.get("t") };
+    let game = query.get("game") || hash.get("tgWebAppStartParam") || "";
+    const token = hash.get("t");
+    if (token) {
+      const p = payload(token);
+      return { token: token, game: (p && p.g) || game };
+    }
     const tgData = hash.get("tgWebAppData") ||
       (window.Telegram && Telegram.WebApp && Telegram.WebApp.initData) || "";
-    if (tgData) return { initData: tgData, game: game };
+    if (tgData) {
+      const signed = new URLSearchParams(tgData);
+      game = signed.get("start_param") || game;
+      let lang = "";
+      try { lang = JSON.parse(signed.get("user") || "{}").language_code || ""; } catch (e) { /* */ }
+      return { initData: tgData, game: game, lang: lang };
+    }
     return null;
   }
 
-  function telegramExtras() {
-    // Theme colours and the back button, where Telegram is present (optional).
-    if (!location.hash.includes("tgWebAppData")) return;
-    const s = document.createElement("script");
-    s.src = "https://telegram.org/js/telegram-web-app.js";
-    s.async = true;
-    s.onload = () => {
-      try {
-        const app = window.Telegram.WebApp;
-        app.ready();
-        app.expand();
-        if (app.BackButton) { app.BackButton.show(); app.BackButton.onClick(() => app.close()); }
-      } catch (e) { /* the page works without it */ }
-    };
-    document.head.appendChild(s);
+  async function post(body) {
+    const res = await fetch("api/session", { method: "POST", body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json" } });
+    let answer = null;
+    try { answer = await res.json(); } catch (e) { answer = null; }
+    if (!answer) {
+      if (res.status >= 500) throw new Error("server");  // worth another try
+      answer = { error: "bad_request", message: FALLBACK };
+    }
+    return { ok: res.ok, body: answer };
   }
 
   async function openSession() {
-    const saved = sessionStorage.getItem("buraco-session");
     const proof = launchProof();
-    if (!proof && saved) { state.session = saved; return true; }
-    if (!proof) {
-      const res = await fetch("api/session", { method: "POST", body: "{}",
-        headers: { "Content-Type": "application/json" } });
-      const body = await res.json();
-      refuse(body.message);
+    const saved = savedFor(proof ? proof.game : null);
+    let got;
+    if (proof && proof.initData) {
+      // the saved session, when it is this person's, spares the launch data's age check
+      // (Telegram Desktop reopens with launch data hours old)
+      got = await post({ initData: proof.initData, game: proof.game, lang: proof.lang,
+        session: saved || undefined });
+    } else if (saved) {
+      state.session = saved;
+      state.game = payload(saved).g;
+      if (proof) history.replaceState(null, "", location.pathname + location.search);
+      return true;
+    } else {
+      got = await post(proof ? { token: proof.token } : {});
+    }
+    if (!got.ok) {
+      refuse(got.body.message || FALLBACK);
       return false;
     }
-    const res = await fetch("api/session", { method: "POST", body: JSON.stringify(proof),
-      headers: { "Content-Type": "application/json" } });
-    const body = await res.json();
-    if (!res.ok) {
-      if (saved && proof.token) { state.session = saved; return true; } // a reload
-      refuse(body.message);
-      return false;
-    }
-    state.session = body.session;
-    state.game = body.game;
-    sessionStorage.setItem("buraco-session", body.session);
-    if (proof.token) history.replaceState(null, "", location.pathname + location.search);
+    state.session = got.body.session;
+    state.game = got.body.game;
+    keep(got.body.game, got.body.session);
+    if (proof && proof.token) history.replaceState(null, "", location.pathname + location.search);
     return true;
   }
 
@@ -93,11 +152,12 @@
     setState("refused");
     showMessage(text);
     $("hand-box").hidden = true;
+    $("dock").classList.add("empty");
   }
 
-  // ---- connection ---------------------------------------------------------------
+  // ---- connection -------------------------------------------------------------------------
   function connect() {
-    if (state.refused || (state.ws && state.ws.readyState <= 1)) return;
+    if (state.refused || !state.session || (state.ws && state.ws.readyState <= 1)) return;
     const url = new URL("ws", location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     url.hash = "";
@@ -110,7 +170,7 @@
     };
     ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
     ws.onclose = () => {
-      state.ws = null;
+      if (state.ws === ws) state.ws = null;
       if (state.refused) return;
       setState("offline");
       $("status").textContent = state.texts.offline || "…";
@@ -127,209 +187,132 @@
       document.body.dataset.version = String(msg.version);
       setState("live");
       $("status").textContent = "";
-      render(msg.view);
+      state.view = msg.view;
+      state.texts = msg.view.texts || {};
+      draw();
+      if (msg.view.my_turn && !state.wasMyTurn) haptic("turn");
+      state.wasMyTurn = !!msg.view.my_turn;
     } else if (msg.type === "reply") {
       state.pending.delete(msg.id);
       toast(msg.text);
     } else if (msg.type === "done") {
       state.pending.delete(msg.id);
     } else if (msg.type === "error") {
-      sessionStorage.removeItem("buraco-session");
+      forget();
       refuse(msg.message);
     } else if (msg.type === "gone") {
       refuse(state.texts.gone || "—");
     }
   }
 
-  function press(data) {
+  function press(data, kind) {
     if (!data || !state.ws || state.ws.readyState !== 1) return;
     for (const pending of state.pending.values()) if (pending === data) return; // a double tap
     const id = state.nextId++;
     state.pending.set(id, data);
+    haptic(kind || "press");
     state.ws.send(JSON.stringify({ type: "press", id: id, data: data }));
   }
 
-  // ---- drawing ------------------------------------------------------------------
-  function cardNode(card, tag) {
-    const node = el(tag || "span", "card" + (card.red ? " red" : ""));
-    node.dataset.code = card.code;
-    node.appendChild(el("span", "r", card.rank));
-    if (card.suit) node.appendChild(el("span", "s", card.suit));
-    node.title = card.text;
-    return node;
+  function draw() {
+    if (!state.view) return;
+    BuracoDraw.render(state.view, { press: press, sort: state.sort, offset: state.offset,
+      message: showMessage });
   }
 
-  const RANKS = { A: 1, J: 11, Q: 12, K: 13 };
-  function rankOf(card) {
-    if (!card.suit) return 99;
-    return RANKS[card.rank] || parseInt(card.rank, 10);
+  // ---- Telegram ---------------------------------------------------------------------------
+  function haptic(kind) {
+    const h = state.tg && state.tg.HapticFeedback;
+    if (!h || !state.tg.isVersionAtLeast || !state.tg.isVersionAtLeast("6.1")) return;
+    try {
+      if (kind === "select") h.selectionChanged();
+      else if (kind === "error") h.notificationOccurred("error");
+      else if (kind === "turn") h.notificationOccurred("success");
+      else h.impactOccurred("light");
+    } catch (e) { /* optional */ }
   }
 
-  function render(view) {
-    state.view = view;
-    state.texts = view.texts || {};
-    document.documentElement.lang = view.lang === "pt" ? "pt-BR" : view.lang;
-    $("title").textContent = view.title;
-    $("sort-suit").title = state.texts.sort_suit || "";
-    $("sort-rank").title = state.texts.sort_rank || "";
-    showMessage(view.spectator ? state.texts.spectator : "");
-    const lines = $("lines");
-    lines.replaceChildren(...view.lines.map((t) => el("p", null, t)));
-    const dealt = Array.isArray(view.sides);
-    $("table").hidden = $("center").hidden = !dealt;
-    if (dealt) {
-      renderScore(view);
-      renderTable(view);
-      renderCenter(view);
-    } else {
-      $("score").textContent = "";
+  function safeArea() {
+    // Telegram's insets (CSS env() is 0 inside it): the device's plus its own controls'
+    const app = state.tg;
+    const root = document.documentElement.style;
+    const a = app.safeAreaInset || {}, c = app.contentSafeAreaInset || {};
+    for (const side of ["top", "bottom", "left", "right"]) {
+      root.setProperty(`--safe-${side}`, `${(a[side] || 0) + (c[side] || 0)}px`);
     }
-    $("turn-text").textContent = view.turn || "";
-    $("narration").textContent = view.narration || "";
-    renderTimer(view);
-    renderHand(view);
+    if (app.viewportStableHeight) root.setProperty("--app-height", `${app.viewportStableHeight}px`);
+    BuracoDraw.relayout();
   }
 
-  function renderScore(view) {
-    $("score").textContent = view.sides.map((s) => `${s.label}: ${s.score}`).join(" · ");
-  }
-
-  function meldAction(view, side, index) {
-    if (!view.hand || !side.mine) return null;
-    const all = view.hand.actions;
-    return all.find((a) => a.code === "e" && a.arg === String(index)) ||
-      all.find((a) => a.code === "p" && a.arg === String(index)) || null;
-  }
-
-  function renderTable(view) {
-    const table = $("table");
-    table.replaceChildren();
-    for (const side of view.sides) {
-      const box = el("div", "side" + (side.mine ? " mine" : ""));
-      box.dataset.side = String(side.side);
-      const head = el("div", "side-head");
-      head.appendChild(el("span", "label", side.label));
-      const bonus = side.bonus ? ` + ${side.bonus}` : "";
-      head.appendChild(el("span", "pts", `${side.score} ${state.texts.points || ""} · ${side.melded}${bonus}`));
-      box.appendChild(head);
-      const melds = el("div", "melds");
-      if (!side.melds.length) melds.appendChild(el("span", "none", state.texts.no_melds || ""));
-      for (const meld of side.melds) {
-        const node = el("div", "meld" + (meld.canastra ? ` canastra-${meld.canastra}` : ""));
-        node.dataset.meld = String(meld.index);
-        node.dataset.side = String(side.side);
-        node.appendChild(el("span", "n", `${meld.index + 1})`));
-        for (const card of meld.cards) node.appendChild(cardNode(card));
-        if (meld.canastra) node.appendChild(el("span", "canastra-tag", meld.canastra_label));
-        const act = meldAction(view, side, meld.index);
-        if (act) {
-          node.classList.add("can-add");
-          node.dataset.action = act.code;
-          node.addEventListener("click", () => press(act.data));
-        }
-        melds.appendChild(node);
+  function telegram() {
+    const app = window.Telegram && window.Telegram.WebApp;
+    if (!app) return;
+    state.tg = app;
+    try {
+      app.ready();
+      app.expand();
+      const at = (v) => app.isVersionAtLeast && app.isVersionAtLeast(v);
+      if (at("7.7") && app.disableVerticalSwipes) app.disableVerticalSwipes();
+      if (at("8.0") && ["android", "ios"].includes(app.platform) && app.requestFullscreen) {
+        try { app.requestFullscreen(); } catch (e) { /* the compact layout works too */ }
       }
-      if (side.threes.length) {
-        const threes = el("div", "meld threes");
-        for (const card of side.threes) threes.appendChild(cardNode(card));
-        melds.appendChild(threes);
+      if (at("6.1") && app.BackButton) {
+        app.BackButton.show();
+        app.BackButton.onClick(() => app.close());
       }
-      box.appendChild(melds);
-      table.appendChild(box);
-    }
+      safeArea();
+      for (const ev of ["safeAreaChanged", "contentSafeAreaChanged", "viewportChanged",
+        "fullscreenChanged"]) app.onEvent(ev, safeArea);
+      app.onEvent("activated", () => { document.body.classList.remove("paused"); connect(); });
+      app.onEvent("deactivated", () => document.body.classList.add("paused"));
+      if (at("6.9") && app.CloudStorage) {
+        app.CloudStorage.getItem("four", (err, value) => {
+          if (!err && (value === "1" || value === "0")) setFour(value === "1", false);
+        });
+      }
+    } catch (e) { /* the page works without it */ }
   }
 
-  function renderCenter(view) {
-    const pile = $("pile");
-    pile.replaceChildren(el("span", "label", state.texts.pile || ""));
-    pile.classList.toggle("blocked", !!view.pile.blocked);
-    if (view.pile.cards.length) {
-      for (const card of view.pile.cards) pile.appendChild(cardNode(card));
-    } else if (view.pile.top) {
-      pile.appendChild(cardNode(view.pile.top));
-    } else {
-      pile.appendChild(el("span", "empty", state.texts.empty_pile || ""));
-    }
-    pile.appendChild(el("span", "size", `(${view.pile.size})`));
-    pile.dataset.size = String(view.pile.size);
-    $("stock").textContent = `${state.texts.stock || ""}: ${view.stock}`;
-    $("stock").dataset.count = String(view.stock);
-    const mortos = $("mortos");
-    mortos.hidden = view.mortos === null;
-    mortos.textContent = view.mortos === null ? "" : `${state.texts.mortos || ""}: ${view.mortos}`;
+  function telegramExtras() {
+    if (!location.hash.includes("tgWebAppData")) return;
+    const s = document.createElement("script");
+    s.src = "https://telegram.org/js/telegram-web-app.js";
+    s.async = true;
+    s.onload = telegram;
+    document.head.appendChild(s);
   }
 
-  function renderTimer(view) {
-    clearInterval(state.timer);
-    const timer = $("timer");
-    timer.textContent = "";
-    if (!view.deadline) return;
-    const tick = () => {
-      const left = Math.max(0, Math.round(view.deadline - (Date.now() / 1000 + state.offset)));
-      timer.textContent = `${left}s`;
-    };
-    tick();
-    state.timer = setInterval(tick, 1000);
-  }
-
-  function renderHand(view) {
-    const box = $("hand-box");
-    box.hidden = !view.hand;
-    if (!view.hand) return;
-    $("hand-title").textContent = view.hand.title;
-    const cards = view.hand.cards.slice();
-    if (state.sort === "rank") {
-      cards.sort((a, b) => rankOf(a) - rankOf(b) || a.index - b.index);
-    }
-    $("sort-suit").classList.toggle("on", state.sort === "suit");
-    $("sort-rank").classList.toggle("on", state.sort === "rank");
-    const hand = $("hand");
-    hand.replaceChildren();
-    for (const card of cards) {
-      const node = cardNode(card, "button");
-      node.type = "button";
-      node.dataset.cardIndex = String(card.index);
-      if (card.selected) node.classList.add("selected");
-      if (card.drawn) node.classList.add("drawn");
-      if (card.group) node.appendChild(el("span", "g", String(card.group)));
-      node.disabled = !card.data;
-      node.addEventListener("click", () => press(card.data));
-      hand.appendChild(node);
-    }
-    $("hand-lines").replaceChildren(...view.hand.lines.map((t) => el("p", null, t)));
-    const actions = $("actions");
-    actions.replaceChildren();
-    for (const act of [...view.hand.actions, ...view.table_actions]) {
-      const b = el("button", "action", act.label);
-      b.type = "button";
-      b.dataset.action = act.code;
-      b.dataset.arg = act.arg;
-      b.addEventListener("click", () => press(act.data));
-      actions.appendChild(b);
-    }
-  }
-
-  function setSort(kind) {
-    state.sort = kind;
-    if (state.view) renderHand(state.view);
-  }
-
-  // ---- start --------------------------------------------------------------------
+  // ---- start ------------------------------------------------------------------------------
   async function boot() {
     try {
       if (await openSession()) connect();
-    } catch (e) {
+    } catch (e) {  // the server could not be reached: try again
       setState("offline");
       setTimeout(boot, 2000);
     }
   }
 
+  function setSort(kind) {
+    state.sort = kind;
+    draw();
+  }
+
   function start() {
+    loadPrefs();
     $("sort-suit").addEventListener("click", () => setSort("suit"));
     $("sort-rank").addEventListener("click", () => setSort("rank"));
+    $("four").addEventListener("click", () => setFour(!document.body.classList.contains("four"), true));
+    $("narration").addEventListener("click", () => {
+      $("log").classList.toggle("open");
+      $("log-list").hidden = !$("log").classList.contains("open");
+    });
+    $("narration").addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); $("narration").click(); }
+    });
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible" && state.session) connect();
     });
+    window.addEventListener("resize", () => BuracoDraw.relayout());
     telegramExtras();
     boot();
   }

@@ -106,9 +106,10 @@ class TournamentCalls(GameRunner):
         if t is None:
             return [Reply(player=user, text=_(flow.NOT_RUNNING))]
         await rearm(self.store, t, chat.key, self.clock.now())
-        out: list[Effect] = [Reply(player=user, text=texts.board_text(t, _))]
-        if t.status != "signup":
-            out += await picture.picture_effects(t, _)
+        text = texts.board_text(t, _)  # one message: the picture with it as caption
+        shown = picture.pictured(t, text, await picture.drawn(t, _)) \
+            if t.status != "signup" else None
+        out: list[Effect] = [shown or Reply(player=user, text=text)]
         if t.status == "signup":
             out.append(texts.signup_view(t, version, _))
         elif t.status == "running" and t.current is not None and \
@@ -251,4 +252,4 @@ class TournamentCalls(GameRunner):
         if done is None:
             await self.store.clear_deadline(gid)
             return []
-        return done[1] + await picture.after_round(done[0], notes)
+        return await picture.after_round(done[0], notes, done[1])

@@ -202,4 +202,4 @@ async def count(store: GameStore, season: SeasonStore, game: Game,
         _v, t = await load(season, game.chat.key)  # left to the timer's tick
         await rearm(store, t, game.chat.key, now)
         return []
-    return done[1] + await picture.after_round(done[0], notes)
+    return await picture.after_round(done[0], notes, done[1])

@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from bot.effects import Effect, Picture
+from bot.effects import Effect, Picture, Say
 from bot.i18n import Translator
 from bot.season import picture as shared
 from bot.season.tournament import texts
@@ -101,23 +101,33 @@ def _draw(board: Board) -> bytes:
     return shared.png_of(fig)
 
 
-async def picture_effects(t: Tournament, _: Translator) -> list[Effect]:
-    """The tournament's picture for its group with the board text as caption, drawn
-    off the event loop; a drawing that fails is logged and left out (the text says it
-    all)."""
+async def drawn(t: Tournament, _: Translator) -> bytes | None:
+    """The tournament's picture as PNG bytes, drawn off the event loop; None when the
+    drawing fails (logged by its kind: the text then goes alone)."""
     board = board_of(t, _)
     try:
-        png = await shared.in_thread(board.key(), lambda: _draw(board))
+        return await shared.in_thread(board.key(), lambda: _draw(board))
     except Exception as err:  # matplotlib missing or failing
         log.error("tournament %s: picture failed (%s)", t.id, type(err).__name__)
-        return []
-    return [Picture(chat=t.chat, filename=f"torneio-{t.id}.png", content=png,
-                    caption=texts.board_text(t, _))]
+        return None
 
 
-async def after_round(t: Tournament, notes: list[tuple[str, int]]) -> list[Effect]:
-    """The picture when ``notes`` end a round (standings and bracket come after each
-    round), else nothing."""
-    if not any(kind == "round" for kind, _v in notes):
-        return []
-    return await picture_effects(t, Translator(t.lang))
+def pictured(t: Tournament, text: str, png: bytes | None) -> Picture | None:
+    """``text`` as the caption of the tournament's picture ``png`` (None: none)."""
+    return None if png is None else Picture(chat=t.chat, filename=f"torneio-{t.id}.png",
+                                            content=png, caption=text)
+
+
+async def after_round(t: Tournament, notes: list[tuple[str, int]],
+                      effects: list[Effect]) -> list[Effect]:
+    """``effects`` with each round's end (:func:`.texts.round_text`, said when ``notes``
+    end a round) sent as the picture with that text as its caption, in its place: one
+    message, in order (issue 38: the standings came as a text and again as the
+    picture's caption); the text alone when the drawing fails."""
+    _ = Translator(t.lang)
+    ends = {texts.round_text(t, r, _) for kind, r in notes if kind == "round"}
+    if not ends:
+        return effects
+    png = await drawn(t, _)
+    return [(pictured(t, e.text, png) or e) if isinstance(e, Say) and e.text in ends else e
+            for e in effects]

@@ -116,7 +116,7 @@ def match_line(t: Tournament, m: Match, _: Translator) -> str:
         return _("{a}: passa direto (bye)", a=a)
     if m.winner is None:
         return _("{a} x {b}", a=a, b=b)
-    won = side_name(t, m.winner) if m.winner >= 0 else _("ninguém")
+    won = winner_name(t, m, _)
     if m.absent:
         return _("{a} x {b}: W.O. ({who}) → {won}", a=a, b=b, who=absent(t, m, _), won=won)
     return _("{a} {x} x {y} {b} → {won}", a=a, b=b, x=m.score[0], y=m.score[1], won=won)
@@ -131,9 +131,20 @@ def absent(t: Tournament, m: Match, _: Translator) -> str:
 def wo_text(t: Tournament, m: Match, _: Translator) -> str:
     """The walkover's announcement, W.O. said once: ``"🏆 W.O.: Ana x Caio (Caio
     ausente) → Ana"``."""
-    won = side_name(t, m.winner) if m.winner is not None and m.winner >= 0 else _("ninguém")
     return _("🏆 W.O.: {a} x {b} ({who}) → {won}", a=side_name(t, m.a), b=side_name(t, m.b),
-             who=absent(t, m, _), won=won)
+             who=absent(t, m, _), won=winner_name(t, m, _))
+
+
+def winner_name(t: Tournament, m: Match, _: Translator) -> str:
+    """Who won decided match ``m``: ``"Ana"``; nobody (a round robin's double W.O.)
+    ``"ninguém"``; a knockout's double W.O. sends the better seed on (the earlier
+    sign-up, docs/season.md "W.O."), and says so: ``"Bia, a melhor cabeça de chave"``."""
+    if m.winner is None or m.winner < 0:
+        return _("ninguém")
+    won = side_name(t, m.winner)
+    if t.knockout and m.b is not None and {m.a, m.b} <= set(m.absent):
+        return _("{side}, a melhor cabeça de chave", side=won)
+    return won
 
 
 def standings_lines(t: Tournament, _: Translator) -> list[str]:
@@ -172,6 +183,12 @@ def board_text(t: Tournament, _: Translator) -> str:
     return "\n".join(lines)
 
 
+def round_text(t: Tournament, r: int, _: Translator) -> str:
+    """Round ``r``'s end: ``"🏆 Terminou: Rodada 1."`` and the standings or bracket
+    (:func:`board_text`), the caption of the picture the group gets in one message."""
+    return _("🏆 Terminou: {round}.", round=round_name(t, r, _)) + "\n" + board_text(t, _)
+
+
 def cancelled(t: Tournament, was: int | None, name: str, version: int,
               _: Translator) -> list[Effect]:
     """What the group sees when ``name`` cancels ``t``: the sign-up message and the call
@@ -196,9 +213,8 @@ def announced(t: Tournament, notes: list[flow.Note], version: int,
         if kind == "wo":
             out.append(Say(chat=t.chat, text=wo_text(t, t.matches[value], _)))
             out.append(call_view(t, value, version, _))
-        elif kind == "round":
-            out.append(Say(chat=t.chat, text=_("🏆 Terminou: {round}.", round=round_name(
-                t, value, _)) + "\n" + board_text(t, _)))
+        elif kind == "round":  # its picture takes its place (.picture.after_round)
+            out.append(Say(chat=t.chat, text=round_text(t, value, _)))
         elif kind == "again":
             out.append(Say(chat=t.chat, text=_(
                 "🏆 A mesa de {a} x {b} fechou sem resultado: a partida é chamada de novo.",

@@ -1,0 +1,86 @@
+"""A failover costs a delay, not a press (issue 36): Redis retries bounded by a time
+budget counted from the update's arrival (:mod:`adapters.deadline`), not by a count.
+
+redis-py retries a failed command itself: a Sentinel client's connection asks the
+sentinels where the primary is on every reconnect; a cluster client asks for a topology
+refresh after a ``CLUSTERDOWN``, an uncovered slot or a dead node, follows ``MOVED`` /
+``ASK`` and waits out ``TRYAGAIN``. What it lacks is when to stop: its ``Retry`` counts
+attempts, and ten quick refusals of a dead address could use them up before the
+sentinels had promoted the replica (issue 36: the generic error 2.5 s *after* the
+promotion). :class:`BudgetBackoff` is the backoff that redis-py's own loops (``Retry``
+for one connection, the cluster's command and pipeline loops) consult between attempts:
+it spaces them (exponential with jitter, :data:`BASE_S` to :data:`CAP_S`) and, once the
+next pause would end past the budget, ends the retries with :class:`RetryBudgetSpent`
+instead. :func:`budget_retry` is the ``Retry`` built on it, with a count high enough that
+the budget is what binds.
+
+Outside an update (the tick loop, the CLI) there is no arrival to count from: the
+retries then stop after :data:`IDLE_RETRIES` attempts (about the same time).
+"""
+
+from __future__ import annotations
+
+import random
+
+from redis.asyncio.retry import Retry
+from redis.backoff import AbstractBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from adapters import deadline
+
+BUDGET_S = 6.0
+"""Seconds from an update's arrival within which a Redis call is retried over a failover.
+A failover takes 2-4 s with the settings of docs/deploy.md (measured there); a Telegram
+button's spinner is answered at 2 s whatever happens (adapters/telegram/handlers.py
+``ANSWER_S``) and Discord's interaction is deferred at once (15 min to answer), so the
+person waits at most this long for the press's outcome."""
+BASE_S = 0.05
+CAP_S = 0.5
+IDLE_RETRIES = 14
+"""Attempts outside an update: 0.05 + 0.1 + 0.2 + 0.4 + 0.5 x 10 s of pauses at most,
+about :data:`BUDGET_S`."""
+MAX_RETRIES = 1000
+"""The count redis-py's loops are given: never the binding limit (the budget is)."""
+
+
+class RetryBudgetSpent(RedisConnectionError):
+    """Redis did not serve within the retry budget (its cause: the last failure). The
+    press was not confirmed: the person is told to press again
+    (:data:`adapters.delivery.commands.TRY_AGAIN`)."""
+
+
+class BudgetBackoff(AbstractBackoff):
+    """Exponential backoff with full jitter (``BASE_S * 2**failures`` capped at
+    ``CAP_S``) that raises :class:`RetryBudgetSpent` when the pause would end past
+    ``budget_s`` from the update's arrival (after ``idle_retries`` outside one)."""
+
+    def __init__(self, budget_s: float = BUDGET_S, base_s: float = BASE_S,
+                 cap_s: float = CAP_S, idle_retries: int = IDLE_RETRIES) -> None:
+        self.budget_s = budget_s
+        self.base_s = base_s
+        self.cap_s = cap_s
+        self.idle_retries = idle_retries
+
+    def reset(self) -> None:
+        """Nothing to reset: the budget lives in the update's context."""
+
+    def compute(self, failures: int) -> float:
+        """The pause before attempt ``failures + 1`` (seconds); raises
+        :class:`RetryBudgetSpent` when there is no time left for it."""
+        pause = random.uniform(0, min(self.cap_s, self.base_s * 2 ** min(failures, 16)))
+        if deadline.arrived() is None:
+            if failures > self.idle_retries:
+                raise RetryBudgetSpent(f"redis unavailable after {failures} attempts")
+        elif deadline.left(self.budget_s) <= pause:
+            raise RetryBudgetSpent(
+                f"redis unavailable for {deadline.waited():.1f} s since the update arrived")
+        return pause
+
+
+def budget_retry(budget_s: float = BUDGET_S) -> Retry:
+    """A redis-py ``Retry`` on :class:`BudgetBackoff`: connection and timeout errors
+    (a dead node, a sentinel with no primary yet: ``MasterNotFoundError`` is one) are
+    retried until the budget is spent."""
+    return Retry(BudgetBackoff(budget_s), MAX_RETRIES,
+                 supported_errors=(RedisConnectionError, RedisTimeoutError, OSError))

@@ -1,0 +1,102 @@
+"""The invitation calls of the service (issue 35, :mod:`bot.invites`): ``/convidar``,
+``/convidar retirar [código]`` and ``/entrar <código>`` from any chat on either platform.
+:class:`bot.service.Service` mixes them in; the plumbing is :class:`bot.runner.GameRunner`'s."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot import invites, places
+from bot.chat_calls import CHAT_BIND_TTL_S
+from bot.effects import ChatRef, Effect, PlayerRef, Reply
+from bot.i18n import N_, Translator
+from bot.runner import GameRunner
+
+WITHDRAW_WORDS = {"retirar", "withdraw", "ritira", "ritirare"}
+ALL_WORDS = {"todos", "all", "tutti"}
+InviteLinks = Callable[[str], list[str]]
+"""A platform's links for a code (Telegram: ``t.me/<bot>?start=c<code>``)."""
+INVITED = N_("Convite para esta mesa: {code}\nQuem recebe entra de qualquer grupo ou do "
+             "privado com o bot, no Telegram ou no Discord, com /entrar {code}\nVale "
+             "{minutes} min e um lugar. Para retirar: /convidar retirar {code}")
+WITHDRAWN = N_("Convite retirado.")
+WITHDRAWN_ALL = N_("Convites retirados.")
+
+
+class InviteCalls(GameRunner):
+    """``/convidar`` and ``/entrar <código>`` (see the module docstring).
+    ``invite_ttl_s``: how long a code seats someone (``INVITE_TTL_S``); ``invite_links``:
+    per platform (``"tg"``), the links its adapter offers for a code."""
+
+    invite_ttl_s: int = invites.INVITE_TTL_S
+    invite_links: dict[str, InviteLinks]
+
+    async def invite(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
+                     update: str | None = None) -> list[Effect]:
+        """``/convidar``: a new code for one seat of the chat's lobby, told to ``user``
+        with the links of their platform; ``/convidar retirar [código|todos]``: the
+        creator withdraws that code (or every one)."""
+        gid = await self._active(chat)
+        if gid is None:
+            if not await self._fresh(update):
+                return []
+            return await self._reply(chat, user, N_(
+                "Não há jogo aberto neste grupo. Use /novojogo."))
+        words = args.split()
+        now = self.clock.now()
+        if words and words[0].lower() in WITHDRAW_WORDS:
+            named = len(words) > 1 and words[1].lower() not in ALL_WORDS
+            code = invites.norm_code(words[1]) if named else None
+            if named and code is None:
+                return await self._reply(chat, user, invites.BAD_CODE)
+            out = await self._run(gid, user, lambda g: invites.withdraw(g, user, code, now),
+                                  update=update, chat=chat)
+            if out:  # refused, or an update already applied
+                return out
+            if code is not None:
+                await self.store.drop_invite(code, gid)
+            return await self._reply(chat, user, WITHDRAWN if code else WITHDRAWN_ALL)
+        code = invites.new_code()
+        await self.store.put_invite(code, gid, self.invite_ttl_s)  # only finds the game
+        out = await self._run(gid, user, lambda g: invites.invite(
+            g, user, code, now, self.invite_ttl_s), update=update, chat=chat)
+        if out:
+            return out
+        got = await self._load(gid)
+        if got is None or code not in got[1].invites:
+            return []  # a redelivered /convidar: its code was told the first time
+        lang = await self._lang(chat)
+        text = Translator(lang)(INVITED, code=code, minutes=self.invite_ttl_s // 60)
+        links = getattr(self, "invite_links", {}).get(user.platform)
+        if links is not None:
+            text = "\n".join([text, *links(code)])
+        return [Reply(player=user, text=text)]
+
+    async def join_code(self, chat: ChatRef, user: PlayerRef, text: str, *,
+                        update: str | None = None) -> list[Effect]:
+        """``/entrar <código>`` (or the Telegram link's ``/start c<código>``): a seat at
+        the lobby the code belongs to, from ``chat``, which becomes a place of the table
+        and is bound to it (so its commands and buttons find it). Refused, changing
+        nothing: a code that is malformed, unknown, used, withdrawn or expired; a chat
+        that has another table; and what ``/entrar`` refuses (a full or started table)."""
+        code = invites.norm_code(text)
+        gid = await self.store.invite_game(code) if code is not None else None
+        if code is None or gid is None:
+            if not await self._fresh(update):
+                return []
+            return await self._reply(chat, user, invites.BAD_CODE if code is None
+                                     else invites.GONE)
+        active = await self._active(chat)
+        if active is not None and active != gid:
+            if not await self._fresh(update):
+                return []
+            return await self._reply(chat, user, invites.OTHER_GAME_HERE)
+        bound = active is None and await self.store.bind_chat(chat.key, gid, CHAT_BIND_TTL_S)
+        now = self.clock.now()
+        out = await self._run(gid, user, lambda g: invites.take_seat(g, user, code, chat, now),
+                              update=update, chat=chat)
+        got = await self._load(gid)  # the code's key stays until it expires: a
+        game = got[1] if got is not None else None  # redelivery must find the game
+        if bound and (game is None or not places.has_place(game, chat)):
+            await self.store.unbind_chat(chat.key, gid)  # the seat was refused
+        return out

@@ -1,0 +1,207 @@
+"""The operator's honest view (issue 36): the readiness's sliding window of Redis calls,
+the retry budget counted from the update's arrival, round trips by node, a /metrics that
+answers while Redis cannot, the process and tick series."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import uuid
+from typing import Any
+
+import aiohttp
+import pytest
+from redis.exceptions import RedisClusterUnreachableError
+
+from adapters import deadline
+from adapters.delivery.coalesce import EditCoalescer
+from adapters.ops import series
+from adapters.ops.health import MIN_FAILURES, CallWindow
+from adapters.ops.metrics import REGISTRY
+from adapters.ops.server import start_ops, stop_ops
+from adapters.storage.budget import BUDGET_S, IDLE_RETRIES, BudgetBackoff, RetryBudgetSpent
+from adapters.storage.connect import open_store
+from adapters.storage.keys import StoreKeys
+from bot.effects import ChatRef, TableView, View
+
+
+def value(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_recent_calls_failing_make_the_window_unready_until_they_age_out() -> None:
+    clock = Clock()
+    window = CallWindow(window_s=5.0, clock=clock)
+    window.roundtrip("a:1", 0.001)
+    for _ in range(MIN_FAILURES - 1):
+        window.failed("a:1", ConnectionError())
+    assert window.failing() is None  # two failures: not yet
+    window.failed("a:1", ConnectionError())
+    assert window.failing() == "3 of 4 redis calls failed in 5 s"
+    clock.now += 5.1
+    assert window.failing() is None
+
+
+def test_failures_among_many_good_calls_do_not_make_the_window_unready() -> None:
+    window = CallWindow(window_s=5.0, clock=Clock())
+    for _ in range(10):
+        window.roundtrip("a:1", 0.001)
+    for _ in range(5):
+        window.failed("b:2", ConnectionError())
+    assert window.failing() is None  # 5 of 15: one node's trouble, the probes judge it
+
+
+def test_the_retry_budget_is_counted_from_the_update_arrival() -> None:
+    backoff = BudgetBackoff(budget_s=6.0, base_s=0.05, cap_s=0.5)
+    token = deadline.arrive(time.monotonic())
+    try:
+        assert 0.0 <= backoff.compute(1) <= 0.1
+        assert 0.0 <= backoff.compute(9) <= 0.5
+    finally:
+        deadline.ARRIVED.reset(token)
+    token = deadline.arrive(time.monotonic() - 5.99)  # 0.01 s left: no pause fits
+    try:
+        with pytest.raises(RetryBudgetSpent, match="since the update arrived"):
+            for _ in range(50):  # a pause of exactly 0 fits: jitter may draw it
+                backoff.compute(3)
+    finally:
+        deadline.ARRIVED.reset(token)
+
+
+def test_outside_an_update_the_retries_stop_after_a_count() -> None:
+    backoff = BudgetBackoff()
+    assert backoff.compute(IDLE_RETRIES) <= 0.5
+    with pytest.raises(RetryBudgetSpent, match=f"after {IDLE_RETRIES + 1} attempts"):
+        backoff.compute(IDLE_RETRIES + 1)
+    assert BUDGET_S == 6.0
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs a real Redis: REDIS_URL")
+async def test_round_trips_are_counted_by_node() -> None:
+    store = await open_store(os.environ["REDIS_URL"], f"test-{uuid.uuid4().hex}")
+    node = store.client.connection_pool.connection_kwargs
+    label = f"{node['host']}:{node['port']}"
+    before = value("buraco_redis_roundtrip_seconds_count", node=label)
+    try:
+        await store.client.get("nothing-here")
+        await store.client.get("nothing-here")
+    finally:
+        await store.close()
+    assert value("buraco_redis_roundtrip_seconds_count", node=label) - before == 2.0
+
+
+class Unreachable:
+    """A store whose cluster cannot be reached: every pipeline fails as redis-py's
+    cluster client does when no node answers."""
+
+    class Pipe:
+        def __getattr__(self, _name: str) -> Any:
+            return lambda *a, **k: None
+
+        async def __aenter__(self) -> Any:
+            return self
+
+        async def __aexit__(self, *_exc: object) -> None:
+            return None
+
+        async def execute(self) -> list[int]:
+            raise RedisClusterUnreachableError("no node of the cluster answered")
+
+    class Client:
+        def pipeline(self, transaction: bool = False) -> Any:
+            return Unreachable.Pipe()
+
+        async def ping(self) -> bool:
+            raise RedisClusterUnreachableError("no node of the cluster answered")
+
+    class Timers:
+        sets, known_sets = 1, 1
+
+    def __init__(self) -> None:
+        self.client, self.timers, self.keys = self.Client(), self.Timers(), StoreKeys("x")
+
+
+async def test_metrics_answer_with_the_process_series_while_the_cluster_is_unreachable(
+) -> None:
+    port = free_port()
+    skipped = value("buraco_metric_samples_skipped_total", gauge="timers")
+    runner = await start_ops(Unreachable(), port, "127.0.0.1")
+    try:
+        async with aiohttp.ClientSession() as http, http.get(
+                f"http://127.0.0.1:{port}/metrics") as got:
+            status, text = got.status, await got.text()
+        async with aiohttp.ClientSession() as http, http.get(
+                f"http://127.0.0.1:{port}/health/ready") as got:
+            ready = (got.status, await got.text())
+    finally:
+        await stop_ops(runner)
+    assert status == 200
+    names = {line.split("{")[0].split(" ")[0] for line in text.splitlines()
+             if line and not line.startswith("#")}
+    assert {"process_resident_memory_bytes", "process_cpu_seconds_total",
+            "process_open_fds", "python_gc_collections_total", "python_info",
+            "buraco_build_info", "buraco_presses_total", "buraco_intake_oldest_seconds",
+            "buraco_delivery_queued_edits", "buraco_tick_seconds_count"} <= names
+    assert value("buraco_metric_samples_skipped_total", gauge="timers") - skipped == 1.0
+    assert ready == (503, "not ready: redis not answering")
+
+
+def test_a_tick_round_is_timed_and_counts_the_games_it_changed() -> None:
+    ok, failed = value("buraco_ticks_total", outcome="ok"), value(
+        "buraco_ticks_total", outcome="failed")
+    steps = value("buraco_tick_steps_total")
+    chat = ChatRef(platform="tg", chat_id="-1")
+    views = [TableView(chat=chat, game_id=g, view=View(title="Mesa")) for g in "aab"]
+    with series.tick_round() as round_:
+        round_.done(views)
+    with pytest.raises(RuntimeError), series.tick_round():
+        raise RuntimeError("redis down")
+    assert value("buraco_ticks_total", outcome="ok") - ok == 1.0
+    assert value("buraco_ticks_total", outcome="failed") - failed == 1.0
+    assert value("buraco_tick_steps_total") - steps == 2.0  # games a and b
+    assert time.time() - value("buraco_tick_last_success_timestamp_seconds") < 5.0
+
+
+async def test_the_oldest_update_in_flight_is_aged_from_its_arrival() -> None:
+    token = deadline.arrive(time.monotonic() - 2.0)
+    try:
+        with series.handling():
+            assert value("buraco_intake_in_flight") == 1.0
+            assert 2.0 <= value("buraco_intake_oldest_seconds") < 3.0
+    finally:
+        deadline.ARRIVED.reset(token)
+    assert value("buraco_intake_in_flight") == 0.0
+    assert value("buraco_intake_oldest_seconds") == 0.0
+
+
+async def test_a_coalescer_reports_its_queued_edits() -> None:
+    waits: list[float] = []
+
+    async def sleep(s: float) -> None:
+        waits.append(s)
+
+    coalescer = EditCoalescer(gap_s=3.0, clock=lambda: 0.0, sleep=sleep)
+
+    async def edit() -> None:
+        return None
+
+    coalescer.submit("a", edit)
+    coalescer.submit("b", edit)
+    assert (coalescer.queued(), coalescer.running()) == (2, 2)
+    await coalescer.flush()
+    assert (coalescer.queued(), coalescer.running()) == (0, 0)

@@ -1,0 +1,184 @@
+"""A table in several places and invitations across chats and platforms (issue 35):
+a lobby's ``/convidar`` code seats a person from another chat (another group, a private
+chat, the other platform), whose chat becomes a place of the table; the table, the
+notices and the closing go to every place, each hand to its person where they are; a
+code seats once, expires, can be withdrawn; a game stored before places keeps its one
+chat. Every service test runs on the in-memory store, fakeredis and (with REDIS_URL)
+the real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from test_service_support import ANA, BIA, CAIO, CHAT, CHAT2, FakeClock, game_of, make_service
+
+from bot import invites
+from bot.effects import ChatRef, PlayerRef
+from bot.model import decode, encode
+from bot.places import spread
+from bot.service import Service
+
+DC = ChatRef(platform="dc", chat_id="900", title="Canal do Zé")
+ZE = PlayerRef(platform="dc", user_id="77", name="Zé")
+
+
+def code_of(effects: list[Any]) -> str:
+    """The code a /convidar reply tells."""
+    (reply,) = effects
+    assert reply.kind == "reply"
+    return str(reply.text.split(": ", 1)[1].split("\n", 1)[0])
+
+
+def where(effects: list[Any]) -> list[tuple[str, str]]:
+    """``(kind, place or person)`` of each effect."""
+    return [(e.kind, e.player.key if e.kind in ("hand", "reply", "tell", "turn")
+             else e.chat.key) for e in effects]
+
+
+async def invited(svc: Service) -> str:
+    await svc.new_game(CHAT, ANA, "buraco")
+    return code_of(await svc.invite(CHAT, ANA))
+
+
+async def test_invite_reply_tells_the_code_how_to_use_it_and_the_platform_links(
+        svc: Service) -> None:
+    svc.invite_links["tg"] = lambda code: [f"https://t.me/bot?start=c{code}"]
+    await svc.new_game(CHAT, ANA, "buraco")
+    effects = await svc.invite(CHAT, ANA)
+    code = code_of(effects)
+    assert invites.norm_code(code) == code
+    assert effects[0].text == (
+        f"Convite para esta mesa: {code}\nQuem recebe entra de qualquer grupo ou do privado "
+        f"com o bot, no Telegram ou no Discord, com /entrar {code}\nVale 30 min e um lugar. "
+        f"Para retirar: /convidar retirar {code}\nhttps://t.me/bot?start=c{code}")
+
+
+async def test_a_code_seats_a_discord_person_and_their_channel_becomes_a_place(
+        svc: Service, store: Any) -> None:
+    code = await invited(svc)
+    effects = await svc.join_code(DC, ZE, code.lower())  # the case is not the code's
+    assert where(effects) == [("table", "tg:-100"), ("table", "dc:900")]
+    assert "Lugar 2: Zé · lado 2" in effects[1].view.lines
+    assert effects[1].home is False and effects[0].home is True
+    _v, game = await game_of(store)
+    assert [p.key for p in game.places] == ["dc:900"]
+    assert game.seats[1].where == "dc:900" and game.invites == {}
+    assert await store.chat_game("dc:900") == game.id  # the channel's commands find it
+
+
+async def test_every_place_gets_the_table_and_each_hand_goes_to_its_person(
+        svc: Service) -> None:
+    code = await invited(svc)
+    await svc.join_code(DC, ZE, code)
+    effects = await svc.start(DC, ANA)  # the creator starts it from the other place
+    assert where(effects) == [("table", "tg:-100"), ("table", "dc:900"),
+                              ("hand", "tg:1"), ("hand", "dc:77"), ("turn", "tg:1")]
+    hand_ze = effects[3]
+    assert hand_ze.chat == DC and hand_ze.view.lines[0] == "Mesa: Canal do Zé"
+    assert effects[0].view == effects[1].view  # one game, the same table in each place
+
+
+async def test_a_notice_and_the_closing_reach_every_place(svc: Service, store: Any) -> None:
+    code = await invited(svc)
+    await svc.join_code(DC, ZE, code)
+    effects = await svc.cancel(CHAT, ANA)
+    assert where(effects) == [("say", "tg:-100"), ("say", "dc:900"),
+                              ("closed", "tg:-100"), ("closed", "dc:900")]
+    assert effects[3].home is False and effects[3].final is not None
+    assert await store.chat_game(CHAT.key) is None
+    assert await store.chat_game(DC.key) is None  # every place's chat is freed
+
+
+async def test_a_code_seats_one_person_only(svc: Service, store: Any) -> None:
+    code = await invited(svc)
+    await svc.join_code(DC, ZE, code)
+    effects = await svc.join_code(CHAT2, BIA, code)
+    assert [e.text for e in effects] == [
+        "Esse convite não vale mais (já usado, retirado ou vencido). Peça um novo a quem "
+        "abriu a mesa."]
+    _v, game = await game_of(store)
+    assert [s.player.name for s in game.seats if s.player] == ["Ana", "Zé"]
+    assert await store.chat_game(CHAT2.key) is None  # the refused chat is not bound
+
+
+async def test_two_people_racing_for_one_code_seat_once(backend: Any, clock: FakeClock) -> None:
+    workers = [make_service(backend.make(), clock) for _ in range(2)]
+    code = await invited(workers[0])
+    got = await asyncio.gather(workers[0].join_code(DC, ZE, code),
+                               workers[1].join_code(CHAT2, BIA, code))
+    _v, game = await game_of(workers[0].store)
+    assert len(game.seats) == 2  # one of them sat
+    seated = game.seats[1].player
+    loser = got[1] if seated.key == ZE.key else got[0]
+    assert [e.kind for e in loser] == ["reply"]
+    assert len(game.places) == 1
+
+
+async def test_a_redelivered_join_seats_once(svc: Service, store: Any) -> None:
+    code = await invited(svc)
+    await svc.join_code(DC, ZE, code, update="dc:i:1")
+    assert await svc.join_code(DC, ZE, code, update="dc:i:1") == []
+    _v, game = await game_of(store)
+    assert len(game.seats) == 2
+
+
+async def test_an_expired_code_seats_nobody(svc: Service, clock: FakeClock) -> None:
+    code = await invited(svc)
+    clock.advance(invites.INVITE_TTL_S + 1)
+    effects = await svc.join_code(DC, ZE, code)
+    assert effects[0].text.startswith("Esse convite não vale mais")
+
+
+async def test_a_malformed_code_is_told_so(svc: Service) -> None:
+    await invited(svc)
+    effects = await svc.join_code(DC, ZE, "ABC0O1IL")  # look-alikes are never in a code
+    assert [e.text for e in effects] == [
+        "Código de convite inválido: confira as 8 letras e números."]
+
+
+async def test_the_creator_withdraws_a_code_and_it_seats_nobody(svc: Service) -> None:
+    code = await invited(svc)
+    assert [e.text for e in await svc.invite(CHAT, BIA, f"retirar {code}")] == [
+        "Só quem abriu a mesa pode retirar convites."]
+    assert [e.text for e in await svc.invite(CHAT, ANA, f"retirar {code}")] == [
+        "Convite retirado."]
+    effects = await svc.join_code(DC, ZE, code)
+    assert effects[0].text.startswith("Esse convite não vale mais")
+
+
+async def test_one_code_per_free_seat(svc: Service) -> None:
+    await svc.new_game(CHAT, ANA, "tranca")  # tranca: 2 or 4 seats
+    for _ in range(3):
+        code_of(await svc.invite(CHAT, ANA))
+    assert [e.text for e in await svc.invite(CHAT, ANA)] == [
+        "Não há lugar livre para mais um convite: a mesa está cheia ou cada lugar já tem "
+        "um convite."]
+
+
+async def test_only_someone_seated_invites(svc: Service) -> None:
+    await svc.new_game(CHAT, ANA, "buraco")
+    assert [e.text for e in await svc.invite(CHAT, CAIO)] == [
+        "Só quem está na mesa pode convidar."]
+
+
+async def test_a_chat_with_its_own_table_cannot_become_another_place(svc: Service) -> None:
+    code = await invited(svc)
+    await svc.new_game(CHAT2, BIA, "buraco")
+    effects = await svc.join_code(CHAT2, CAIO, code)
+    assert [e.text for e in effects] == [
+        "Este chat já tem uma mesa: termine-a ou use o convite em outro chat (por exemplo, "
+        "no privado com o bot)."]
+
+
+async def test_a_game_stored_before_places_has_its_one_chat(svc: Service, store: Any) -> None:
+    await svc.new_game(CHAT, ANA, "buraco")
+    _v, game = await game_of(store)
+    raw = encode(game, False)
+    old = raw.replace(',"places":[]', "").replace(',"invites":{}', "").replace(
+        ',"where":""', "")
+    assert "places" not in old and "where" not in old
+    back = decode(old)
+    assert back.places == [] and back.all_places() == [CHAT]
+    effects = [await svc.table_of(game.id)]
+    assert spread(back, effects[0]) == effects[0]
