@@ -17,7 +17,7 @@ from telegram import Update
 from adapters.delivery.ticks import tick_loop, wind_down
 from adapters.ops.metrics import REGISTRY
 from adapters.storage import RedisStore
-from adapters.telegram.order import order_key
+from adapters.telegram.order import UPDATES_IN_HAND, UpdateOrder, order_key
 from bot import Service
 
 try:
@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover - package-style test import
 OTHER = {"id": -200, "type": "group", "title": "Mesa do Bar"}
 DAVI = {"id": 4, "is_bot": False, "first_name": "Davi"}
 MISSED = "Ana não jogou a tempo"
+AFTER_DRAW = "Ana não jogou a tempo: jogada automática (só o descarte: já tinha comprado)."
 
 
 class HeldStore:
@@ -141,6 +142,11 @@ async def open_game(tg: Tg, chat: dict[str, Any], robots: int = 1, start: bool =
     return str(url.removeprefix(LINK + "j"))
 
 
+def said(tg: Tg, chat: dict[str, Any]) -> list[str]:
+    """The bot's messages in ``chat`` other than its tables."""
+    return [t for t in tg.fake.texts_to(chat["id"]) if not t.startswith("<b>")]
+
+
 def press_wait_count() -> float:
     return REGISTRY.get_sample_value("buraco_press_seconds_count") or 0.0
 
@@ -169,7 +175,9 @@ async def test_a_held_game_holds_neither_another_game_s_presses_nor_its_ticks(
         store.gate.set()
         await until(lambda: len(answers(tg, query_a)) == 1)
         await until(lambda: any(MISSED in t for t in tg.fake.texts_to(GROUP["id"])))
-        assert "Ana comprou do monte" in table_of(tg, GROUP)["text"]  # the press, then the timer
+        assert "text" not in answers(tg, query_a)[0]  # applied, not "Esse botão é antigo"
+        assert said(tg, GROUP) == [AFTER_DRAW]  # A's press first, then A's timer
+        assert said(tg, OTHER) == [AFTER_DRAW]
         assert press_wait_count() - timed == 2.0  # each press's wait observed once
 
 
@@ -190,6 +198,15 @@ async def test_presses_of_one_game_sent_at_once_are_applied_in_arrival_order(
         await tg.handlers.outbox.flush()
         assert ("Lugar 2: Bia · lado 2\nLugar 3: Caio · lado 1\nLugar 4: Davi · lado 2"
                 in table_of(tg, GROUP)["text"])
+
+
+async def test_the_update_processor_the_handlers_and_the_tick_loop_share_one_order(
+        store_clients: Any, store_prefix: str) -> None:
+    async with concurrent_bot(store_clients, store_prefix) as (tg, _store):
+        processor = tg.app.update_processor
+        assert isinstance(processor, UpdateOrder)
+        assert processor.order is tg.handlers.outbox.order
+        assert processor.max_concurrent_updates == UPDATES_IN_HAND
 
 
 def test_updates_are_lined_up_by_the_game_they_name_else_by_their_chat() -> None:

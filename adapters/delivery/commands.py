@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from adapters.delivery.i18n import N_
+from adapters.storage.budget import unavailable
 from bot.effects import ChatRef, Effect, PlayerRef
 
 DESCRIPTION_MAX = 100
@@ -46,7 +47,18 @@ GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
 out of the service or the delivery), instead of silence or "Feito.". It does not say
 whether anything changed: the failure may come after the game was saved (a delivery that
 failed), so the person is sent to the table, which shows what holds."""
+TRY_AGAIN = N_("O servidor do jogo não respondeu a tempo e a sua jogada não foi feita. Aperte de novo daqui a alguns segundos.")  # noqa: E501
+"""Told instead of :data:`GENERIC_ERROR` when the call failed because Redis stayed
+unreachable past the failover budget (issue 36, :func:`failure_text`): the press was
+refused before anything was saved, so the same button works when pressed again."""
 Call = Callable[..., Awaitable[list[Effect]]]
+
+
+def failure_text(error: BaseException | None) -> str:
+    """The msgid a person is told when their call failed with ``error``:
+    :data:`TRY_AGAIN` when the store was unreachable
+    (:func:`adapters.storage.budget.unavailable`), else :data:`GENERIC_ERROR`."""
+    return TRY_AGAIN if error is not None and unavailable(error) else GENERIC_ERROR
 SIMPLE = {"entrar": "join", "sair": "leave", "iniciar": "start", "mao": "show_hand",
           "placar": "scoreboard", "voltar": "come_back", "exportar": "export",
           "replay": "replay"}

@@ -101,7 +101,7 @@ class Delivery:
         self.platform = platform
         self._relay = relay
         self.refs = refs
-        self.order = order or KeyedOrder(CALLS_AT_ONCE)
+        self.order = order if order is not None else KeyedOrder(CALLS_AT_ONCE)
         self.group_edits = group_edits or EditCoalescer(gap_s=3.0, per_minute=20)
         self.dm_edits = dm_edits or EditCoalescer(gap_s=1.0, per_minute=60)
         self.stale = stale

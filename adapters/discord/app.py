@@ -23,7 +23,7 @@ from discord import app_commands
 
 from adapters import deadline, logcalm
 from adapters.delivery.coalesce import EditCoalescer
-from adapters.delivery.commands import GENERIC_ERROR, run_command
+from adapters.delivery.commands import failure_text, run_command
 from adapters.delivery.i18n import N_, Texts
 from adapters.delivery.order import Ticket, chat_key, press_key
 from adapters.delivery.outbox import Delivery
@@ -179,12 +179,12 @@ class BuracoClient(discord.AutoShardedClient):
                 return rest
 
         deferral = asyncio.ensure_future(self._defer_by_deadline(interaction, origin, command))
-        failed = False
+        failed: BaseException | None = None
         try:
             effects = await call()
             await self.delivery.deliver(effects, origin)
         except Exception as err:
-            failed = True  # the type only in the line: a message may name a hidden card
+            failed = err  # the type only in the line: a message may name a hidden card
             log.error("interaction %s failed (%s)", interaction.id, type(err).__name__,
                       exc_info=err)
         finally:
@@ -225,7 +225,7 @@ class BuracoClient(discord.AutoShardedClient):
             return
         log.error("interaction %s failed (%s)", interaction.id, type(error).__name__,
                   exc_info=error)
-        await self._finish(interaction, Origin(interaction), True, failed=True)
+        await self._finish(interaction, Origin(interaction), True, failed=error)
 
     async def _tell(self, interaction: discord.Interaction[Any], text: str) -> None:
         """Answer the interaction with ``text``, seen by the person only."""
@@ -238,24 +238,28 @@ class BuracoClient(discord.AutoShardedClient):
             log.info("could not answer interaction %s: %s", interaction.id, exc.status)
 
     async def _texts(self, interaction: discord.Interaction[Any]) -> Texts:
-        """The texts in the channel's language (pt-BR when it cannot be read)."""
+        """The texts in the channel's language (pt-BR when it cannot be read within
+        half a second: Redis may be what failed)."""
         try:
-            return Texts(await self.lang_of(chat_of(interaction).key))
+            async with asyncio.timeout(0.5):
+                return Texts(await self.lang_of(chat_of(interaction).key))
         except Exception as err:
             log.error("interaction %s: language unreadable (%s)", interaction.id,
                       type(err).__name__)
             return Texts()
 
     async def _finish(self, interaction: discord.Interaction[Any], origin: Origin,
-                      command: bool, failed: bool = False) -> None:
+                      command: bool, failed: BaseException | None = None) -> None:
         """Make sure the interaction got an answer (never "This interaction failed");
-        ``failed``: the call failed, the answer is :data:`GENERIC_ERROR`."""
+        ``failed``: the error the call failed with, the answer is
+        :func:`adapters.delivery.commands.failure_text` of it (:data:`GENERIC_ERROR`, or
+        ``TRY_AGAIN`` when Redis stayed unreachable past the failover budget)."""
         response: Any = interaction.response
         try:
-            if not failed and origin.dm_hand is not None:
+            if failed is None and origin.dm_hand is not None:
                 await self._await_dm_hand(interaction, origin)
-            if failed:
-                text = (await self._texts(interaction))(GENERIC_ERROR)
+            if failed is not None:
+                text = (await self._texts(interaction))(failure_text(failed))
                 async with origin.ack:
                     if not response.is_done():
                         await response.send_message(text, ephemeral=True)

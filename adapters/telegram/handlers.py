@@ -22,7 +22,11 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
 from adapters import deadline
-from adapters.delivery.commands import GENERIC_ERROR, HAND_IN_PRIVATE, run_command
+from adapters.delivery.commands import (
+    HAND_IN_PRIVATE,
+    failure_text,
+    run_command,
+)
 from adapters.delivery.outbox import Staged
 from adapters.ops.metrics import answered
 from adapters.telegram import render
@@ -59,6 +63,10 @@ OPENS_DM = {"j": "g", "h": "h"}
 ANSWER_S = 2.0
 """Seconds after a press arrives by which its callback query is answered (empty, when
 the service has not answered by then: issue 28)."""
+
+
+LANG_READ_S = 0.5
+"""Seconds the failure text waits for the chat's language (Redis may be what failed)."""
 
 
 class EarlyAnswer:
@@ -297,9 +305,10 @@ class Handlers:
                     not origin.replies if parts[2] == "h"
                     else not await self.outbox.dm_known(user.user_id)):
                 url = render.deep_link(self.outbox.username, OPENS_DM[parts[2]] + parts[0])
-        except Exception:
+        except Exception as err:
             origin.replies.append(await self.generic(query.message.chat
-                                                     if query.message is not None else None))
+                                                     if query.message is not None else None,
+                                                     err))
             raise  # logged by on_error
         finally:
             if not early.claim():
@@ -320,16 +329,21 @@ class Handlers:
             return
         await self.outbox.chat_migrated(message.chat.id, int(message.migrate_to_chat_id))
 
-    async def generic(self, chat: Chat | None) -> str:
-        """:data:`GENERIC_ERROR` in the language of ``chat`` (pt-BR when there is none or
-        it cannot be read: this text must get out whatever else is broken)."""
+    async def generic(self, chat: Chat | None, error: BaseException | None = None) -> str:
+        """What a person is told when their call failed with ``error``
+        (:func:`adapters.delivery.commands.failure_text`: :data:`TRY_AGAIN` when Redis
+        stayed unreachable past the failover budget, else :data:`GENERIC_ERROR`), in the
+        language of ``chat`` (pt-BR when there is none or it cannot be read within
+        :data:`LANG_READ_S`: this text must get out whatever else is broken)."""
+        text = failure_text(error)
         try:
             if chat is not None and chat.type != ChatType.PRIVATE:
-                return (await self.lang(await self.chat(chat)))(GENERIC_ERROR)
+                async with asyncio.timeout(LANG_READ_S):
+                    return (await self.lang(await self.chat(chat)))(text)
         except Exception as err:
             log.error("chat %s: language unreadable (%s)", chat.id if chat else None,
                       type(err).__name__)
-        return Texts()(GENERIC_ERROR)
+        return Texts()(text)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log any handler failure with the update id (never the update's content) and
@@ -342,5 +356,5 @@ class Handlers:
         message = update.effective_message
         if message is None:
             return
-        text = await self.generic(message.chat)
+        text = await self.generic(message.chat, context.error)
         await api("sendMessage", lambda: message.reply_text(text))

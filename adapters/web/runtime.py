@@ -95,7 +95,7 @@ async def web_table(settings: Any, store: Any, service: Any, platform: str,
                  settings.web_public_url)
     running.users += 1
     await running.server.attach(Site(platform, store, service, deliver,
-                                     order=order or KeyedOrder()))
+                                     order=KeyedOrder() if order is None else order))
     try:
         yield WebLinks(str(settings.web_public_url), secret, settings.telegram_webapp)
     finally:
