@@ -71,14 +71,15 @@ def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
 
 
 def last_views(effects: list[Effect]) -> list[Effect]:
-    """``effects`` with only the last table and hand view of each game and person (several
-    presses made from one select show their final state once)."""
+    """``effects`` with only the last table and hand view of each game and place, and
+    each game and person (several presses made from one select show their final state
+    once; a table shown in several places, issue 35, keeps each place's)."""
     keep: list[Effect] = []
     seen: set[tuple[str, ...]] = set()
     for effect in reversed(effects):
         key: tuple[str, ...] | None = None
         if isinstance(effect, TableView):
-            key = ("table", effect.game_id)
+            key = ("table", effect.game_id, effect.chat.key)
         elif isinstance(effect, HandView):
             key = ("hand", effect.game_id, effect.player.user_id)
         if key is not None:
