@@ -83,11 +83,15 @@ class MeteredService:
         return getattr(self._service, name)
 
     async def press(self, *args: Any, **kw: Any) -> list[Any]:
-        """``Service.press`` (same arguments, same result or error), measured."""
+        """``Service.press`` (same arguments, same result or error), measured (and in
+        the intake gauges while it runs: :func:`adapters.ops.series.handling`)."""
+        from adapters.ops.series import handling  # it registers on REGISTRY: after it
+
         began = time.perf_counter()
         marked = deadline.arrived() is not None
         try:
-            effects = list(await self._service.press(*args, **kw))
+            with handling():
+                effects = list(await self._service.press(*args, **kw))
         except Exception as err:
             PRESSES.labels("error").inc()
             if isinstance(err, RedisError):

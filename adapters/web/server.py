@@ -30,6 +30,7 @@ from adapters import deadline
 from adapters.delivery.order import KeyedOrder, game_key
 from adapters.ops.metrics import answered
 from adapters.web import auth
+from adapters.web.activity import DiscordActivity
 from adapters.web.hub import Hub, Page, seat_of
 from bot.effects import Effect, PlayerRef, Reply
 from bot.i18n import DEFAULT_LANG, Translator, norm_lang
@@ -46,6 +47,8 @@ CSP = ("default-src 'self'; script-src 'self' https://telegram.org; "
        "connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; "
        "frame-ancestors *")
 Deliver = Callable[[list[Effect]], Awaitable[None]]
+PROXY = "/.proxy"
+"""The prefix Discord's Activity proxy put before every path (docs/web.md)."""
 
 
 @dataclass
@@ -69,16 +72,23 @@ class WebServer:
     seconds."""
 
     def __init__(self, secret: bytes, telegram_token: str | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 activity: DiscordActivity | None = None) -> None:
         self.secret = secret
         self.telegram_token = telegram_token
         self.clock = clock
+        self.activity = activity
         self.sites: dict[str, Site] = {}
         self.app = web.Application(client_max_size=MAX_FRAME * 4)
-        self.app.router.add_get("/", self.index)
-        self.app.router.add_static("/static/", STATIC, follow_symlinks=False)
-        self.app.router.add_post("/api/session", self.session)
-        self.app.router.add_get("/ws", self.socket)
+        # every path with and without Discord's "/.proxy/" prefix (an Activity's URL
+        # mapping: dropped by Discord in 2025, still sent by older clients)
+        for prefix in ("", PROXY):
+            self.app.router.add_get(prefix + "/", self.index)
+            self.app.router.add_get(prefix + "/activity", self.index)
+            self.app.router.add_static(prefix + "/static/", STATIC, follow_symlinks=False)
+            self.app.router.add_post(prefix + "/api/session", self.session)
+            self.app.router.add_get(prefix + "/api/activity", self.activity_config)
+            self.app.router.add_get(prefix + "/ws", self.socket)
         self.app.on_response_prepare.append(_headers)
         self.app.on_shutdown.append(self._shutdown)
         self._sockets: set[web.WebSocketResponse] = set()
@@ -135,9 +145,30 @@ class WebServer:
         return web.json_response({"session": token, "game": person.game,
                                   "lang": game.lang, "seated": seat is not None})
 
+    async def activity_config(self, _request: web.Request) -> web.Response:
+        """What the Activity's page needs to start the SDK: the application's client id
+        (public); 404 when no Activity is served."""
+        if self.activity is None or "dc" not in self.sites:
+            return web.json_response({"error": "bad_request"}, status=404)
+        return web.json_response({"client_id": self.activity.client_id})
+
+    async def _discord(self, given: Any) -> auth.Person:
+        """The person of an Activity's launch ``{"code", "instance"}`` and the game of
+        its channel (:mod:`adapters.web.activity`); :class:`auth.Refused`."""
+        site = self.sites.get("dc")
+        if self.activity is None or site is None or not isinstance(given, dict):
+            raise auth.Refused("bad_request")
+        got = await self.activity.launch(str(given.get("code", "")),
+                                         str(given.get("instance", "")))
+        game = await site.store.chat_game(f"dc:{got.channel_id}")
+        return auth.Person("dc", got.user_id, got.name, str(game or ""), got.lang)
+
     async def _person(self, body: dict[str, Any]) -> auth.Person:
-        """The person of ``body``'s ``initData`` or ``token``; :class:`auth.Refused`."""
+        """The person of ``body``'s ``initData``, ``token`` or Discord Activity launch
+        (``discord``); :class:`auth.Refused`."""
         now = self.clock()
+        if "discord" in body:
+            return await self._discord(body["discord"])
         if isinstance(body.get("initData"), str):
             if not self.telegram_token or "tg" not in self.sites:
                 raise auth.Refused("bad_request")
