@@ -21,6 +21,7 @@ live in one Redis Cluster slot and a Lua script touching them stays single-slot:
     <prefix>:{relay:<platform>}:owed   sorted set, games whose tables that platform's
                                    places owe an edit (adapters/delivery/relay.py)
     <prefix>:{relay:<platform>}:list   list, effects handed to that platform (bounded)
+    <prefix>:{mm}:<part>           the queue to find players (adapters/storage/queue.py)
 
 The prefix defaults to ``buraco``; tests use a fresh prefix per test so they never
 touch other data in the same database.
@@ -90,6 +91,11 @@ class StoreKeys:
     def relay(self, platform: str) -> str:
         """List of effects handed over to ``platform``'s processes."""
         return f"{self.prefix}:{{relay:{platform}}}:list"
+
+    def queue(self, part: str) -> str:
+        """A key of the queue to find players (adapters/storage/queue.py): every one in
+        the ``{mm}`` slot, so each of its steps is one single-slot script."""
+        return f"{self.prefix}:{{mm}}:{part}"
 
     def pattern(self) -> str:
         """A SCAN ``MATCH`` pattern covering every key of this prefix.
