@@ -25,11 +25,11 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from adapters.storage.keys import StoreKeys  # noqa: E402
-from adapters.storage.queue import RedisQueue  # noqa: E402
-from bot import matchmaking  # noqa: E402
-from bot.effects import ChatRef, PlayerRef  # noqa: E402
-from bot.model import new_game_id  # noqa: E402
+from adapters.storage.keys import StoreKeys
+from adapters.storage.queue import RedisQueue
+from bot import matchmaking
+from bot.effects import ChatRef, PlayerRef
+from bot.model import new_game_id
 
 
 async def main(people: int) -> None:

@@ -110,7 +110,7 @@ class QueueCalls(GameRunner):
     async def seek(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                    update: str | None = None) -> list[Effect]:
         """``/procurar [variante] [2|4] [robos=minutos]``: join the queue for that table."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
         _ = Translator(lang)
@@ -137,7 +137,7 @@ class QueueCalls(GameRunner):
     async def unseek(self, chat: ChatRef, user: PlayerRef, *,
                      update: str | None = None) -> list[Effect]:
         """``/sairfila`` (and the "Sair da fila" button): leave the queue."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         _ = Translator(await self._lang(chat))
         if self.queue is None:
@@ -150,7 +150,7 @@ class QueueCalls(GameRunner):
         """``/bloquear <nome>``: the person named at this chat's table is never matched
         with ``user`` by the queue again (the name is the only thing strangers see of
         each other)."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         _ = Translator(await self._lang(chat))
         if self.queue is None:

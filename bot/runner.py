@@ -99,8 +99,11 @@ class GameRunner:
         self._fresh_share = 1.0
 
     # Plumbing ---------------------------------------------------------------------
-    async def _fresh(self, update: str | None) -> bool:
-        return update is None or await self.store.first_seen(update, UPDATE_TTL_S)
+    async def _fresh(self, update: str | None, chat: ChatRef | None) -> bool:
+        """True when ``update`` (None: no idempotency asked) is seen for the first time;
+        its marker is kept in ``chat``'s slot (issue 36)."""
+        return update is None or await self.store.first_seen(
+            update, UPDATE_TTL_S, chat.key if chat is not None else "")
 
     async def _lang(self, chat: ChatRef) -> str:
         return await self.store.get_setting(chat.key, "lang") or DEFAULT_LANG

@@ -43,6 +43,7 @@ from bot.season.config import ConfigCalls
 from bot.season.ports import SeasonStore
 from bot.season.tournament import texts as tournament_texts
 from bot.season.tournament.calls import TournamentCalls
+from bot.verify_calls import VerifyCalls
 
 __all__ = ["HANDOFF_S", "Service"]
 
@@ -58,8 +59,8 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls, InviteCalls,
-              QueueCalls):
+class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls,
+              InviteCalls, QueueCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
@@ -111,7 +112,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
         the call was done it changes nothing. The group's saved settings (``/config``,
         :mod:`bot.season.config`) give the table and timer when ``args`` leaves them out,
         and may reserve opening tables to its admins (``is_admin``)."""
-        if update is not None and await self.store.was_seen(update):
+        if update is not None and await self.store.was_seen(update, chat.key):
             return []
         lang = await self._lang(chat)
         existing = await self._active(chat)
@@ -137,7 +138,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
         await upkeep.schedule(self.store, game, self.pacing, self.season)
         await self._announce(game.id, 1)
         if update is not None:  # marked once done: a redelivery after a crash is served
-            await self.store.first_seen(update, UPDATE_TTL_S)
+            await self.store.first_seen(update, UPDATE_TTL_S, chat.key)
         return [views.table_effect(game)]
 
     async def _opened_by(self, gid: str, update: str | None) -> list[Effect] | None:
@@ -174,7 +175,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
         person). ``update`` is checked against the game's applied updates by the call."""
         gid = await self._active(chat)
         if gid is None:
-            if not await self._fresh(update):
+            if not await self._fresh(update, chat):
                 return []
             return await self._reply(chat, user, N_(
                 "Não há jogo aberto neste grupo. Use /novojogo."))
@@ -226,7 +227,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
         if isinstance(gid, list):
             return gid
         if is_admin and await self._stored(gid) is False:
-            if not await self._fresh(update):
+            if not await self._fresh(update, chat):
                 return []
             await self.store.unbind_chat(chat.key, gid)
             await self.store.clear_deadline(gid)
@@ -287,7 +288,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
     async def _unknown(self, user: PlayerRef, chat: ChatRef | None, gid: str | None,
                        update: str | None) -> list[Effect]:
         """"Botão desconhecido." in the language of ``chat``, else of game ``gid``."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat) if chat is not None else await self._game_lang(gid)
         return await self._reply(None, user, buttons.UNKNOWN, lang)

@@ -40,6 +40,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("torneio", N_("Torneio: /torneio [todos|mata] [duplas|individual] [variante] · tabela · "
                    "cancelar")),
     ("convidar", N_("Convidar alguém de outro grupo ou plataforma: /convidar [retirar]")),
+    ("verificar", N_("Conferir o embaralhamento da última partida: /verificar [jogo]")),
     ("procurar", N_("Achar gente para jogar: /procurar [variante] [2|4] [robos=minutos]")),
     ("sairfila", N_("Sair da fila do /procurar")),
     ("bloquear", N_("Não cair mais na mesa de alguém pela fila: /bloquear nome")),
@@ -104,4 +105,6 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
         return list(await call(chat, user, args, update=key))
     if name == "cancelar":
         return list(await s.cancel(chat, user, is_admin=admin, update=key))
+    if name == "verificar":  # issue 35 (bot/verify_calls.py)
+        return list(await s.verify_deal(chat, user, args, update=key))
     return list(await s.help(chat, user))

@@ -224,6 +224,10 @@ async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX,
 
 
 async def open_settings_store(settings: Any) -> RedisStore:
-    """:func:`open_store` on what :class:`bot.settings.Settings` names."""
-    return await open_store(settings.redis_url, settings.redis_prefix,
-                            RedisTarget.of(settings))
+    """:func:`open_store` on what :class:`bot.settings.Settings` names, with the key
+    layout's upgrade running in the background (:mod:`adapters.storage.layout`: keys of
+    the layout before issue 36 are moved; stopped by ``store.close()``)."""
+    store = await open_store(settings.redis_url, settings.redis_prefix,
+                             RedisTarget.of(settings))
+    store.layout.start()
+    return store

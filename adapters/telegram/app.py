@@ -188,7 +188,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
 
-    refs = MessageRefs(store.client, settings.redis_prefix)
+    refs = MessageRefs(store.client, settings.redis_prefix, layout=store.layout)
     application, handlers = build_application(settings, service, refs, lang_of)
     pending_from(application.update_queue.qsize)  # the operator's intake lag (issue 36)
     stop = stop or stop_on_signals()
