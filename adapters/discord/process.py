@@ -109,7 +109,9 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
         client = await _client(settings, store)
         stop = stop or stop_on_signals()
         async with client, web_table(settings, store, client.service, "dc",
-                                     client.delivery.deliver) as links:
+                                     client.delivery.deliver,
+                                     client.delivery.order,
+                                     discord_api=DiscordTuning().discord_api_base) as links:
             client.delivery.platform.web = links  # type: ignore[attr-defined]
             await client.login(settings.discord_token)
             log.info("%s", running_line(client))
