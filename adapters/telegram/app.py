@@ -176,6 +176,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     from adapters.ops.series import pending_from
     from adapters.ops.server import start_ops, stop_ops
     from adapters.storage.connect import open_settings_store
+    from adapters.storage.queue import RedisQueue
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
@@ -185,7 +186,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     service = MeteredService(Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
-        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s))
+        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
+        queue=RedisQueue(store.client, settings.redis_prefix)))
     ops = await start_ops(store, settings.metrics_port)
 
     async def lang_of(chat_key: str) -> str:
