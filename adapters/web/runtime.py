@@ -17,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from adapters.delivery.order import KeyedOrder
 from adapters.web import auth
 from adapters.web.activity import DiscordActivity
 from adapters.web.server import Deliver, Site, WebServer
@@ -76,12 +77,14 @@ _RUNNING: dict[int, _Running] = {}
 @contextlib.asynccontextmanager
 async def web_table(settings: Any, store: Any, service: Any, platform: str,
                     deliver: Deliver | None,
+                    order: KeyedOrder | None = None,
                     discord_api: str | None = None) -> AsyncIterator[WebLinks | None]:
     """Serve ``platform``'s games on the web table while inside (None, and nothing
-    served, when ``WEB_PORT`` is unset). The first platform starts the server, the last
-    one stops it. Discord's, with ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``,
-    also serves the table as an Activity (``discord_api``: Discord's REST base, else
-    Discord's own)."""
+    served, when ``WEB_PORT`` is unset). ``order``: the platform's lines of calls per
+    game (its delivery's), which the web presses join. The first platform starts the
+    server, the last one stops it. Discord's, with ``DISCORD_CLIENT_ID`` and
+    ``DISCORD_CLIENT_SECRET``, also serves the table as an Activity (``discord_api``:
+    Discord's REST base, else Discord's own)."""
     port = settings.web_port
     if not port:
         yield None
@@ -101,7 +104,8 @@ async def web_table(settings: Any, store: Any, service: Any, platform: str,
         running.server.activity = DiscordActivity(
             str(settings.discord_client_id), str(settings.discord_client_secret),
             str(settings.discord_token or ""), discord_api)
-    await running.server.attach(Site(platform, store, service, deliver))
+    await running.server.attach(Site(platform, store, service, deliver,
+                                     order=KeyedOrder() if order is None else order))
     try:
         yield WebLinks(str(settings.web_public_url), secret, settings.telegram_webapp,
                        activity=platform == "dc" and running.server.activity is not None

@@ -26,6 +26,9 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from adapters import deadline
+from adapters.delivery.order import KeyedOrder, game_key
+from adapters.ops.metrics import answered
 from adapters.web import auth
 from adapters.web.activity import DiscordActivity
 from adapters.web.hub import Hub, Page, seat_of
@@ -51,13 +54,16 @@ PROXY = "/.proxy"
 @dataclass
 class Site:
     """What one platform (``"tg"``, ``"dc"``) lends the web server: its store, its
-    service (``press``) and its chat delivery (None: the effects are dropped)."""
+    service (``press``) and its chat delivery (None: the effects are dropped); ``order``
+    the lines of calls per game its chat presses and ticks run in (None: a line of the
+    site's own), so a web press keeps its order with them (issue 36)."""
 
     platform: str
     store: GameStore
     service: Any
     deliver: Deliver | None = None
     hub: Hub | None = field(default=None, repr=False)
+    order: KeyedOrder = field(default_factory=KeyedOrder, repr=False)
 
 
 class WebServer:
@@ -238,13 +244,22 @@ class WebServer:
 
     async def _press(self, site: Site, page: Page, user: PlayerRef, got: dict[str, Any],
                      nonce: str) -> None:
-        """One press from the page: ``service.press`` with the press's own update key;
-        the person's answer to the page, the rest to the chat delivery."""
+        """One press from the page: ``service.press`` with the press's own update key, in
+        its game's line of ``site.order`` (arrival marked first, :mod:`adapters.deadline`);
+        the person's answer to the page, the rest to the chat delivery (staged in the
+        same turn)."""
+        deadline.arrive()
         data, ident = got.get("data"), got.get("id")
         if not isinstance(data, str) or not isinstance(ident, int) or len(data) > 64:
             return
         if not data.startswith(page.game + "|"):
             return  # a page presses its own game's buttons only
+        async with site.order.ticket(game_key(page.game)):
+            await self._pressed(site, page, user, data, ident, nonce)
+
+    async def _pressed(self, site: Site, page: Page, user: PlayerRef, data: str,
+                       ident: int, nonce: str) -> None:
+        """The service call of :meth:`_press` and its answers."""
         effects = await site.service.press(user, data, update=f"web:{nonce}:{ident}")
         mine = [e for e in effects if isinstance(e, Reply) and e.player.key == page.key]
         rest = [e for e in effects if not (isinstance(e, Reply) and e.player.key == page.key)]
@@ -256,6 +271,7 @@ class WebServer:
         if not mine:
             async with page.lock:
                 await page.send(json.dumps({"type": "done", "id": ident}))
+        answered()  # the wait this press showed, from its arrival
         if rest and site.deliver is not None:
             try:
                 await site.deliver(rest)
