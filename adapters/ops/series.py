@@ -18,6 +18,8 @@
   ``buraco_ticks_total{outcome}``, ``buraco_tick_steps_total`` (games a round changed:
   robot moves, timeouts, next deals) and ``buraco_tick_last_success_timestamp_seconds``
   (``time() - ...`` is the time since the last good round);
+* ``buraco_ready``: 1 while ``/health/ready`` would answer 200, 0 while it answers 503
+  (:class:`adapters.ops.health.Readiness`, read at each scrape);
 * ``buraco_metric_samples_skipped_total{gauge}``: a Redis-sampled gauge
   (:func:`adapters.ops.metrics.sample_timers`) left out of a scrape because Redis did
   not answer in time.
@@ -77,6 +79,8 @@ SKIPPED = Counter("buraco_metric_samples_skipped",
                   "Redis-sampled gauges left out of a scrape (Redis did not answer)",
                   ["gauge"], registry=REGISTRY)
 SKIPPED.labels("timers")
+READY = Gauge("buraco_ready", "1 while this worker can serve (/health/ready), else 0",
+              registry=REGISTRY)
 
 
 class RedisByNode:

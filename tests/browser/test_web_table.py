@@ -308,3 +308,37 @@ def test_every_phase_is_drawn_on_a_phone_and_a_desktop(server: InProcess,
     for page, _size in pages:
         page.wait_for_selector("body[data-status=closed]")
     shoot(pages, "closed")
+
+
+def test_cards_have_accessible_names_the_keyboard_plays_and_four_colours_are_kept(
+        server: InProcess, new_page: Any) -> None:
+    gid = server.start_game(chat("-961"), [ANA, BIA])
+    page, _wire = open_page(server, new_page, ANA, gid, chromium.DESKTOP)
+    names = dict(page.eval_on_selector_all(
+        "#hand .card", "c => c.map(x => [x.dataset.code, x.getAttribute('aria-label')])"))
+    assert (names["7c"], names["Kc"], names["10d"], names["4h"]) == (
+        "7 de paus", "Rei de paus", "10 de ouros", "4 de copas")
+    # the keyboard alone: Enter on "Comprar do monte", Space on K♣, Enter on "Descartar"
+    before = web.version(page)
+    page.focus('#actions button[data-action="c"]')
+    page.keyboard.press("Enter")
+    before = web.wait_version_after(page, before)
+    page.focus(web.card("Kc"))
+    page.keyboard.press(" ")
+    before = web.wait_version_after(page, before)
+    assert web.selected_codes(page) == ["Kc"]
+    assert page.evaluate("document.activeElement.dataset.code") == "Kc"  # kept on redraw
+    page.focus('#actions button[data-action="d"]')
+    page.keyboard.press("Enter")
+    web.wait_version_after(page, before)
+    assert page.get_attribute("#pile", "data-size") == "1" and "Kc" not in web.hand_codes(page)
+    # the four-colour deck: switched on, kept for this person after a reload
+    assert page.evaluate("document.body.classList.contains('four')") is False
+    page.click("#four")
+    assert page.get_attribute("#four", "aria-pressed") == "true"
+    colour = "c => getComputedStyle(document.querySelector(`#hand .card[data-code='${c}']`)).color"
+    assert page.evaluate(colour, "9d") == "rgb(21, 101, 192)"  # ♦ blue
+    page.reload()
+    web.wait_live(page)
+    assert page.evaluate("document.body.classList.contains('four')") is True
+    assert page.evaluate(colour, "7c") == "rgb(46, 125, 50)"  # ♣ green
