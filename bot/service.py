@@ -17,6 +17,7 @@ from bot import (
     info,
     invites,
     lobby,
+    phrases,
     places,
     play,
     replay,
@@ -49,7 +50,7 @@ __all__ = ["HANDOFF_S", "Service"]
 
 log = logging.getLogger(__name__)
 LOBBY_CODES = {"j", "lv", "ai", "ar", "sh", "v", "s", "x"}
-TABLE_CODES = LOBBY_CODES | {"n"}
+TABLE_CODES = LOBBY_CODES | {"n", phrases.CODE}
 """Codes of the group's lobby and table buttons: their payload's version is always 0."""
 
 
@@ -315,6 +316,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
                 return lobby.remove_ai(game, user, lobby.button_number(arg), now, is_admin)
             return lobby.join(game, user, now) if code == "j" else lobby.leave(game, user, now)
         seat = game.seat_of(user)
+        if code == phrases.CODE:  # issue 35: a preset phrase, from any place
+            return phrases.say(game, seat, lobby.button_number(arg), now)
         if code == "n":
             if seat is None:
                 raise Refusal(N_("Você não está nesta partida."))
