@@ -28,10 +28,11 @@ $(BIN)/python:
 VENV_PIP = $(BIN)/python -m pip --version >/dev/null 2>&1 || \
 	$(BIN)/python -m ensurepip --default-pip >/dev/null; $(BIN)/python -m pip
 
-# (Re)install the project and its test extras when pyproject.toml changes (a superset of
-# what playing needs, so it stands for the play install too).
+# (Re)install the project with its test and browser extras when pyproject.toml changes
+# (a superset of what playing needs, so it stands for the play install too). The browser
+# tests also need Debian's chromium (apt-get install chromium; tools/test_needs.py says).
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(VENV_PIP) install --disable-pip-version-check --quiet -e '.[test]'
+	$(VENV_PIP) install --disable-pip-version-check --quiet -e '.[test,browser]'
 	touch $(STAMP) $(PLAY_STAMP)
 
 # What `python -m bot play` imports and nothing else (issue 30: the first table in
@@ -66,7 +67,9 @@ node_modules/.package-lock.json: package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error; \
 	else echo "npm not found: the Telegram end-to-end tests will be skipped" >&2; fi
 
+# First one line per suite this machine will skip and what it needs (tools/test_needs.py).
 test: venv node_modules/.package-lock.json
+	@$(BIN)/python tools/test_needs.py
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The pure-Python engine is the reference: its rules, property, record/replay and AI

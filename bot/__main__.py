@@ -368,9 +368,12 @@ def _run_play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
     :class:`adapters.console.tty.CtrlC`); one where Python takes no signal handler, or
     before the game is set up, ends the run cleanly, "Até a próxima!" and exit 0 (the
     open game is dropped by the next run)."""
+    from adapters.console.tty import own_foreground
+
     loop = asyncio.new_event_loop()
     try:
-        return loop.run_until_complete(_play(settings, args, lang))
+        with own_foreground():  # under make play, a Ctrl-C is the game's only (issue 38)
+            return loop.run_until_complete(_play(settings, args, lang))
     except KeyboardInterrupt:
         print()
         print(Translator(lang)("Até a próxima!"))

@@ -71,7 +71,7 @@ class ChatCalls(GameRunner):
     async def scoreboard(self, chat: ChatRef, user: PlayerRef, *,
                          update: str | None = None) -> list[Effect]:
         """``/placar``: the match deal by deal and the chat's all-time ranking."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
         gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
@@ -94,7 +94,7 @@ class ChatCalls(GameRunner):
         """``/exportar``: the last finished game's record, never the record of the game in
         play, whose hands are hidden: during a match the chat's earlier finished one is
         given (``/ajuda``: "the record of the last finished match"; a trial was refused it)."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         active = await self._active(chat)  # a game found over is closed out first
         gid = await self.store.get_setting(chat.key, "last_game")
@@ -119,11 +119,11 @@ class ChatCalls(GameRunner):
         idempotent), so a redelivery after a crash in between sets it."""
         code = norm_lang(lang) if lang.strip() else None
         if code is None:
-            if not await self._fresh(update):
+            if not await self._fresh(update, chat):
                 return []
             said = info.languages(Translator(await self._lang(chat)), lang)
             return [Reply(player=user, text=said)]
-        if update is not None and await self.store.was_seen(update):
+        if update is not None and await self.store.was_seen(update, chat.key):
             return []
         await self.store.set_setting(chat.key, "lang", code)
         out = await self._reply(chat, user, N_("Idioma do grupo: português."), code)
@@ -132,7 +132,7 @@ class ChatCalls(GameRunner):
             with contextlib.suppress(CorruptGame):  # an unreadable table stays as it is
                 out += await self._run(gid, None, lambda g: info.relabel(g, code))
         if update is not None:
-            await self.store.first_seen(update, UPDATE_TTL_S)
+            await self.store.first_seen(update, UPDATE_TTL_S, chat.key)
         return out
 
     async def help(self, chat: ChatRef, user: PlayerRef) -> list[Effect]:

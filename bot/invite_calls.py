@@ -38,7 +38,7 @@ class InviteCalls(GameRunner):
         creator withdraws that code (or every one)."""
         gid = await self._active(chat)
         if gid is None:
-            if not await self._fresh(update):
+            if not await self._fresh(update, chat):
                 return []
             return await self._reply(chat, user, N_(
                 "Não há jogo aberto neste grupo. Use /novojogo."))
@@ -82,13 +82,13 @@ class InviteCalls(GameRunner):
         code = invites.norm_code(text)
         gid = await self.store.invite_game(code) if code is not None else None
         if code is None or gid is None:
-            if not await self._fresh(update):
+            if not await self._fresh(update, chat):
                 return []
             return await self._reply(chat, user, invites.BAD_CODE if code is None
                                      else invites.GONE)
         active = await self._active(chat)
         if active is not None and active != gid:
-            if not await self._fresh(update):
+            if not await self._fresh(update, chat):
                 return []
             return await self._reply(chat, user, invites.OTHER_GAME_HERE)
         bound = active is None and await self.store.bind_chat(chat.key, gid, CHAT_BIND_TTL_S)

@@ -112,17 +112,18 @@ class MemoryStore:
         if await self.invite_game(code) == game_id:
             del self.invites[code]
 
-    async def was_seen(self, update_key: str) -> bool:
-        """True when ``first_seen`` recorded ``update_key`` and it has not expired."""
-        exp = self.seen.get(update_key)
+    async def was_seen(self, update_key: str, scope: str = "") -> bool:
+        """True when ``first_seen`` recorded ``update_key`` (in ``scope``) and it has not
+        expired."""
+        exp = self.seen.get(f"{scope}|{update_key}")
         return exp is not None and self._alive(exp)
 
-    async def first_seen(self, update_key: str, ttl_s: int) -> bool:
-        """True the first time ``update_key`` is seen within ``ttl_s``."""
-        exp = self.seen.get(update_key)
+    async def first_seen(self, update_key: str, ttl_s: int, scope: str = "") -> bool:
+        """True the first time ``update_key`` is seen (in ``scope``) within ``ttl_s``."""
+        exp = self.seen.get(f"{scope}|{update_key}")
         if exp is not None and self._alive(exp):
             return False
-        self.seen[update_key] = self.clock.now() + ttl_s
+        self.seen[f"{scope}|{update_key}"] = self.clock.now() + ttl_s
         return True
 
     async def load_for_update(self, game_id: str,

@@ -73,11 +73,14 @@ class GameStore(Protocol):
     async def drop_invite(self, code: str, game_id: str) -> None:
         """Forget invitation ``code`` if it still names ``game_id`` (used or withdrawn)."""
 
-    async def was_seen(self, update_key: str) -> bool:
-        """True when :meth:`first_seen` has recorded ``update_key`` (a read, no write)."""
+    async def was_seen(self, update_key: str, scope: str = "") -> bool:
+        """True when :meth:`first_seen` has recorded ``update_key`` in ``scope`` (a read,
+        no write)."""
 
-    async def first_seen(self, update_key: str, ttl_s: int) -> bool:
-        """Idempotency: True the first time ``update_key`` is seen (SET NX EX), else False."""
+    async def first_seen(self, update_key: str, ttl_s: int, scope: str = "") -> bool:
+        """Idempotency: True the first time ``update_key`` is seen (SET NX EX), else False.
+        ``scope`` is the chat key the update came from: its marker is kept in that chat's
+        Redis Cluster slot (issue 36); '' for a marker of its own."""
 
     async def load_for_update(self, game_id: str,
                               update: str) -> tuple[bool, tuple[int, str] | None]:

@@ -36,7 +36,7 @@ class ReplayCalls(GameRunner):
         """``/replay``: the chat's last finished match at its first step, as a new
         message whose buttons step through it; one line when there is none yet or its
         record cannot be read. ``args`` are ignored."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
         await self._active(chat)  # a match found over is closed out first (its record)

@@ -17,6 +17,7 @@ from bot import (
     info,
     invites,
     lobby,
+    phrases,
     places,
     play,
     replay,
@@ -34,6 +35,7 @@ from bot.invite_calls import InviteCalls
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
+from bot.queue_calls import QueueCalls, QueueStore
 from bot.replay_calls import ReplayCalls
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
 from bot.season import config
@@ -42,12 +44,13 @@ from bot.season.config import ConfigCalls
 from bot.season.ports import SeasonStore
 from bot.season.tournament import texts as tournament_texts
 from bot.season.tournament.calls import TournamentCalls
+from bot.verify_calls import VerifyCalls
 
 __all__ = ["HANDOFF_S", "Service"]
 
 log = logging.getLogger(__name__)
 LOBBY_CODES = {"j", "lv", "ai", "ar", "sh", "v", "s", "x"}
-TABLE_CODES = LOBBY_CODES | {"n"}
+TABLE_CODES = LOBBY_CODES | {"n", phrases.CODE}
 """Codes of the group's lobby and table buttons: their payload's version is always 0."""
 
 
@@ -57,7 +60,8 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls, InviteCalls):
+class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls,
+              InviteCalls, QueueCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
@@ -75,6 +79,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
     :mod:`bot.season`); None counts none of them. ``docs_url``: where ``/ajuda``'s link
     to the player's guide points (``DOCS_URL``, :func:`bot.info.guide_link`).
     ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``).
+    ``queue``: the queue to find players (issue 35, :mod:`bot.queue_calls`; None: the
+    queue is not available, as on the in-memory store).
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
@@ -83,13 +89,15 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
                  deck_fn: play.DeckFn | None = None, threaded: bool = True,
                  compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None,
                  docs_url: str | None = None,
-                 invite_ttl_s: int = invites.INVITE_TTL_S) -> None:
+                 invite_ttl_s: int = invites.INVITE_TTL_S,
+                 queue: QueueStore | None = None) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
             deck_fn=deck_fn, threaded=threaded, compress=check_codec(compress))
         self.turn_timer_s = turn_timer_s
         self.invite_ttl_s = invite_ttl_s
+        self.queue = queue
         self.invite_links = {}  # per platform, set by its adapter (bot/invite_calls.py)
         self.season = season
         self.docs_url = docs_url
@@ -105,7 +113,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
         the call was done it changes nothing. The group's saved settings (``/config``,
         :mod:`bot.season.config`) give the table and timer when ``args`` leaves them out,
         and may reserve opening tables to its admins (``is_admin``)."""
-        if update is not None and await self.store.was_seen(update):
+        if update is not None and await self.store.was_seen(update, chat.key):
             return []
         lang = await self._lang(chat)
         existing = await self._active(chat)
@@ -131,7 +139,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
         await upkeep.schedule(self.store, game, self.pacing, self.season)
         await self._announce(game.id, 1)
         if update is not None:  # marked once done: a redelivery after a crash is served
-            await self.store.first_seen(update, UPDATE_TTL_S)
+            await self.store.first_seen(update, UPDATE_TTL_S, chat.key)
         return [views.table_effect(game)]
 
     async def _opened_by(self, gid: str, update: str | None) -> list[Effect] | None:
@@ -168,7 +176,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
         person). ``update`` is checked against the game's applied updates by the call."""
         gid = await self._active(chat)
         if gid is None:
-            if not await self._fresh(update):
+            if not await self._fresh(update, chat):
                 return []
             return await self._reply(chat, user, N_(
                 "Não há jogo aberto neste grupo. Use /novojogo."))
@@ -220,7 +228,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
         if isinstance(gid, list):
             return gid
         if is_admin and await self._stored(gid) is False:
-            if not await self._fresh(update):
+            if not await self._fresh(update, chat):
                 return []
             await self.store.unbind_chat(chat.key, gid)
             await self.store.clear_deadline(gid)
@@ -281,7 +289,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
     async def _unknown(self, user: PlayerRef, chat: ChatRef | None, gid: str | None,
                        update: str | None) -> list[Effect]:
         """"Botão desconhecido." in the language of ``chat``, else of game ``gid``."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat) if chat is not None else await self._game_lang(gid)
         return await self._reply(None, user, buttons.UNKNOWN, lang)
@@ -308,6 +316,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls,
                 return lobby.remove_ai(game, user, lobby.button_number(arg), now, is_admin)
             return lobby.join(game, user, now) if code == "j" else lobby.leave(game, user, now)
         seat = game.seat_of(user)
+        if code == phrases.CODE:  # issue 35: a preset phrase, from any place
+            return phrases.say(game, seat, lobby.button_number(arg), now)
         if code == "n":
             if seat is None:
                 raise Refusal(N_("Você não está nesta partida."))

@@ -11,9 +11,10 @@ show, in the game's language.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from bot import hands, play, results, views
+from bot import fairness, hands, play, results, views
 from bot.effects import unpack
 from bot.i18n import N_, Translator
 from bot.model import Game
@@ -54,6 +55,14 @@ REFUSALS = {
 }
 """Why the page was refused (docs/web.md ``error`` codes), told on the page; nothing
 of the game is sent with it."""
+
+
+@functools.lru_cache(maxsize=16)
+def _page_texts(lang: str) -> dict[str, str]:
+    """:data:`PAGE_TEXTS` in ``lang`` (translated once per language: every view of every
+    page carries them). Read only: the views share the one dict."""
+    _ = Translator(lang)
+    return {k: _(v) for k, v in PAGE_TEXTS.items()}
 
 
 def card_json(card: Card) -> dict[str, Any]:
@@ -124,6 +133,7 @@ def _table(game: Game, view: SeatView, seat: int | None, _: Translator) -> dict[
         "deadline": (game.turn_since + game.timer_s
                      if playing and not game.seats[view.turn].robot_plays else None),
         "narration": views.last_text(game, _) if game.last else "",
+        "shuffle": fairness.table_line(game, _) or "",
     }
 
 
@@ -228,14 +238,15 @@ def web_view(game: Game, seat: int | None) -> dict[str, Any]:
     ``spectator``, ``texts`` (the page's words), ``lines`` (the lobby's lines, else
     ``[]``), ``seats`` and ``table_actions`` in the lobby; once dealt the table
     (``sides``, ``players``, ``pile``, ``stock``, ``mortos``, ``turn``, ``my_turn``,
-    ``deadline`` Unix s or None, ``narration``), ``hand`` (None for a spectator or an
+    ``deadline`` Unix s or None, ``narration``, ``shuffle``: the deal's commitment, its
+    seed once over, issue 35), ``hand`` (None for a spectator or an
     AI seat), ``table_actions``, and the deal's and match's end (``result`` lines,
     ``winner``, ``deals``, ``closed``)."""
     _ = Translator(game.lang)
     out: dict[str, Any] = {
         "game": game.id, "status": game.status, "title": views.game_title(game, _),
         "lang": game.lang, "seat": seat, "spectator": seat is None,
-        "texts": {k: _(v) for k, v in PAGE_TEXTS.items()}, "lines": [], "hand": None,
+        "texts": _page_texts(game.lang), "lines": [], "hand": None,
         "table_actions": []}
     if game.match is None:
         out.update(_lobby(game, _))

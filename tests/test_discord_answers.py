@@ -15,6 +15,7 @@ from discord import app_commands
 
 from adapters.discord import app as dc_app
 from adapters.discord.app import BuracoClient
+from adapters.storage.budget import RetryBudgetSpent
 from bot.effects import CardFace, ChatRef, HandView, PlayerRef, Reply, View
 
 CHAT = ChatRef(platform="dc", chat_id="77", title="#mesa")
@@ -178,3 +179,21 @@ async def test_an_error_outside_the_service_call_answers_the_generic_error() -> 
     inter = interaction()
     await bot.tree.on_error(inter, app_commands.AppCommandError("check failed"))
     assert inter.response.calls == [f"send_message({GENERIC!r})"]
+
+
+class UnreachableService(SlowService):
+    """Every press fails as the store does when Redis stays unreachable past the
+    failover budget (issue 36)."""
+
+    async def press(self, user: PlayerRef, data: str, is_admin: bool = False,
+                    update: str | None = None, chat: ChatRef | None = None) -> list[Any]:
+        raise RetryBudgetSpent("redis unavailable for 6.0 s since the update arrived")
+
+
+async def test_a_press_refused_for_an_unreachable_redis_says_to_press_again() -> None:
+    bot = client(UnreachableService(0.0, []))
+    inter = interaction()
+    await bot.press(inter, ["g1|3|c|"])
+    assert inter.response.calls == [
+        "send_message('O servidor do jogo não respondeu a tempo e a sua jogada não foi "
+        "feita. Aperte de novo daqui a alguns segundos.')"]

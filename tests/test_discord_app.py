@@ -57,12 +57,19 @@ def installed_tree() -> app_commands.CommandTree[Any]:
 async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     tree = installed_tree()
     names = sorted(c.name for c in tree.get_commands())
-    assert names == ["ajuda", "cancelar", "config", "convidar", "entrar", "exportar", "idioma",
-                     "iniciar", "mao", "novojogo", "perfil", "placar", "ranking", "regras",
-                     "replay", "robo", "sair", "torneio", "voltar"]
+    assert names == ["ajuda", "bloquear", "cancelar", "config", "convidar", "entrar",
+                     "exportar", "idioma", "iniciar", "mao", "novojogo", "perfil", "placar",
+                     "procurar", "ranking", "regras", "replay", "robo", "sair", "sairfila",
+                     "torneio", "verificar", "voltar"]
+    procurar = tree.get_command("procurar")  # issue 35: the queue
+    assert isinstance(procurar, app_commands.Command)
+    assert [p.name for p in procurar.parameters] == ["variante", "jogadores", "robos"]
     entrar = tree.get_command("entrar")  # issue 35: an invitation's code, optional
     assert isinstance(entrar, app_commands.Command)
     assert [(p.name, p.required) for p in entrar.parameters] == [("codigo", False)]
+    verificar = tree.get_command("verificar")  # issue 35: the game's code, optional
+    assert isinstance(verificar, app_commands.Command)
+    assert [(p.name, p.required) for p in verificar.parameters] == [("jogo", False)]
     ranking = tree.get_command("ranking")  # issue 29: the period as a list
     assert isinstance(ranking, app_commands.Command)
     assert [c.value for c in ranking.parameters[0].choices] == [
@@ -104,9 +111,10 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
                 continue
             for value in ("xyz", 7):
                 assert await param.transform(None, value) == value, (command.name, param)
-    assert seen == 14  # variante + opcoes, nivel, modo, variante, idioma, periodo,
+    assert seen == 19  # variante + opcoes, nivel, modo, variante, idioma, periodo,
     # pessoa + visibilidade, ajuste + valor, opcoes of /torneio, codigo of /entrar,
-    # retirar of /convidar (issue 35) (pessoa, a member, is
+    # retirar of /convidar, jogo of /verificar, variante + jogadores + robos of
+    # /procurar, nome of /bloquear (issue 35) (pessoa, a member, is
     # checked by type: an old client's
     # value there is a TransformerError, answered "recarregue o Discord")
     novojogo, robo, mao, regras, idioma, ranking, perfil, config = (
@@ -130,9 +138,19 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
     assert calls[-4:] == [("entrar", "k7qx3mpa", False), ("entrar", "", False),
                           ("convidar", "retirar todos", False), ("convidar", "", False)]
     del calls[-4:]
+    procurar, bloquear = (cast(Any, tree.get_command(n)) for n in ("procurar", "bloquear"))
+    await procurar.callback(None, variante="tranca", jogadores="2", robos="3")
+    await procurar.callback(None)
+    await bloquear.callback(None, nome=" Zé ")
+    assert calls[-3:] == [("procurar", "tranca 2 robos=3", False), ("procurar", "", False),
+                          ("bloquear", "Zé", False)]
+    del calls[-3:]
     torneio = cast(Any, tree.get_command("torneio"))  # issue 29
     await torneio.callback(None, opcoes="mata duplas")
     assert calls[-1] == ("torneio", "mata duplas", False)
+    verificar = cast(Any, tree.get_command("verificar"))  # issue 35
+    await verificar.callback(None, jogo=7)
+    assert calls.pop() == ("verificar", "7", False)
     calls.pop()
     calls.pop()
     assert calls == [("novojogo", "7 target=3000", False), ("robo", "xyz", False),
@@ -164,6 +182,11 @@ def test_several_presses_show_each_table_and_hand_once_in_their_last_state() -> 
     reply = Reply(player=ANA, text="ok")
     effects = [hand("h1"), table("t1"), reply, hand("h2"), table("t2")]
     assert last_views(effects) == [reply, hand("h2"), table("t2")]
+    # issue 35: the same game's table in another place is kept, once
+    there = ChatRef(platform="tg", chat_id="-100", title="Grupo")
+    elsewhere = [table("t1"), table("t1").model_copy(update={"chat": there, "home": False}),
+                 table("t2"), table("t2").model_copy(update={"chat": there, "home": False})]
+    assert last_views(elsewhere) == elsewhere[2:]
 
 
 def test_shard_settings() -> None:

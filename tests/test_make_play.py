@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -133,3 +134,79 @@ def test_the_readme_installs_the_chat_libraries_before_it_runs_the_bot() -> None
     assert "make venv" in run
     assert run.index("make venv") < run.index(".venv/bin/python -m bot")
     assert "-e '.[test]'" in dry_run("venv")  # every [project] dependency, chat included
+
+
+QUESTION = "Sair da partida? (s/n) "
+needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+
+
+def make_play_in_a_shell(tmp_path: Path) -> Terminal:
+    """An interactive bash on a terminal (job control: it gives ``make`` a process group
+    of its own, in the foreground), running ``make play`` on this interpreter's
+    environment (``BIN``) with its install taken as done (``PLAY_STAMP``, newer than
+    pyproject.toml), the robots' pause off; returned at the game's first prompt."""
+    stamp = tmp_path / "installed-play"
+    stamp.touch()
+    term = Terminal(["bash", "--norc", "--noprofile", "-i"], controlling=True,
+                    env={"PS1": "$ "})
+    term.expect("$ ")
+    term.type(f"make --no-print-directory play BIN={Path(sys.executable).parent} "
+              f"PLAY_STAMP={stamp} ARGS='--pause 0 --players 2'")
+    term.expect("> ")
+    time.sleep(0.5)  # a person reads the prompt (readline is waiting for a key)
+    return term
+
+
+def quit_and_exit_code(term: Terminal) -> int:
+    """``q``, ``s`` at the game's prompt, then the shell's ``$?`` for ``make play``."""
+    term.type("q")
+    term.expect(QUESTION)
+    term.type("s")
+    term.expect("Até a próxima!")
+    term.expect("$ ")
+    term.type('echo "make play exited: $?"')
+    term.expect('"make play exited: $?"')  # the line typed, echoed back
+    code = int(term.expect("\n$ ").split("make play exited: ")[1])
+    term.type("exit")
+    term.close()
+    return code
+
+
+@needs_make
+@needs_bash
+def test_make_play_exits_0_after_a_ctrl_c_the_game_handled(tmp_path: Path) -> None:
+    """Issue 38: the terminal sends Ctrl-C to make too, which waited for the game and
+    then killed itself with the SIGINT: 130 where ``python -m bot play`` exits 0 with the
+    same keys (Ctrl-C, ``n``, ``q``, ``s``). The game now takes the terminal's
+    foreground for itself (adapters.console.tty.own_foreground)."""
+    term = make_play_in_a_shell(tmp_path)
+    try:
+        term.ctrl_c()
+        term.expect(QUESTION)
+        term.type("n")
+        term.expect("A partida continua.")
+        term.expect("> ")
+        assert quit_and_exit_code(term) == 0
+        assert "Traceback" not in term.text
+    finally:
+        if term.proc.poll() is None:
+            term.close(timeout=0)
+
+
+@needs_make
+@needs_bash
+def test_ctrl_z_under_make_play_still_suspends_the_whole_job_and_fg_resumes_it(
+        tmp_path: Path) -> None:
+    """Ctrl-Z stops make and the game together (the shell says "Stopped"), as before the
+    game took the foreground; ``fg`` continues both and the game plays on."""
+    term = make_play_in_a_shell(tmp_path)
+    try:
+        os.write(term.master, b"\x1a")  # Ctrl-Z
+        stopped = term.expect("$ ", timeout=15)
+        assert "Stopped" in stopped and "make --no-print-directory play" in stopped
+        term.type("fg")
+        time.sleep(0.5)
+        assert quit_and_exit_code(term) == 0
+    finally:
+        if term.proc.poll() is None:
+            term.close(timeout=0)

@@ -20,7 +20,7 @@ from adapters.ops import series
 from adapters.ops.health import MIN_FAILURES, CallWindow
 from adapters.ops.metrics import REGISTRY
 from adapters.ops.server import start_ops, stop_ops
-from adapters.storage.budget import BUDGET_S, IDLE_RETRIES, BudgetBackoff, RetryBudgetSpent
+from adapters.storage.budget import BudgetBackoff, RetryBudgetSpent
 from adapters.storage.connect import open_store
 from adapters.storage.keys import StoreKeys
 from bot.effects import ChatRef, TableView, View
@@ -83,12 +83,21 @@ def test_the_retry_budget_is_counted_from_the_update_arrival() -> None:
         deadline.ARRIVED.reset(token)
 
 
-def test_outside_an_update_the_retries_stop_after_a_count() -> None:
-    backoff = BudgetBackoff()
-    assert backoff.compute(IDLE_RETRIES) <= 0.5
-    with pytest.raises(RetryBudgetSpent, match=f"after {IDLE_RETRIES + 1} attempts"):
-        backoff.compute(IDLE_RETRIES + 1)
-    assert BUDGET_S == 6.0
+def test_outside_an_update_the_budget_counts_from_the_first_failure_of_a_run() -> None:
+    clock = Clock()
+    backoff = BudgetBackoff(budget_s=6.0, cap_s=0.5, clock=clock)
+    assert backoff.compute(1) <= 0.1  # the run starts at 100.0
+    for attempt in range(2, 26):  # attempts 0.2 s apart, inner loops' ones among them
+        clock.now += 0.2
+        assert backoff.compute(attempt % 5 + 1) <= 0.5
+    clock.now = 106.0
+    with pytest.raises(RetryBudgetSpent, match=r"for 6\.0 s \(attempt 3\)"):
+        backoff.compute(3)
+    clock.now = 106.3  # still down: a new call gives up at once
+    with pytest.raises(RetryBudgetSpent):
+        backoff.compute(1)
+    clock.now = 110.0  # 4 s without a failure: Redis came back; a new run
+    assert backoff.compute(1) <= 0.1
 
 
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs a real Redis: REDIS_URL")
@@ -205,3 +214,28 @@ async def test_a_coalescer_reports_its_queued_edits() -> None:
     assert (coalescer.queued(), coalescer.running()) == (2, 2)
     await coalescer.flush()
     assert (coalescer.queued(), coalescer.running()) == (0, 0)
+
+
+async def test_a_coalesced_edit_runs_outside_the_update_that_queued_it() -> None:
+    """Its queue outlives the update: an edit sent 3 s later must not inherit the press's
+    arrival, whose retry budget would be spent by then (issue 36)."""
+    seen: list[float | None] = []
+
+    async def edit() -> None:
+        seen.append(deadline.arrived())
+
+    coalescer = EditCoalescer(gap_s=0.0)
+    token = deadline.arrive(time.monotonic() - 10.0)
+    try:
+        coalescer.submit("a", edit)
+        assert deadline.arrived() is not None  # the update itself keeps its arrival
+    finally:
+        deadline.ARRIVED.reset(token)
+    await coalescer.flush()
+    assert seen == [None]
+
+
+async def test_an_update_is_counted_in_flight_once_however_many_layers_count_it() -> None:
+    with series.handling(), series.handling():
+        assert value("buraco_intake_in_flight") == 1.0
+    assert value("buraco_intake_in_flight") == 0.0

@@ -350,7 +350,7 @@ async def test_a_novojogo_redelivered_after_a_crash_answers_with_the_table_it_op
         svc: Service, store: Any, monkeypatch: Any) -> None:
     real = store.first_seen
 
-    async def crash(update: str, ttl_s: int) -> bool:
+    async def crash(update: str, ttl_s: int, scope: str = "") -> bool:
         raise ConnectionError("the worker died here")
 
     monkeypatch.setattr(store, "first_seen", crash)  # the crash: table made, update not marked

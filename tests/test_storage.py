@@ -21,17 +21,25 @@ GAME = "g-7f3a"
 DAY = 86_400
 
 
-async def test_key_names_share_the_game_hash_tag() -> None:
+async def test_key_names_share_the_game_or_the_chat_hash_tag() -> None:
+    """Issue 36: a game's keys carry {game}, a chat's keys {chat key}."""
     keys = StoreKeys()
     assert keys.state("abc") == "buraco:{abc}:state"
     assert keys.record("abc") == "buraco:{abc}:record"
     assert keys.applied("abc") == "buraco:{abc}:applied"
+    assert keys.refs("abc", "tg") == "buraco:{abc}:tg"
     assert keys.state_pattern() == "buraco:{*}:state"
-    assert keys.chat("tg:-100123") == "buraco:chat:tg:-100123"
+    assert keys.chat("tg:-100123") == "buraco:{tg:-100123}:chat"
     assert keys.timers() == "buraco:timers"
     assert keys.seen("tg:42") == "buraco:seen:tg:42"
-    assert keys.ranking("tg:-1") == "buraco:rank:tg:-1"
-    assert keys.settings("tg:-1") == "buraco:settings:tg:-1"
+    assert keys.seen("tg:42", "tg:-1") == "buraco:{tg:-1}:seen:tg:42"
+    assert keys.ranking("tg:-1") == "buraco:{tg:-1}:rank"
+    assert keys.settings("tg:-1") == "buraco:{tg:-1}:settings"
+    assert keys.edits("tg", "-1:abc") == "buraco:{tg:-1}:edits:abc"
+    assert keys.edits("dc", "55") == "buraco:{dc:55}:edits"
+    assert keys.successor("tg", "-1") == "buraco:{tg:-1}:successor"
+    assert keys.original("tg", "-2") == "buraco:{tg:-2}:original"
+    assert keys.dm("tg", "7") == "buraco:{tg:7}:dm"
     assert StoreKeys("t[1]*").pattern() == "t\\[1\\]\\*:*"
 
 
@@ -40,6 +48,7 @@ async def test_every_method_writes_only_the_documented_keys(redis_store: RedisSt
     await redis_store.save_record(GAME, "{}")
     await redis_store.bind_chat(CHAT, GAME, DAY)
     await redis_store.first_seen("tg:1001", 60)
+    await redis_store.first_seen("tg:1003", 60, CHAT)
     await redis_store.save_game(GAME, 1, "{}", DAY, "tg:1002", 5.0)
     await redis_store.set_deadline(GAME, 100.0)
     await redis_store.add_result(CHAT, "tg:1", "Ana", True, 120)
@@ -50,11 +59,12 @@ async def test_every_method_writes_only_the_documented_keys(redis_store: RedisSt
         f"{p}:{{{GAME}}}:state",
         f"{p}:{{{GAME}}}:record",
         f"{p}:{{{GAME}}}:applied",
-        f"{p}:chat:{CHAT}",
+        f"{p}:{{{CHAT}}}:chat",
         f"{p}:seen:tg:1001",
+        f"{p}:{{{CHAT}}}:seen:tg:1003",
         f"{p}:timers",
-        f"{p}:rank:{CHAT}",
-        f"{p}:settings:{CHAT}",
+        f"{p}:{{{CHAT}}}:rank",
+        f"{p}:{{{CHAT}}}:settings",
     }
     assert await redis_store.client.hgetall(f"{p}:{{{GAME}}}:state") == {
         "v": "2", "s": "{}", "t": hashlib.blake2b(b"{}", digest_size=8).hexdigest()}

@@ -26,6 +26,8 @@ from test_telegram_fakeapi import (
     QUERY_TOO_OLD,
 )
 
+from adapters.storage.budget import RetryBudgetSpent
+
 GENERIC = "Algo deu errado. Confira a mesa e tente de novo."
 NO_GAME = "Não há jogo aberto neste grupo. Use /novojogo."
 __all__ = ["tg"]  # the fixture, re-exported for pytest
@@ -211,3 +213,27 @@ async def test_a_wrong_type_table_refs_key_posts_the_table_anew(tg: Tg) -> None:
     tables = [m for m in tg.fake.current(GROUP["id"]) if m["text"].startswith("<b>")]
     assert "Lugar 2: Bia · lado 2" in tables[-1]["text"]
     assert await refs.table(game_id) == (GROUP["id"], tables[-1]["message_id"])
+
+
+async def test_a_press_refused_for_an_unreachable_redis_says_to_press_again_and_the_button_works(
+        tg: Tg) -> None:
+    """Issue 36: Redis unreachable past the failover budget is not "Algo deu errado": the
+    person is told the press was not made and to press again, in the group's language;
+    the same button, pressed again once Redis answers, works."""
+    await open_table(tg)
+    await tg.command(ANA, "/idioma en")
+    served = tg.handlers.service.press
+
+    async def unreachable(*_args: Any, **_kw: Any) -> list[Any]:
+        raise RetryBudgetSpent("redis unavailable for 6.0 s since the update arrived")
+
+    tg.handlers.service.press = unreachable
+    table = tg.table()
+    query = await tg.press(BIA, table, "Join")
+    assert tg.answer(query) == {
+        "callback_query_id": query, "show_alert": False,
+        "text": "The game server did not answer in time and your move was not made. "
+                "Press again in a few seconds."}
+    tg.handlers.service.press = served
+    await tg.press(BIA, table, "Join")
+    assert "Seat 2: Bia · side 2" in tg.table()["text"]

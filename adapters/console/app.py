@@ -35,7 +35,7 @@ from typing import Any
 from rich.console import Console
 
 from adapters.console import choose, commands, question, render, tty, typed
-from adapters.console.commands import CHAT, ME
+from adapters.console.session import CHAT, ME
 from bot import lobby
 from bot.effects import Effect, View, pack
 from bot.i18n import N_, Translator
@@ -361,7 +361,11 @@ class ConsoleGame:
     def _next_line(self, played_out: bool) -> str:
         """The person's next command: ``q`` (the score and a question, where a second
         Ctrl-C quits) for Ctrl-C or Ctrl-D at the prompt, and for a Ctrl-C that stopped
-        the robots (``played_out`` False); ``n`` for any move between deals."""
+        the robots (``played_out`` False). Between deals: Enter deals the next deal, a
+        move too (saying it was not run); what changes nothing, ``n`` and a variant's
+        name (its question, as mid-turn) are run as at any prompt, and any other word
+        gets "Comando desconhecido" and the prompt again (issue 38: a variant typed there
+        was dropped silently and the next deal dealt)."""
         if not played_out:  # no table drawn half-way through the robots' turns
             self.ctrl_c.take()
             self.console.print()  # past the "^C" the terminal shows
@@ -369,19 +373,24 @@ class ConsoleGame:
         line = self.ask(self._("(Enter para a próxima mão) > ") if self.between() else "> ")
         if line is None:
             return "q"
-        if not self.between() or commands.is_info(line):
+        if not self.between():
             return line
-        if commands.command_word(line) != "n" and question.is_command(
+        if not line.strip():
+            return "n"
+        word = commands.command_word(line)
+        if word != "n" and not commands.is_info(line) and question.is_command(
                 line, commands.command_word):  # a move for a deal that is over
             self.say(self._(question.NOT_RUN, command=typed.echo(line.strip())) + " "
                      + self._(NEXT_DEAL))
-        return "n"
+            return "n"
+        return line  # n, what changes nothing, a variant, or a slip: run as typed
 
     async def finish(self) -> None:
         """The match is over: the last table, the score of every side, and a last prompt
         until Enter, ``q``, Ctrl-D or Ctrl-C: ``exportar`` saves the record, the other
-        commands that change nothing (``regras``, ``p``, ``idioma``, ``?``) answer, and
-        anything else brings the prompt back (it says what it takes)."""
+        commands that change nothing (``regras``, ``p``, ``idioma``, ``?``) answer, a
+        variant's name starts a match of it (as at the first screen), and anything else
+        brings the prompt back (it says what it takes)."""
         self.render()
         self.show(await self.service.scoreboard(CHAT, ME))
         while True:
@@ -390,6 +399,10 @@ class ConsoleGame:
                 break
             if commands.is_info(line):
                 await commands.run(self, line)
+            elif choose.is_variant(commands.command_word(line)):
+                self.pressed = False  # nothing left to lose: no "this one ends here?"
+                if await choose.switch(self, line):  # a match of it starts (bot.__main__)
+                    return
             else:  # a move after the end: say why nothing happens (a trial)
                 self.say(self._(MATCH_OVER))
         self.console.print(self._("Até a próxima!"))

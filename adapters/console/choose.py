@@ -9,19 +9,16 @@ instead, asking first once the person has played a move.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from rich.padding import Padding
 from rich.table import Table
 
 from adapters.console import question
+from adapters.console.session import Session
 from bot import lobby, variants
 from bot.i18n import Translator
 from bot.outcome import Refusal
 from engine.rules import ALIASES, PRESETS
-
-if TYPE_CHECKING:
-    from adapters.console.app import ConsoleGame
 
 WORDS = frozenset(PRESETS) | frozenset(ALIASES)
 """The one words that name a variant at the prompt."""
@@ -32,7 +29,7 @@ def is_variant(word: str) -> bool:
     return word in WORDS
 
 
-def intro(game: ConsoleGame, preset: str) -> None:
+def intro(game: Session, preset: str) -> None:
     """The first screen's lines, above the first table: the variant played and its
     description, then every other variant with the word that starts it."""
     _ = game._
@@ -47,9 +44,9 @@ def intro(game: ConsoleGame, preset: str) -> None:
     game.console.print(Padding(grid, (0, 0, 0, 2)), highlight=False)
 
 
-async def switch(game: ConsoleGame, line: str) -> bool:
+async def switch(game: Session, line: str) -> bool:
     """``tranca [opções]`` at the prompt: True when the person chose to leave this match
-    for a match of that variant (:attr:`ConsoleGame.next_variant` set; the caller ends
+    for a match of that variant (:attr:`Session.next_variant` set; the caller ends
     the match and :mod:`bot.__main__` opens the next one). A variant with options it does
     not take is refused with the reason, and this match goes on."""
     _ = game._

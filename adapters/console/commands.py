@@ -8,18 +8,14 @@ come once per problem; typed text shown back is cut (:func:`typed.echo`).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from adapters.console import choose, question, typed, wild
+from adapters.console.session import ALIASES, CHAT, ME, Session, command_word
 from bot import info
-from bot.effects import ChatRef, PlayerRef
 from bot.i18n import LANGS, N_, Translator, norm_lang
 
-if TYPE_CHECKING:
-    from adapters.console.app import ConsoleGame
-
-ME = PlayerRef(platform="cli", user_id="me", name="Você")
-CHAT = ChatRef(platform="cli", chat_id="local", title="Terminal")
+__all__ = ["ALIASES", "CHAT", "ME", "command_word", "help_text", "is_info", "is_quit", "run"]
 HELP_PARTS: list[tuple[str, str]] = [
     ("", N_("c = comprar do monte")),
     ("", N_("l = pegar o lixo")),
@@ -44,15 +40,9 @@ HELP_LISTS = N_("Listas: b 1 2 3, b 1,2,3 ou b 1-3 (as cartas 1 a 3), também em
 HELP_MORE = N_("Mais: regras = regras da variante · idioma en = trocar o idioma (pt, en, it) · "
                "exportar = salvar o registro (no fim da partida) · ranking [semana|mes|ano|"
                "sempre], perfil = suas partidas contadas")
-# Words in any of the three languages -> the command they name.
-ALIASES = {"placar": "p", "score": "p", "punteggio": "p", "ajuda": "?", "help": "?",
-           "aiuto": "?", "sair": "q", "quit": "q", "esci": "q", "rules": "regras",
-           "regole": "regras", "language": "idioma", "lingua": "idioma",
-           "export": "exportar", "esporta": "exportar", "profile": "perfil",
-           "profilo": "perfil"}
 EXPORT = {"exportar", "export", "esporta"}
 INFO = {"q", "?", "p", "regras", "idioma", "exportar", "ranking",
-        "perfil"}  # also allowed between deals and once the match is over
+        "perfil", "verificar"}  # also allowed between deals and once the match is over
 NO_ARGS = {"c", "r", "n", "p", "?", "q", "exportar"}
 NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
 
@@ -78,15 +68,7 @@ def _applies(rules: Any) -> dict[str, bool]:
             "redraw": rules is None or rules.first_player_second_card}
 
 
-def _word(line: str) -> str:
-    words = line.strip().lower().split()
-    return ALIASES.get(words[0], words[0]) if words else ""
-
-
-def command_word(line: str) -> str:
-    """The command ``line``'s first word names (an alias in any language mapped), lower
-    case; "" for an empty line."""
-    return _word(line)
+_word = command_word
 
 
 def is_info(line: str) -> bool:
@@ -99,7 +81,7 @@ def is_quit(line: str) -> bool:
     return _word(line) == "q"
 
 
-async def run(game: ConsoleGame, line: str) -> bool:
+async def run(game: Session, line: str) -> bool:
     """Do one typed command; False to quit. A card command written against its first
     number (``b1,2,3``, ``d5``) is read as with a space."""
     line = GLUED.sub(r"\1 ", line, count=1)
@@ -131,12 +113,12 @@ GLUED = re.compile(r"^(\s*(?:lj|[lbedt]))(?=\d)", re.IGNORECASE)
 """A card command and its first number typed together (``d5``)."""
 
 
-def _no_args(game: ConsoleGame, cmd: str) -> bool:
+def _no_args(game: Session, cmd: str) -> bool:
     game.say(game._("{cmd} não leva números.", cmd=cmd))
     return True
 
 
-async def _quit(game: ConsoleGame) -> bool:
+async def _quit(game: Session) -> bool:
     """``q``: the score, then "Sair da partida? (s/n)"; True to leave."""
     game.show(await game.service.scoreboard(CHAT, ME))
     answer = question.yes_no(game, game._("Sair da partida? (s/n) "))
@@ -147,11 +129,11 @@ async def _quit(game: ConsoleGame) -> bool:
     return True
 
 
-async def _score(game: ConsoleGame, _args: list[str]) -> None:
+async def _score(game: Session, _args: list[str]) -> None:
     game.show(await game.service.scoreboard(CHAT, ME))
 
 
-async def _rules(game: ConsoleGame, args: list[str]) -> None:
+async def _rules(game: Session, args: list[str]) -> None:
     # no preset: the service tells the rules of the table in play, its options included;
     # once the match is over (no table in play) those of the match just played
     if not args and game.rules is not None and game.table is not None \
@@ -162,7 +144,7 @@ async def _rules(game: ConsoleGame, args: list[str]) -> None:
         game.console.print(getattr(eff, "text", ""))
 
 
-async def _language(game: ConsoleGame, args: list[str]) -> None:
+async def _language(game: Session, args: list[str]) -> None:
     code = norm_lang(" ".join(args)) if args else None
     if code is None:
         game.say(info.languages(game._, " ".join(args),
@@ -175,23 +157,29 @@ async def _language(game: ConsoleGame, args: list[str]) -> None:
     game.show(await game.service.show_hand(CHAT, ME))  # the hand panel in the new language
 
 
-async def _export(game: ConsoleGame, _args: list[str]) -> None:
+async def _export(game: Session, _args: list[str]) -> None:
     game.show(await game.service.export(CHAT, ME))
 
 
-async def _draw(game: ConsoleGame, _args: list[str]) -> None:
+async def _verify(game: Session, args: list[str]) -> None:
+    """``verificar [jogo]``: the service's ``/verificar`` (issue 35), the terminal's
+    finished match checked against its seeds."""
+    game.show(await game.service.verify_deal(CHAT, ME, " ".join(args)))
+
+
+async def _draw(game: Session, _args: list[str]) -> None:
     await game.press("c")
 
 
-async def _redraw(game: ConsoleGame, _args: list[str]) -> None:
+async def _redraw(game: Session, _args: list[str]) -> None:
     await game.press("r")
 
 
-async def _next(game: ConsoleGame, _args: list[str]) -> None:
+async def _next(game: Session, _args: list[str]) -> None:
     await game.next_deal()
 
 
-async def _onto_meld(game: ConsoleGame, args: list[str]) -> None:
+async def _onto_meld(game: Session, args: list[str]) -> None:
     args = [word for group in typed.groups_of(" ".join(args)) for word in group]
     if not args:
         game.say(game._("Diga em qual jogo: lj 2."))
@@ -204,23 +192,23 @@ async def _onto_meld(game: ConsoleGame, args: list[str]) -> None:
         await game.press("p", target)
 
 
-async def _ranking(game: ConsoleGame, args: list[str]) -> None:
+async def _ranking(game: Session, args: list[str]) -> None:
     """``ranking [semana|mes|ano|sempre]``: the service's ``/ranking`` of the terminal
     (its matches count in the season as a group's do, issue 29/30)."""
     game.show(await game.service.ranking(CHAT, ME, " ".join(args)))
 
 
-async def _profile(game: ConsoleGame, args: list[str]) -> None:
+async def _profile(game: Session, args: list[str]) -> None:
     """``perfil``: the service's ``/perfil`` of the person at the terminal."""
     game.show(await game.service.profile(CHAT, ME, " ".join(args)))
 
 
 SIMPLE = {"p": _score, "regras": _rules, "idioma": _language, "exportar": _export,
           "c": _draw, "r": _redraw, "n": _next, "lj": _onto_meld, "ranking": _ranking,
-          "perfil": _profile}
+          "perfil": _profile, "verificar": _verify}
 
 
-def meld_count(game: ConsoleGame) -> int | None:
+def meld_count(game: Session) -> int | None:
     """How many melds the person's side has (the "+N" buttons of the play phase),
     None outside the play phase (then only 0 and long numbers are refused here)."""
     if game.hand is None:
@@ -231,7 +219,7 @@ def meld_count(game: ConsoleGame) -> int | None:
     return codes.count("e")
 
 
-def own_melds(game: ConsoleGame) -> int | None:
+def own_melds(game: Session) -> int | None:
     """How many melds the person's side has, read from the table (any phase; None
     without a table): the person opened the table, so theirs is seat 0, whose side is
     the first one listed, its melds the indented ``k)`` lines under its score line."""
@@ -248,7 +236,7 @@ def own_melds(game: ConsoleGame) -> int | None:
 _MELD_LINE = re.compile(r"  \d+\) ")
 
 
-def _meld_number(game: ConsoleGame, word: str, example: str,
+def _meld_number(game: Session, word: str, example: str,
                  count: int | None = None) -> int | None:
     """The 0-based meld index typed as ``word``, or None (message printed); ``count``
     is the number of the side's melds (by default :func:`meld_count`)."""
@@ -268,7 +256,7 @@ def _meld_number(game: ConsoleGame, word: str, example: str,
     return int(word) - 1
 
 
-def _card_positions(game: ConsoleGame, cmd: str, groups: list[list[str]]) -> list[list[int]] | None:
+def _card_positions(game: Session, cmd: str, groups: list[list[str]]) -> list[list[int]] | None:
     """0-based shown positions of the typed cards, or None (one message printed)."""
     codes, taken = game.shown_codes(), set[int]()
     try:
@@ -283,7 +271,7 @@ def _card_positions(game: ConsoleGame, cmd: str, groups: list[list[str]]) -> lis
         return None
 
 
-def _shape_slip(game: ConsoleGame, cmd: str, groups: list[list[str]]) -> str | None:
+def _shape_slip(game: Session, cmd: str, groups: list[list[str]]) -> str | None:
     """What is wrong with the shape of ``cmd``'s arguments, or None."""
     _, example = game._, typed.EXAMPLES[cmd][0]
     if cmd == "l" and groups[0] and not _applies(game.rules)["justified"]:
@@ -297,7 +285,7 @@ def _shape_slip(game: ConsoleGame, cmd: str, groups: list[list[str]]) -> str | N
     return None
 
 
-async def _with_cards(game: ConsoleGame, cmd: str, args: list[str]) -> None:
+async def _with_cards(game: Session, cmd: str, args: list[str]) -> None:
     groups = typed.groups_of(" ".join(args))
     target = None
     if cmd == "e":
@@ -326,7 +314,7 @@ async def _with_cards(game: ConsoleGame, cmd: str, args: list[str]) -> None:
         game.leaving = set()
 
 
-async def _press_cards(game: ConsoleGame, cmd: str, groups: list[list[int]],
+async def _press_cards(game: Session, cmd: str, groups: list[list[int]],
                        target: int | None) -> None:
     """Select the cards (view indexes, resolved from the numbers before any press: every
     press brings a new hand view) group by group, then press the move; a refused press

@@ -9,13 +9,11 @@ the question (None), as at the prompt.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from adapters.console import typed
+from adapters.console.session import Session, command_word
 from bot.i18n import N_
-
-if TYPE_CHECKING:
-    from adapters.console.app import ConsoleGame
 
 T = TypeVar("T")
 
@@ -38,13 +36,11 @@ def is_command(line: str, alias: Callable[[str], str]) -> bool:
     return word in COMMANDS or word.rstrip("0123456789,-") in COMMANDS - {"?"}
 
 
-def ask(game: ConsoleGame, prompt: str, parse: Callable[[str], T | None],
+def ask(game: Session, prompt: str, parse: Callable[[str], T | None],
         expected: str) -> T | None:
     """Ask ``prompt`` until ``parse`` (given the stripped line) takes the answer; None on
     Ctrl-C or Ctrl-D. Another line gets ``expected`` (translated already), after
     :data:`NOT_RUN` when it was a command."""
-    from adapters.console.commands import command_word  # the commands use questions
-
     while True:
         line = game.ask(prompt)
         if line is None:
@@ -58,7 +54,7 @@ def ask(game: ConsoleGame, prompt: str, parse: Callable[[str], T | None],
             game.say(expected)
 
 
-def yes_no(game: ConsoleGame, prompt: str) -> bool | None:
+def yes_no(game: Session, prompt: str) -> bool | None:
     """``prompt`` answered with one word starting with s or y (True: s, sim, sì, yes) or
     n (False: n, não, no); None on Ctrl-C or Ctrl-D. Enter and anything else ask again
     (:func:`ask`)."""

@@ -163,5 +163,70 @@ class CtrlC:
             signal.signal(signal.SIGINT, self._on_signal)
 
 
+@contextlib.contextmanager
+def own_foreground(stream: IO[str] | None = None) -> Iterator[bool]:
+    """Inside, this process is the terminal's foreground process group on its own, when
+    it was started in the foreground as part of another process's group (``make play``:
+    make leads the group); True then, False when nothing needed doing (started by a
+    shell, which gives each job its own group; not a terminal; no job control).
+
+    Why (issue 38): the terminal sends Ctrl-C to the whole foreground group, so make got
+    the SIGINT the game handles as ``q``, waited for the game to end and then killed
+    itself with it: ``make play`` exited 130 where ``python -m bot play`` exits 0. Ctrl-Z
+    still suspends the whole job: the game hands the terminal back, rejoins make's group
+    and stops it with itself; on ``fg`` it takes the terminal again. On the way out the
+    terminal goes back to make's group."""
+    stream = stream if stream is not None else sys.stdin
+    try:
+        import os
+
+        fd = stream.fileno()
+        group = os.getpgrp()
+        if not stream.isatty() or group == os.getpid() or os.tcgetpgrp(fd) != group:
+            yield False
+            return
+        os.setpgid(0, 0)
+        _foreground(fd, os.getpgrp())
+    except (AttributeError, OSError, ValueError):  # no job control here
+        yield False
+        return
+
+    def suspend(_signum: int, _frame: FrameType | None) -> None:
+        """Ctrl-Z: the whole job (make and the game) stops, as without this; ``fg``
+        continues it and the game takes the terminal back."""
+        _foreground(fd, group)
+        os.setpgid(0, group)
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.killpg(group, signal.SIGTSTP)  # make and this process stop here
+        signal.signal(signal.SIGTSTP, suspend)  # continued (fg)
+        os.setpgid(0, 0)
+        _foreground(fd, os.getpgrp())
+
+    try:
+        before = signal.signal(signal.SIGTSTP, suspend)
+    except ValueError:  # not the main thread
+        before = None
+    try:
+        yield True
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGTSTP, before)
+        with contextlib.suppress(OSError):
+            _foreground(fd, group)
+            os.setpgid(0, group)
+
+
+def _foreground(fd: int, group: int) -> None:
+    """Make ``group`` the terminal's foreground process group (SIGTTOU ignored meanwhile:
+    a background process may not otherwise change it)."""
+    import os
+
+    before = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    try:
+        os.tcsetpgrp(fd, group)
+    finally:
+        signal.signal(signal.SIGTTOU, before)
+
+
 __all__ = ["CLEAR_KEY", "CtrlC", "flush_typeahead", "line_reader", "no_flush", "no_prefill",
-           "prefill"]
+           "own_foreground", "prefill"]

@@ -12,19 +12,15 @@ melds set aside (``gw``, :mod:`bot.staged`), and lays them all down.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adapters.console import question
+from adapters.console.session import Session
 from bot.i18n import N_
-
-if TYPE_CHECKING:
-    from adapters.console.app import ConsoleGame
 
 ASK = N_("Onde fica o curinga? {choices} (Enter = 1) ")
 AGAIN = N_("Escolha um número de 1 a {max}.")
 
 
-def staged(game: ConsoleGame) -> list[list[tuple[str, str, str]]]:
+def staged(game: Session) -> list[list[tuple[str, str, str]]]:
     """``(label, code, arg)`` of the place buttons of each meld set aside whose wild is
     in question (``gw``), one list per meld in the order they were set aside; the label
     without the chat's "Separado N: " and the brackets of the place taken now."""
@@ -38,7 +34,7 @@ def staged(game: ConsoleGame) -> list[list[tuple[str, str, str]]]:
     return list(melds.values())
 
 
-def choices(game: ConsoleGame, cmd: str, target: int | None) -> list[tuple[str, str, str]]:
+def choices(game: Session, cmd: str, target: int | None) -> list[tuple[str, str, str]]:
     """``(label, code, arg)`` of the hand's place buttons for this move (``b``: ``w``;
     ``l`` justified by the selection: ``pw``; ``e`` onto meld ``target``: its ``ew``)."""
     out = []
@@ -51,7 +47,7 @@ def choices(game: ConsoleGame, cmd: str, target: int | None) -> list[tuple[str, 
     return out
 
 
-def ask(game: ConsoleGame, places: list[tuple[str, str, str]]) -> tuple[str, str] | None:
+def ask(game: Session, places: list[tuple[str, str, str]]) -> tuple[str, str] | None:
     """The place the person picks (Enter: the first, the rules' default), as the button's
     ``(code, arg)``; None when they leave (Ctrl-D, Ctrl-C)."""
     listed = "  ".join(f"{k + 1}) {label}" for k, (label, _c, _a) in enumerate(places))

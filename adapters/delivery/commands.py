@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from adapters.delivery.i18n import N_
+from adapters.storage.budget import unavailable
 from bot.effects import ChatRef, Effect, PlayerRef
 
 DESCRIPTION_MAX = 100
@@ -39,6 +40,10 @@ COMMANDS: list[tuple[str, str]] = [
     ("torneio", N_("Torneio: /torneio [todos|mata] [duplas|individual] [variante] · tabela · "
                    "cancelar")),
     ("convidar", N_("Convidar alguém de outro grupo ou plataforma: /convidar [retirar]")),
+    ("verificar", N_("Conferir o embaralhamento da última partida: /verificar [jogo]")),
+    ("procurar", N_("Achar gente para jogar: /procurar [variante] [2|4] [robos=minutos]")),
+    ("sairfila", N_("Sair da fila do /procurar")),
+    ("bloquear", N_("Não cair mais na mesa de alguém pela fila: /bloquear nome")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
@@ -46,7 +51,18 @@ GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
 out of the service or the delivery), instead of silence or "Feito.". It does not say
 whether anything changed: the failure may come after the game was saved (a delivery that
 failed), so the person is sent to the table, which shows what holds."""
+TRY_AGAIN = N_("O servidor do jogo não respondeu a tempo e a sua jogada não foi feita. Aperte de novo daqui a alguns segundos.")  # noqa: E501
+"""Told instead of :data:`GENERIC_ERROR` when the call failed because Redis stayed
+unreachable past the failover budget (issue 36, :func:`failure_text`): the press was
+refused before anything was saved, so the same button works when pressed again."""
 Call = Callable[..., Awaitable[list[Effect]]]
+
+
+def failure_text(error: BaseException | None) -> str:
+    """The msgid a person is told when their call failed with ``error``:
+    :data:`TRY_AGAIN` when the store was unreachable
+    (:func:`adapters.storage.budget.unavailable`), else :data:`GENERIC_ERROR`."""
+    return TRY_AGAIN if error is not None and unavailable(error) else GENERIC_ERROR
 SIMPLE = {"entrar": "join", "sair": "leave", "iniciar": "start", "mao": "show_hand",
           "placar": "scoreboard", "voltar": "come_back", "exportar": "export",
           "replay": "replay"}
@@ -62,6 +78,11 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
     s, args = service, unicodedata.normalize("NFC", args)
     if name == "entrar" and args.strip():  # issue 35: a code joins its table from here
         return list(await s.join_code(chat, user, args, update=key))
+    if name in ("procurar", "sairfila", "bloquear"):  # issue 35: the queue
+        if name == "sairfila":
+            return list(await s.unseek(chat, user, update=key))
+        seek: Call = s.seek if name == "procurar" else s.block
+        return list(await seek(chat, user, args, update=key))
     if name == "convidar":
         return list(await s.invite(chat, user, args, update=key))
     if name in SIMPLE:
@@ -84,4 +105,6 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
         return list(await call(chat, user, args, update=key))
     if name == "cancelar":
         return list(await s.cancel(chat, user, is_admin=admin, update=key))
+    if name == "verificar":  # issue 35 (bot/verify_calls.py)
+        return list(await s.verify_deal(chat, user, args, update=key))
     return list(await s.help(chat, user))

@@ -8,7 +8,9 @@
   any worker showed is dropped; an edit of a message that is gone posts a fresh table.
   While the edit waits the game is in the Redis set of stale tables
   (:mod:`adapters.delivery.stale`), so a worker that dies before it leaves the table to
-  another worker's :meth:`Delivery.redo`.
+  another worker's :meth:`Delivery.redo`. The first table of a deal
+  (``opens_deal``, issue 35) carries the deal's commitment: the game's hands wait until
+  a table of the game is out (at most :data:`OPENING_WAIT_S`).
 - ``HandView``: the person's one hand message per game, edited in place (coalesced per
   message, latest wins), unless the platform shows it as the answer to the person's own
   press (:meth:`Platform.carries_hand`). A refused private message tells the group once
@@ -35,9 +37,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from adapters.delivery.coalesce import EditCoalescer
+from adapters.delivery.order import KeyedOrder, game_key
 from adapters.delivery.platform import MessageGone, Platform, PrivateRefused
 from adapters.delivery.refs import GameRefs
 from adapters.delivery.relay import Relay
@@ -66,6 +69,23 @@ log = logging.getLogger(__name__)
 GROUP_MESSAGES = (Say, Picture, Document)
 """Effects that post a new message in the group, in the order given."""
 Retable = Callable[[str], Awaitable[list[Effect]]]
+OPENING_WAIT_S = 15.0
+"""How long a hand of a deal just dealt waits for the deal's first table (issue 35: the
+commitment is on the table before anyone sees a card) before it goes out all the same:
+a platform that refuses the table must not keep the cards from the players."""
+CALLS_AT_ONCE = 64
+"""Service calls one worker runs at once (the bound of :attr:`Delivery.order`): presses,
+commands, timer steps and web presses of different games together (issue 36)."""
+
+
+class Staged(NamedTuple):
+    """What :meth:`Delivery.stage` leaves to the caller: the ``rest`` of the effects, to
+    :meth:`Delivery.deliver`, and whether this call ``queued_hand`` (a private hand went
+    to the hand coalescer), returned rather than kept so concurrent calls never read
+    another's."""
+
+    rest: list[Effect]
+    queued_hand: bool
 
 
 class Delivery:
@@ -73,36 +93,40 @@ class Delivery:
 
     ``group_edits`` / ``dm_edits``: the coalescers of table and hand edits (defaults: 3 s
     and 20 a minute per chat; 1 s and 60 a minute per hand message). ``stale``: the Redis
-    set of tables owed an edit (None: not kept, e.g. in unit tests).
+    set of tables owed an edit (None: not kept, e.g. in unit tests). ``order``: the
+    lines of calls per game and chat this process's handlers, tick loop and web table
+    share (:class:`adapters.delivery.order.KeyedOrder`; default: a new one bounded by
+    :data:`CALLS_AT_ONCE`).
     """
 
     def __init__(self, platform: Platform, refs: GameRefs,
                  group_edits: EditCoalescer | None = None,
                  dm_edits: EditCoalescer | None = None,
-                 stale: StaleTables | None = None, relay: Relay | None = None) -> None:
+                 stale: StaleTables | None = None, relay: Relay | None = None,
+                 order: KeyedOrder | None = None) -> None:
         self.platform = platform
         self._relay = relay
         self.refs = refs
-        self.lock = asyncio.Lock()
+        self.order = order if order is not None else KeyedOrder(CALLS_AT_ONCE)
         self.group_edits = group_edits or EditCoalescer(gap_s=3.0, per_minute=20)
         self.dm_edits = dm_edits or EditCoalescer(gap_s=1.0, per_minute=60)
         self.stale = stale
         self._shown: dict[str, Any] = {}
-        self.queued_hand = False
+        self._openings: dict[str, asyncio.Event] = {}
         watch_delivery(self)  # its backlog in the operator's series (issue 36)
 
     def stage(self, effects: list[Effect], origin: Any = None,
-              fresh: bool = False) -> list[Effect]:
+              fresh: bool = False) -> Staged:
         """Queue the table, hand and closing effects on their coalescers now, without
         awaiting, so they keep the order of the service calls that made them; return the
-        other effects for :meth:`deliver`. Call it right after the service call (under
-        :attr:`lock`, which the handlers and the tick loop share). A hand the origin's
-        answer carries is returned too (it must be the answer, not a later edit).
-        ``fresh``: the person asked for their hand (``/mao``): it is sent anew rather than
-        edited (an edit of an unchanged message shows nothing). :attr:`queued_hand` says
-        whether this call queued a private hand."""
+        other effects for :meth:`deliver`. Call it right after the service call, in the
+        same turn of its game's line (:attr:`order`, which the handlers and the tick loop
+        share). A hand the origin's answer carries is returned too (it must be the
+        answer, not a later edit). ``fresh``: the person asked for their hand (``/mao``):
+        it is sent anew rather than edited (an edit of an unchanged message shows
+        nothing)."""
         rest: list[Effect] = []
-        self.queued_hand = False
+        queued_hand = False
         said = False  # a new group message came first: a message beside the table waits
         for effect in effects:
             if platform_of(effect) != self.platform.name:
@@ -116,20 +140,20 @@ class Delivery:
                     rest.append(effect)
                 else:
                     self._queue_hand(effect, origin if fresh else None, fresh)
-                    self.queued_hand = True
+                    queued_hand = True
             elif isinstance(effect, Closed):
                 self._queue_closed(effect)
             else:
                 rest.append(effect)
                 said = said or isinstance(effect, GROUP_MESSAGES)
-        return rest
+        return Staged(rest, queued_hand)
 
     async def deliver(self, effects: list[Effect], origin: Any = None) -> None:
         """Render every effect, in order; faults are handled here (see module doc).
         Another platform's effects are handed over in one step per platform."""
         mine: list[Effect] = []
         others: dict[str, list[Effect]] = {}
-        for effect in self.stage(effects, origin):
+        for effect in self.stage(effects, origin).rest:
             where = platform_of(effect)
             if where == self.platform.name:
                 mine.append(effect)
@@ -173,9 +197,8 @@ class Delivery:
             await self.deliver(effects)
         owed = await self.relay.claim_owed(name, limit)
         for game_id, lease in owed:
-            tables = await retable(game_id)
-            async with self.lock:
-                self.stage(tables)
+            async with self.order.ticket(game_key(game_id)):  # in the game's line
+                self.stage(await retable(game_id))
             await self.relay.done(name, game_id, lease)
         return len(effects) + len(owed)
 
@@ -212,8 +235,16 @@ class Delivery:
         chat_key = effect.chat.chat_id  # a message beside the table: a queue of its own
         chat_key += f":{effect.game_id}" if effect.apart else ""
         marked = self._mark(effect.game_id, self.group_edits.delay_for(chat_key, effect.prompt))
+        if effect.opens_deal:
+            self._openings.setdefault(effect.game_id, asyncio.Event())
 
         async def show() -> None:
+            try:
+                await shown()
+            finally:  # a later table of the game (it replaced this one) shows it too
+                self._opened(effect.game_id)
+
+        async def shown() -> None:
             due = await marked if marked is not None else None
             if effect.state_version and not await self.refs.newest_table(
                     effect.game_id, effect.state_version):
@@ -226,6 +257,20 @@ class Delivery:
 
         self.group_edits.submit(chat_key, show, prompt=effect.prompt)
         return chat_key
+
+    def _opened(self, game_id: str) -> None:
+        """A table of ``game_id`` is out (or was dropped): its waiting hands may go."""
+        opening = self._openings.pop(game_id, None)
+        if opening is not None:
+            opening.set()
+
+    async def _after_opening(self, game_id: str) -> None:
+        """Wait until the table of the deal just dealt in ``game_id`` is out (issue 35),
+        at most :data:`OPENING_WAIT_S`; at once when no such table is on its way."""
+        opening = self._openings.get(game_id)
+        if opening is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(opening.wait(), OPENING_WAIT_S)
 
     def _mark(self, game_id: str, wait_s: float) -> asyncio.Task[float] | None:
         if self.stale is None:
@@ -247,15 +292,16 @@ class Delivery:
 
     async def redo(self, retable: Retable, limit: int = 10) -> int:
         """Bring up to date the tables a dead worker left stale: claim them and queue the
-        table ``retable(game_id)`` renders from the stored game. Returns how many."""
+        table ``retable(game_id)`` renders from the stored game, in the game's line of
+        :attr:`order`. Returns how many."""
         if self.stale is None:
             return 0
         games = await self.stale.claim(limit)
         for game_id in games:
-            effects = await retable(game_id)
-            if not effects:
-                await self.stale.forget(game_id)
-            async with self.lock:
+            async with self.order.ticket(game_key(game_id)):
+                effects = await retable(game_id)
+                if not effects:
+                    await self.stale.forget(game_id)
                 self.stage(effects)
         return len(games)
 
@@ -265,6 +311,7 @@ class Delivery:
         mine = _field(effect)
 
         async def close() -> None:
+            self._opened(game_id)
             refs = await self.refs.all(game_id)
             if mine in refs:
                 await self._final_table(effect, refs[mine], known)
@@ -302,6 +349,7 @@ class Delivery:
             self.dm_edits.submit(key, lambda: self._hand(effect, None))
 
     async def _hand(self, effect: HandView, origin: Any) -> None:
+        await self._after_opening(effect.game_id)
         field = f"hand:{effect.player.user_id}"
         message = self.platform.hand(effect)
         if self.platform.carries_hand(origin, effect.player):
@@ -324,6 +372,7 @@ class Delivery:
     async def fresh_hand(self, effect: HandView, origin: Any = None) -> None:
         """Send the hand as a new private message and delete the old one: the person
         asked for it (``/mao``), and an edit of an unchanged message shows them nothing."""
+        await self._after_opening(effect.game_id)
         field = f"hand:{effect.player.user_id}"
         old = await self.refs.get(effect.game_id, field)
         await self._private(effect.player, self.platform.hand(effect), effect.chat,

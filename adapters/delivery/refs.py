@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 
 from redis.exceptions import ResponseError
 
+from adapters.storage.keys import StoreKeys
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 TWO_DAYS = 2 * 86_400
@@ -45,9 +47,10 @@ class GameRefs:
         self.prefix = prefix
         self.ttl_s = ttl_s
         self.platform = platform
+        self.keys = StoreKeys(prefix)
 
     def _game(self, game_id: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:{self.platform}"
+        return self.keys.refs(game_id, self.platform)
 
     async def _healed(self, game_id: str, op: Callable[[], Awaitable[T]]) -> T:
         """Run ``op`` on the game's hash; when that key holds another Redis type

@@ -1,18 +1,20 @@
 """A rate window shared by every worker through Redis, so the group edit limits (one edit
 every 3 s per chat, 20 a minute) hold for the bot as a whole, not per process.
 
-One sorted set per platform and chat, ``<prefix>:<platform>:edits:{<chat>}`` (``tg``,
-``dc``), holds the times of the recent
-edits; a Lua script reads Redis's own clock (``TIME``, so workers need no synchronised
-clocks), drops entries older than the window and either reserves a slot (returns 0) or
-says how many seconds to wait. One key per script call: fine for Redis Cluster. A key of
-another Redis type (damaged) is replaced by a fresh window instead of failing every edit
-of the chat.
+One sorted set per platform and chat, ``<prefix>:{<platform>:<chat>}:edits`` (``tg``,
+``dc``; in the chat's Redis Cluster slot, :meth:`adapters.storage.keys.StoreKeys.edits`),
+holds the times of the recent edits; a Lua script reads Redis's own clock (``TIME``, so
+workers need no synchronised clocks), drops entries older than the window and either
+reserves a slot (returns 0) or says how many seconds to wait. One key per script call:
+fine for Redis Cluster. A key of another Redis type (damaged) is replaced by a fresh
+window instead of failing every edit of the chat.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from adapters.storage.keys import StoreKeys
 
 RESERVE = """
 local kind = redis.call('TYPE', KEYS[1])['ok']
@@ -49,13 +51,14 @@ class SharedWindow:
         self.client = client
         self.prefix = prefix
         self.platform = platform
+        self.keys = StoreKeys(prefix)
         self.args = (gap_s, per_minute, window_s)
         self._reserve = client.register_script(RESERVE)
 
     async def reserve(self, key: str, gap_s: float | None = None) -> float:
         """0.0 when a slot for ``key`` was taken now; else the seconds to wait first.
         ``gap_s`` replaces the gap for this slot (0: a prompt edit, only the cap holds)."""
-        name = f"{self.prefix}:{self.platform}:edits:{{{key}}}"
+        name = self.keys.edits(self.platform, key)
         args = self.args if gap_s is None else (gap_s, *self.args[1:])
         wait = await self._reserve(keys=[name], args=args)
         return max(0.0, float(wait))

@@ -14,16 +14,30 @@ next pause would end past the budget, ends the retries with :class:`RetryBudgetS
 instead. :func:`budget_retry` is the ``Retry`` built on it, with a count high enough that
 the budget is what binds.
 
-Outside an update (the tick loop, the CLI) there is no arrival to count from: the
-retries then stop after :data:`IDLE_RETRIES` attempts (about the same time).
+Outside an update (the tick loop, the CLI) there is no arrival to count from: the budget
+then counts from the start of the current run of failures (failures less than
+:data:`STREAK_GAP_S` apart) of the retry policy's copy (redis-py copies it into each
+connection; a cluster client keeps its own), so retry loops that nest on one connection
+(redis-py's Sentinel connection retries its connect inside the command's retry) still
+end within the budget, and while Redis stays down a new call on it fails at once instead
+of waiting the budget again.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 
 from redis.asyncio.retry import Retry
 from redis.backoff import AbstractBackoff
+from redis.exceptions import (
+    ClusterDownError,
+    MasterDownError,
+    RedisClusterUnreachableError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -37,9 +51,8 @@ button's spinner is answered at 2 s whatever happens (adapters/telegram/handlers
 person waits at most this long for the press's outcome."""
 BASE_S = 0.05
 CAP_S = 0.5
-IDLE_RETRIES = 14
-"""Attempts outside an update: 0.05 + 0.1 + 0.2 + 0.4 + 0.5 x 10 s of pauses at most,
-about :data:`BUDGET_S`."""
+STREAK_GAP_S = 2.0
+"""Seconds without a failed attempt after which the next failure starts a new run."""
 MAX_RETRIES = 1000
 """The count redis-py's loops are given: never the binding limit (the budget is)."""
 
@@ -53,14 +66,16 @@ class RetryBudgetSpent(RedisConnectionError):
 class BudgetBackoff(AbstractBackoff):
     """Exponential backoff with full jitter (``BASE_S * 2**failures`` capped at
     ``CAP_S``) that raises :class:`RetryBudgetSpent` when the pause would end past
-    ``budget_s`` from the update's arrival (after ``idle_retries`` outside one)."""
+    ``budget_s`` from the update's arrival (outside one: from the start of the current
+    run of failures)."""
 
     def __init__(self, budget_s: float = BUDGET_S, base_s: float = BASE_S,
-                 cap_s: float = CAP_S, idle_retries: int = IDLE_RETRIES) -> None:
+                 cap_s: float = CAP_S, clock: Callable[[], float] = time.monotonic) -> None:
         self.budget_s = budget_s
         self.base_s = base_s
         self.cap_s = cap_s
-        self.idle_retries = idle_retries
+        self._clock = clock
+        self._streak = (0.0, -STREAK_GAP_S)  # (run started, last failure)
 
     def reset(self) -> None:
         """Nothing to reset: the budget lives in the update's context."""
@@ -69,10 +84,16 @@ class BudgetBackoff(AbstractBackoff):
         """The pause before attempt ``failures + 1`` (seconds); raises
         :class:`RetryBudgetSpent` when there is no time left for it."""
         pause = random.uniform(0, min(self.cap_s, self.base_s * 2 ** min(failures, 16)))
+        now = self._clock()
+        began, last = self._streak
+        if now - last > STREAK_GAP_S:
+            began = now
+        self._streak = (began, now)
         if deadline.arrived() is None:
-            if failures > self.idle_retries:
-                raise RetryBudgetSpent(f"redis unavailable after {failures} attempts")
-        elif deadline.left(self.budget_s) <= pause:
+            if now + pause - began >= self.budget_s:
+                raise RetryBudgetSpent(
+                    f"redis unavailable for {now - began:.1f} s (attempt {failures})")
+        elif deadline.left(self.budget_s, now) <= pause:
             raise RetryBudgetSpent(
                 f"redis unavailable for {deadline.waited():.1f} s since the update arrived")
         return pause
@@ -84,3 +105,25 @@ def budget_retry(budget_s: float = BUDGET_S) -> Retry:
     retried until the budget is spent."""
     return Retry(BudgetBackoff(budget_s), MAX_RETRIES,
                  supported_errors=(RedisConnectionError, RedisTimeoutError, OSError))
+
+
+UNREACHABLE: tuple[type[BaseException], ...] = (
+    RedisConnectionError, RedisTimeoutError, ClusterDownError, TryAgainError,
+    MasterDownError, RedisClusterUnreachableError, SlotNotCoveredError)
+"""What redis-py raises when the store could not be reached or could not serve (the
+budget spent included): nothing was saved by the call that raised it, unless the
+connection died between a write and its reply, which the idempotency key of the save
+(adapters/storage/scripts.py ``SAVE_GAME``) makes harmless to press again."""
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether ``error`` (or what it was raised from) says the store was unreachable,
+    not that the call was wrong."""
+    seen: BaseException | None = error
+    for _ in range(5):
+        if seen is None:
+            return False
+        if isinstance(seen, UNREACHABLE):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -8,8 +8,9 @@
   ``url`` names; redis-py finds the other nodes, follows ``MOVED``/``ASK`` and, after a
   failover or a reshard, reloads the slot map;
 * ``mode="sentinel"``: ``redis.asyncio.sentinel.Sentinel`` on the sentinels'
-  ``host:port`` list and ``master_for(master)``: every new connection asks the sentinels
-  where the primary is, so the workers follow a promotion without a restart.
+  ``host:port`` list and ``master_for(master)``: every connection asks the sentinels
+  where the primary is before each attempt to (re)connect (:class:`AsksSentinels`), so
+  the workers follow a promotion without a restart.
 
 The store always checks the server answers ``PING`` before it is handed out; a server
 that does not (or a setting it cannot use) raises :class:`StoreUnreachable`, which names
@@ -104,6 +105,21 @@ def _failover_options() -> dict[str, Any]:
             "health_check_interval": 10}
 
 
+class AsksSentinels(SentinelManagedConnection):
+    """A Sentinel-managed connection that asks the sentinels where the primary is before
+    every attempt to (re)connect (issue 36). redis-py's own class asks them in
+    ``connect()``, but a command sent on a dropped connection reconnects through
+    ``connect_check_health``, whose retries go to the address the connection had: the
+    dead primary's, until the budget was spent (measured: the generic error 2.5 s after
+    the promotion). A sentinel that has no primary to name yet raises
+    ``MasterNotFoundError``, a ``ConnectionError`` the retry waits out."""
+
+    async def _connect(self) -> None:
+        if self.connection_pool.is_master:
+            self.host, self.port = await self.connection_pool.get_master_address()
+        await super()._connect()  # type: ignore[no-untyped-call]
+
+
 def _sentinel_client(target: RedisTarget) -> Any:
     """A client of the primary the sentinels name, with the URL's credentials and db."""
     options: dict[str, Any] = {"decode_responses": True, **_failover_options()}
@@ -128,7 +144,7 @@ def _sentinel_client(target: RedisTarget) -> Any:
         sentinel_kwargs["password"] = target.sentinel_password
     sentinel = Sentinel(target.sentinels, sentinel_kwargs=sentinel_kwargs, **options)
     return sentinel.master_for(target.master or "", redis_class=aioredis.Redis,
-                               connection_class=observed(SentinelManagedConnection))
+                               connection_class=observed(AsksSentinels))
 
 
 def _observe_cluster(client: RedisCluster) -> RedisCluster:
@@ -208,6 +224,10 @@ async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX,
 
 
 async def open_settings_store(settings: Any) -> RedisStore:
-    """:func:`open_store` on what :class:`bot.settings.Settings` names."""
-    return await open_store(settings.redis_url, settings.redis_prefix,
-                            RedisTarget.of(settings))
+    """:func:`open_store` on what :class:`bot.settings.Settings` names, with the key
+    layout's upgrade running in the background (:mod:`adapters.storage.layout`: keys of
+    the layout before issue 36 are moved; stopped by ``store.close()``)."""
+    store = await open_store(settings.redis_url, settings.redis_prefix,
+                             RedisTarget.of(settings))
+    store.layout.start()
+    return store

@@ -26,6 +26,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from adapters.storage import scripts
 from adapters.storage.feed import Announcements
 from adapters.storage.keys import DEFAULT_PREFIX, StoreKeys
+from adapters.storage.layout import Layout
 from adapters.storage.timers import TimerSets
 from bot.model import CorruptGame
 from bot.ports import LEASE_S
@@ -92,6 +93,7 @@ class RedisStore(Announcements):
         self.client = client
         self.cluster = cluster
         self.keys = StoreKeys(prefix)
+        self.layout = Layout(client, prefix, cluster)
         self._create: AsyncScript = client.register_script(scripts.CREATE_GAME)
         self._save: AsyncScript = client.register_script(scripts.SAVE_GAME)
         self._load: AsyncScript = client.register_script(scripts.LOAD_FOR_UPDATE)
@@ -103,7 +105,9 @@ class RedisStore(Announcements):
         self.timers = TimerSets(client, self.keys, timer_sets, self._claim)
 
     async def close(self) -> None:
-        """Close the client's connections; the store is unusable afterwards."""
+        """Stop the layout upgrade and close the client's connections; the store is
+        unusable afterwards."""
+        await self.layout.stop()
         await self.client.aclose()
 
     # -- game state ---------------------------------------------------------------
@@ -183,6 +187,7 @@ class RedisStore(Announcements):
         cannot be read (another Redis type) is logged and reads as None: the chat has no
         game it can reach, and its next ``/novojogo`` replaces the key (:meth:`bind_chat`)."""
         try:
+            await self._adopt_chat(chat_key)
             with _readable():
                 return _text(await self.client.get(self.keys.chat(chat_key)))
         except CorruptGame as err:
@@ -196,12 +201,19 @@ class RedisStore(Announcements):
         True if bound; False if the chat already has a game. Raises ValueError if ``ttl_s < 1``.
         """
         _check_ttl(ttl_s)
+        await self._adopt_chat(chat_key)
         done = await self._bind(keys=[self.keys.chat(chat_key)], args=[game_id, ttl_s])
         return int(done) == 1
 
     async def unbind_chat(self, chat_key: str, game_id: str) -> None:
         """Clear the chat's active game if it is still ``game_id`` (atomic, Lua)."""
+        await self._adopt_chat(chat_key)
         await self._unbind(keys=[self.keys.chat(chat_key)], args=[game_id])
+
+    async def _adopt_chat(self, chat_key: str) -> None:
+        """Before the first layout pass: the chat's binding as the old layout kept it."""
+        await self.layout.adopt(self.layout.old.chat(chat_key), self.keys.chat(chat_key),
+                                "string")
 
     async def put_invite(self, code: str, game_id: str, ttl_s: int) -> None:
         """Remember for ``ttl_s`` seconds that invitation ``code`` seats at ``game_id``
@@ -224,17 +236,26 @@ class RedisStore(Announcements):
         chat binding's compare-and-delete)."""
         await self._unbind(keys=[self.keys.invite(code)], args=[game_id])
 
-    async def was_seen(self, update_key: str) -> bool:
-        """True when :meth:`first_seen` recorded ``update_key`` (and it has not expired)."""
-        return bool(await self.client.exists(self.keys.seen(update_key)))
+    async def was_seen(self, update_key: str, scope: str = "") -> bool:
+        """True when :meth:`first_seen` recorded ``update_key`` (and it has not expired);
+        ``scope`` is the chat key the marker is kept beside (its slot), as given to
+        :meth:`first_seen`."""
+        if await self.client.exists(self.keys.seen(update_key, scope)):
+            return True
+        return bool(scope) and await self.layout.legacy_seen(update_key)
 
-    async def first_seen(self, update_key: str, ttl_s: int) -> bool:
+    async def first_seen(self, update_key: str, ttl_s: int, scope: str = "") -> bool:
         """Idempotency: True the first time ``update_key`` is seen (SET NX EX), else False.
+        ``scope``: the chat key whose slot keeps the marker ('' for a marker of its own,
+        such as a web link's use).
 
         Raises ValueError if ``ttl_s < 1``.
         """
         _check_ttl(ttl_s)
-        done = await self.client.set(self.keys.seen(update_key), "1", nx=True, ex=ttl_s)
+        done = await self.client.set(self.keys.seen(update_key, scope), "1", nx=True,
+                                     ex=ttl_s)
+        if done and scope and await self.layout.legacy_seen(update_key):
+            return False
         return bool(done)
 
     async def load_for_update(self, game_id: str,
@@ -328,6 +349,7 @@ class RedisStore(Announcements):
         points + ``points`` (may be negative).
         """
         key = self.keys.ranking(chat_key)
+        await self._adopt_ranking(chat_key)
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.hset(key, f"n:{player_key}", name)
             pipe.hincrby(key, f"m:{player_key}", 1)
@@ -347,6 +369,7 @@ class RedisStore(Announcements):
         for player_key, name, won, points in rows:
             args += [player_key, name, int(won), points]
         try:
+            await self._adopt_ranking(chat_key)
             with _readable():
                 done = await self._results(keys=[self.keys.ranking(chat_key)], args=args)
         except CorruptGame as err:
@@ -360,6 +383,7 @@ class RedisStore(Announcements):
         more wins, then more points, then fewer matches, then player key;
         :class:`CorruptGame` when the ranking key cannot be read."""
         with _readable():
+            await self._adopt_ranking(chat_key)
             fields = await self.client.hgetall(self.keys.ranking(chat_key))
             return _ranking_rows({str(_text(k)): str(_text(v)) for k, v in fields.items()})
 
@@ -368,6 +392,7 @@ class RedisStore(Announcements):
         that cannot be read (another Redis type) is logged and reads as unset."""
         try:
             with _readable():
+                await self._adopt_settings(chat_key)
                 return _text(await self.client.hget(self.keys.settings(chat_key), name))
         except CorruptGame as err:
             log.error("chat %s: settings unreadable (%s)", chat_key, type(err).__name__)
@@ -376,7 +401,18 @@ class RedisStore(Announcements):
     async def set_setting(self, chat_key: str, name: str, value: str) -> None:
         """Store a per-chat setting (no expiry); a settings key of another Redis type
         (damaged, read as unset) is replaced by one holding this setting."""
+        await self._adopt_settings(chat_key)
         await self._set_setting(keys=[self.keys.settings(chat_key)], args=[name, value])
+
+    async def _adopt_ranking(self, chat_key: str) -> None:
+        """Before the first layout pass: the chat's ranking as the old layout kept it."""
+        await self.layout.adopt(self.layout.old.ranking(chat_key),
+                                self.keys.ranking(chat_key), "ranking")
+
+    async def _adopt_settings(self, chat_key: str) -> None:
+        """Before the first layout pass: the chat's settings as the old layout kept them."""
+        await self.layout.adopt(self.layout.old.settings(chat_key),
+                                self.keys.settings(chat_key), "fields")
 
 
 def _ranking_rows(fields: dict[str, str]) -> list[RankingRow]:

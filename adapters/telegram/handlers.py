@@ -21,10 +21,18 @@ from telegram import Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
-from adapters.delivery.commands import GENERIC_ERROR, HAND_IN_PRIVATE, run_command
+from adapters import deadline
+from adapters.delivery.commands import (
+    HAND_IN_PRIVATE,
+    failure_text,
+    run_command,
+)
+from adapters.delivery.outbox import Staged
+from adapters.ops.metrics import answered
 from adapters.telegram import render
 from adapters.telegram.calls import api
 from adapters.telegram.i18n import N_, Texts
+from adapters.telegram.order import PLACE, order_key
 from adapters.telegram.outbox import Origin, Outbox
 from bot.buttons import ADMIN_CODES
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, unpack
@@ -57,6 +65,10 @@ ANSWER_S = 2.0
 the service has not answered by then: issue 28)."""
 
 
+LANG_READ_S = 0.5
+"""Seconds the failure text waits for the chat's language (Redis may be what failed)."""
+
+
 class EarlyAnswer:
     """The deadline of one callback query's answer (:meth:`Handlers.press`): armed when
     the press arrives, it answers the query empty :data:`ANSWER_S` later unless
@@ -68,7 +80,7 @@ class EarlyAnswer:
         self._task = asyncio.ensure_future(self._fire(query, outbox))
 
     async def _fire(self, query: Any, outbox: Outbox) -> None:
-        await asyncio.sleep(ANSWER_S)
+        await asyncio.sleep(deadline.left(ANSWER_S))  # from the update's arrival
         if self.answered:
             return
         self.answered = True  # before any await: the handler's own answer is off now
@@ -131,11 +143,19 @@ class Handlers:
         original = await self.outbox.refs.original(chat.id)
         return chat_of(chat, original)
 
-    async def call(self, pending: Awaitable[list[Effect]], fresh: bool = False) -> list[Effect]:
-        """Run one service call under the outbox lock and stage its table and hand views at
-        once, so views reach the coalescers in the order the service made them
-        (``fresh``: the person asked for their hand, send it anew)."""
-        async with self.outbox.lock:
+    async def call(self, pending: Awaitable[list[Effect]], update: Update,
+                   fresh: bool = False) -> Staged:
+        """Run one service call in its turn of the update's line (the place
+        :class:`adapters.telegram.order.UpdateOrder` took when ``update`` arrived, or a
+        new one at the end of its line, :func:`adapters.telegram.order.order_key`) and
+        stage its table and hand views in that turn, so the views of one game reach the
+        coalescers in the order its presses arrived (``fresh``: the person asked for
+        their hand, send it anew). The place is given up when the views are staged."""
+        key = order_key(update)
+        place = PLACE.get()
+        if place is None or place.used or place.key != key:
+            place = self.outbox.order.ticket(key)
+        async with place:
             return self.outbox.stage(list(await pending), fresh=fresh)
 
     async def lang(self, chat: ChatRef) -> Texts:
@@ -199,9 +219,9 @@ class Handlers:
             await api("sendMessage", lambda: message.reply_text(_(ADMIN_UNKNOWN,
                                                                   again=again)))
             return
-        effects = await self.call(run_command(self.service, name, chat, user, args, admin,
-                                              update_key(update)), fresh=name == "mao")
-        sent_hand = self.outbox.queued_hand  # read before any await: set by this call
+        effects, sent_hand = await self.call(run_command(
+            self.service, name, chat, user, args, admin, update_key(update)), update,
+            fresh=name == "mao")
         await self.outbox.deliver(effects, origin)
         if name == "mao" and sent_hand and await self.outbox.dm_known(user.user_id):
             _ = await self.lang(chat)  # an unchanged hand would show them nothing: say where
@@ -216,20 +236,22 @@ class Handlers:
         origin = Origin(chat_id=message.chat_id, message_id=message.message_id)
         payload = (context.args or [""])[0]
         if message.chat.type != ChatType.PRIVATE:
-            await self.outbox.deliver(await self.call(self.service.help(chat, user)), origin)
+            await self.outbox.deliver((await self.call(self.service.help(chat, user),
+                                                       update)).rest, origin)
             return
         await self.outbox.mark_dm_ok(user.user_id)
         kind, game_id = payload[:1], payload[1:]
         effects: list[Effect] = []
         if kind == "j" and game_id:
-            effects = await self.call(self.service.join_game(game_id, user,
-                                                             update=update_key(update)))
+            effects = (await self.call(self.service.join_game(
+                game_id, user, update=update_key(update)), update)).rest
         elif kind == "c" and game_id:  # issue 35: an invitation's link (t.me/...?start=c...)
-            effects = await self.call(self.service.join_code(chat, user, game_id,
-                                                             update=update_key(update)))
+            effects = (await self.call(self.service.join_code(
+                chat, user, game_id, update=update_key(update)), update)).rest
         elif kind == "h" and game_id:
-            effects = await self.call(self.service.show_hand_of(game_id, user), fresh=True)
-            if self.outbox.queued_hand:  # read before any await: set by this call
+            effects, queued = await self.call(self.service.show_hand_of(game_id, user),
+                                              update, fresh=True)
+            if queued:
                 return  # the hand itself answers (a trial got "...quando a partida começar")
         if effects:
             await self.outbox.deliver(effects, origin)
@@ -276,15 +298,17 @@ class Handlers:
                                              if parts and parts[2] == CANCEL
                                              else "/cancelar"))
             else:
-                effects = origin.absorb(await self.call(self.service.press(
-                    user, data, is_admin=admin, update=update_key(update), chat=chat)))
+                effects = origin.absorb((await self.call(self.service.press(
+                    user, data, is_admin=admin, update=update_key(update), chat=chat),
+                    update)).rest)
             if parts is not None and parts[2] in OPENS_DM and (
                     not origin.replies if parts[2] == "h"
                     else not await self.outbox.dm_known(user.user_id)):
                 url = render.deep_link(self.outbox.username, OPENS_DM[parts[2]] + parts[0])
-        except Exception:
+        except Exception as err:
             origin.replies.append(await self.generic(query.message.chat
-                                                     if query.message is not None else None))
+                                                     if query.message is not None else None,
+                                                     err))
             raise  # logged by on_error
         finally:
             if not early.claim():
@@ -295,6 +319,7 @@ class Handlers:
                 late = Origin(chat_id=query.message.chat.id)
                 await self.outbox.deliver([Reply(player=player_of(query.from_user), text=t)
                                            for t in origin.replies], late)
+            answered()  # the wait this press showed, from its arrival (issue 36)
         await self.outbox.deliver(effects, origin)
 
     async def migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -304,16 +329,21 @@ class Handlers:
             return
         await self.outbox.chat_migrated(message.chat.id, int(message.migrate_to_chat_id))
 
-    async def generic(self, chat: Chat | None) -> str:
-        """:data:`GENERIC_ERROR` in the language of ``chat`` (pt-BR when there is none or
-        it cannot be read: this text must get out whatever else is broken)."""
+    async def generic(self, chat: Chat | None, error: BaseException | None = None) -> str:
+        """What a person is told when their call failed with ``error``
+        (:func:`adapters.delivery.commands.failure_text`: :data:`TRY_AGAIN` when Redis
+        stayed unreachable past the failover budget, else :data:`GENERIC_ERROR`), in the
+        language of ``chat`` (pt-BR when there is none or it cannot be read within
+        :data:`LANG_READ_S`: this text must get out whatever else is broken)."""
+        text = failure_text(error)
         try:
             if chat is not None and chat.type != ChatType.PRIVATE:
-                return (await self.lang(await self.chat(chat)))(GENERIC_ERROR)
+                async with asyncio.timeout(LANG_READ_S):
+                    return (await self.lang(await self.chat(chat)))(text)
         except Exception as err:
             log.error("chat %s: language unreadable (%s)", chat.id if chat else None,
                       type(err).__name__)
-        return Texts()(GENERIC_ERROR)
+        return Texts()(text)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log any handler failure with the update id (never the update's content) and
@@ -326,5 +356,5 @@ class Handlers:
         message = update.effective_message
         if message is None:
             return
-        text = await self.generic(message.chat)
+        text = await self.generic(message.chat, context.error)
         await api("sendMessage", lambda: message.reply_text(text))

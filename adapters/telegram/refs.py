@@ -5,9 +5,12 @@ only Telegram has.
 Per game, the hash ``<prefix>:{<game_id>}:tg`` holds ``table`` (``"<chat_id>:<message_id>"``)
 and per person ``hand:<user_id>`` and ``ping:<user_id>`` (message ids in the person's
 private chat). A group that became a supergroup keeps its original id in the service
-(games, settings and ranking stay under it): ``<prefix>:tg:chat:new:<old>`` and
-``...:old:<new>`` map the two ids. Per person, ``<prefix>:tg:dm:<user_id>`` records that
-the bot can write to them (``"1"``) or was refused (``"0"``).
+(games, settings and ranking stay under it): ``<prefix>:{tg:<old>}:successor`` and
+``<prefix>:{tg:<new>}:original`` map the two ids, each in its chat's slot. Per person,
+``<prefix>:{tg:<user_id>}:dm`` (the slot of their private chat) records that the bot
+can write to them (``"1"``) or was refused (``"0"``). Names: :mod:`adapters.storage.keys`;
+before issue 36 these three had no hash tag, and with ``layout`` (the store's
+:class:`adapters.storage.layout.Layout`) an old one is moved when first read.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from redis.exceptions import ResponseError
 
 from adapters.delivery.refs import TWO_DAYS, GameRefs
+from adapters.storage.layout import Layout
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +32,19 @@ class MessageRefs(GameRefs):
     """Message ids of one Telegram bot, on a redis-py asyncio client
     (``decode_responses=True``)."""
 
-    def __init__(self, client: Any, prefix: str = "buraco", ttl_s: int = TWO_DAYS) -> None:
+    def __init__(self, client: Any, prefix: str = "buraco", ttl_s: int = TWO_DAYS,
+                 layout: Layout | None = None) -> None:
         super().__init__(client, prefix, ttl_s, platform="tg")
+        self.layout = layout
+
+    async def _adopt(self, kind: str, ident: str) -> str:
+        """The new name of key ``kind`` (successor, original, dm) of chat or person
+        ``ident``, its old one moved there first while the layout upgrade is under way."""
+        new = getattr(self.keys, kind)("tg", ident)
+        if self.layout is not None:
+            await self.layout.adopt(getattr(self.layout.old, kind)("tg", ident), new,
+                                    "string")
+        return str(new)
 
     async def table(self, game_id: str) -> tuple[int, int] | None:
         """``(chat_id, message_id)`` of the game's table message, or None."""
@@ -61,8 +76,8 @@ class MessageRefs(GameRefs):
         of two Redis Cluster slots, so a pipeline, not a transaction: each write stands
         alone and writing them again (the next migration message) changes nothing."""
         async with self.client.pipeline(transaction=False) as pipe:
-            pipe.set(f"{self.prefix}:tg:chat:new:{old_chat_id}", str(new_chat_id))
-            pipe.set(f"{self.prefix}:tg:chat:old:{new_chat_id}", str(old_chat_id))
+            pipe.set(self.keys.successor("tg", str(old_chat_id)), str(new_chat_id))
+            pipe.set(self.keys.original("tg", str(new_chat_id)), str(old_chat_id))
             await pipe.execute()
 
     async def _read(self, key: str) -> str | None:
@@ -79,20 +94,20 @@ class MessageRefs(GameRefs):
 
     async def successor(self, chat_id: int) -> int | None:
         """The supergroup id that replaced group ``chat_id``, or None."""
-        value = await self._read(f"{self.prefix}:tg:chat:new:{chat_id}")
+        value = await self._read(await self._adopt("successor", str(chat_id)))
         return int(value) if value else None
 
     async def original(self, chat_id: int) -> int | None:
         """The group id that supergroup ``chat_id`` replaced, or None."""
-        value = await self._read(f"{self.prefix}:tg:chat:old:{chat_id}")
+        value = await self._read(await self._adopt("original", str(chat_id)))
         return int(value) if value else None
 
     async def dm_state(self, user_id: str) -> bool | None:
         """True if the bot could write to the person, False if refused, None if unknown."""
-        value = await self._read(f"{self.prefix}:tg:dm:{user_id}")
+        value = await self._read(await self._adopt("dm", user_id))
         return None if value is None else value == "1"
 
     async def set_dm_state(self, user_id: str, ok: bool) -> None:
         """Record whether the bot can write to the person (kept 30 days)."""
-        await self.client.set(f"{self.prefix}:tg:dm:{user_id}", "1" if ok else "0",
+        await self.client.set(await self._adopt("dm", user_id), "1" if ok else "0",
                               ex=30 * 86_400)

@@ -41,7 +41,7 @@ class SeasonCalls(GameRunner):
         :data:`RANKING_ROWS` (wins, then points), with win rate and rating;
         ``/ranking geral``: the people of this group who chose to appear, by their rating
         across groups. An unknown period is named in the reply."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         _ = Translator(await self._lang(chat))
         season = self.season
@@ -77,7 +77,7 @@ class SeasonCalls(GameRunner):
         The profile comes as a picture (the rating trend and the matches and wins by
         variant, :mod:`bot.season.profile_picture`) with its text as the caption; the
         text alone when there is nothing to draw or the drawing fails."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         _ = Translator(await self._lang(chat))
         season = self.season

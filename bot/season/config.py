@@ -69,7 +69,7 @@ class ConfigCalls(GameRunner):
         ``/config tempo 60``, ``/config idioma en``, ``/config mesas admins|todos``
         change one (a chat admin only; ``/config variante`` alone goes back to the bot's
         default). Bad input is refused naming it, and nothing changes."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
         _ = Translator(lang)
@@ -89,7 +89,7 @@ class ConfigCalls(GameRunner):
             return [Reply(player=user, text=err.render(_))]
         await self.store.set_setting(chat.key, name, value)
         if update is not None:
-            await self.store.first_seen(update, UPDATE_TTL_S)
+            await self.store.first_seen(update, UPDATE_TTL_S, chat.key)
         return [Reply(player=user, text=await self._shown(
             chat, Translator(value if name == "lang" else lang)))]
 

@@ -37,7 +37,7 @@ class InProcess(ThreadedApp):
 
     async def make_app(self) -> web.Application:
         self.store = RedisStore(fakeredis.FakeAsyncRedis(decode_responses=True), "inproc")
-        decks = iter([script.deck()] * 8)
+        decks = iter([script.deck()] * 64)  # every deal of a test module
         self.service = Service(self.store, SystemClock(), ai_pace_s=0.0,
                                deck_fn=lambda _rules: next(decks))
         self.server = WebServer(SECRET, BOT_TOKEN)

@@ -10,9 +10,11 @@ from the page, and a reload after the launch data's hour that shows the table.""
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import chromium
@@ -34,23 +36,7 @@ pytestmark = pytest.mark.browser
 ANA = PlayerRef(platform="tg", user_id="51", name="Ana")
 BIA = PlayerRef(platform="tg", user_id="52", name="Bia")
 CAIO = PlayerRef(platform="tg", user_id="53", name="Caio")
-TAP_PX = 44
-LAYOUT = """() => {
-  const vw = window.innerWidth, vh = window.innerHeight, doc = document.scrollingElement;
-  const out = {wide: doc.scrollWidth - vw, tall: doc.scrollHeight - vh, outside: [], small: []};
-  for (const b of document.querySelectorAll('#actions button')) {
-    const r = b.getBoundingClientRect();
-    if (r.top < 0 || r.bottom > vh || r.left < 0 || r.right > vw)
-      out.outside.push(`${b.textContent} ${Math.round(r.top)}-${Math.round(r.bottom)}`);
-  }
-  for (const t of document.querySelectorAll('button, .meld.can-add, [role=button]')) {
-    if (!t.offsetParent) continue;
-    const r = t.getBoundingClientRect();
-    if (r.width < 44 || r.height < 44)
-      out.small.push(`${t.id || t.dataset.code || t.textContent} ${r.width}x${r.height}`);
-  }
-  return out;
-}"""
+
 
 
 def tg_user(person: PlayerRef) -> dict[str, Any]:
@@ -92,14 +78,6 @@ def chat_counts(game: Game) -> dict[str, int]:
             for m in re.finditer(r"(\w+) (\d+)", line.removeprefix("Cartas na mão: "))}
 
 
-def assert_fits(page: Any) -> None:
-    """Every action button inside the viewport, nothing wider or taller than it, every
-    tap target at least 44x44 CSS px."""
-    got = page.evaluate(LAYOUT)
-    assert got["outside"] == [] and got["small"] == [], got
-    assert got["wide"] <= 0 and got["tall"] <= 0, got
-
-
 class Checked:
     """Ana's page checked after each of her taps and each of Bia's moves: the layout,
     her hand against the chat's, the seats' counts against the chat table's."""
@@ -113,7 +91,7 @@ class Checked:
         self.page.wait_for_function("v => Number(document.body.dataset.version) >= v",
                                     arg=version, timeout=5_000)
         self.page.wait_for_timeout(30)
-        assert_fits(self.page)
+        web.assert_fits(self.page)
         if game.status == "playing":
             # the chat's hand: the last one delivered to Ana's private chat
             chat_hand = [f.code for f in self.server.hands[0].cards]
@@ -164,7 +142,7 @@ def test_a_whole_deal_at_360x640_every_action_in_view_hand_and_counts_as_the_cha
     assert shown == [t.strip() for t in lines]
     assert any(t.startswith("Na mão de Bia: ") for t in shown)
     assert web.actions(page) == ["n"]
-    assert_fits(page)
+    web.assert_fits(page)
     chromium.screenshot(page, "table-between-360x640")
     assert_secret(wire, 0, replay)
 
@@ -183,7 +161,7 @@ def test_the_match_s_end_shows_the_winner_the_totals_and_no_action(
     assert page.eval_on_selector_all("#result tr", "r => r.map(x => x.textContent)") == [
         "MãoAnaBia", "1220-165", "Total220-165"]
     assert web.actions(page) == [] and page.is_hidden("#message")
-    assert_fits(page)
+    web.assert_fits(page)
     chromium.screenshot(page, "table-over-360x640")
 
 
@@ -222,7 +200,7 @@ def test_a_14_card_pile_and_a_22_card_hand_fit_360_px(server: InProcess,
                            timeout=5_000)
     assert len(web.hand_codes(page)) == 22
     assert page.eval_on_selector_all("#pile .card", "c => c.length") == 14
-    assert_fits(page)
+    web.assert_fits(page)
     box = page.eval_on_selector("#pile", "p => p.getBoundingClientRect().right")
     assert box <= 360
     chromium.screenshot(page, "table-full-360x640")
@@ -234,7 +212,7 @@ def test_the_lobby_is_played_from_the_page_robot_and_start(server: InProcess,
     page, _wire = open_page(server, new_page, ANA, gid)
     assert page.eval_on_selector_all(".seat .name", "s => s.map(x => x.textContent)") == [
         "Ana"]
-    assert_fits(page)
+    web.assert_fits(page)
     chromium.screenshot(page, "table-lobby-360x640")
     web.action(page, "ai")
     assert page.eval_on_selector_all(".seat .name", "s => s.map(x => x.textContent)") == [
@@ -264,3 +242,185 @@ def test_a_reload_after_the_launch_data_s_hour_shows_the_table(server: InProcess
     fresh.wait_for_selector("body[data-state=refused]", timeout=10_000)
     assert fresh.inner_text("#message") == (
         "Este link expirou: abra a mesa de novo pelo botão do jogo.")
+
+
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def shoot(pages: list[tuple[Any, str]], phase: str) -> None:
+    """Screenshots of ``pages`` (page, size name) once moves have landed, as
+    ``web-<phase>-<size>.png`` in the artefacts; into docs/img too with
+    ``UPDATE_DOCS_SHOT=1`` (the guides' pictures, on purpose)."""
+    for page, size in pages:
+        page.wait_for_timeout(700)  # the flying cards have landed
+        path = chromium.screenshot(page, f"web-{phase}-{size}")
+        if os.environ.get("UPDATE_DOCS_SHOT") == "1":
+            DOCS_IMG.mkdir(parents=True, exist_ok=True)
+            (DOCS_IMG / path.name).write_bytes(path.read_bytes())
+
+
+def both(server: InProcess, new_page: Any, person: PlayerRef,
+         gid: str) -> list[tuple[Any, str]]:
+    """``person``'s table on a phone and on a desktop."""
+    phone, _w = open_page(server, new_page, person, gid, chromium.PHONE)
+    desktop, _w = open_page(server, new_page, person, gid, chromium.DESKTOP)
+    return [(phone, "360x640"), (desktop, "1280x800")]
+
+
+def test_every_phase_is_drawn_on_a_phone_and_a_desktop(server: InProcess,
+                                                       new_page: Any) -> None:
+    # the lobby of four: Ana, Bia and two robots
+    where = chat("-957")
+    gid = server.start_game(where, [ANA, BIA], start=False)
+    for _ in range(2):
+        server.call(server.service.add_ai(where, ANA))
+    pages = both(server, new_page, ANA, gid)
+    for page, _size in pages:
+        page.wait_for_function("() => document.querySelectorAll('.seat').length === 4")
+    shoot(pages, "lobby")
+    # play: Ana drew and picked three cards; the others around her, a spectator
+    server.absorb(server.call(server.service.start(where, ANA)))
+    phone = pages[0][0]
+    phone.wait_for_selector("body[data-status=playing]")
+    web.action(phone, "c")
+    web.tap_cards(phone, web.hand_codes(phone)[:3])
+    assert [n for n in phone.eval_on_selector_all(
+        ".seat .name", "s => s.map(x => x.textContent)")] == ["Bia", "Robô 3", "Robô 4"]
+    web.assert_fits(phone)
+    shoot(pages, "play")
+    spectator, _w = open_page(server, new_page, CAIO, gid)
+    assert spectator.is_hidden("#hand-box") and web.actions(spectator) == []
+    shoot([(spectator, "360x640")], "spectator")
+    # the deal's end, the match's end, a closed game
+    gid = server.start_game(chat("-958"), [ANA, BIA])
+    pages = both(server, new_page, ANA, gid)
+    deal_flow.play(pages[0][0], ServicePlayer(server, BIA, 1), deal_flow.Watch(pages[0][0]))
+    pages[1][0].wait_for_selector("body[data-status=between]")
+    shoot(pages, "between")
+    gid = server.start_game(chat("-959"), [ANA, BIA], args=f"{script.PRESET} target=200")
+    pages = both(server, new_page, ANA, gid)
+    deal_flow.play(pages[0][0], ServicePlayer(server, BIA, 1), deal_flow.Watch(pages[0][0]))
+    pages[1][0].wait_for_selector("body[data-status=over]")
+    shoot(pages, "over")
+    gid = server.start_game(chat("-960"), [ANA, BIA])
+    pages = both(server, new_page, ANA, gid)
+    server.call(server.service.cancel(chat("-960"), ANA))
+    for page, _size in pages:
+        page.wait_for_selector("body[data-status=closed]")
+    shoot(pages, "closed")
+
+
+def test_cards_have_accessible_names_the_keyboard_plays_and_four_colours_are_kept(
+        server: InProcess, new_page: Any) -> None:
+    gid = server.start_game(chat("-961"), [ANA, BIA])
+    page, _wire = open_page(server, new_page, ANA, gid, chromium.DESKTOP)
+    names = dict(page.eval_on_selector_all(
+        "#hand .card", "c => c.map(x => [x.dataset.code, x.getAttribute('aria-label')])"))
+    assert (names["7c"], names["Kc"], names["10d"], names["4h"]) == (
+        "7 de paus", "Rei de paus", "10 de ouros", "4 de copas")
+    # the keyboard alone: Enter on "Comprar do monte", Space on K♣, Enter on "Descartar"
+    before = web.version(page)
+    page.focus('#actions button[data-action="c"]')
+    page.keyboard.press("Enter")
+    before = web.wait_version_after(page, before)
+    page.focus(web.card("Kc"))
+    page.keyboard.press(" ")
+    before = web.wait_version_after(page, before)
+    assert web.selected_codes(page) == ["Kc"]
+    assert page.evaluate("document.activeElement.dataset.code") == "Kc"  # kept on redraw
+    page.focus('#actions button[data-action="d"]')
+    page.keyboard.press("Enter")
+    web.wait_version_after(page, before)
+    assert page.get_attribute("#pile", "data-size") == "1" and "Kc" not in web.hand_codes(page)
+    # the four-colour deck: switched on, kept for this person after a reload
+    assert page.evaluate("document.body.classList.contains('four')") is False
+    page.click("#four")
+    assert page.get_attribute("#four", "aria-pressed") == "true"
+    colour = "c => getComputedStyle(document.querySelector(`#hand .card[data-code='${c}']`)).color"
+    assert page.evaluate(colour, "9d") == "rgb(21, 101, 192)"  # ♦ blue
+    page.reload()
+    web.wait_live(page)
+    assert page.evaluate("document.body.classList.contains('four')") is True
+    assert page.evaluate(colour, "7c") == "rgb(46, 125, 50)"  # ♣ green
+
+
+TELEGRAM_STUB = """
+window.tgCalls = [];
+window.tgHandlers = {};
+const note = (name) => (...args) => { window.tgCalls.push([name, ...args]); };
+window.Telegram = { WebApp: {
+  initData: "", platform: "android", version: "8.0",
+  isVersionAtLeast: (v) => parseFloat(v) <= 8.0,
+  safeAreaInset: { top: 24, bottom: 16, left: 0, right: 0 },
+  contentSafeAreaInset: { top: 40, bottom: 0, left: 0, right: 0 },
+  viewportStableHeight: 0,
+  ready: note("ready"), expand: note("expand"), requestFullscreen: note("requestFullscreen"),
+  disableVerticalSwipes: note("disableVerticalSwipes"), close: note("close"),
+  onEvent: (name, fn) => { window.tgHandlers[name] = fn; },
+  BackButton: { show: note("BackButton.show"), onClick: note("BackButton.onClick") },
+  HapticFeedback: { impactOccurred: note("impact"), selectionChanged: note("selection"),
+                    notificationOccurred: note("notification") },
+  CloudStorage: { getItem: (k, cb) => cb(null, k === "four" ? "1" : ""),
+                  setItem: note("CloudStorage.setItem") },
+} };
+"""
+
+
+def test_inside_telegram_safe_areas_haptics_back_button_fullscreen_and_reconnect(
+        server: InProcess, new_page: Any) -> None:
+    """Telegram's WebApp object (a stand-in with the Bot API 8.0 methods: the real
+    script is not reachable from the tests) is used as DESIGN "A Mini App that feels
+    native" says."""
+    gid = server.start_game(chat("-962"), [ANA, BIA])
+    page, _wire = new_page(viewport=chromium.PHONE)
+    page.add_init_script(TELEGRAM_STUB)
+    page.goto(web.telegram_url(server.url, BOT_TOKEN, tg_user(ANA), gid))
+    web.wait_live(page)
+    calls = [c[0] for c in page.evaluate("window.tgCalls")]
+    for wanted in ("ready", "expand", "disableVerticalSwipes", "requestFullscreen",
+                   "BackButton.show", "BackButton.onClick"):
+        assert wanted in calls, calls
+    padding = page.evaluate("getComputedStyle(document.getElementById('app')).paddingTop")
+    assert padding == "68px"  # 24 + 40 + the page's own 4
+    assert page.evaluate("document.body.classList.contains('four')") is True  # CloudStorage
+    web.action(page, "c")
+    web.tap_cards(page, ["Kc"])
+    haptics = [c for c in page.evaluate("window.tgCalls") if c[0] in ("impact", "selection")]
+    assert haptics == [["impact", "light"], ["selection"]]
+    # the safe area changes (fullscreen entered): laid out again
+    page.evaluate("""() => { Telegram.WebApp.contentSafeAreaInset.top = 0;
+                             tgHandlers.safeAreaChanged(); }""")
+    assert page.evaluate(
+        "getComputedStyle(document.getElementById('app')).paddingTop") == "28px"
+    # 'activated' (back from the background) and 'deactivated' are followed
+    for name in ("deactivated", "activated"):
+        assert page.evaluate(f"typeof tgHandlers.{name}") == "function"
+    page.evaluate("tgHandlers.deactivated()")
+    assert page.evaluate("document.body.classList.contains('paused')") is True
+    page.evaluate("tgHandlers.activated()")
+    assert page.evaluate("document.body.classList.contains('paused')") is False
+    web.assert_fits(page)
+
+
+FLIGHTS = """() => { window.flights = [];
+  new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)
+    if (n.classList && n.classList.contains('flyer'))
+      window.flights.push(n.dataset.code || 'back'); })
+  .observe(document.body, {childList: true}); }"""
+
+
+def test_moves_fly_from_the_stock_and_to_the_pile(server: InProcess, new_page: Any) -> None:
+    """A draw flies a card back from the stock (to the hand, or to the seat that drew), a
+    discard flies that very card to the pile, on the page of the one who moved and on
+    the other's."""
+    gid = server.start_game(chat("-963"), [ANA, BIA])
+    page, _wire = open_page(server, new_page, ANA, gid)
+    other, _w = open_page(server, new_page, BIA, gid)
+    for p in (page, other):
+        p.evaluate(FLIGHTS)
+    web.action(page, "c")
+    web.tap_cards(page, ["Kc"])
+    web.action(page, "d")
+    other.wait_for_function("() => window.flights.length >= 2", timeout=5_000)
+    for p in (page, other):
+        assert p.evaluate("window.flights") == ["back", "Kc"]

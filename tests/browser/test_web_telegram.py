@@ -11,6 +11,7 @@ seat's hand, of the stock or of a morto.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -88,3 +89,55 @@ def test_a_complete_deal_browser_taps_against_chat_buttons_ends_with_the_same_sc
     watch.assert_within(SEEN_WITHIN_S)
     assert_secret(ana_wire, 0, replay)
     assert_secret(bia_wire, 1, replay)
+
+
+def test_the_deal_at_360x640_keeps_actions_in_view_and_the_hand_and_counts_of_the_chat(
+        bot: TelegramBot, new_page: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34 "Done when", through the real bot: after each of Ana's taps on the phone
+    page, every action in view, no overflow, tap targets of 44 px, her page's hand equal to
+    her private chat hand, and each seat's count equal to the group table's."""
+    emu, group = bot.emu, Group(-6104, "Mesa Celular")
+    ana, bia_person = Person(41, "Ana"), Person(42, "Bia")  # private chats of their own
+    game = game_of(start_two(emu, group, ana, bia_person, script.PRESET))
+    bia = open_private_hand(emu, group, bia_person)
+    ana_chat = open_private_hand(emu, group, ana)
+    page, _wire = open_page(bot, new_page, ana, game, chromium.PHONE)
+    tap = web.tap
+    checks = [0]
+    seen: list[Any] = []
+
+    def as_the_chat() -> bool | None:
+        shown = sorted(str(script.Card.parse(c)) for c in web.hand_codes(page))
+        seen[:] = [shown, sorted(ana_chat.cards()), table(emu, group).text[-300:],
+                   page.inner_text("#hand-title")]
+        if shown != sorted(ana_chat.cards()):
+            return None
+        counts = re.search(r"Cartas na mão: Ana (\d+) · Bia (\d+)", table(emu, group).text)
+        title = re.search(r"\((\d+) cartas?\)", page.inner_text("#hand-title"))
+        bia_seat = page.get_attribute('.seat[data-seat="1"]', "data-cards")
+        if counts is None or title is None or bia_seat is None:
+            return None
+        return (int(title.group(1)), int(bia_seat)) == (int(counts.group(1)),
+                                                        int(counts.group(2))) or None
+
+    def tap_and_check(p: Any, selector: str) -> None:
+        tap(p, selector)
+        web.assert_fits(page)
+        if web.hand_codes(page):  # the deal goes on: the chat shows the same hand
+            try:
+                wait_for(as_the_chat, timeout=10, what="the hand and counts as the chat's")
+            except AssertionError as err:
+                raise AssertionError(f"{err}: {seen}") from None
+        checks[0] += 1
+    monkeypatch.setattr(web, "tap", tap_and_check)
+    deal_flow.play(page, bia, deal_flow.Watch(page))
+    assert checks[0] >= 25
+    page.wait_for_selector("body[data-status=between]", timeout=70_000)
+    web.assert_fits(page)
+    lines = [t.strip() for t in page.eval_on_selector_all("#result p", "p => p.map(x => "
+                                                          "x.textContent)")]
+    said = wait_for(lambda: next((t for t in emu.group_texts_ever(group.chat_id)
+                                  if t.startswith("Fim da mão 1.")), None),
+                    what="the deal's result in the group")
+    # the chat's text, but for the emoji selector Telegram's adapter adds after ♥ ♦
+    assert lines == [t.strip().replace("\ufe0f", "") for t in said.split("\n")]

@@ -126,3 +126,39 @@ def seen_after(page: Any, start: float, predicate: str, arg: Any = None,
     acted) until ``predicate`` (a JavaScript function of ``arg``) holds on the page."""
     page.wait_for_function(predicate, arg=arg, timeout=timeout_ms, polling=10)
     return time.monotonic() - start
+
+
+TAP_PX = 44
+"""The smallest tap target, CSS px (issue 34)."""
+LAYOUT = """() => {
+  const vw = window.innerWidth, vh = window.innerHeight, doc = document.scrollingElement;
+  const out = {wide: doc.scrollWidth - vw, tall: doc.scrollHeight - vh, outside: [], small: []};
+  for (const b of document.querySelectorAll('#actions button')) {
+    const r = b.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > vh || r.left < 0 || r.right > vw)
+      out.outside.push(`${b.textContent} ${Math.round(r.top)}-${Math.round(r.bottom)}`);
+  }
+  for (const t of document.querySelectorAll('button, .meld.can-add, [role=button]')) {
+    if (!t.offsetParent) continue;
+    const r = t.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44)
+      out.small.push(`${t.id || t.dataset.code || t.textContent} ${r.width}x${r.height}`);
+  }
+  return out;
+}"""
+
+
+def assert_fits(page: Any) -> None:
+    """Every action button inside the viewport, nothing wider or taller than it, every
+    tap target at least 44x44 CSS px."""
+    got = page.evaluate(LAYOUT)
+    assert got["outside"] == [] and got["small"] == [], got
+    assert got["wide"] <= 0 and got["tall"] <= 0, got
+
+
+def wait_version_after(page: Any, seen: int, timeout_ms: int = ANSWER_MS) -> int:
+    """Wait until the page shows a version above ``seen`` (a function, not an expression:
+    the page's CSP forbids eval); returns it."""
+    page.wait_for_function("v => Number(document.body.dataset.version || 0) > v", arg=seen,
+                           timeout=timeout_ms)
+    return version(page)

@@ -262,8 +262,9 @@ window.BuracoDraw = (function () {
   // ---- the hand and its actions ---------------------------------------------------------
   function renderHand(view, texts, sort, press) {
     const box = $("hand-box");
-    box.hidden = !view.hand;
-    if (!view.hand) return;
+    // no hand, or an empty one with nothing to do (the deal is over)
+    box.hidden = !view.hand || (!view.hand.cards.length && view.status !== "playing");
+    if (box.hidden) return;
     $("hand-title").textContent = view.hand.title;
     const cards = view.hand.cards.slice();
     if (sort === "rank") cards.sort((a, b) => rankOf(a) - rankOf(b) || a.index - b.index);
@@ -289,9 +290,21 @@ window.BuracoDraw = (function () {
   function renderActions(view, press) {
     const actions = $("actions");
     actions.replaceChildren();
-    // adding to a meld is a tap on the meld itself (it says "Juntar ao jogo N")
+    // adding to a meld is a tap on the meld itself (it says "Juntar ao jogo N"); the
+    // lobby's other variants sit under their descriptions, in the scrolling area
     const own = view.hand ? view.hand.actions.filter((a) => a.code !== "e") : [];
-    const all = [...own, ...(view.table_actions || [])];
+    const table = view.table_actions || [];
+    const all = [...own, ...table.filter((a) => a.code !== "v")];
+    const picks = $("picks");
+    picks.replaceChildren();
+    for (const act of table.filter((a) => a.code === "v")) {
+      const b = el("button", "action", act.label);
+      b.type = "button";
+      b.dataset.action = act.code;
+      b.dataset.arg = act.arg;
+      b.addEventListener("click", () => press(act.data));
+      picks.appendChild(b);
+    }
     for (const act of all) {
       const b = el("button", "action", act.label);
       b.type = "button";
@@ -300,7 +313,7 @@ window.BuracoDraw = (function () {
       b.addEventListener("click", () => press(act.data));
       actions.appendChild(b);
     }
-    $("dock").classList.toggle("empty", !view.hand && !all.length);
+    $("dock").classList.toggle("empty", $("hand-box").hidden && !all.length);
   }
 
   // ---- the clock and the log ------------------------------------------------------------
@@ -322,6 +335,7 @@ window.BuracoDraw = (function () {
     if (said && log[log.length - 1] !== said) log.push(said);
     while (log.length > 12) log.shift();
     $("narration").textContent = said;
+    $("shuffle").textContent = view.shuffle || "";  // issue 35: commitment, then seed
     $("log-list").replaceChildren(...log.slice().reverse().map((t) => el("li", null, t)));
   }
 
@@ -395,7 +409,10 @@ window.BuracoDraw = (function () {
     $("center").hidden = !dealt;
     $("log").hidden = !dealt;
     if (dealt) {
-      $("score").textContent = view.sides.map((s) => `${s.label}: ${s.score}`).join(" · ");
+      // the totals only (the sides' names are on their melds): "220 × -165"
+      $("score").textContent = view.sides.map((s) => String(s.score)).join(" × ");
+      $("score").title = view.sides.map((s) => `${s.label}: ${s.score}`).join(" · ");
+      $("score").setAttribute("aria-label", $("score").title);
       renderSeats(view, texts, "");
       renderCenter(view, texts);
       renderTable(view, texts, ctx.press);

@@ -58,7 +58,7 @@ class TournamentCalls(GameRunner):
         the group's tournament (sign-up by button); ``/torneio tabela``: the standings or
         bracket, with its picture, and the current call again; ``/torneio cancelar``:
         its creator or an admin ends it. One clear line for anything refused."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
         _ = Translator(lang)
@@ -124,7 +124,7 @@ class TournamentCalls(GameRunner):
         start, cancel, "Estou aqui". A button of another tournament than the group's
         (stale or forged) is refused as old; one outside a group, or with an argument
         no such button carries, is unknown."""
-        if not await self._fresh(update):
+        if not await self._fresh(update, chat):
             return []
         _ = Translator(await self._lang(chat) if chat is not None else "pt")
         index = number(arg) if code == texts.PRESENT else None
