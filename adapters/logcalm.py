@@ -61,8 +61,8 @@ def _redis(err: BaseException) -> bool:
         import redis.exceptions as rex
     except ImportError:  # pragma: no cover - redis is a core dependency
         return False
-    kinds = (rex.ConnectionError, rex.TimeoutError, rex.ClusterDownError,
-             rex.TryAgainError, rex.MasterDownError, rex.BusyLoadingError)
+    kinds = (rex.ConnectionError, rex.TimeoutError, rex.ClusterError,  # ClusterDownError
+             rex.RedisClusterException, rex.TryAgainError, rex.ReadOnlyError)  # a failover
     return isinstance(err, kinds)
 
 

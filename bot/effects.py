@@ -153,6 +153,10 @@ class TableView(_Frozen):
     """Shown at once, not coalesced with the 3 s gap of play (issue 30): a lobby (its
     edits are few, each awaited by the person who pressed) and the table that replaces
     it at the start. The platform's per-chat cap still holds."""
+    opens_deal: bool = False
+    """The table of a deal just dealt (issue 35): it carries the deal's commitment, so it
+    is shown at once and the hands staged with it wait until it is out (a person sees
+    the commitment on the table before any card of the deal)."""
     home: bool = True
     """The game's own chat (:attr:`bot.model.Game.chat`); False for another place of the
     table (issue 35, bot/places.py): the adapter keeps each place's message apart."""

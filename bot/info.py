@@ -141,6 +141,7 @@ def help_text(_: Translator, guide: str | None = None) -> str:
         _("/voltar — retomar seu lugar depois de ausência"),
         _("/exportar — registro da última partida terminada"),
         _("/replay — rever a última partida terminada, mão a mão e jogada a jogada"),
+        _("/verificar [jogo] — confere o embaralhamento de cada mão pela semente revelada"),
         _("/idioma [pt|en|it] — idioma do grupo"),
         _("/ranking [semana|mes|ano|sempre|geral] — ranking do grupo por período"),
         _("/perfil [@pessoa|publico|privado] — partidas, conquistas e rating"),

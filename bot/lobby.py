@@ -305,7 +305,7 @@ def start(game: Game, user: PlayerRef, now: float, deck_fn: play.DeckFn | None =
     game.touched = game.turn_since = game.step_at = now
     game.last = [(N_("A partida começou."), {})]
     return Outcome(render=lambda: views.at_once(
-        views.after_move_effects(game, {*range(n)}, ping=True)))
+        views.after_move_effects(game, {*range(n)}, ping=True, opens_deal=True)))
 
 
 def closing(game: Game, why: str, tell: bool = False, **kw: Any) -> Outcome:

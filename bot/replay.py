@@ -36,7 +36,7 @@ from engine.cards import Card
 from engine.deal import apply
 from engine.errors import IllegalAction
 from engine.match import LEGACY_FORMATS, RECORD_FORMAT, SEEDED_FORMAT, Match
-from engine.rules import RedThree, Rules, make_rules, stored_options
+from engine.rules import DealerRotation, RedThree, Rules, make_rules, stored_options
 from engine.scoring import score_deal
 from engine.state import DealState, deal_cards
 
@@ -135,7 +135,22 @@ def read(text: str) -> Tape:
         raise BadRecord(type(err).__name__) from None
     if not deals:
         raise BadRecord("no deals")
+    if not _in_deal_order(rules, len(players), deals):
+        raise BadRecord("deal order")
     return Tape(rules, players, variant, options, deals)
+
+
+def _in_deal_order(rules: Rules, players: int, deals: tuple[Deal, ...]) -> bool:
+    """Whether the deals start at the seats the rules give where that needs no replay:
+    the first at seat 0 (docs/rules-decisions.md D13), then, where the next seat deals
+    (RULES C15), each at the seat after the previous one's first (issue 38: the engine's
+    replay checks it; altaneira's dealer depends on who went out, which only a replay of
+    the deal before says: ``engine.record.replay`` checks that)."""
+    if len(deals) < 2:  # a one-deal record may start anywhere (a position, docs)
+        return True
+    if rules.dealer_rotation != DealerRotation.NEXT_SEAT:
+        return deals[0].first == 0
+    return all(d.first == k % players for k, d in enumerate(deals))
 
 
 def _deal(raw: dict[str, Any], players: int, sides: int) -> Deal:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import hands, narration, play, views
+from bot import fairness, hands, narration, play, views
 from bot.buttons import UNKNOWN
 from bot.effects import Effect, PingsOver, Say
 from bot.i18n import N_, Translator
@@ -87,6 +87,9 @@ def breakdown_text(game: Game, score: Any, _: Translator) -> str:
                   for seat in team if left[seat]]
     totals = play.match_scores(game)
     lines.append(_("Placar: {scores}", scores=" × ".join(str(t) for t in totals)))
+    seed = play.match_of(game).revealed_seed  # issue 35: the deal is over, now it may
+    if seed is not None:
+        lines.append(fairness.seed_line(seed, _))
     return "\n".join(lines)
 
 
@@ -157,7 +160,8 @@ def next_deal(game: Game, now: float, seat: int | None,
         game.touched = now
     game.last = [(N_("Mão {n} distribuída."), {"n": len(game.deals) + 1})]
     seats = set(range(len(game.seats)))  # every hand is new: built while the save flies
-    return Outcome(render=lambda: views.after_move_effects(game, seats, ping=True),
+    return Outcome(render=lambda: views.after_move_effects(game, seats, ping=True,
+                                                           opens_deal=True),
                    keep_deals=kept)
 
 

@@ -42,6 +42,7 @@ from bot.season.config import ConfigCalls
 from bot.season.ports import SeasonStore
 from bot.season.tournament import texts as tournament_texts
 from bot.season.tournament.calls import TournamentCalls
+from bot.verify_calls import VerifyCalls
 
 __all__ = ["HANDOFF_S", "Service"]
 
@@ -57,7 +58,8 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, TournamentCalls, InviteCalls):
+class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls,
+              InviteCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import hands, narration, play, variants
+from bot import fairness, hands, narration, play, variants
 from bot.effects import (
     Closed,
     Effect,
@@ -76,12 +76,15 @@ def game_title(game: Game, _: Translator) -> str:
     return _("{name} · até {target} pontos", name=name, target=rules.target)
 
 
-def table_effect(game: Game) -> TableView:
-    """The chat's table message for the game's current status."""
+def table_effect(game: Game, opens_deal: bool = False) -> TableView:
+    """The chat's table message for the game's current status; ``opens_deal``: the table
+    of a deal just dealt, shown at once and before any hand of the deal (its commitment,
+    issue 35: :attr:`TableView.opens_deal`)."""
     _ = Translator(game.lang)
     lobby = game.status == "lobby"
     view = lobby_view(game, _) if lobby else table_view(game, _)
-    return TableView(chat=game.chat, game_id=game.id, view=view, prompt=lobby)
+    return TableView(chat=game.chat, game_id=game.id, view=view, prompt=lobby or opens_deal,
+                     opens_deal=opens_deal)
 
 
 def at_once(effects: list[Effect]) -> list[Effect]:
@@ -175,6 +178,9 @@ def table_view(game: Game, _: Translator) -> View:
                         for k, h in enumerate(state.hands))
     lines.append(_("Cartas na mão: {counts}", counts=counts))
     lines.append(_pile_line(state, rules, _))
+    shuffle = fairness.table_line(game, _)  # issue 35: the commitment, then the seed
+    if shuffle is not None:
+        lines.append(shuffle)
     if game.status == "playing":
         turn = (_("Sua vez.") if state.turn == you
                 else _("Vez de {name}.", name=names[state.turn]))
@@ -268,13 +274,17 @@ def final_view(game: Game, text: str, _: Translator) -> View:
     return View(title=shown.title, lines=[*shown.lines, text])
 
 
-def after_move_effects(game: Game, seats: set[int], ping: bool) -> list[Effect]:
+def after_move_effects(game: Game, seats: set[int], ping: bool,
+                       opens_deal: bool = False) -> list[Effect]:
     """Table view, the hands of ``seats`` (people only), and with ``ping`` (the turn
     moved) a :class:`TurnPing` for the person to play, or :class:`PingsOver` when a
     robot or an away person plays it, or the person has the hand open (the last ping
     names a turn that has passed; :func:`bot.model.hand_open` at the turn's start,
-    issue 30: someone playing is not pinged every turn, someone away still is)."""
-    out: list[Effect] = [table_effect(game), *hands.hand_effects(game, sorted(seats))]
+    issue 30: someone playing is not pinged every turn, someone away still is).
+    ``opens_deal``: a deal was just dealt; its table comes first and is shown before
+    the hands (:func:`table_effect`)."""
+    out: list[Effect] = [table_effect(game, opens_deal),
+                         *hands.hand_effects(game, sorted(seats))]
     turn = play.deal_of(game).turn
     seat = game.seats[turn]
     player = seat.player

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import hands, play, results, views
+from bot import fairness, hands, play, results, views
 from bot.effects import unpack
 from bot.i18n import N_, Translator
 from bot.model import Game
@@ -124,6 +124,7 @@ def _table(game: Game, view: SeatView, seat: int | None, _: Translator) -> dict[
         "deadline": (game.turn_since + game.timer_s
                      if playing and not game.seats[view.turn].robot_plays else None),
         "narration": views.last_text(game, _) if game.last else "",
+        "shuffle": fairness.table_line(game, _) or "",
     }
 
 
@@ -228,7 +229,8 @@ def web_view(game: Game, seat: int | None) -> dict[str, Any]:
     ``spectator``, ``texts`` (the page's words), ``lines`` (the lobby's lines, else
     ``[]``), ``seats`` and ``table_actions`` in the lobby; once dealt the table
     (``sides``, ``players``, ``pile``, ``stock``, ``mortos``, ``turn``, ``my_turn``,
-    ``deadline`` Unix s or None, ``narration``), ``hand`` (None for a spectator or an
+    ``deadline`` Unix s or None, ``narration``, ``shuffle``: the deal's commitment, its
+    seed once over, issue 35), ``hand`` (None for a spectator or an
     AI seat), ``table_actions``, and the deal's and match's end (``result`` lines,
     ``winner``, ``deals``, ``closed``)."""
     _ = Translator(game.lang)

@@ -14,7 +14,7 @@ malformed record or an illegal action becomes part of the result. A
 ``buraco-record/1`` record (written before laid melds kept their layout, RULES C10)
 replays as the engine that wrote it played: melds re-laid after every extension.
 ``buraco-record/3`` is ``/2`` whose seeded deals carry ``shuffle``, ``commitment`` and
-``seed`` (issue 35): checked for shape here, against the deck by :mod:`engine.verify`.
+``seed`` (issue 35): checked for shape here, against the deck by :mod:`engine.deal_check`.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def _actions(raw: Any, offset: int = 0) -> list[Action]:
 def _seeded(deal: dict[str, Any]) -> None:
     """A deal's ``shuffle``, ``commitment`` and ``seed`` (buraco-record/3): all three
     or none, the scheme known, 64 lowercase hex digits each. Whether they match the
-    deck is :mod:`engine.verify`'s question, not the replay's."""
+    deck is :mod:`engine.deal_check`'s question, not the replay's."""
     present = [k for k in SEED_KEYS if k in deal]
     if not present:
         return

@@ -59,10 +59,13 @@ async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     names = sorted(c.name for c in tree.get_commands())
     assert names == ["ajuda", "cancelar", "config", "convidar", "entrar", "exportar", "idioma",
                      "iniciar", "mao", "novojogo", "perfil", "placar", "ranking", "regras",
-                     "replay", "robo", "sair", "torneio", "voltar"]
+                     "replay", "robo", "sair", "torneio", "verificar", "voltar"]
     entrar = tree.get_command("entrar")  # issue 35: an invitation's code, optional
     assert isinstance(entrar, app_commands.Command)
     assert [(p.name, p.required) for p in entrar.parameters] == [("codigo", False)]
+    verificar = tree.get_command("verificar")  # issue 35: the game's code, optional
+    assert isinstance(verificar, app_commands.Command)
+    assert [(p.name, p.required) for p in verificar.parameters] == [("jogo", False)]
     ranking = tree.get_command("ranking")  # issue 29: the period as a list
     assert isinstance(ranking, app_commands.Command)
     assert [c.value for c in ranking.parameters[0].choices] == [
@@ -104,9 +107,9 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
                 continue
             for value in ("xyz", 7):
                 assert await param.transform(None, value) == value, (command.name, param)
-    assert seen == 14  # variante + opcoes, nivel, modo, variante, idioma, periodo,
+    assert seen == 15  # variante + opcoes, nivel, modo, variante, idioma, periodo,
     # pessoa + visibilidade, ajuste + valor, opcoes of /torneio, codigo of /entrar,
-    # retirar of /convidar (issue 35) (pessoa, a member, is
+    # retirar of /convidar, jogo of /verificar (issue 35) (pessoa, a member, is
     # checked by type: an old client's
     # value there is a TransformerError, answered "recarregue o Discord")
     novojogo, robo, mao, regras, idioma, ranking, perfil, config = (
@@ -133,6 +136,9 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
     torneio = cast(Any, tree.get_command("torneio"))  # issue 29
     await torneio.callback(None, opcoes="mata duplas")
     assert calls[-1] == ("torneio", "mata duplas", False)
+    verificar = cast(Any, tree.get_command("verificar"))  # issue 35
+    await verificar.callback(None, jogo=7)
+    assert calls.pop() == ("verificar", "7", False)
     calls.pop()
     calls.pop()
     assert calls == [("novojogo", "7 target=3000", False), ("robo", "xyz", False),

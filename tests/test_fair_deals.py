@@ -1,6 +1,6 @@
 """Deals anyone can verify (issue 35): the seed, its commitment, the documented shuffle
 (engine/fairdeal.py, docs/record-format.md "Verifiable deals"), the record's seeded
-deals (``buraco-record/3``) and the two verifiers: the engine's (``engine.verify``,
+deals (``buraco-record/3``) and the two verifiers: the engine's (``engine.deal_check``,
 behind ``/verificar``) and the standalone stdlib-only ``tools/verify_deal.py``."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from engine.cards import full_deck
+from engine.deal_check import Mismatch, verify_record
 from engine.fairdeal import (
     _below,
     commitment,
@@ -31,7 +32,6 @@ from engine.match import RECORD_FORMAT, SEEDED_FORMAT, Match
 from engine.record import MalformedRecord, replay
 from engine.rules import PRESETS, make_rules
 from engine.simulate import random_action
-from engine.verify import Mismatch, verify_record
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "tools" / "verify_deal.py"

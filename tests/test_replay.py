@@ -235,6 +235,7 @@ async def test_a_replaced_replay_message_or_an_older_match_is_stale(svc: Service
                 "deck": [], "actions": []}),
     RECORD.replace('"Kc"', '"Zz"', 1),                       # no card
     RECORD.replace('{"seat":0,"do":"draw"}', '{"seat":1,"do":"draw"}', 1),  # out of turn
+    RECORD.replace('"first":1', '"first":0', 1),  # deal 2 at seat 0 again (RULES C15)
 ])
 async def test_a_damaged_record_is_told_in_one_line(svc: Service, store: Any,
                                                     record: str) -> None:

@@ -152,3 +152,24 @@ def test_an_uncaught_errors_traceback_has_the_secrets_masked(
     assert "Exception in thread worker:" in text and "ValueError: <secret>" in text
     assert TOKEN not in text
     assert sys.excepthook is sys.__excepthook__
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("pt", "DISCORD_TOKEN recusado pelo Discord: confira o token da página \"Bot\" do "
+           "Developer Portal"),
+    ("en", "DISCORD_TOKEN refused by Discord: check the token of the Developer Portal's "
+           "\"Bot\" page"),
+    ("it", "DISCORD_TOKEN rifiutato da Discord: controlla il token della pagina \"Bot\" del "
+           "Developer Portal"),
+])
+def test_a_refused_discord_token_is_told_whole_in_the_operators_language(
+        lang: str, line: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """discord.py's ``LoginFailure`` says "Improper token has been passed." in English:
+    the line is the operator's language only."""
+    import discord
+
+    from bot.i18n import Translator
+    from bot.startup import Words, setup_error
+
+    monkeypatch.setattr(Words, "_", Translator(lang))
+    assert setup_error(discord.LoginFailure("Improper token has been passed.")) == line

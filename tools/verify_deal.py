@@ -11,7 +11,7 @@ the record. It says OK, or exactly what does not match. ``--commitment`` checks 
 of the deals has the commitment you saw on the table. Exit status: 0 every deal
 verified, 1 something does not match (or a deal has no seed), 2 the file is no record.
 
-It is a separate implementation from the bot's (engine/fairdeal.py, engine/verify.py),
+It is a separate implementation from the bot's (engine/fairdeal.py, engine/deal_check.py),
 written from the documented construction only, so that nobody has to trust the bot's
 code to check the bot: copy this one file anywhere and run it.
 """

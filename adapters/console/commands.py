@@ -42,7 +42,7 @@ HELP_MORE = N_("Mais: regras = regras da variante · idioma en = trocar o idioma
                "sempre], perfil = suas partidas contadas")
 EXPORT = {"exportar", "export", "esporta"}
 INFO = {"q", "?", "p", "regras", "idioma", "exportar", "ranking",
-        "perfil"}  # also allowed between deals and once the match is over
+        "perfil", "verificar"}  # also allowed between deals and once the match is over
 NO_ARGS = {"c", "r", "n", "p", "?", "q", "exportar"}
 NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
 
@@ -161,6 +161,12 @@ async def _export(game: Session, _args: list[str]) -> None:
     game.show(await game.service.export(CHAT, ME))
 
 
+async def _verify(game: Session, args: list[str]) -> None:
+    """``verificar [jogo]``: the service's ``/verificar`` (issue 35), the terminal's
+    finished match checked against its seeds."""
+    game.show(await game.service.verify_deal(CHAT, ME, " ".join(args)))
+
+
 async def _draw(game: Session, _args: list[str]) -> None:
     await game.press("c")
 
@@ -199,7 +205,7 @@ async def _profile(game: Session, args: list[str]) -> None:
 
 SIMPLE = {"p": _score, "regras": _rules, "idioma": _language, "exportar": _export,
           "c": _draw, "r": _redraw, "n": _next, "lj": _onto_meld, "ranking": _ranking,
-          "perfil": _profile}
+          "perfil": _profile, "verificar": _verify}
 
 
 def meld_count(game: Session) -> int | None:

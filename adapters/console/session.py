@@ -28,7 +28,7 @@ ALIASES = {"placar": "p", "score": "p", "punteggio": "p", "ajuda": "?", "help": 
            "aiuto": "?", "sair": "q", "quit": "q", "esci": "q", "rules": "regras",
            "regole": "regras", "language": "idioma", "lingua": "idioma",
            "export": "exportar", "esporta": "exportar", "profile": "perfil",
-           "profilo": "perfil"}
+           "profilo": "perfil", "verify": "verificar", "verifica": "verificar"}
 """Words in any of the three languages -> the command they name."""
 
 

@@ -40,6 +40,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("torneio", N_("Torneio: /torneio [todos|mata] [duplas|individual] [variante] · tabela · "
                    "cancelar")),
     ("convidar", N_("Convidar alguém de outro grupo ou plataforma: /convidar [retirar]")),
+    ("verificar", N_("Conferir o embaralhamento da última partida: /verificar [jogo]")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
@@ -96,4 +97,6 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
         return list(await call(chat, user, args, update=key))
     if name == "cancelar":
         return list(await s.cancel(chat, user, is_admin=admin, update=key))
+    if name == "verificar":  # issue 35 (bot/verify_calls.py)
+        return list(await s.verify_deal(chat, user, args, update=key))
     return list(await s.help(chat, user))

@@ -8,7 +8,9 @@
   any worker showed is dropped; an edit of a message that is gone posts a fresh table.
   While the edit waits the game is in the Redis set of stale tables
   (:mod:`adapters.delivery.stale`), so a worker that dies before it leaves the table to
-  another worker's :meth:`Delivery.redo`.
+  another worker's :meth:`Delivery.redo`. The first table of a deal
+  (``opens_deal``, issue 35) carries the deal's commitment: the game's hands wait until
+  a table of the game is out (at most :data:`OPENING_WAIT_S`).
 - ``HandView``: the person's one hand message per game, edited in place (coalesced per
   message, latest wins), unless the platform shows it as the answer to the person's own
   press (:meth:`Platform.carries_hand`). A refused private message tells the group once
@@ -66,6 +68,10 @@ log = logging.getLogger(__name__)
 GROUP_MESSAGES = (Say, Picture, Document)
 """Effects that post a new message in the group, in the order given."""
 Retable = Callable[[str], Awaitable[list[Effect]]]
+OPENING_WAIT_S = 15.0
+"""How long a hand of a deal just dealt waits for the deal's first table (issue 35: the
+commitment is on the table before anyone sees a card) before it goes out all the same:
+a platform that refuses the table must not keep the cards from the players."""
 
 
 class Delivery:
@@ -88,6 +94,7 @@ class Delivery:
         self.dm_edits = dm_edits or EditCoalescer(gap_s=1.0, per_minute=60)
         self.stale = stale
         self._shown: dict[str, Any] = {}
+        self._openings: dict[str, asyncio.Event] = {}
         self.queued_hand = False
         watch_delivery(self)  # its backlog in the operator's series (issue 36)
 
@@ -212,8 +219,16 @@ class Delivery:
         chat_key = effect.chat.chat_id  # a message beside the table: a queue of its own
         chat_key += f":{effect.game_id}" if effect.apart else ""
         marked = self._mark(effect.game_id, self.group_edits.delay_for(chat_key, effect.prompt))
+        if effect.opens_deal:
+            self._openings.setdefault(effect.game_id, asyncio.Event())
 
         async def show() -> None:
+            try:
+                await shown()
+            finally:  # a later table of the game (it replaced this one) shows it too
+                self._opened(effect.game_id)
+
+        async def shown() -> None:
             due = await marked if marked is not None else None
             if effect.state_version and not await self.refs.newest_table(
                     effect.game_id, effect.state_version):
@@ -226,6 +241,20 @@ class Delivery:
 
         self.group_edits.submit(chat_key, show, prompt=effect.prompt)
         return chat_key
+
+    def _opened(self, game_id: str) -> None:
+        """A table of ``game_id`` is out (or was dropped): its waiting hands may go."""
+        opening = self._openings.pop(game_id, None)
+        if opening is not None:
+            opening.set()
+
+    async def _after_opening(self, game_id: str) -> None:
+        """Wait until the table of the deal just dealt in ``game_id`` is out (issue 35),
+        at most :data:`OPENING_WAIT_S`; at once when no such table is on its way."""
+        opening = self._openings.get(game_id)
+        if opening is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(opening.wait(), OPENING_WAIT_S)
 
     def _mark(self, game_id: str, wait_s: float) -> asyncio.Task[float] | None:
         if self.stale is None:
@@ -265,6 +294,7 @@ class Delivery:
         mine = _field(effect)
 
         async def close() -> None:
+            self._opened(game_id)
             refs = await self.refs.all(game_id)
             if mine in refs:
                 await self._final_table(effect, refs[mine], known)
@@ -302,6 +332,7 @@ class Delivery:
             self.dm_edits.submit(key, lambda: self._hand(effect, None))
 
     async def _hand(self, effect: HandView, origin: Any) -> None:
+        await self._after_opening(effect.game_id)
         field = f"hand:{effect.player.user_id}"
         message = self.platform.hand(effect)
         if self.platform.carries_hand(origin, effect.player):
@@ -324,6 +355,7 @@ class Delivery:
     async def fresh_hand(self, effect: HandView, origin: Any = None) -> None:
         """Send the hand as a new private message and delete the old one: the person
         asked for it (``/mao``), and an edit of an unchanged message shows them nothing."""
+        await self._after_opening(effect.game_id)
         field = f"hand:{effect.player.user_id}"
         old = await self.refs.get(effect.game_id, field)
         await self._private(effect.player, self.platform.hand(effect), effect.chat,

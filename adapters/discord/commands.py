@@ -52,6 +52,7 @@ CODE_HELP = N_("Código de um convite (/convidar), para entrar na mesa de outro 
 WITHDRAW_HELP = N_("Código do convite a retirar (todos: escreva todos)")
 TOURNAMENT_HELP = N_("todos|mata duplas|individual variante alvo=N wo=minutos; ou tabela, "
                      "cancelar")
+GAME_HELP = N_("O código do jogo (do arquivo de /exportar); sem ele, a última partida")
 
 
 class GettextTranslator(app_commands.Translator):
@@ -181,6 +182,12 @@ def _season(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
     @app_commands.describe(opcoes=locale_str(TOURNAMENT_HELP))
     async def torneio(interaction: discord.Interaction[Any], opcoes: str = "") -> None:
         await bot.command(interaction, "torneio", opcoes)
+
+    @tree.command(name="verificar", description=_d("verificar"))
+    @app_commands.guild_only()
+    @app_commands.describe(jogo=locale_str(GAME_HELP))
+    async def verificar(interaction: discord.Interaction[Any], jogo: str | None = None) -> None:
+        await bot.command(interaction, "verificar", typed(jogo))
 
 
 def _simple(name: str, bot: Commands) -> app_commands.Command[Any, Any, None]:

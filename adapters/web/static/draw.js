@@ -323,6 +323,7 @@ window.BuracoDraw = (function () {
     if (said && log[log.length - 1] !== said) log.push(said);
     while (log.length > 12) log.shift();
     $("narration").textContent = said;
+    $("shuffle").textContent = view.shuffle || "";  // issue 35: commitment, then seed
     $("log-list").replaceChildren(...log.slice().reverse().map((t) => el("li", null, t)));
   }
 
