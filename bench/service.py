@@ -22,7 +22,11 @@ state key at turn 30. Targets (issue 13): action p50 <= 0.8 ms (``--cold`` 1.2 m
 ms, p50 <= 5x PING, >= 1,000 actions/s, <= 4 KB. States are written in the service's
 default form (``"z3:"``, bot.model.DEFAULT_CODEC), or ``STATE_CODEC``'s (z1, z2, z3).
 The clock is the script's own (no timer fires), AI pacing 0; keys use a prefix unique
-to the run, and only they are deleted at the end (``REDIS_URL``, default database 15).
+to the run, and only they are deleted at the end. The store is opened as the bot opens
+it (:func:`bench_store`: ``REDIS_MODE``, ``REDIS_URL``, ``REDIS_SENTINELS``,
+``REDIS_SENTINEL_MASTER``, ``REDIS_TIMER_SETS``, ... read by
+:class:`bot.settings.Settings`), except that ``REDIS_URL`` defaults to database 15 of
+the local Redis rather than the embedded fakeredis (issue 36).
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from adapters.storage.connect import open_store  # noqa: E402
+from adapters.storage.connect import RedisTarget, open_store  # noqa: E402
 from adapters.storage.redis_store import RedisStore  # noqa: E402
 from bench._args import positive_int  # noqa: E402
 from bench._presses import DEAL, ENGINE, PICK, find_button, to_presses  # noqa: E402
@@ -54,6 +58,7 @@ from bot import play  # noqa: E402
 from bot.effects import ChatRef, Effect, PlayerRef, View  # noqa: E402
 from bot.model import Codec, decode  # noqa: E402
 from bot.service import Service  # noqa: E402
+from bot.settings import Settings  # noqa: E402
 from engine.actions import Action  # noqa: E402
 from engine.ai import choose  # noqa: E402
 from engine.cards import Card, full_deck  # noqa: E402
@@ -335,10 +340,24 @@ async def cleanup(store: RedisStore) -> int:
     return len(keys)
 
 
+DEFAULT_URL = "redis://127.0.0.1:6379/15"
+
+
+async def bench_store(prefix: str, url: str | None = None) -> tuple[RedisStore, str]:
+    """The store the bot would open from the environment (:class:`bot.settings.Settings`
+    and :meth:`RedisTarget.of`, as ``adapters.storage.connect.open_settings_store``),
+    under key ``prefix``; ``url`` (default ``REDIS_URL``, else :data:`DEFAULT_URL`)
+    replaces the URL. Returns it with the address it names, for the report."""
+    settings = Settings(redis_url=url or os.environ.get("REDIS_URL") or DEFAULT_URL)
+    target = RedisTarget.of(settings)
+    shown = (f"sentinels {settings.redis_sentinels} ({settings.redis_sentinel_master})"
+             if target.mode == "sentinel" else f"{target.mode} {settings.redis_url}")
+    return await open_store(settings.redis_url, prefix, target), shown
+
+
 async def main_async(args: argparse.Namespace) -> None:
     """Open the store, play, print, clean up."""
-    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
-    store = await open_store(url, prefix=f"bench-svc-{secrets.token_hex(4)}")
+    store, url = await bench_store(f"bench-svc-{secrets.token_hex(4)}")
     clock = BenchClock()
     codec = os.environ.get("STATE_CODEC", "")
     codecs: dict[str, Codec] = {"z1": "z1", "z2": "z2", "z3": "z3"}

@@ -137,6 +137,11 @@ class Game(BaseModel):
     """Chats besides ``chat`` where the table is shown too (issue 35, bot/places.py): a
     group, a channel or a private chat, on either platform. A game stored before places
     has none: its one place is ``chat``."""
+    said: list[tuple[int, int, float]] = Field(default_factory=list)
+    """The last preset phrases said at the table (issue 35, bot/phrases.py): ``(seat,
+    phrase index, Unix seconds)``, oldest first."""
+    matched: bool = False
+    """Formed by the queue to find players (issue 35, bot/matchmaking.py)."""
     invites: dict[str, float] = Field(default_factory=dict)
     """Live invitation codes of the lobby (bot/invites.py): code -> Unix seconds it
     expires. Taking a seat with one removes it in the same save (one seat each)."""

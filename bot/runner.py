@@ -360,35 +360,54 @@ class GameRunner:
     async def tick(self, now: float | None = None, limit: int = TICK_CLAIMS,
                    platforms: frozenset[str] | None = None) -> list[Effect]:
         """Claim (lease) due deadlines and do what is due (AI move, timeout, next deal,
-        idle close, the follow-ups of a game that is over); sweep for games without a
-        deadline at the first tick and every :data:`bot.upkeep.SWEEP_S` seconds.
+        idle close, the follow-ups of a game that is over), one game after another:
+        :meth:`due` then :meth:`tick_game` for each claimed game (a worker that runs
+        games concurrently calls the two itself, ``adapters/delivery/ticks.py``).
 
-        One game's failure (a corrupt state, an engine refusal of every fallback move, a
-        dropped connection) neither drops the others of the batch nor loses its own
-        deadline: the lease stands, and a retry is set when the store still answers.
-        ``platforms``: the chat platforms this process delivers to (``{"dc"}``); a claimed
-        game of another platform is handed back, due again in ``HANDOFF_S``, for that
-        platform's workers (one Redis serves both: a Discord process must not play a
+        ``platforms``: the chat platforms this process delivers to (``{"dc"}``); a
+        claimed game of another platform is handed back, due again in ``HANDOFF_S``, for
+        that platform's workers (one Redis serves both: a Discord process must not play a
         Telegram game it cannot show). None: every game."""
+        now = self.clock.now() if now is None else now
+        out: list[Effect] = []
+        for gid in await self.due(now, limit):
+            out += await self.tick_game(gid, now, platforms)
+        return out
+
+    async def due(self, now: float | None = None, limit: int = TICK_CLAIMS) -> list[str]:
+        """Claim (lease, :data:`bot.ports.LEASE_S`) up to ``limit`` due deadlines and
+        return their game ids, each to be stepped by :meth:`tick_game` before its lease
+        ends (a lease that runs out hands the game to the next claim: never lost, and a
+        step that comes late loses its compare-and-set). Sweeps for games without a
+        deadline at the first call and every :data:`bot.upkeep.SWEEP_S` seconds (a failed
+        sweep is logged: one bad key must not stop the timers of every game)."""
         now = self.clock.now() if now is None else now
         if now - self._swept_at >= upkeep.SWEEP_S:
             self._swept_at = now
-            try:  # one bad key must not stop the timers of every game
+            try:
                 await upkeep.sweep(self.store, self.pacing, season=self.season, now=now)
             except Exception as err:
                 log.error("sweep failed (%s)", type(err).__name__)
-        out: list[Effect] = []
-        for gid in await self.store.claim_due(now, limit):
-            try:
-                out += await self._tick_one(gid, now, platforms)
-            except Exception as err:
-                # the code only: an engine message may name a card of someone's hand
-                log.error("game %s: timer step failed (%s)", gid,
-                          getattr(err, "code", type(err).__name__))
-                retry = CORRUPT_RETRY_S if isinstance(err, CorruptGame) else RETRY_S
-                with contextlib.suppress(Exception):  # else the lease brings it back
-                    await self.store.set_deadline(gid, now + retry)
-        return out
+        return list(await self.store.claim_due(now, limit))
+
+    async def tick_game(self, gid: str, now: float | None = None,
+                        platforms: frozenset[str] | None = None) -> list[Effect]:
+        """Do what is due for the claimed game ``gid`` (see :meth:`tick` for
+        ``platforms``) and return its effects. It never raises for the game's own
+        failure (a corrupt state, an engine refusal of every fallback move, a dropped
+        connection): that is logged by code, and its deadline is kept, as the lease
+        stands and a retry is set when the store still answers."""
+        now = self.clock.now() if now is None else now
+        try:
+            return await self._tick_one(gid, now, platforms)
+        except Exception as err:
+            # the code only: an engine message may name a card of someone's hand
+            log.error("game %s: timer step failed (%s)", gid,
+                      getattr(err, "code", type(err).__name__))
+            retry = CORRUPT_RETRY_S if isinstance(err, CorruptGame) else RETRY_S
+            with contextlib.suppress(Exception):  # else the lease brings it back
+                await self.store.set_deadline(gid, now + retry)
+            return []
 
     async def _tick_one(self, gid: str, now: float,
                         platforms: frozenset[str] | None) -> list[Effect]:
@@ -402,4 +421,3 @@ class GameRunner:
         return await self._run(gid, None, lambda g: timers.step(
             g, now, self.pacing, self.chooser, self.deck_fn), reschedule=True,
             threaded=self.threaded, loaded=got)
-

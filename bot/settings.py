@@ -97,6 +97,15 @@ class Settings(BaseSettings):
     telegram_webapp: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
     """Short name of the Mini App registered with @BotFather (``/newapp``): the links
     become ``https://t.me/<bot>/<app>?startapp=<game>``."""
+    discord_client_id: str | None = Field(default=None, pattern=r"^[0-9]{5,20}$")
+    """The Discord application's id (Developer Portal, "OAuth2"): with
+    ``discord_client_secret``, the web table runs as a Discord Activity (docs/web.md)."""
+    discord_client_secret: str | None = Field(default=None, min_length=8)
+    """The application's OAuth2 client secret: exchanges an Activity's authorization
+    code for the person's identity (never logged)."""
+    discord_activity: bool = False
+    """The application has Activities enabled (Developer Portal, "Activities"): "Abrir a
+    mesa" launches the Activity in the channel (else it is the signed link)."""
     turn_timer_s: int = Field(default=90, ge=10, le=86_400)
     ai_pace_s: float = Field(default=1.0, ge=0, le=60, allow_inf_nan=False)
     invite_ttl_s: int = Field(default=1800, ge=60, le=86_400)
@@ -118,7 +127,8 @@ class Settings(BaseSettings):
 
     @field_validator("webhook_url", "webhook_secret", "telegram_base_url", "redis_url",
                      "docs_url", "web_port", "web_public_url", "web_secret",
-                     "telegram_webapp", mode="before")
+                     "telegram_webapp", "discord_client_id", "discord_client_secret",
+                     mode="before")
     @classmethod
     def _unset_when_empty(cls, value: Any) -> Any:
         """``WEBHOOK_URL=`` (as a copied ``.env.example`` leaves it) means unset."""
@@ -229,7 +239,7 @@ def settings_error(err: ValidationError, _: Translator | None = None) -> str:
 
 
 SECRET = {"webhook_secret", "webhook_url", "telegram_token", "discord_token", "redis_url",
-          "redis_password", "redis_sentinel_password", "web_secret"}
+          "redis_password", "redis_sentinel_password", "web_secret", "discord_client_secret"}
 """Settings whose value is never echoed in a line (it is, or may hold, a secret: a
 webhook URL's path often carries one)."""
 

@@ -210,9 +210,7 @@ async def test_asking_for_the_hand_sends_it_anew_and_deletes_the_old(setup: Any)
     delivery, platform = setup
     await delivery.deliver([hand("h1")])
     await delivery.flush()
-    async with delivery.lock:
-        delivery.stage([hand("h1")], fresh=True)
-    assert delivery.queued_hand is True
+    assert delivery.stage([hand("h1")], fresh=True).queued_hand is True
     await delivery.flush()
     assert platform.calls == [("send_private", "hand:h1", "m1"),
                               ("send_private", "hand:h1", "m2"), ("delete_private", "m1")]
@@ -394,11 +392,13 @@ async def test_sigterm_finishes_the_tick_round_in_progress_and_delivers_it(
     class SlowService:
         calls = 0
 
-        async def tick(self, platforms: frozenset[str] | None = None) -> list[Any]:
-            assert platforms == frozenset({"xx"})
+        async def due(self, limit: int) -> list[str]:
             self.calls += 1
-            if self.calls > 1:
-                return []
+            return ["g1"] if self.calls == 1 else []
+
+        async def tick_game(self, gid: str,
+                            platforms: frozenset[str] | None = None) -> list[Any]:
+            assert (gid, platforms) == ("g1", frozenset({"xx"}))
             started.set()
             await asyncio.sleep(0.2)  # an AI thinking, then the save
             return [table("after the move", 1)]

@@ -61,12 +61,11 @@ def delivery() -> tuple[Delivery, SlowPlatform]:
 async def test_a_call_after_a_round_picture_is_posted_after_it_and_before_what_follows(
         ) -> None:
     out, platform = delivery()
-    async with out.lock:
-        rest = out.stage([Say(chat=CHAT, text="🏆 W.O.: Bia x Caio"),
-                          Picture(chat=CHAT, filename="t.png", content=b"png",
-                                  caption="🏆 Terminou: Rodada 1."),
-                          call("🏆 Rodada 2 — Ana x Caio", "tp1"),
-                          Say(chat=CHAT, text="after the call")])
+    rest = out.stage([Say(chat=CHAT, text="🏆 W.O.: Bia x Caio"),
+                      Picture(chat=CHAT, filename="t.png", content=b"png",
+                              caption="🏆 Terminou: Rodada 1."),
+                      call("🏆 Rodada 2 — Ana x Caio", "tp1"),
+                      Say(chat=CHAT, text="after the call")]).rest
     await out.deliver(rest)
     await out.flush()
     assert platform.posted == ["🏆 W.O.: Bia x Caio", "picture: 🏆 Terminou: Rodada 1.",
@@ -77,8 +76,7 @@ async def test_a_call_with_no_message_before_it_is_queued_at_once() -> None:
     """Alone (a press of "Estou aqui"), a call is queued by ``stage`` itself, so it keeps
     the order of the service calls that made it."""
     out, platform = delivery()
-    async with out.lock:
-        rest = out.stage([call("🏆 Final — Ana x Bia", "tp0"), Say(chat=CHAT, text="later")])
+    rest = out.stage([call("🏆 Final — Ana x Bia", "tp0"), Say(chat=CHAT, text="later")]).rest
     assert [e.kind for e in rest] == ["say"]
     await out.deliver(rest)
     await out.flush()

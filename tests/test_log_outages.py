@@ -126,7 +126,7 @@ class PingService:
     def __init__(self, client: Any) -> None:
         self.client = client
 
-    async def tick(self, platforms: frozenset[str]) -> list[Any]:
+    async def due(self, limit: int) -> list[str]:
         await self.client.ping()
         return []
 
@@ -139,9 +139,6 @@ class QuietOutbox:
 
     class platform:
         name = "tg"
-
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
 
     def stage(self, effects: list[Any]) -> list[Any]:
         return []

@@ -5,6 +5,7 @@ platform errors and 429s) and a health endpoint ready only while Redis answers."
 from __future__ import annotations
 
 import socket
+import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -14,7 +15,8 @@ import pytest
 import redis.asyncio as aioredis
 from telegram.error import BadRequest, RetryAfter
 
-from adapters.ops.metrics import REGISTRY, MeteredService
+from adapters import deadline
+from adapters.ops.metrics import REGISTRY, MeteredService, answered
 from adapters.ops.server import start_ops, stop_ops
 from adapters.storage.connect import open_store
 from adapters.storage.redis_store import RedisStore
@@ -72,6 +74,22 @@ async def test_presses_are_counted_by_outcome_and_timed() -> None:
     assert {k: value("buraco_presses_total", outcome=k) - before[k] for k in before} == {
         "applied": 1.0, "answered": 1.0, "error": 1.0}
     assert value("buraco_press_seconds_count") - timed == 3.0
+
+
+async def test_a_press_an_adapter_marked_is_timed_from_its_arrival_to_its_answer() -> None:
+    """Issue 36: the wait a person sees starts when the update arrived (before any
+    queueing), not when the service call starts, and ends at the answer."""
+    table = TableView(chat=ChatRef(platform="tg", chat_id="-1"), game_id="g", version=2,
+                      view=View(title="Mesa"))
+    count, total = value("buraco_press_seconds_count"), value("buraco_press_seconds_sum")
+    slow = value("buraco_press_seconds_bucket", le="1.0")
+    deadline.arrive(at=time.monotonic() - 1.5)  # it waited in line for 1.5 s
+    await MeteredService(Presses([table])).press(ANA, "g|1|c|")
+    assert value("buraco_press_seconds_count") == count  # not timed by the service call
+    answered()
+    assert value("buraco_press_seconds_count") - count == 1.0
+    assert 1.5 <= value("buraco_press_seconds_sum") - total < 2.5
+    assert value("buraco_press_seconds_bucket", le="1.0") == slow  # not under a second
 
 
 async def test_metrics_count_the_deadlines_due_overdue_and_the_live_games(

@@ -78,14 +78,14 @@ TEXTS = {
         "unreadable": "Not a game record: {why}",
     },
     "it": {
-        "deal": "Smazzata {n}", "ok": "OK", "bad": "NON CORRISPONDE", "noseed": "SENZA SEME",
-        "noseed_why": "questa smazzata non ha seme (distribuita da un mazzo dato, o prima "
-                      "delle smazzate verificabili): niente da controllare",
+        "deal": "Mano {n}", "ok": "OK", "bad": "NON CORRISPONDE", "noseed": "SENZA SEME",
+        "noseed_why": "questa mano non ha seme (distribuita da un mazzo dato, o prima "
+                      "delle mani verificabili): niente da controllare",
         "commit_line": "impegno {c} = SHA-256 del seme",
         "seed_line": "seme {s}",
-        "commit_bad": "l'impegno della registrazione ({given}) non è lo SHA-256 del seme "
+        "commit_bad": "l'impegno del registro ({given}) non è lo SHA-256 del seme "
                       "({computed})",
-        "card_bad": "posizione {pos} del mazzo ({where}): la registrazione ha {given}, il "
+        "card_bad": "posizione {pos} del mazzo ({where}): il registro ha {given}, il "
                     "seme dà {computed}",
         "reshuffle_bad": "l'ordine in cui gli scarti tornano al tallone ('reshuffle') non è "
                          "quello del seme",
@@ -93,11 +93,11 @@ TEXTS = {
         "stock": "tallone, carta {k} dall'alto",
         "hand_line": "{name}: {cards}", "morto_line": "pozzetto {side}: {cards}",
         "stock_line": "tallone (dall'alto): {cards}",
-        "seen_ok": "L'impegno {c} è quello della smazzata {n}.",
-        "seen_bad": "Nessuna smazzata di questa registrazione ha l'impegno {c}.",
-        "all_ok": "Risultato: OK, tutte le {n} smazzate corrispondono ai semi.",
-        "not_ok": "Risultato: NON CORRISPONDE ({n} su {total} smazzate).",
-        "unreadable": "Non è una registrazione di partita: {why}",
+        "seen_ok": "L'impegno {c} è quello della mano {n}.",
+        "seen_bad": "Nessuna mano di questo registro ha l'impegno {c}.",
+        "all_ok": "Risultato: OK, tutte le {n} mani corrispondono ai semi.",
+        "not_ok": "Risultato: NON CORRISPONDE ({n} mani su {total}).",
+        "unreadable": "Non è un registro di partita: {why}",
     },
 }
 

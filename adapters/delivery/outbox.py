@@ -37,9 +37,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from adapters.delivery.coalesce import EditCoalescer
+from adapters.delivery.order import KeyedOrder, game_key
 from adapters.delivery.platform import MessageGone, Platform, PrivateRefused
 from adapters.delivery.refs import GameRefs
 from adapters.delivery.relay import Relay
@@ -72,6 +73,19 @@ OPENING_WAIT_S = 15.0
 """How long a hand of a deal just dealt waits for the deal's first table (issue 35: the
 commitment is on the table before anyone sees a card) before it goes out all the same:
 a platform that refuses the table must not keep the cards from the players."""
+CALLS_AT_ONCE = 64
+"""Service calls one worker runs at once (the bound of :attr:`Delivery.order`): presses,
+commands, timer steps and web presses of different games together (issue 36)."""
+
+
+class Staged(NamedTuple):
+    """What :meth:`Delivery.stage` leaves to the caller: the ``rest`` of the effects, to
+    :meth:`Delivery.deliver`, and whether this call ``queued_hand`` (a private hand went
+    to the hand coalescer), returned rather than kept so concurrent calls never read
+    another's."""
+
+    rest: list[Effect]
+    queued_hand: bool
 
 
 class Delivery:
@@ -79,37 +93,40 @@ class Delivery:
 
     ``group_edits`` / ``dm_edits``: the coalescers of table and hand edits (defaults: 3 s
     and 20 a minute per chat; 1 s and 60 a minute per hand message). ``stale``: the Redis
-    set of tables owed an edit (None: not kept, e.g. in unit tests).
+    set of tables owed an edit (None: not kept, e.g. in unit tests). ``order``: the
+    lines of calls per game and chat this process's handlers, tick loop and web table
+    share (:class:`adapters.delivery.order.KeyedOrder`; default: a new one bounded by
+    :data:`CALLS_AT_ONCE`).
     """
 
     def __init__(self, platform: Platform, refs: GameRefs,
                  group_edits: EditCoalescer | None = None,
                  dm_edits: EditCoalescer | None = None,
-                 stale: StaleTables | None = None, relay: Relay | None = None) -> None:
+                 stale: StaleTables | None = None, relay: Relay | None = None,
+                 order: KeyedOrder | None = None) -> None:
         self.platform = platform
         self._relay = relay
         self.refs = refs
-        self.lock = asyncio.Lock()
+        self.order = order if order is not None else KeyedOrder(CALLS_AT_ONCE)
         self.group_edits = group_edits or EditCoalescer(gap_s=3.0, per_minute=20)
         self.dm_edits = dm_edits or EditCoalescer(gap_s=1.0, per_minute=60)
         self.stale = stale
         self._shown: dict[str, Any] = {}
         self._openings: dict[str, asyncio.Event] = {}
-        self.queued_hand = False
         watch_delivery(self)  # its backlog in the operator's series (issue 36)
 
     def stage(self, effects: list[Effect], origin: Any = None,
-              fresh: bool = False) -> list[Effect]:
+              fresh: bool = False) -> Staged:
         """Queue the table, hand and closing effects on their coalescers now, without
         awaiting, so they keep the order of the service calls that made them; return the
-        other effects for :meth:`deliver`. Call it right after the service call (under
-        :attr:`lock`, which the handlers and the tick loop share). A hand the origin's
-        answer carries is returned too (it must be the answer, not a later edit).
-        ``fresh``: the person asked for their hand (``/mao``): it is sent anew rather than
-        edited (an edit of an unchanged message shows nothing). :attr:`queued_hand` says
-        whether this call queued a private hand."""
+        other effects for :meth:`deliver`. Call it right after the service call, in the
+        same turn of its game's line (:attr:`order`, which the handlers and the tick loop
+        share). A hand the origin's answer carries is returned too (it must be the
+        answer, not a later edit). ``fresh``: the person asked for their hand (``/mao``):
+        it is sent anew rather than edited (an edit of an unchanged message shows
+        nothing)."""
         rest: list[Effect] = []
-        self.queued_hand = False
+        queued_hand = False
         said = False  # a new group message came first: a message beside the table waits
         for effect in effects:
             if platform_of(effect) != self.platform.name:
@@ -123,20 +140,20 @@ class Delivery:
                     rest.append(effect)
                 else:
                     self._queue_hand(effect, origin if fresh else None, fresh)
-                    self.queued_hand = True
+                    queued_hand = True
             elif isinstance(effect, Closed):
                 self._queue_closed(effect)
             else:
                 rest.append(effect)
                 said = said or isinstance(effect, GROUP_MESSAGES)
-        return rest
+        return Staged(rest, queued_hand)
 
     async def deliver(self, effects: list[Effect], origin: Any = None) -> None:
         """Render every effect, in order; faults are handled here (see module doc).
         Another platform's effects are handed over in one step per platform."""
         mine: list[Effect] = []
         others: dict[str, list[Effect]] = {}
-        for effect in self.stage(effects, origin):
+        for effect in self.stage(effects, origin).rest:
             where = platform_of(effect)
             if where == self.platform.name:
                 mine.append(effect)
@@ -180,9 +197,8 @@ class Delivery:
             await self.deliver(effects)
         owed = await self.relay.claim_owed(name, limit)
         for game_id, lease in owed:
-            tables = await retable(game_id)
-            async with self.lock:
-                self.stage(tables)
+            async with self.order.ticket(game_key(game_id)):  # in the game's line
+                self.stage(await retable(game_id))
             await self.relay.done(name, game_id, lease)
         return len(effects) + len(owed)
 
@@ -276,15 +292,16 @@ class Delivery:
 
     async def redo(self, retable: Retable, limit: int = 10) -> int:
         """Bring up to date the tables a dead worker left stale: claim them and queue the
-        table ``retable(game_id)`` renders from the stored game. Returns how many."""
+        table ``retable(game_id)`` renders from the stored game, in the game's line of
+        :attr:`order`. Returns how many."""
         if self.stale is None:
             return 0
         games = await self.stale.claim(limit)
         for game_id in games:
-            effects = await retable(game_id)
-            if not effects:
-                await self.stale.forget(game_id)
-            async with self.lock:
+            async with self.order.ticket(game_key(game_id)):
+                effects = await retable(game_id)
+                if not effects:
+                    await self.stale.forget(game_id)
                 self.stage(effects)
         return len(games)
 

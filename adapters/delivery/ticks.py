@@ -1,6 +1,12 @@
 """The tick loop every chat process runs: timers, AI moves and next deals of the service,
 and the tables a dead worker left stale, delivered through the shared delivery; and the
-clean stop both processes use on SIGTERM."""
+clean stop both processes use on SIGTERM.
+
+Due games are claimed (leased, DESIGN "Timers": a claim is a lease) and stepped
+concurrently, at most :data:`TICK_CONCURRENCY` at once, each in its game's line of the
+delivery's :class:`adapters.delivery.order.KeyedOrder`, so a game's timer step keeps its
+order with its presses while one slow game (a dying Redis node, a robot that thinks)
+holds no other (issue 36)."""
 
 from __future__ import annotations
 
@@ -13,56 +19,110 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from adapters import logcalm
+from adapters.delivery.order import game_key
 from adapters.delivery.outbox import Delivery
 from adapters.ops.metrics import REDIS_ERRORS
-from adapters.ops.series import tick_round
+from adapters.ops.series import TICK_STEPS, tick_round
 
 log = logging.getLogger(__name__)
 
 TICK_S = 0.5
 STOP_WAIT_S = 10.0
+TICK_CONCURRENCY = 8
+"""Games one worker steps at once. Only as many are claimed as there is room for, so a
+claimed game starts at once, well within its lease (:data:`bot.ports.LEASE_S`); robot
+moves think in threads (they share the worker's CPU: more at once would make each one
+slower, not the whole faster)."""
+SLOW_STEP_S = 1.0
+"""A step still running after this long leaves the bound (it goes on): it waits on
+Redis (a dying node, a failover), not on the CPU, and must not keep the due games of
+the other nodes waiting."""
 
 
 async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
-                    stop: asyncio.Event | None = None) -> None:
-    """Call ``service.tick()`` until ``stop`` is set (forever without one) and deliver its
-    effects (AI, timers, next deal); after a tick that did something, tick again at once
-    (more may be due). Each round also re-renders the tables a dead worker left stale
-    (:meth:`Delivery.redo`) and delivers what another platform's process handed to
+                    stop: asyncio.Event | None = None, bound: int = TICK_CONCURRENCY,
+                    slow_s: float = SLOW_STEP_S) -> None:
+    """Until ``stop`` is set (forever without one): claim due games
+    (``service.due(limit=)``, as many as there is room for under ``bound``) and step each
+    in a task of its own (:func:`step`); claim again at once while games come due and
+    there is room, else every ``every_s`` seconds or when a step ends. A step running for
+    ``slow_s`` stops counting against ``bound``. Each round (timed and counted:
+    :func:`adapters.ops.series.tick_round`) also re-renders the tables a dead worker left
+    stale (:meth:`Delivery.redo`) and delivers what another platform's process handed to
     this platform (:meth:`Delivery.relayed`: a table shown in places on both, issue 35).
-    A round in progress when ``stop`` is set is finished."""
+    Steps in progress when ``stop`` is set are finished before this returns."""
     stop = stop or asyncio.Event()
     mine = frozenset({outbox.platform.name})  # games of other platforms are handed back
+    loop = asyncio.get_running_loop()
+    busy: set[asyncio.Task[None]] = set()  # counted against the bound
+    alive: set[asyncio.Task[None]] = set()  # every step not finished
     while not stop.is_set():
-        effects: list[Any] = []
+        claimed: list[str] = []
         try:
             with tick_round() as round_:
-                async with outbox.lock:  # same order rule as the handlers (Handlers.call)
-                    effects = list(await service.tick(platforms=mine))
-                    rest = outbox.stage(effects)
-                round_.done(effects)
-            if rest:
-                await outbox.deliver(rest)
-            await outbox.redo(service.table_of)
-            if await outbox.relayed(service.table_of):
-                effects.append(None)  # more may be waiting: round again at once
+                if len(busy) < bound:
+                    claimed = list(await service.due(limit=bound - len(busy)))
+                for gid in claimed:
+                    task = loop.create_task(step(service, outbox, gid, mine))
+                    busy.add(task)
+                    alive.add(task)
+                    task.add_done_callback(busy.discard)
+                    task.add_done_callback(alive.discard)
+                    loop.call_later(slow_s, busy.discard, task)
+                await outbox.redo(service.table_of)
+                if await outbox.relayed(service.table_of):
+                    claimed.append("")  # more may be waiting: round again at once
+                round_.done([])  # the steps count their own changes (step)
             logcalm.healthy("Redis")  # the round read Redis: an outage in the log ends
         except Exception as err:
             if isinstance(err, RedisError):
                 REDIS_ERRORS.inc()
             log.exception("tick failed")
-        if not effects:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), every_s)
+        if not claimed or len(busy) >= bound:
+            await _pause(stop, busy, every_s)
+    if alive:
+        await asyncio.gather(*alive, return_exceptions=True)
+
+
+async def _pause(stop: asyncio.Event, running: set[asyncio.Task[None]],
+                 every_s: float) -> None:
+    """Wait ``every_s`` seconds, or less: until ``stop`` is set or a step ends."""
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({stopping, *running}, timeout=every_s,
+                           return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+
+
+async def step(service: Any, outbox: Delivery, gid: str,
+               platforms: frozenset[str] | None) -> None:
+    """Step the claimed game ``gid`` (``service.tick_game``) in its line of
+    :attr:`Delivery.order` and stage its views there, then deliver the rest. A failure is
+    logged (the service keeps the game's deadline: :meth:`bot.runner.GameRunner.
+    tick_game`)."""
+    try:
+        async with outbox.order.ticket(game_key(gid)):
+            effects = list(await service.tick_game(gid, platforms=platforms))
+            rest = outbox.stage(effects).rest
+        if any(getattr(e, "kind", "") == "table" for e in effects):
+            TICK_STEPS.inc()  # a game the step changed
+        if rest:
+            await outbox.deliver(rest)
+    except Exception as err:
+        if isinstance(err, RedisError):
+            REDIS_ERRORS.inc()
+        log.exception("game %s: tick failed", gid)
 
 
 async def wind_down(ticking: asyncio.Task[None] | None, stop: asyncio.Event,
                     outbox: Delivery, wait_s: float = STOP_WAIT_S) -> None:
-    """Stop cleanly (SIGTERM): let the tick round in progress finish, wait for the service
-    call a handler is running (it holds :attr:`Delivery.lock` until its views are staged),
-    then deliver every coalesced edit. A step that does not finish in ``wait_s`` is
-    abandoned: nothing half-saved, since the store saves a step atomically, and a table
-    left unshown stays in the stale set for another worker."""
+    """Stop cleanly (SIGTERM): let the steps in progress finish, wait for every call in
+    :attr:`Delivery.order` (presses in hand: running, or waiting for their game's turn)
+    to be done with its service call, then deliver every coalesced edit. A step that
+    does not finish in ``wait_s`` is abandoned: nothing half-saved, since the store saves
+    a step atomically, and a table left unshown stays in the stale set for another
+    worker."""
     stop.set()
     if ticking is not None:
         try:
@@ -72,8 +132,7 @@ async def wind_down(ticking: asyncio.Task[None] | None, stop: asyncio.Event,
             with contextlib.suppress(asyncio.CancelledError):
                 await ticking
     with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(wait_s), outbox.lock:
-            pass
+        await asyncio.wait_for(outbox.order.drained(), wait_s)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(outbox.flush(), wait_s)
 

@@ -4,7 +4,7 @@ Handlers stay a few lines (DESIGN "Examples to follow" 8): decode the interactio
 the service, deliver its effects through the shared delivery with the interaction as the
 origin. Every interaction is answered within Discord's 3 s: a deadline armed when it
 arrives defers it :data:`ACK_S` after its arrival unless it was answered by then,
-whatever is slow meanwhile (the service call, the outbox's order lock, the channel's
+whatever is slow meanwhile (the service call, the wait for its game's turn, the channel's
 language read before the answer: a slow Redis or a failover, issue 28); the answer is
 completed later. Interaction ids go to the service as ``"dc:i:<id>"`` (idempotency).
 """
@@ -21,10 +21,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters import logcalm
+from adapters import deadline, logcalm
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.commands import failure_text, run_command
 from adapters.delivery.i18n import N_, Texts
+from adapters.delivery.order import Ticket, chat_key, press_key
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import GameRefs
 from adapters.delivery.stale import StaleTables
@@ -33,6 +34,7 @@ from adapters.delivery.window import SharedWindow
 from adapters.discord.commands import GettextTranslator, install
 from adapters.discord.items import ITEMS, item_of, payloads_of
 from adapters.discord.platform import DiscordPlatform, Origin
+from adapters.ops.metrics import answered
 from bot.effects import ChatRef, Effect, HandView, PlayerRef, TableView, number
 
 log = logging.getLogger(__name__)
@@ -162,21 +164,24 @@ class BuracoClient(discord.AutoShardedClient):
         await self.press(interaction, payloads, page)
 
     async def _answer_in_time(self, interaction: discord.Interaction[Any], origin: Origin,
-                              pending: Awaitable[list[Effect]], fresh: bool = False,
-                              command: bool = False) -> None:
-        """Run the service call and deliver, with the deferral armed as a deadline
+                              pending: Awaitable[list[Effect]], place: Ticket,
+                              fresh: bool = False, command: bool = False) -> None:
+        """Run the service call in its turn of ``place`` (the interaction's line in
+        :attr:`Delivery.order`, taken on arrival: the Telegram handlers' order rule) and
+        stage its views there, then deliver, with the deferral armed as a deadline
         :data:`ACK_S` after ``origin.arrived`` (:meth:`_defer_by_deadline`) until the
         interaction is answered. A call that fails is logged and answered with
-        :data:`GENERIC_ERROR` (never "Feito.")."""
+        :data:`GENERIC_ERROR` (never "Feito."). The wait from the arrival to the answer
+        is observed (:func:`adapters.ops.metrics.answered`)."""
         async def call() -> list[Effect]:
-            async with self.delivery.lock:  # the order rule of the Telegram handlers
+            async with place:
                 effects = last_views(list(await pending))
-                rest = self.delivery.stage(effects, origin, fresh=fresh)
-                if origin.dm and self.delivery.queued_hand:
+                rest, queued_hand = self.delivery.stage(effects, origin, fresh=fresh)
+                if origin.dm and queued_hand:
                     origin.dm_hand = asyncio.Event()
                 return rest
 
-        deadline = asyncio.ensure_future(self._defer_by_deadline(interaction, origin, command))
+        deferral = asyncio.ensure_future(self._defer_by_deadline(interaction, origin, command))
         failed: BaseException | None = None
         try:
             effects = await call()
@@ -186,10 +191,12 @@ class BuracoClient(discord.AutoShardedClient):
             log.error("interaction %s failed (%s)", interaction.id, type(err).__name__,
                       exc_info=err)
         finally:
+            place.release()  # a call that never ran gives its place up
             try:
                 await self._finish(interaction, origin, command, failed)
+                answered()
             finally:  # answered by now: a deferral still asleep has nothing left to do
-                deadline.cancel()
+                deferral.cancel()
 
     @staticmethod
     async def _defer_by_deadline(interaction: discord.Interaction[Any], origin: Origin,
@@ -292,12 +299,14 @@ class BuracoClient(discord.AutoShardedClient):
                       args: str = "", dm: bool = False) -> None:
         """A slash command: the same service call as the Telegram command ``name``."""
         origin = Origin(interaction, dm=dm)  # arrived now: the deferral counts from here
+        deadline.arrive(origin.arrived)
+        place = self.delivery.order.ticket(chat_key(str(interaction.channel_id)))
         chat, user = chat_of(interaction), player_of(interaction.user)
         admin = (name in ("cancelar", "config", "novojogo", "torneio")  # issue 29
                  and interaction.permissions.manage_messages)
         pending = run_command(self.service, name, chat, user, args, admin,
                               f"{PLATFORM}:i:{interaction.id}")
-        await self._answer_in_time(interaction, origin, pending, fresh=name == "mao",
+        await self._answer_in_time(interaction, origin, pending, place, fresh=name == "mao",
                                    command=True)
 
     async def press(self, interaction: discord.Interaction[Any], data: list[str],
@@ -306,6 +315,9 @@ class BuracoClient(discord.AutoShardedClient):
         changed cards for a select); ``page`` shows that page of a big hand. The channel
         of a guild goes with it: a payload that is no button is answered in its language."""
         origin = Origin(interaction, page=page or 0)  # arrived now: the deadline counts
+        deadline.arrive(origin.arrived)
+        place = self.delivery.order.ticket(press_key(data[0] if data else "",
+                                                     str(interaction.channel_id)))
         user = player_of(interaction.user)
         chat = chat_of(interaction) if interaction.guild is not None else None  # not a DM
         admin = interaction.permissions.manage_messages
@@ -318,7 +330,7 @@ class BuracoClient(discord.AutoShardedClient):
                                                 chat=chat)
             return out
 
-        await self._answer_in_time(interaction, origin, presses())
+        await self._answer_in_time(interaction, origin, presses(), place)
 
 
 def _on_message(message: discord.Message | None, custom_id: str) -> bool:

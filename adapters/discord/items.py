@@ -7,10 +7,12 @@ a :class:`Presser`), which calls the service.
 - ``bbc:<game>|<version>|<n>``: a card select; its options' values are card payloads.
 - ``bba:<game>|<version>``: a select of actions; its options' values are payloads.
 - ``bbp:<game>|<version>|<page>``: show another page of a big hand.
+- ``bbw:<game>``: "Abrir a mesa" as a Discord Activity (``LAUNCH_ACTIVITY``).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any, Protocol, cast
 
@@ -18,6 +20,7 @@ import discord
 
 from adapters.discord.render import Btn, Menu, Message
 
+log = logging.getLogger(__name__)
 STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
           "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
 
@@ -71,6 +74,33 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _presser(interaction).press(interaction, [f"{self.game}|0|h|"], page=self.page)
+
+
+class LaunchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"bbw:(?P<game>[a-z0-9]{8})"):
+    """"Abrir a mesa" where the application has Activities enabled (``DISCORD_ACTIVITY``,
+    docs/web.md "Discord Activity"): answers with ``LAUNCH_ACTIVITY`` (interaction
+    response type 12), which opens the web table as an Activity in the channel; the
+    Activity finds the channel's game itself."""
+
+    def __init__(self, game: str, label: str = "?") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+                                           custom_id=f"bbw:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> LaunchButton:
+        return cls(match["game"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as err:  # Activities not enabled after all: the hand
+            log.warning("discord: LAUNCH_ACTIVITY refused (%s %s): showing the hand",
+                        err.status, err.code)
+            await _presser(interaction).press(interaction, [f"{self.game}|0|h|"])
 
 
 class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -128,7 +158,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await _presser(interaction).press(interaction, list(self.item.values)[:1])
 
 
-ITEMS = (PressButton, PageButton, CardSelect, ActionSelect)
+ITEMS = (PressButton, PageButton, LaunchButton, CardSelect, ActionSelect)
 
 
 def item_of(custom_id: str) -> type[discord.ui.DynamicItem[Any]] | None:
@@ -155,6 +185,8 @@ def payloads_of(custom_id: str, values: list[str]) -> tuple[list[str], int | Non
         return [match["data"]], None
     if item is PageButton:
         return [f"{match['game']}|0|h|"], int(match["page"])
+    if item is LaunchButton:  # an old hand's "Abrir a mesa": the current hand
+        return [f"{match['game']}|0|h|"], None
     return (values[:1] if item is ActionSelect else values), None
 
 
@@ -165,6 +197,8 @@ def _item(part: Btn | Menu, row: int) -> discord.ui.Item[Any]:
     elif part.url:
         made = discord.ui.Button(label=part.label, url=part.url,
                                  style=discord.ButtonStyle.link)
+    elif part.custom_id.startswith("bbw:"):
+        made = LaunchButton(part.custom_id[4:], part.label)
     elif part.custom_id.startswith("bbp:"):
         game, ver, page = part.custom_id[4:].split("|")
         made = PageButton(game, int(ver), int(page), part.label)

@@ -80,7 +80,8 @@ class Hand:
 
     effect: HandView
     link: str | None = None
-    """The web table's signed link for this person ("Abrir a mesa"), when served."""
+    """The web table's signed link for this person ("Abrir a mesa"), when served; or
+    ``bbw:<game>``, the button that launches it as a Discord Activity."""
 
     def message(self, lang: str, page: int = 0, note: str = "") -> render.Message:
         """The rendered hand in ``lang`` at ``page``; ``note`` goes first."""
@@ -115,8 +116,10 @@ class DiscordPlatform:
 
     def hand(self, effect: HandView) -> Hand:
         """The hand, rendered when sent."""
-        link = (self.web.signed("dc", effect.player.user_id, effect.game_id)
-                if self.web is not None and effect.view.buttons else None)
+        link = None
+        if self.web is not None and effect.view.buttons:  # the Activity, else the link
+            link = (f"bbw:{effect.game_id}" if self.web.activity
+                    else self.web.signed("dc", effect.player.user_id, effect.game_id))
         return Hand(effect, link)
 
     def text(self, text: str) -> str:

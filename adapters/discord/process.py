@@ -69,6 +69,7 @@ def point_at(api_base: str | None) -> None:
 
 async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
     from adapters.ops.metrics import MeteredService
+    from adapters.storage.queue import RedisQueue
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
@@ -79,7 +80,8 @@ async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
     service = MeteredService(Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
-        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s))
+        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
+        queue=RedisQueue(store.client, settings.redis_prefix)))
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
@@ -108,7 +110,9 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
         client = await _client(settings, store)
         stop = stop or stop_on_signals()
         async with client, web_table(settings, store, client.service, "dc",
-                                     client.delivery.deliver) as links:
+                                     client.delivery.deliver,
+                                     client.delivery.order,
+                                     discord_api=DiscordTuning().discord_api_base) as links:
             client.delivery.platform.web = links  # type: ignore[attr-defined]
             await client.login(settings.discord_token)
             log.info("%s", running_line(client))

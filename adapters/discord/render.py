@@ -142,7 +142,8 @@ def _option(face: CardFace) -> str:
 def hand_message(view: View, game_id: str, _: Translator, page: int = 0,
                  link: tuple[str, str] | None = None) -> Message:
     """The hand: cards line and the view's lines, card selects and the actions valid now;
-    ``link`` ``(label, url)`` a link button first among the actions (the web table).
+    ``link`` ``(label, url)`` a link button first among the actions (the web table);
+    a "url" ``bbw:<game>`` makes it the button that launches the Activity instead.
 
     ``page`` (0-based) picks which 75 cards the selects offer when there are more.
     Every card and every action of ``view`` is reachable: nothing is dropped."""
@@ -168,7 +169,8 @@ def hand_message(view: View, game_id: str, _: Translator, page: int = 0,
                          _(N_("Cartas {a}–{b}: escolha"), a=first, b=first + len(chunk) - 1),
                          [Opt(_option(f), b.data, f.selected) for f, b in chunk],
                          max_values=len(chunk)))
-    web = [Btn(link[0], "", "link", url=link[1])] if link else []
+    web = ([Btn(link[0], link[1], "primary")] if link[1].startswith("bbw:") else
+           [Btn(link[0], "", "link", url=link[1])]) if link else []
     rows += _action_rows(web + extra + [button(b) for b in actions], MAX_ROWS - len(rows),
                          ver, game_id, _)
     description = " ".join(_face(f) for f in view.cards)

@@ -3,7 +3,11 @@
 * ``buraco_presses_total{outcome}``: button presses served, by outcome: ``applied`` (the
   game changed: a table or hand view came back), ``answered`` (shown or told, nothing
   changed: a hand, a refusal), ``error`` (the call failed);
-* ``buraco_press_seconds``: how long the service took per press (histogram);
+* ``buraco_press_seconds``: the wait a person sees per press (histogram): from the
+  update's or interaction's arrival at the worker (:mod:`adapters.deadline`, marked
+  before any queueing) to its answer sent (:func:`answered`); a service called outside
+  any chat update (no arrival marked: the reliability worker, a benchmark) times its
+  own call instead;
 * ``buraco_timers_due`` / ``buraco_timers_overdue``: deadlines due now, and due for
   more than :data:`OVERDUE_S` (a worker fleet that falls behind), over every timer set;
 * ``buraco_live_games``: games with a deadline (every live game has exactly one);
@@ -26,12 +30,15 @@ from typing import Any
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from redis.exceptions import RedisError
 
+from adapters import deadline
+
 log = logging.getLogger(__name__)
 OVERDUE_S = 30.0
 REGISTRY = CollectorRegistry()
 PRESSES = Counter("buraco_presses", "Button presses served, by outcome", ["outcome"],
                   registry=REGISTRY)
-PRESS_SECONDS = Histogram("buraco_press_seconds", "Service time per button press",
+PRESS_SECONDS = Histogram("buraco_press_seconds",
+                          "Wait per button press, from its arrival to its answer",
                           buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0,
                                    5.0, 10.0), registry=REGISTRY)
 TIMERS_DUE = Gauge("buraco_timers_due", "Deadlines due now", registry=REGISTRY)
@@ -55,9 +62,18 @@ def outcome_of(effects: list[Any]) -> str:
     return "applied" if any(getattr(e, "kind", "") == "table" for e in effects) else "answered"
 
 
+def answered() -> None:
+    """Observe the wait of the press being served (:data:`PRESS_SECONDS`): the seconds
+    since its arrival (:func:`adapters.deadline.waited`). The adapter calls it once the
+    press's answer is sent; nothing is observed outside a marked arrival."""
+    if deadline.arrived() is not None:
+        PRESS_SECONDS.observe(deadline.waited())
+
+
 class MeteredService:
-    """The service with its presses counted and timed, Redis errors counted; every other
-    attribute is the service's own."""
+    """The service with its presses counted, Redis errors counted, and timed when no
+    adapter marked the arrival (else the adapter times the press to its answer:
+    :func:`answered`); every other attribute is the service's own."""
 
     def __init__(self, service: Any) -> None:
         self._service = service
@@ -66,17 +82,23 @@ class MeteredService:
         return getattr(self._service, name)
 
     async def press(self, *args: Any, **kw: Any) -> list[Any]:
-        """``Service.press`` (same arguments, same result or error), measured."""
+        """``Service.press`` (same arguments, same result or error), measured (and in
+        the intake gauges while it runs: :func:`adapters.ops.series.handling`)."""
+        from adapters.ops.series import handling  # it registers on REGISTRY: after it
+
         began = time.perf_counter()
+        marked = deadline.arrived() is not None
         try:
-            effects = list(await self._service.press(*args, **kw))
+            with handling():
+                effects = list(await self._service.press(*args, **kw))
         except Exception as err:
             PRESSES.labels("error").inc()
             if isinstance(err, RedisError):
                 REDIS_ERRORS.inc()
             raise
         finally:
-            PRESS_SECONDS.observe(time.perf_counter() - began)
+            if not marked:
+                PRESS_SECONDS.observe(time.perf_counter() - began)
         PRESSES.labels(outcome_of(effects)).inc()
         return effects
 

@@ -18,6 +18,8 @@
   ``buraco_ticks_total{outcome}``, ``buraco_tick_steps_total`` (games a round changed:
   robot moves, timeouts, next deals) and ``buraco_tick_last_success_timestamp_seconds``
   (``time() - ...`` is the time since the last good round);
+* ``buraco_ready``: 1 while ``/health/ready`` would answer 200, 0 while it answers 503
+  (:class:`adapters.ops.health.Readiness`, read at each scrape);
 * ``buraco_metric_samples_skipped_total{gauge}``: a Redis-sampled gauge
   (:func:`adapters.ops.metrics.sample_timers`) left out of a scrape because Redis did
   not answer in time.
@@ -26,6 +28,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import platform
 import time
 import weakref
@@ -77,6 +80,8 @@ SKIPPED = Counter("buraco_metric_samples_skipped",
                   "Redis-sampled gauges left out of a scrape (Redis did not answer)",
                   ["gauge"], registry=REGISTRY)
 SKIPPED.labels("timers")
+READY = Gauge("buraco_ready", "1 while this worker can serve (/health/ready), else 0",
+              registry=REGISTRY)
 
 
 class RedisByNode:
@@ -110,17 +115,26 @@ _HANDLING: dict[int, float] = {}
 _PENDING: list[Callable[[], int]] = []
 
 
+_COUNTED: contextvars.ContextVar[bool] = contextvars.ContextVar("intake_counted",
+                                                               default=False)
+
+
 @contextlib.contextmanager
 def handling() -> Iterator[None]:
     """Count the update being served (its arrival from :mod:`adapters.deadline`, else
-    now) as in flight until the block ends."""
-    token = object()
+    now) as in flight until the block ends; once per update (the Telegram update
+    processor counts it from its arrival, the service wrapper then does not again)."""
+    if _COUNTED.get():
+        yield
+        return
+    token, counted = object(), _COUNTED.set(True)
     arrived = deadline.arrived()
     _HANDLING[id(token)] = time.monotonic() if arrived is None else arrived
     try:
         yield
     finally:
         del _HANDLING[id(token)]
+        _COUNTED.reset(counted)
 
 
 def pending_from(count: Callable[[], int]) -> None:

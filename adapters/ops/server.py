@@ -38,6 +38,7 @@ def ops_app(store: Any, clock: Any = time.time) -> web.Application:
     async def metrics(_request: web.Request) -> web.Response:
         if not await sample_timers(store, clock()):
             series.SKIPPED.labels("timers").inc()
+        series.READY.set(0 if await readiness.check() else 1)
         body = generate_latest(REGISTRY)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 

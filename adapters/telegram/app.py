@@ -6,8 +6,9 @@
 ``TELEGRAM_BASE_URL`` points the bot at another Bot API server (self-hosted, or the test
 emulator); it is the server root, ``/bot<token>/<method>`` is appended.
 ``TELEGRAM_POLL_INTERVAL`` (seconds, default 0) spaces ``getUpdates`` calls for servers
-that do not long-poll. A background loop calls ``service.tick()`` every 0.5 s (AI moves,
-timers, next deal) and delivers its effects.
+that do not long-poll. Updates are handled concurrently, in order per game and chat
+(:mod:`adapters.telegram.order`); a background loop steps the due games (AI moves,
+timers, next deal, :mod:`adapters.delivery.ticks`) and delivers their effects.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from telegram.ext import (
 
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.commands import COMMANDS
+from adapters.delivery.order import KeyedOrder
+from adapters.delivery.outbox import CALLS_AT_ONCE
 from adapters.delivery.stale import StaleTables
 from adapters.delivery.ticks import stop_on_signals, tick_loop, wind_down
 from adapters.delivery.window import SharedWindow
@@ -40,6 +43,7 @@ from adapters.telegram import render
 from adapters.telegram.calls import api
 from adapters.telegram.handlers import Handlers
 from adapters.telegram.i18n import Texts
+from adapters.telegram.order import UpdateOrder
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
 from adapters.telegram.watched import watched_requests
@@ -109,12 +113,13 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     else:  # an answer ends an outage in the log (adapters/logcalm.py)
         calls, polls = watched_requests()
         builder = builder.request(calls).get_updates_request(polls)
-    application = builder.build()
+    order = KeyedOrder(CALLS_AT_ONCE)  # updates side by side, each game in order (issue 36)
+    application = builder.concurrent_updates(UpdateOrder(order)).build()
     group_edits = EditCoalescer(gap_s=3.0, per_minute=20,
                                 shared=SharedWindow(refs.client, refs.prefix))
     stale = StaleTables(refs.client, refs.prefix, "tg", sets=settings.redis_timer_sets)
     handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits,
-                                        stale=stale))
+                                        stale=stale, order=order))
     links = getattr(service, "invite_links", None)
     if isinstance(links, dict):  # issue 35: /convidar's link opens the private chat
         links["tg"] = lambda code: [render.deep_link(handlers.outbox.username, f"c{code}")]
@@ -171,6 +176,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     from adapters.ops.series import pending_from
     from adapters.ops.server import start_ops, stop_ops
     from adapters.storage.connect import open_settings_store
+    from adapters.storage.queue import RedisQueue
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
@@ -180,7 +186,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     service = MeteredService(Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
-        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s))
+        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
+        queue=RedisQueue(store.client, settings.redis_prefix)))
     ops = await start_ops(store, settings.metrics_port)
 
     async def lang_of(chat_key: str) -> str:
@@ -207,8 +214,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     allowed_updates=updates)
             log.info("%s", running_line(settings, application.bot.username,
                                         TelegramTuning().telegram_poll_interval))
-            async with web_table(settings, store, service, "tg",
-                                 handlers.outbox.deliver) as links:
+            async with web_table(settings, store, service, "tg", handlers.outbox.deliver,
+                                 handlers.outbox.order) as links:
                 handlers.outbox.platform.web = links
                 halt = asyncio.Event()
                 ticking = asyncio.get_running_loop().create_task(

@@ -21,14 +21,18 @@ from telegram import Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
+from adapters import deadline
 from adapters.delivery.commands import (
     HAND_IN_PRIVATE,
     failure_text,
     run_command,
 )
+from adapters.delivery.outbox import Staged
+from adapters.ops.metrics import answered
 from adapters.telegram import render
 from adapters.telegram.calls import api
 from adapters.telegram.i18n import N_, Texts
+from adapters.telegram.order import PLACE, order_key
 from adapters.telegram.outbox import Origin, Outbox
 from bot.buttons import ADMIN_CODES
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, unpack
@@ -76,7 +80,7 @@ class EarlyAnswer:
         self._task = asyncio.ensure_future(self._fire(query, outbox))
 
     async def _fire(self, query: Any, outbox: Outbox) -> None:
-        await asyncio.sleep(ANSWER_S)
+        await asyncio.sleep(deadline.left(ANSWER_S))  # from the update's arrival
         if self.answered:
             return
         self.answered = True  # before any await: the handler's own answer is off now
@@ -139,11 +143,19 @@ class Handlers:
         original = await self.outbox.refs.original(chat.id)
         return chat_of(chat, original)
 
-    async def call(self, pending: Awaitable[list[Effect]], fresh: bool = False) -> list[Effect]:
-        """Run one service call under the outbox lock and stage its table and hand views at
-        once, so views reach the coalescers in the order the service made them
-        (``fresh``: the person asked for their hand, send it anew)."""
-        async with self.outbox.lock:
+    async def call(self, pending: Awaitable[list[Effect]], update: Update,
+                   fresh: bool = False) -> Staged:
+        """Run one service call in its turn of the update's line (the place
+        :class:`adapters.telegram.order.UpdateOrder` took when ``update`` arrived, or a
+        new one at the end of its line, :func:`adapters.telegram.order.order_key`) and
+        stage its table and hand views in that turn, so the views of one game reach the
+        coalescers in the order its presses arrived (``fresh``: the person asked for
+        their hand, send it anew). The place is given up when the views are staged."""
+        key = order_key(update)
+        place = PLACE.get()
+        if place is None or place.used or place.key != key:
+            place = self.outbox.order.ticket(key)
+        async with place:
             return self.outbox.stage(list(await pending), fresh=fresh)
 
     async def lang(self, chat: ChatRef) -> Texts:
@@ -207,9 +219,9 @@ class Handlers:
             await api("sendMessage", lambda: message.reply_text(_(ADMIN_UNKNOWN,
                                                                   again=again)))
             return
-        effects = await self.call(run_command(self.service, name, chat, user, args, admin,
-                                              update_key(update)), fresh=name == "mao")
-        sent_hand = self.outbox.queued_hand  # read before any await: set by this call
+        effects, sent_hand = await self.call(run_command(
+            self.service, name, chat, user, args, admin, update_key(update)), update,
+            fresh=name == "mao")
         await self.outbox.deliver(effects, origin)
         if name == "mao" and sent_hand and await self.outbox.dm_known(user.user_id):
             _ = await self.lang(chat)  # an unchanged hand would show them nothing: say where
@@ -224,20 +236,22 @@ class Handlers:
         origin = Origin(chat_id=message.chat_id, message_id=message.message_id)
         payload = (context.args or [""])[0]
         if message.chat.type != ChatType.PRIVATE:
-            await self.outbox.deliver(await self.call(self.service.help(chat, user)), origin)
+            await self.outbox.deliver((await self.call(self.service.help(chat, user),
+                                                       update)).rest, origin)
             return
         await self.outbox.mark_dm_ok(user.user_id)
         kind, game_id = payload[:1], payload[1:]
         effects: list[Effect] = []
         if kind == "j" and game_id:
-            effects = await self.call(self.service.join_game(game_id, user,
-                                                             update=update_key(update)))
+            effects = (await self.call(self.service.join_game(
+                game_id, user, update=update_key(update)), update)).rest
         elif kind == "c" and game_id:  # issue 35: an invitation's link (t.me/...?start=c...)
-            effects = await self.call(self.service.join_code(chat, user, game_id,
-                                                             update=update_key(update)))
+            effects = (await self.call(self.service.join_code(
+                chat, user, game_id, update=update_key(update)), update)).rest
         elif kind == "h" and game_id:
-            effects = await self.call(self.service.show_hand_of(game_id, user), fresh=True)
-            if self.outbox.queued_hand:  # read before any await: set by this call
+            effects, queued = await self.call(self.service.show_hand_of(game_id, user),
+                                              update, fresh=True)
+            if queued:
                 return  # the hand itself answers (a trial got "...quando a partida começar")
         if effects:
             await self.outbox.deliver(effects, origin)
@@ -284,8 +298,9 @@ class Handlers:
                                              if parts and parts[2] == CANCEL
                                              else "/cancelar"))
             else:
-                effects = origin.absorb(await self.call(self.service.press(
-                    user, data, is_admin=admin, update=update_key(update), chat=chat)))
+                effects = origin.absorb((await self.call(self.service.press(
+                    user, data, is_admin=admin, update=update_key(update), chat=chat),
+                    update)).rest)
             if parts is not None and parts[2] in OPENS_DM and (
                     not origin.replies if parts[2] == "h"
                     else not await self.outbox.dm_known(user.user_id)):
@@ -304,6 +319,7 @@ class Handlers:
                 late = Origin(chat_id=query.message.chat.id)
                 await self.outbox.deliver([Reply(player=player_of(query.from_user), text=t)
                                            for t in origin.replies], late)
+            answered()  # the wait this press showed, from its arrival (issue 36)
         await self.outbox.deliver(effects, origin)
 
     async def migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

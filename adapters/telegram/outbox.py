@@ -30,6 +30,7 @@ from telegram.constants import ParseMode
 from telegram.error import ChatMigrated, Forbidden
 
 from adapters.delivery.coalesce import EditCoalescer
+from adapters.delivery.order import KeyedOrder
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.platform import MessageGone, PrivateRefused
 from adapters.delivery.stale import StaleTables
@@ -339,9 +340,9 @@ class Outbox(Delivery):
                  lang_of: Callable[[str], Awaitable[str]],
                  group_edits: EditCoalescer | None = None,
                  dm_edits: EditCoalescer | None = None,
-                 stale: StaleTables | None = None) -> None:
+                 stale: StaleTables | None = None, order: KeyedOrder | None = None) -> None:
         super().__init__(TelegramPlatform(bot, refs, lang_of), refs, group_edits, dm_edits,
-                         stale)
+                         stale, order=order)
         self.bot = bot
         self.lang_of = lang_of
 

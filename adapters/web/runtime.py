@@ -17,7 +17,9 @@ from typing import Any
 
 from aiohttp import web
 
+from adapters.delivery.order import KeyedOrder
 from adapters.web import auth
+from adapters.web.activity import DiscordActivity
 from adapters.web.server import Deliver, Site, WebServer
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,8 @@ class WebLinks:
     public_url: str
     secret: bytes
     webapp: str | None = None
+    activity: bool = False
+    """"Abrir a mesa" on Discord launches the Activity (``DISCORD_ACTIVITY``)."""
 
     def mini_app(self, bot_username: str, game_id: str) -> str | None:
         """``https://t.me/<bot>/<app>?startapp=<game>`` (None without a Mini App)."""
@@ -72,10 +76,15 @@ _RUNNING: dict[int, _Running] = {}
 
 @contextlib.asynccontextmanager
 async def web_table(settings: Any, store: Any, service: Any, platform: str,
-                    deliver: Deliver | None) -> AsyncIterator[WebLinks | None]:
+                    deliver: Deliver | None,
+                    order: KeyedOrder | None = None,
+                    discord_api: str | None = None) -> AsyncIterator[WebLinks | None]:
     """Serve ``platform``'s games on the web table while inside (None, and nothing
-    served, when ``WEB_PORT`` is unset). The first platform starts the server, the last
-    one stops it."""
+    served, when ``WEB_PORT`` is unset). ``order``: the platform's lines of calls per
+    game (its delivery's), which the web presses join. The first platform starts the
+    server, the last one stops it. Discord's, with ``DISCORD_CLIENT_ID`` and
+    ``DISCORD_CLIENT_SECRET``, also serves the table as an Activity (``discord_api``:
+    Discord's REST base, else Discord's own)."""
     port = settings.web_port
     if not port:
         yield None
@@ -91,9 +100,16 @@ async def web_table(settings: Any, store: Any, service: Any, platform: str,
         log.info("web table on %s:%d, public address %s", settings.web_listen, port,
                  settings.web_public_url)
     running.users += 1
-    await running.server.attach(Site(platform, store, service, deliver))
+    if platform == "dc" and settings.discord_client_id and settings.discord_client_secret:
+        running.server.activity = DiscordActivity(
+            str(settings.discord_client_id), str(settings.discord_client_secret),
+            str(settings.discord_token or ""), discord_api)
+    await running.server.attach(Site(platform, store, service, deliver,
+                                     order=KeyedOrder() if order is None else order))
     try:
-        yield WebLinks(str(settings.web_public_url), secret, settings.telegram_webapp)
+        yield WebLinks(str(settings.web_public_url), secret, settings.telegram_webapp,
+                       activity=platform == "dc" and running.server.activity is not None
+                       and bool(settings.discord_activity))
     finally:
         await running.server.detach(platform)
         running.users -= 1

@@ -26,7 +26,11 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from adapters import deadline
+from adapters.delivery.order import KeyedOrder, game_key
+from adapters.ops.metrics import answered
 from adapters.web import auth
+from adapters.web.activity import DiscordActivity
 from adapters.web.hub import Hub, Page, seat_of
 from bot.effects import Effect, PlayerRef, Reply
 from bot.i18n import DEFAULT_LANG, Translator, norm_lang
@@ -43,18 +47,23 @@ CSP = ("default-src 'self'; script-src 'self' https://telegram.org; "
        "connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; "
        "frame-ancestors *")
 Deliver = Callable[[list[Effect]], Awaitable[None]]
+PROXY = "/.proxy"
+"""The prefix Discord's Activity proxy put before every path (docs/web.md)."""
 
 
 @dataclass
 class Site:
     """What one platform (``"tg"``, ``"dc"``) lends the web server: its store, its
-    service (``press``) and its chat delivery (None: the effects are dropped)."""
+    service (``press``) and its chat delivery (None: the effects are dropped); ``order``
+    the lines of calls per game its chat presses and ticks run in (None: a line of the
+    site's own), so a web press keeps its order with them (issue 36)."""
 
     platform: str
     store: GameStore
     service: Any
     deliver: Deliver | None = None
     hub: Hub | None = field(default=None, repr=False)
+    order: KeyedOrder = field(default_factory=KeyedOrder, repr=False)
 
 
 class WebServer:
@@ -63,16 +72,23 @@ class WebServer:
     seconds."""
 
     def __init__(self, secret: bytes, telegram_token: str | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 activity: DiscordActivity | None = None) -> None:
         self.secret = secret
         self.telegram_token = telegram_token
         self.clock = clock
+        self.activity = activity
         self.sites: dict[str, Site] = {}
         self.app = web.Application(client_max_size=MAX_FRAME * 4)
-        self.app.router.add_get("/", self.index)
-        self.app.router.add_static("/static/", STATIC, follow_symlinks=False)
-        self.app.router.add_post("/api/session", self.session)
-        self.app.router.add_get("/ws", self.socket)
+        # every path with and without Discord's "/.proxy/" prefix (an Activity's URL
+        # mapping: dropped by Discord in 2025, still sent by older clients)
+        for prefix in ("", PROXY):
+            self.app.router.add_get(prefix + "/", self.index)
+            self.app.router.add_get(prefix + "/activity", self.index)
+            self.app.router.add_static(prefix + "/static/", STATIC, follow_symlinks=False)
+            self.app.router.add_post(prefix + "/api/session", self.session)
+            self.app.router.add_get(prefix + "/api/activity", self.activity_config)
+            self.app.router.add_get(prefix + "/ws", self.socket)
         self.app.on_response_prepare.append(_headers)
         self.app.on_shutdown.append(self._shutdown)
         self._sockets: set[web.WebSocketResponse] = set()
@@ -129,9 +145,30 @@ class WebServer:
         return web.json_response({"session": token, "game": person.game,
                                   "lang": game.lang, "seated": seat is not None})
 
+    async def activity_config(self, _request: web.Request) -> web.Response:
+        """What the Activity's page needs to start the SDK: the application's client id
+        (public); 404 when no Activity is served."""
+        if self.activity is None or "dc" not in self.sites:
+            return web.json_response({"error": "bad_request"}, status=404)
+        return web.json_response({"client_id": self.activity.client_id})
+
+    async def _discord(self, given: Any) -> auth.Person:
+        """The person of an Activity's launch ``{"code", "instance"}`` and the game of
+        its channel (:mod:`adapters.web.activity`); :class:`auth.Refused`."""
+        site = self.sites.get("dc")
+        if self.activity is None or site is None or not isinstance(given, dict):
+            raise auth.Refused("bad_request")
+        got = await self.activity.launch(str(given.get("code", "")),
+                                         str(given.get("instance", "")))
+        game = await site.store.chat_game(f"dc:{got.channel_id}")
+        return auth.Person("dc", got.user_id, got.name, str(game or ""), got.lang)
+
     async def _person(self, body: dict[str, Any]) -> auth.Person:
-        """The person of ``body``'s ``initData`` or ``token``; :class:`auth.Refused`."""
+        """The person of ``body``'s ``initData``, ``token`` or Discord Activity launch
+        (``discord``); :class:`auth.Refused`."""
         now = self.clock()
+        if "discord" in body:
+            return await self._discord(body["discord"])
         if isinstance(body.get("initData"), str):
             if not self.telegram_token or "tg" not in self.sites:
                 raise auth.Refused("bad_request")
@@ -207,13 +244,22 @@ class WebServer:
 
     async def _press(self, site: Site, page: Page, user: PlayerRef, got: dict[str, Any],
                      nonce: str) -> None:
-        """One press from the page: ``service.press`` with the press's own update key;
-        the person's answer to the page, the rest to the chat delivery."""
+        """One press from the page: ``service.press`` with the press's own update key, in
+        its game's line of ``site.order`` (arrival marked first, :mod:`adapters.deadline`);
+        the person's answer to the page, the rest to the chat delivery (staged in the
+        same turn)."""
+        deadline.arrive()
         data, ident = got.get("data"), got.get("id")
         if not isinstance(data, str) or not isinstance(ident, int) or len(data) > 64:
             return
         if not data.startswith(page.game + "|"):
             return  # a page presses its own game's buttons only
+        async with site.order.ticket(game_key(page.game)):
+            await self._pressed(site, page, user, data, ident, nonce)
+
+    async def _pressed(self, site: Site, page: Page, user: PlayerRef, data: str,
+                       ident: int, nonce: str) -> None:
+        """The service call of :meth:`_press` and its answers."""
         effects = await site.service.press(user, data, update=f"web:{nonce}:{ident}")
         mine = [e for e in effects if isinstance(e, Reply) and e.player.key == page.key]
         rest = [e for e in effects if not (isinstance(e, Reply) and e.player.key == page.key)]
@@ -225,6 +271,7 @@ class WebServer:
         if not mine:
             async with page.lock:
                 await page.send(json.dumps({"type": "done", "id": ident}))
+        answered()  # the wait this press showed, from its arrival
         if rest and site.deliver is not None:
             try:
                 await site.deliver(rest)

@@ -308,3 +308,119 @@ def test_every_phase_is_drawn_on_a_phone_and_a_desktop(server: InProcess,
     for page, _size in pages:
         page.wait_for_selector("body[data-status=closed]")
     shoot(pages, "closed")
+
+
+def test_cards_have_accessible_names_the_keyboard_plays_and_four_colours_are_kept(
+        server: InProcess, new_page: Any) -> None:
+    gid = server.start_game(chat("-961"), [ANA, BIA])
+    page, _wire = open_page(server, new_page, ANA, gid, chromium.DESKTOP)
+    names = dict(page.eval_on_selector_all(
+        "#hand .card", "c => c.map(x => [x.dataset.code, x.getAttribute('aria-label')])"))
+    assert (names["7c"], names["Kc"], names["10d"], names["4h"]) == (
+        "7 de paus", "Rei de paus", "10 de ouros", "4 de copas")
+    # the keyboard alone: Enter on "Comprar do monte", Space on K♣, Enter on "Descartar"
+    before = web.version(page)
+    page.focus('#actions button[data-action="c"]')
+    page.keyboard.press("Enter")
+    before = web.wait_version_after(page, before)
+    page.focus(web.card("Kc"))
+    page.keyboard.press(" ")
+    before = web.wait_version_after(page, before)
+    assert web.selected_codes(page) == ["Kc"]
+    assert page.evaluate("document.activeElement.dataset.code") == "Kc"  # kept on redraw
+    page.focus('#actions button[data-action="d"]')
+    page.keyboard.press("Enter")
+    web.wait_version_after(page, before)
+    assert page.get_attribute("#pile", "data-size") == "1" and "Kc" not in web.hand_codes(page)
+    # the four-colour deck: switched on, kept for this person after a reload
+    assert page.evaluate("document.body.classList.contains('four')") is False
+    page.click("#four")
+    assert page.get_attribute("#four", "aria-pressed") == "true"
+    colour = "c => getComputedStyle(document.querySelector(`#hand .card[data-code='${c}']`)).color"
+    assert page.evaluate(colour, "9d") == "rgb(21, 101, 192)"  # ♦ blue
+    page.reload()
+    web.wait_live(page)
+    assert page.evaluate("document.body.classList.contains('four')") is True
+    assert page.evaluate(colour, "7c") == "rgb(46, 125, 50)"  # ♣ green
+
+
+TELEGRAM_STUB = """
+window.tgCalls = [];
+window.tgHandlers = {};
+const note = (name) => (...args) => { window.tgCalls.push([name, ...args]); };
+window.Telegram = { WebApp: {
+  initData: "", platform: "android", version: "8.0",
+  isVersionAtLeast: (v) => parseFloat(v) <= 8.0,
+  safeAreaInset: { top: 24, bottom: 16, left: 0, right: 0 },
+  contentSafeAreaInset: { top: 40, bottom: 0, left: 0, right: 0 },
+  viewportStableHeight: 0,
+  ready: note("ready"), expand: note("expand"), requestFullscreen: note("requestFullscreen"),
+  disableVerticalSwipes: note("disableVerticalSwipes"), close: note("close"),
+  onEvent: (name, fn) => { window.tgHandlers[name] = fn; },
+  BackButton: { show: note("BackButton.show"), onClick: note("BackButton.onClick") },
+  HapticFeedback: { impactOccurred: note("impact"), selectionChanged: note("selection"),
+                    notificationOccurred: note("notification") },
+  CloudStorage: { getItem: (k, cb) => cb(null, k === "four" ? "1" : ""),
+                  setItem: note("CloudStorage.setItem") },
+} };
+"""
+
+
+def test_inside_telegram_safe_areas_haptics_back_button_fullscreen_and_reconnect(
+        server: InProcess, new_page: Any) -> None:
+    """Telegram's WebApp object (a stand-in with the Bot API 8.0 methods: the real
+    script is not reachable from the tests) is used as DESIGN "A Mini App that feels
+    native" says."""
+    gid = server.start_game(chat("-962"), [ANA, BIA])
+    page, _wire = new_page(viewport=chromium.PHONE)
+    page.add_init_script(TELEGRAM_STUB)
+    page.goto(web.telegram_url(server.url, BOT_TOKEN, tg_user(ANA), gid))
+    web.wait_live(page)
+    calls = [c[0] for c in page.evaluate("window.tgCalls")]
+    for wanted in ("ready", "expand", "disableVerticalSwipes", "requestFullscreen",
+                   "BackButton.show", "BackButton.onClick"):
+        assert wanted in calls, calls
+    padding = page.evaluate("getComputedStyle(document.getElementById('app')).paddingTop")
+    assert padding == "68px"  # 24 + 40 + the page's own 4
+    assert page.evaluate("document.body.classList.contains('four')") is True  # CloudStorage
+    web.action(page, "c")
+    web.tap_cards(page, ["Kc"])
+    haptics = [c for c in page.evaluate("window.tgCalls") if c[0] in ("impact", "selection")]
+    assert haptics == [["impact", "light"], ["selection"]]
+    # the safe area changes (fullscreen entered): laid out again
+    page.evaluate("""() => { Telegram.WebApp.contentSafeAreaInset.top = 0;
+                             tgHandlers.safeAreaChanged(); }""")
+    assert page.evaluate(
+        "getComputedStyle(document.getElementById('app')).paddingTop") == "28px"
+    # 'activated' (back from the background) and 'deactivated' are followed
+    for name in ("deactivated", "activated"):
+        assert page.evaluate(f"typeof tgHandlers.{name}") == "function"
+    page.evaluate("tgHandlers.deactivated()")
+    assert page.evaluate("document.body.classList.contains('paused')") is True
+    page.evaluate("tgHandlers.activated()")
+    assert page.evaluate("document.body.classList.contains('paused')") is False
+    web.assert_fits(page)
+
+
+FLIGHTS = """() => { window.flights = [];
+  new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)
+    if (n.classList && n.classList.contains('flyer'))
+      window.flights.push(n.dataset.code || 'back'); })
+  .observe(document.body, {childList: true}); }"""
+
+
+def test_moves_fly_from_the_stock_and_to_the_pile(server: InProcess, new_page: Any) -> None:
+    """A draw flies a card back from the stock (to the hand, or to the seat that drew), a
+    discard flies that very card to the pile, on the page of the one who moved and on
+    the other's."""
+    gid = server.start_game(chat("-963"), [ANA, BIA])
+    page, _wire = open_page(server, new_page, ANA, gid)
+    other, _w = open_page(server, new_page, BIA, gid)
+    for p in (page, other):
+        p.evaluate(FLIGHTS)
+    web.action(page, "c")
+    web.tap_cards(page, ["Kc"])
+    web.action(page, "d")
+    other.wait_for_function("() => window.flights.length >= 2", timeout=5_000)
+    for p in (page, other):
+        assert p.evaluate("window.flights") == ["back", "Kc"]

@@ -154,3 +154,11 @@ def assert_fits(page: Any) -> None:
     got = page.evaluate(LAYOUT)
     assert got["outside"] == [] and got["small"] == [], got
     assert got["wide"] <= 0 and got["tall"] <= 0, got
+
+
+def wait_version_after(page: Any, seen: int, timeout_ms: int = ANSWER_MS) -> int:
+    """Wait until the page shows a version above ``seen`` (a function, not an expression:
+    the page's CSP forbids eval); returns it."""
+    page.wait_for_function("v => Number(document.body.dataset.version || 0) > v", arg=seen,
+                           timeout=timeout_ms)
+    return version(page)

@@ -11,7 +11,7 @@ import time
 import uuid
 
 import aiohttp
-from servers import HOST, Servers
+from servers import HOST, Servers, cli
 
 from adapters.ops.server import start_ops, stop_ops
 from adapters.storage.connect import RedisTarget, open_store
@@ -120,3 +120,30 @@ async def test_ready_follows_a_sentinel_failover(servers: Servers) -> None:
            "ready_after_s": round(ready - killed, 2)})
     assert unready - killed < 1.0
     assert ready >= promoted - 0.5  # not ready again before the sentinels named the replica
+
+
+async def test_ready_is_503_while_slots_have_no_node_and_200_once_they_are_covered(
+        servers: Servers) -> None:
+    ports = servers.cluster()
+    store = await open_store(None, f"ops-{uuid.uuid4().hex[:8]}", RedisTarget(
+        url=f"redis://{HOST}:{ports[0]}", mode="cluster"))
+    port = free_port()
+    runner = await start_ops(store, port, HOST)
+    owner = ports[0]  # redis-cli --cluster create gives the first primary slots 0-5460
+    try:
+        async with aiohttp.ClientSession() as http:
+            assert await get(http, port, "/health/ready") == (200, "ready")
+            dropped = time.monotonic()
+            await asyncio.to_thread(cli, owner, "cluster", "delslotsrange", "0", "99")
+            unready = await until(http, port, 503, 5.0)
+            status, reason = await get(http, port, "/health/ready")
+            await asyncio.to_thread(cli, owner, "cluster", "addslotsrange", "0", "99")
+            ready = await until(http, port, 200, 30.0)
+    finally:
+        await stop_ops(runner)
+        await store.close()
+    print({"unready_after_s": round(unready - dropped, 2),
+           "ready_after_s": round(ready - dropped, 2), "reason": reason})
+    assert unready - dropped < 1.0
+    assert status == 503 and (
+        "100 slots without a node" in reason or "cluster_state:fail" in reason), reason

@@ -41,6 +41,7 @@ from fake_model import (
     iso_now,
     snowflake,
 )
+from fake_oauth import FakeOAuth
 from fake_people import PERMISSIONS, People
 
 T = TypeVar("T")
@@ -76,6 +77,7 @@ class FakeDiscord(People):
         self._faults: list[dict[str, Any]] = []
         self._lock = threading.RLock()
         self._loop = asyncio.new_event_loop()
+        self.oauth = FakeOAuth(self.app_id, self.guild_id, self.channel_id)
         self.gateway = Gateway(token, self._ready, lambda: [self.guild_payload()],
                                lambda _g: [p.as_member() for p in self.people.values()])
         self.port = 0
@@ -127,6 +129,11 @@ class FakeDiscord(People):
     # ---- REST router -----------------------------------------------------------------
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
+        if path == "/oauth2/token" and request.method == "POST":  # an Activity's launch
+            return await self.oauth.token(request)
+        if path == "/users/@me" and request.headers.get("Authorization", "").startswith(
+                "Bearer "):
+            return self.oauth.me(request)
         body = await _read_body(request)
         found = fake_rest.match(request.method, path)
         call = Call(time.monotonic(), request.method, found[0] if found else "?", path, body)

@@ -61,6 +61,12 @@ async def me(s: FakeDiscord, p: dict[str, str], body: Any, q: dict[str, str]) ->
     return 200, s.bot_user
 
 
+@route("GET", "/applications/{app}/activity-instances/{i}")
+async def activity_instance(s: FakeDiscord, p: dict[str, str], body: Any,
+                            q: dict[str, str]) -> tuple[int, Any]:
+    return s.oauth.instance(p["app"], p["i"])
+
+
 @route("GET", "/gateway")
 @route("GET", "/gateway/bot")
 async def gateway(s: FakeDiscord, p: dict[str, str], body: Any,

@@ -47,7 +47,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import redis.asyncio as aioredis
 
+from adapters import deadline
 from adapters.ops.metrics import MeteredService
+from adapters.ops.series import tick_round
 from adapters.ops.server import start_ops
 from adapters.storage.connect import RedisTarget, open_store
 from bot import robot
@@ -195,6 +197,7 @@ class Worker:
             task.add_done_callback(self.tasks.discard)
 
     async def handle(self, req: dict[str, Any]) -> None:
+        deadline.arrive()  # the request reached this worker: the Redis retry budget's start
         began = time.perf_counter()
         error = None
         effects: list[Any] = []
@@ -211,7 +214,9 @@ class Worker:
     async def tick_loop(self) -> None:
         while not self.stop.is_set():
             try:
-                effects = await self.svc.tick()
+                with tick_round() as round_:  # the tick series, as adapters/delivery/ticks
+                    effects = await self.svc.tick()
+                    round_.done(effects)
             except Exception as err:
                 log.warning("worker %s: tick failed (%s)", self.opts.name, type(err).__name__)
                 effects = []

@@ -119,7 +119,47 @@
     return { ok: res.ok, body: answer };
   }
 
+  // ---- a Discord Activity (docs/web.md "Discord Activity") ------------------------------
+  function activityMode() { return /\/activity\/?$/.test(location.pathname); }
+
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = reject;
+      document.head.appendChild(s);
+    });
+  }
+
+  async function activitySession() {
+    // the SDK inside Discord (its frame_id in the address), its mock outside it
+    const config = await (await fetch("api/activity")).json();
+    if (!config.client_id) { refuse(FALLBACK); return false; }
+    await loadScript("static/vendor/discord-sdk.js");
+    const lib = window.DiscordEmbeddedAppSDK;
+    let sdk;
+    if (new URLSearchParams(location.search).get("frame_id")) {
+      sdk = new lib.DiscordSDK(config.client_id);
+    } else {
+      const mock = window.BURACO_ACTIVITY_MOCK || {};
+      sdk = new lib.DiscordSDKMock(config.client_id, null, null, null);
+      if (mock.code) sdk._updateCommandMocks({ authorize: async () => ({ code: mock.code }) });
+      if (mock.instance) sdk.instanceId = mock.instance;
+    }
+    state.discord = sdk;
+    await sdk.ready();
+    const { code } = await sdk.commands.authorize({ client_id: config.client_id,
+      response_type: "code", state: "", prompt: "none", scope: ["identify"] });
+    const got = await post({ discord: { code: code, instance: sdk.instanceId } });
+    if (!got.ok) { refuse(got.body.message || FALLBACK); return false; }
+    state.session = got.body.session;
+    state.game = got.body.game;
+    return true;
+  }
+
   async function openSession() {
+    if (activityMode()) return activitySession();
     const proof = launchProof();
     const saved = savedFor(proof ? proof.game : null);
     let got;
@@ -275,6 +315,7 @@
 
   function telegramExtras() {
     if (!location.hash.includes("tgWebAppData")) return;
+    if (window.Telegram && window.Telegram.WebApp) { telegram(); return; }  // already there
     const s = document.createElement("script");
     s.src = "https://telegram.org/js/telegram-web-app.js";
     s.async = true;

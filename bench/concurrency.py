@@ -1,0 +1,376 @@
+"""Concurrency benchmark (issue 36): one worker, N games pressed at once, through the
+adapters' ordering layer, the service and a real Redis behind a delaying proxy; the code
+before and after the change measured in one run.
+
+    .venv/bin/python bench/concurrency.py [--before PATH] [--games 100] \\
+        [--delays-ms 0,0.5,2] [--seconds 8]
+
+``--before`` is a checkout of the code before the change; without it a temporary ``git
+worktree`` of :data:`BEFORE` (main before issue 36's first commit) is made and removed.
+
+For each delay (0, 0.5 and 2 ms per command: a network round trip,
+:mod:`bench._proxy` in a process of its own in front of ``REDIS_URL``, default database
+15 of the local Redis) and each code tree (``--before``, then this one, ``--after``),
+a fresh worker process (``--child``) imports that tree's ``adapters`` and ``bot``, opens
+the store as the bot does (:class:`bot.settings.Settings`, ``RedisTarget.of``: the
+``REDIS_*`` settings, the URL pointed at the proxy) and plays ``--games`` four-player
+games (Buraco com morto and Tranca in turn), every game's people pressing one button
+after another and all games at once, for ``--seconds``. Each press goes as a chat
+adapter sends it: the service call and the staging of its views on the delivery's
+coalescers (a no-op platform) inside the tree's ordering layer: the process-wide
+``Delivery.lock`` before, the game's line of ``Delivery.order`` after; then the rest is
+delivered. The people play from their hand views only (draw from the stock, discard the
+first card that is accepted, lay down red threes, start the next deal), so no untimed
+engine work competes with the presses.
+
+Printed per delay and tree: action presses per second (draws, discards, threes) over
+the whole worker, and the p50 / p99 of an action press as the person waits for it
+(queueing included); then the after/before ratio of actions/s (issue 36's target: at
+least 3x at 0.5 ms with 100 games). The keys of each run use a prefix of their own and
+are deleted at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+# ``python bench/concurrency.py`` puts bench/ first on sys.path, where bench/engine.py
+# would shadow the engine package: the code tree measured goes first instead (child).
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+DEFAULT_URL = "redis://127.0.0.1:6379/15"
+BEFORE = "601ac0b35374ba1dec1f638a09349b3d9cdec84c"
+"""main's last commit before issue 36's ordering (one lock per worker)."""
+PRESETS = ("buraco_morto", "tranca")
+ACTIONS = ("c", "d", "3")
+
+
+class NullPlatform:
+    """A chat platform that renders and sends nothing (every message id is ``m``)."""
+
+    name = "bench"
+    web: Any = None
+
+    async def table(self, effect: Any) -> Any:
+        return effect.view
+
+    def hand(self, effect: Any) -> Any:
+        return effect.view
+
+    def text(self, text: str) -> Any:
+        return text
+
+    async def post(self, chat: Any, message: Any) -> str | None:
+        return "m"
+
+    async def edit(self, chat: Any, ref: str, message: Any) -> None:
+        return None
+
+    async def strip(self, ref: str, message: Any) -> None:
+        return None
+
+    def carries_hand(self, origin: Any, player: Any) -> bool:
+        return False
+
+    async def answer_hand(self, origin: Any, player: Any, message: Any) -> str | None:
+        return "m"
+
+    async def send_private(self, player: Any, message: Any, origin: Any = None) -> str | None:
+        return "m"
+
+    async def edit_private(self, player: Any, ref: str, message: Any) -> None:
+        return None
+
+    async def strip_private(self, user_id: str, ref: str) -> None:
+        return None
+
+    async def ping(self, effect: Any) -> str | None:
+        return "m"
+
+    async def delete_private(self, user_id: str, ref: str) -> None:
+        return None
+
+    async def send_file(self, chat: Any, filename: str, content: str) -> bool:
+        return True
+
+    async def send_picture(self, chat: Any, filename: str, content: bytes,
+                           caption: str) -> bool:
+        return True
+
+    async def show_replay(self, effect: Any, origin: Any) -> None:
+        return None
+
+    async def answer(self, effect: Any, origin: Any) -> None:
+        return None
+
+    async def refused_notice(self, chat: Any, game_id: str, player: Any) -> None:
+        return None
+
+
+@dataclass
+class Game:
+    """One table as its people see it: the last table and hand views."""
+
+    chat: Any
+    preset: str
+    people: list[Any]
+    game_id: str = ""
+    table: Any = None
+    hands: dict[int, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Worker:
+    """The worker under test: its service, delivery and ordering layer, and the figures."""
+
+    service: Any
+    delivery: Any
+    unpack: Any
+    waits: list[float] = field(default_factory=list)
+    actions: int = 0
+    presses: int = 0
+    updates: int = 0
+    measuring: bool = False
+
+    def button(self, view: Any, code: str, arg: str | None = None) -> str | None:
+        """The data of ``view``'s button with ``code`` (and ``arg``), else None."""
+        for row in view.buttons if view is not None else []:
+            for b in row:
+                parts = self.unpack(b.data)
+                if parts is not None and parts[2] == code and arg in (None, parts[3]):
+                    return str(b.data)
+        return None
+
+    async def press(self, game: Game, seat: int, data: str) -> bool:
+        """One press as an adapter makes it; True unless it was refused."""
+        self.updates += 1
+        began = time.perf_counter()
+        user = game.people[seat]
+        key = f"bench:{self.updates}"
+        order = getattr(self.delivery, "order", None)
+        if order is not None:  # after: the game's line
+            from adapters.delivery.order import game_key
+
+            async with order.ticket(game_key(game.game_id)):
+                effects = list(await self.service.press(user, data, update=key))
+                staged = self.delivery.stage(effects)
+        else:  # before: one lock for every call of the worker
+            async with self.delivery.lock:
+                effects = list(await self.service.press(user, data, update=key))
+                staged = self.delivery.stage(effects)
+        waited = time.perf_counter() - began
+        rest = staged.rest if hasattr(staged, "rest") else staged
+        await self.delivery.deliver(rest)
+        changed = absorb(game, effects)
+        if self.measuring:
+            self.presses += 1
+            if changed and self.unpack(data)[2] in ACTIONS:
+                self.actions += 1
+                self.waits.append(waited)
+        return not any(e.kind == "reply" for e in effects)
+
+
+def absorb(game: Game, effects: list[Any]) -> bool:
+    """Keep the latest views; whether a table view came (the game changed)."""
+    changed = False
+    for e in effects:
+        if e.kind == "table":
+            game.game_id, game.table, changed = e.game_id, e.view, True
+        elif e.kind == "hand":
+            game.hands[e.seat] = e.view
+    return changed
+
+
+async def open_game(w: Worker, game: Game) -> None:
+    """``/novojogo``, three "Entrar", "Iniciar"."""
+    game.hands.clear()
+    absorb(game, list(await w.service.new_game(game.chat, game.people[0], game.preset)))
+    for seat in (1, 2, 3):
+        data = w.button(game.table, "j", "")
+        assert data is not None
+        absorb(game, list(await w.service.press(game.people[seat], data)))
+    data = w.button(game.table, "s", "")
+    assert data is not None
+    absorb(game, list(await w.service.press(game.people[0], data)))
+
+
+async def play_turn(w: Worker, game: Game) -> None:
+    """One turn of the seat to act: draw from the stock, lay down red threes, discard the
+    first card accepted; or start the next deal; or open a new match."""
+    if game.table is not None and not game.table.buttons:
+        await open_game(w, game)
+        return
+    deal = w.button(game.table, "n")
+    if deal is not None:
+        await w.press(game, 0, deal)
+        return
+    seat = next((s for s, h in game.hands.items() if w.button(h, "c") is not None), None)
+    if seat is None:
+        seat = next(s for s, h in game.hands.items() if w.button(h, "d") is not None)
+    else:
+        await w.press(game, seat, str(w.button(game.hands[seat], "c")))
+    while (three := w.button(game.hands[seat], "3")) is not None:
+        if not await w.press(game, seat, three):
+            break
+    for index in range(len(game.hands[seat].cards)):
+        toggle = w.button(game.hands[seat], "t", str(index))
+        if toggle is None or not await w.press(game, seat, toggle):
+            continue
+        discard = w.button(game.hands[seat], "d")
+        if discard is not None and await w.press(game, seat, discard):
+            return
+        clear = w.button(game.hands[seat], "z")
+        if clear is not None:
+            await w.press(game, seat, clear)
+    raise RuntimeError(f"game {game.game_id}: no card could be discarded")
+
+
+async def child(args: argparse.Namespace) -> dict[str, float]:
+    """One worker on one code tree: open the games, play them all at once, measure."""
+    sys.path.insert(0, str(Path(args.root).resolve()))
+    from adapters.delivery.coalesce import EditCoalescer
+    from adapters.delivery.outbox import Delivery
+    from adapters.delivery.refs import GameRefs
+    from adapters.storage.connect import RedisTarget, open_store
+    from bot.effects import ChatRef, PlayerRef, unpack
+    from bot.service import Service
+    from bot.settings import Settings
+
+    settings = Settings(redis_url=args.url)
+    prefix = f"bench-conc-{secrets.token_hex(4)}"
+    store = await open_store(settings.redis_url, prefix, RedisTarget.of(settings))
+
+    class Clock:
+        def now(self) -> float:
+            return 1_900_000_000.0 + time.monotonic()
+
+    service = Service(store, Clock(), ai_pace_s=0, threaded=False)
+    delivery = Delivery(NullPlatform(), GameRefs(store.client, prefix, platform="bench"),
+                        EditCoalescer(gap_s=3.0, per_minute=20),
+                        EditCoalescer(gap_s=1.0, per_minute=60))
+    w = Worker(service, delivery, unpack)
+    games = [Game(ChatRef(platform="bench", chat_id=f"c{k}", title=f"Mesa {k}"),
+                  PRESETS[k % 2], [PlayerRef(platform="bench", user_id=f"{k}-{s}",
+                                             name=f"P{k}.{s}") for s in range(4)])
+             for k in range(args.games)]
+    try:
+        await asyncio.gather(*(open_game(w, g) for g in games))
+        stop = time.monotonic() + args.seconds
+
+        async def play(game: Game) -> None:
+            while time.monotonic() < stop:
+                await play_turn(w, game)
+
+        w.measuring = True
+        began = time.monotonic()
+        await asyncio.gather(*(play(g) for g in games))
+        wall = time.monotonic() - began
+        w.measuring = False
+    finally:
+        keys = [k async for k in store.client.scan_iter(match=f"{prefix}*", count=1000)]
+        for start in range(0, len(keys), 500):
+            await store.client.delete(*keys[start:start + 500])
+        await store.close()
+    waits = sorted(w.waits) or [0.0]
+    return {"actions_s": w.actions / wall, "presses_s": w.presses / wall,
+            "p50_ms": waits[len(waits) // 2] * 1000,
+            "p99_ms": waits[min(len(waits) - 1, int(len(waits) * 0.99))] * 1000}
+
+
+def proxy(delay_ms: float, to: str) -> tuple[subprocess.Popen[str], int]:
+    """A delaying proxy process in front of ``to`` (host:port), and its port."""
+    proc = subprocess.Popen([sys.executable, str(HERE / "_proxy.py"), "--to", to,
+                             "--delay-ms", str(delay_ms)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline().split()
+    if line[:1] != ["ready"]:
+        proc.kill()
+        raise SystemExit(f"the proxy did not start: {line}")
+    return proc, int(line[1])
+
+
+def measure(root: str, url: str, args: argparse.Namespace) -> dict[str, float]:
+    """Run one worker process on code tree ``root`` against ``url``."""
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", "--root",
+                          root, "--url", url, "--games", str(args.games), "--seconds",
+                          str(args.seconds)], capture_output=True, text=True, check=False,
+                         cwd=root)
+    if out.returncode != 0:
+        raise SystemExit(f"worker on {root} failed:\n{out.stderr[-3000:]}")
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    """Parse the options; as the driver, start the proxies and the workers and print."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--before", help="checkout of the code before the change "
+                        "(default: a temporary worktree of BEFORE)")
+    parser.add_argument("--after", default=str(ROOT), help="code tree after (this one)")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--delays-ms", default="0,0.5,2")
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--root", help=argparse.SUPPRESS)
+    parser.add_argument("--url", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(asyncio.run(child(args))))
+        return
+    if args.before:
+        drive(args, args.before)
+        return
+    with tempfile.TemporaryDirectory(prefix="buraco-before-") as tmp:
+        tree = str(Path(tmp) / "tree")
+        git = ["git", "-C", str(ROOT)]
+        made = subprocess.run([*git, "worktree", "add", "--detach", tree, BEFORE],
+                              capture_output=True, text=True, check=False)
+        if made.returncode != 0:
+            raise SystemExit(f"no worktree of {BEFORE[:10]} (pass --before): "
+                             f"{made.stderr.strip()}")
+        try:
+            drive(args, tree)
+        finally:
+            subprocess.run([*git, "worktree", "remove", "--force", tree],
+                           capture_output=True, check=False)
+
+
+def drive(args: argparse.Namespace, before: str) -> None:
+    """Measure every delay on ``before`` and ``args.after``, and print."""
+    base = os.environ.get("REDIS_URL") or DEFAULT_URL
+    head, _, rest = base.partition("://")
+    hostport, _, db = rest.partition("/")
+    creds, _, server = hostport.rpartition("@")
+    login = f"{creds}@" if creds else ""
+    trees = (("before", before), ("after", args.after))
+    print(f"{args.games} games at once on one worker, {args.seconds:g} s each, Redis {base}")
+    print(f"{'delay':>6} {'code':<7} {'actions/s':>10} {'presses/s':>10} {'p50 ms':>8} "
+          f"{'p99 ms':>8}")
+    for delay in (float(d) for d in args.delays_ms.split(",")):
+        proc, port = proxy(delay, server)
+        try:
+            got = {name: measure(root, f"{head}://{login}127.0.0.1:{port}/{db}", args)
+                   for name, root in trees}
+        finally:
+            proc.kill()
+        for name, fig in got.items():
+            print(f"{delay:>6g} {name:<7} {fig['actions_s']:>10.0f} {fig['presses_s']:>10.0f} "
+                  f"{fig['p50_ms']:>8.1f} {fig['p99_ms']:>8.1f}")
+        ratio = got["after"]["actions_s"] / max(got["before"]["actions_s"], 1e-9)
+        print(f"{delay:>6g} after/before actions/s: {ratio:.1f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()
