@@ -342,3 +342,61 @@ def test_cards_have_accessible_names_the_keyboard_plays_and_four_colours_are_kep
     web.wait_live(page)
     assert page.evaluate("document.body.classList.contains('four')") is True
     assert page.evaluate(colour, "7c") == "rgb(46, 125, 50)"  # ♣ green
+
+
+TELEGRAM_STUB = """
+window.tgCalls = [];
+window.tgHandlers = {};
+const note = (name) => (...args) => { window.tgCalls.push([name, ...args]); };
+window.Telegram = { WebApp: {
+  initData: "", platform: "android", version: "8.0",
+  isVersionAtLeast: (v) => parseFloat(v) <= 8.0,
+  safeAreaInset: { top: 24, bottom: 16, left: 0, right: 0 },
+  contentSafeAreaInset: { top: 40, bottom: 0, left: 0, right: 0 },
+  viewportStableHeight: 0,
+  ready: note("ready"), expand: note("expand"), requestFullscreen: note("requestFullscreen"),
+  disableVerticalSwipes: note("disableVerticalSwipes"), close: note("close"),
+  onEvent: (name, fn) => { window.tgHandlers[name] = fn; },
+  BackButton: { show: note("BackButton.show"), onClick: note("BackButton.onClick") },
+  HapticFeedback: { impactOccurred: note("impact"), selectionChanged: note("selection"),
+                    notificationOccurred: note("notification") },
+  CloudStorage: { getItem: (k, cb) => cb(null, k === "four" ? "1" : ""),
+                  setItem: note("CloudStorage.setItem") },
+} };
+"""
+
+
+def test_inside_telegram_safe_areas_haptics_back_button_fullscreen_and_reconnect(
+        server: InProcess, new_page: Any) -> None:
+    """Telegram's WebApp object (a stand-in with the Bot API 8.0 methods: the real
+    script is not reachable from the tests) is used as DESIGN "A Mini App that feels
+    native" says."""
+    gid = server.start_game(chat("-962"), [ANA, BIA])
+    page, _wire = new_page(viewport=chromium.PHONE)
+    page.add_init_script(TELEGRAM_STUB)
+    page.goto(web.telegram_url(server.url, BOT_TOKEN, tg_user(ANA), gid))
+    web.wait_live(page)
+    calls = [c[0] for c in page.evaluate("window.tgCalls")]
+    for wanted in ("ready", "expand", "disableVerticalSwipes", "requestFullscreen",
+                   "BackButton.show", "BackButton.onClick"):
+        assert wanted in calls, calls
+    padding = page.evaluate("getComputedStyle(document.getElementById('app')).paddingTop")
+    assert padding == "68px"  # 24 + 40 + the page's own 4
+    assert page.evaluate("document.body.classList.contains('four')") is True  # CloudStorage
+    web.action(page, "c")
+    web.tap_cards(page, ["Kc"])
+    haptics = [c for c in page.evaluate("window.tgCalls") if c[0] in ("impact", "selection")]
+    assert haptics == [["impact", "light"], ["selection"]]
+    # the safe area changes (fullscreen entered): laid out again
+    page.evaluate("""() => { Telegram.WebApp.contentSafeAreaInset.top = 0;
+                             tgHandlers.safeAreaChanged(); }""")
+    assert page.evaluate(
+        "getComputedStyle(document.getElementById('app')).paddingTop") == "28px"
+    # 'activated' (back from the background) and 'deactivated' are followed
+    for name in ("deactivated", "activated"):
+        assert page.evaluate(f"typeof tgHandlers.{name}") == "function"
+    page.evaluate("tgHandlers.deactivated()")
+    assert page.evaluate("document.body.classList.contains('paused')") is True
+    page.evaluate("tgHandlers.activated()")
+    assert page.evaluate("document.body.classList.contains('paused')") is False
+    web.assert_fits(page)
