@@ -133,6 +133,11 @@ def help_text(_: Translator, guide: str | None = None) -> str:
         _("/novojogo [variante] [opções] — abre uma mesa (ex.: /novojogo tranca target=3000)"),
         _("/entrar, /sair — entrar ou sair da mesa (saindo no meio, um robô joga por você "
           "enquanto alguém joga; sem ninguém, a mesa espera um /voltar e fecha em 24 h)"),
+        _("/convidar [retirar código|todos] — um código para alguém de outro "
+          "grupo ou plataforma sentar na mesa com /entrar código"),
+        _("/procurar [variante] [2|4] [robos=minutos] — achar gente para jogar "
+          "pela fila; /sairfila sai da fila"),
+        _("/bloquear nome — a fila não põe mais você na mesa dessa pessoa"),
         _("/robo [facil|normal|dificil] — adiciona um robô"),
         _("/iniciar, /cancelar — começar ou cancelar"),
         _("/mao — sua mão (só você vê)"),
