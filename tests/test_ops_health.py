@@ -233,3 +233,9 @@ async def test_a_coalesced_edit_runs_outside_the_update_that_queued_it() -> None
         deadline.ARRIVED.reset(token)
     await coalescer.flush()
     assert seen == [None]
+
+
+async def test_an_update_is_counted_in_flight_once_however_many_layers_count_it() -> None:
+    with series.handling(), series.handling():
+        assert value("buraco_intake_in_flight") == 1.0
+    assert value("buraco_intake_in_flight") == 0.0
