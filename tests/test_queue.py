@@ -248,3 +248,36 @@ async def test_a_thousand_people_joining_and_leaving_on_two_workers(
         waiting = await queue.queue_of(p.key) is not None
         states = [p.key in seats, waiting, left.get(p.key, False)]
         assert sum(states) == 1, (p.key, states)
+
+
+async def test_the_leave_button_under_the_answer_leaves_the_queue(
+        redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    (reply,) = await svc.seek(GROUP, tg(1), "buraco 2")
+    assert [[(b.label, b.data) for b in row] for row in reply.buttons] == [
+        [("Sair da fila", "fila|0|qx|")]]
+    assert texts(await svc.press(tg(1), "fila|0|qx|", update="tg:q:1")) == [
+        "Você saiu da fila."]
+    assert await svc.press(tg(1), "fila|0|qx|", update="tg:q:1") == []  # delivered twice
+    assert texts(await svc.press(tg(1), "fila|0|qx|")) == ["Você não está na fila."]
+    assert texts(await svc.press(tg(1), "fila|0|qx|7")) == ["Botão desconhecido."]
+
+
+async def test_procurar_on_telegram_answers_with_the_leave_button(
+        store_clients: Any, store_prefix: str) -> None:
+    """The Telegram adapter on the fake Bot API: ``/procurar`` in the private chat is
+    answered with the count and "Sair da fila", whose press leaves the queue."""
+    from test_telegram_app import ANA, Clock, bot_on_fake_api, button
+
+    store = RedisStore(store_clients(), store_prefix)
+    clock = Clock()
+    svc = Service(store, clock, ai_pace_s=0, queue=RedisQueue(store.client, store_prefix))
+    async with bot_on_fake_api(store, store_prefix, svc, clock) as bot:
+        private = {"id": ANA["id"], "type": "private", "first_name": "Ana"}
+        await bot.command(ANA, "/procurar tranca 2", chat=private)
+        (answer,) = [m for m in bot.fake.current(ANA["id"]) if "fila" in m["text"]]
+        assert answer["text"].startswith("Você está na fila de Tranca (2 jogadores): 1 esperando.")
+        assert button(answer, "Sair da fila")["callback_data"] == "fila|0|qx|"
+        query = await bot.press(ANA, answer, "Sair da fila")
+        assert bot.answer(query)["text"] == "Você saiu da fila."
+        assert await svc.queue.queues() == []  # type: ignore[union-attr]
