@@ -303,3 +303,19 @@ def test_leaving_a_matchmade_game_counts_as_a_loss() -> None:
     left = rated(facts(True), {})
     assert left["tg:1"].mu < new.mu and left["tg:1"].n == 1  # counted as a loss, once
     assert left["tg:2"] == rated(facts(False), {})["tg:2"]  # the others as the match went
+
+
+async def test_a_closed_private_chat_is_told_where_the_person_queued(
+        redis: Redis, clock: FakeClock) -> None:
+    """The table opens in each person's private chat; their hand names the chat they
+    queued in, where the delivery tells them how to open the private chat when it is
+    closed (adapters/delivery/outbox.py ``dm_refused``)."""
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1, "Ana"), "tranca 2")
+    private = ChatRef(platform="tg", chat_id="2", title="")
+    await svc.seek(private, tg(2, "Bia"), "tranca 2")
+    effects = await svc.form_tables()
+    hands = {e.player.key: e.chat.key for e in effects if e.kind == "hand"}
+    assert hands == {"tg:1": "tg:-100", "tg:2": "tg:2"}
+    tables = sorted(e.chat.key for e in effects if e.kind == "table")
+    assert tables == ["tg:1", "tg:2"]
