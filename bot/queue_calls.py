@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from bot import lobby, matchmaking, places, upkeep, variants
 from bot.chat_calls import CHAT_BIND_TTL_S
-from bot.effects import ChatRef, Effect, PlayerRef, Reply, Tell
+from bot.effects import Button, ChatRef, Effect, PlayerRef, Reply, Tell, pack
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, encode, new_game_id
 from bot.outcome import Refusal
@@ -22,6 +22,9 @@ from bot.season.rating import Rating
 log = logging.getLogger(__name__)
 FORM_LIMIT = 20
 """Tables one formation round of one queue forms at most."""
+QUEUE_ID, QUEUE_LEAVE = "fila", "qx"
+"""The payload of the "Sair da fila" button: ``fila|0|qx|`` (no game: the person's own
+entry)."""
 FORM_EVERY_S = 1.0
 """Seconds between two formation rounds of one process (each reads every entry)."""
 FORMED_LEASE_S = 30.0
@@ -32,6 +35,7 @@ ALREADY = N_("Você já está na fila ({queue}). Para sair: /sairfila")
 SEATED = N_("Você já está numa mesa formada pela fila: termine-a (ou /sair) antes de "
             "procurar outra.")
 LEFT = N_("Você saiu da fila.")
+LEAVE_BUTTON = N_("Sair da fila")
 NOT_QUEUED = N_("Você não está na fila.")
 EXPIRED = N_("Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande /procurar "
              "de novo quando quiser.")
@@ -97,15 +101,21 @@ class QueueCalls(GameRunner):
         """The timers' tick (:meth:`bot.runner.GameRunner.tick`), then, every
         :data:`FORM_EVERY_S` seconds, a formation round (:meth:`form_tables`); a round
         that fails is logged by kind and tried at the next tick."""
-        out = await super().tick(now, limit, platforms)
+        return await super().tick(now, limit, platforms) + await self.form_round()
+
+    async def form_round(self) -> list[Effect]:
+        """:meth:`form_tables` when :data:`FORM_EVERY_S` seconds have passed since this
+        process's last round (the tick loop calls it every round); a round that fails is
+        logged by kind and tried again at the next one."""
         at = self.clock.now()
-        if self.queue is not None and at - self._formed_at >= FORM_EVERY_S:
-            self._formed_at = at
-            try:
-                out += await self.form_tables()
-            except Exception as err:
-                log.error("queue: formation failed (%s)", type(err).__name__)
-        return out
+        if self.queue is None or at - self._formed_at < FORM_EVERY_S:
+            return []
+        self._formed_at = at
+        try:
+            return await self.form_tables()
+        except Exception as err:
+            log.error("queue: formation failed (%s)", type(err).__name__)
+            return []
 
     async def seek(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                    update: str | None = None) -> list[Effect]:
@@ -131,15 +141,17 @@ class QueueCalls(GameRunner):
             name, _sep, n = value.partition(":")
             return [Reply(player=user, text=_(ALREADY, queue=f"{variants.TITLES.get(name, name)}"
                                                             f" {n}"))]
+        leave = Button(label=_(LEAVE_BUTTON), data=pack(QUEUE_ID, 0, QUEUE_LEAVE))
         return [Reply(player=user, text=_(QUEUED, name=variants.TITLES.get(preset, preset),
-                                          n=size, waiting=int(value)))]
+                                          n=size, waiting=int(value)), buttons=[[leave]])]
 
-    async def unseek(self, chat: ChatRef, user: PlayerRef, *,
+    async def unseek(self, chat: ChatRef | None, user: PlayerRef, *,
                      update: str | None = None) -> list[Effect]:
-        """``/sairfila`` (and the "Sair da fila" button): leave the queue."""
+        """``/sairfila`` (and the "Sair da fila" button, pressed where the platform may
+        name no chat): leave the queue."""
         if not await self._fresh(update, chat):
             return []
-        _ = Translator(await self._lang(chat))
+        _ = Translator(await self._lang(chat) if chat is not None else "pt")
         if self.queue is None:
             return [Reply(player=user, text=_(NO_QUEUE))]
         left = await self.queue.leave(user.key)

@@ -35,7 +35,7 @@ from bot.invite_calls import InviteCalls
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
-from bot.queue_calls import QueueCalls, QueueStore
+from bot.queue_calls import QUEUE_ID, QUEUE_LEAVE, QueueCalls, QueueStore
 from bot.replay_calls import ReplayCalls
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
 from bot.season import config
@@ -262,6 +262,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         if parsed is None:
             return await self._unknown(user, chat, None, update)
         gid, version, code, arg = parsed
+        if code == QUEUE_LEAVE and gid == QUEUE_ID and buttons.is_ours(code, arg):
+            return await self.unseek(chat, user, update=update)  # issue 35: "Sair da fila"
         if code in tournament_texts.CODES:  # issue 29: gid is the tournament's id
             return await self.tournament_press(user, gid, code, arg, is_admin,
                                                update=update, chat=chat)

@@ -139,7 +139,7 @@ class Unreachable:
             raise RedisClusterUnreachableError("no node of the cluster answered")
 
     class Timers:
-        sets, known_sets = 1, 1
+        sets, known_sets, walked_keys = 1, 1, ["x:timers"]
 
     def __init__(self) -> None:
         self.client, self.timers, self.keys = self.Client(), self.Timers(), StoreKeys("x")

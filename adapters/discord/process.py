@@ -87,7 +87,8 @@ async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
         return (await store.get_setting(chat_key, "lang")) or "pt"
 
     return BuracoClient(service, store.client, lang_of, prefix=settings.redis_prefix,
-                        shard_ids=ids, shard_count=count, tick=tick)
+                        shard_ids=ids, shard_count=count, tick=tick,
+                        timer_sets=settings.redis_timer_sets)
 
 
 async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:

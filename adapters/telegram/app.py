@@ -117,7 +117,7 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     application = builder.concurrent_updates(UpdateOrder(order)).build()
     group_edits = EditCoalescer(gap_s=3.0, per_minute=20,
                                 shared=SharedWindow(refs.client, refs.prefix))
-    stale = StaleTables(refs.client, refs.prefix, "tg")
+    stale = StaleTables(refs.client, refs.prefix, "tg", sets=settings.redis_timer_sets)
     handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits,
                                         stale=stale, order=order))
     links = getattr(service, "invite_links", None)

@@ -400,3 +400,40 @@ def test_inside_telegram_safe_areas_haptics_back_button_fullscreen_and_reconnect
     page.evaluate("tgHandlers.activated()")
     assert page.evaluate("document.body.classList.contains('paused')") is False
     web.assert_fits(page)
+
+
+FLIGHTS = """() => { window.flights = [];
+  new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)
+    if (n.classList && n.classList.contains('flyer'))
+      window.flights.push(n.dataset.code || 'back'); })
+  .observe(document.body, {childList: true}); }"""
+
+
+def test_moves_fly_from_the_stock_and_to_the_pile(server: InProcess, new_page: Any) -> None:
+    """A draw flies a card back from the stock (to the hand, or to the seat that drew), a
+    discard flies that very card to the pile, on the page of the one who moved and on
+    the other's."""
+    gid = server.start_game(chat("-963"), [ANA, BIA])
+    page, _wire = open_page(server, new_page, ANA, gid)
+    other, _w = open_page(server, new_page, BIA, gid)
+    for p in (page, other):
+        p.evaluate(FLIGHTS)
+    web.action(page, "c")
+    web.tap_cards(page, ["Kc"])
+    web.action(page, "d")
+    other.wait_for_function("() => window.flights.length >= 2", timeout=5_000)
+    for p in (page, other):
+        assert p.evaluate("window.flights") == ["back", "Kc"]
+
+
+def test_a_100_kb_launch_is_refused_once_in_json_and_not_retried(
+        server: InProcess, new_page: Any) -> None:
+    page, wire = new_page()
+    page.goto(f"{server.url}/?game=abcdefgh#tgWebAppData=" + "a" * 100_000)
+    page.wait_for_selector("body[data-state=refused]", timeout=10_000)
+    assert page.inner_text("#message") == (
+        "Pedido grande demais: abra a mesa pelo botão do jogo.")
+    page.wait_for_timeout(3_000)  # the old page asked again every 2 s
+    answers = [json.loads(b) for u, b in wire.bodies if u.endswith("/api/session")]
+    assert answers == [{"error": "too_large", "message": (
+        "Pedido grande demais: abra a mesa pelo botão do jogo.")}]
