@@ -26,7 +26,10 @@ deal), so no untimed engine work competes with the presses.
 
 Printed per delay and tree: action presses per second (draws, discards, threes) over
 the whole worker, the p50 / p99 of an action press as the person waits for it
-(queueing included) and the worker's CPU time per press; then the after/before ratio of
+(queueing included), the worker's CPU time per press and its CPU use (% of one core:
+near 100 the worker is CPU-bound, well below it on an idle machine it waits on Redis;
+on a machine shared with other jobs, a worker that gets only a share of a core shows
+that share here, and the ratio below shrinks towards 1); then the after/before ratio of
 actions/s (issue 36's target: at least 3x at 0.5 ms with 100 games). The keys of each
 run use a prefix of their own and are deleted at the end.
 """
@@ -286,7 +289,7 @@ async def child(args: argparse.Namespace) -> dict[str, float]:
         await store.close()
     waits = sorted(w.waits) or [0.0]
     return {"actions_s": w.actions / wall, "presses_s": w.presses / wall,
-            "cpu_ms": cpu * 1000 / max(w.presses, 1),
+            "cpu_ms": cpu * 1000 / max(w.presses, 1), "cpu_pct": cpu * 100 / wall,
             "p50_ms": waits[len(waits) // 2] * 1000,
             "p99_ms": waits[min(len(waits) - 1, int(len(waits) * 0.99))] * 1000}
 
@@ -370,7 +373,7 @@ def drive(args: argparse.Namespace, before: str) -> None:
           f"{args.rounds} runs alternating, Redis {base}; load average "
           f"{os.getloadavg()[0]:.1f}")
     print(f"{'delay':>6} {'code':<7} {'actions/s':>10} {'presses/s':>10} {'p50 ms':>8} "
-          f"{'p99 ms':>8} {'CPU ms/press':>13}")
+          f"{'p99 ms':>8} {'CPU ms/press':>13} {'CPU %':>6}")
     for delay in (float(d) for d in args.delays_ms.split(",")):
         proc, port = proxy(delay, server)
         runs: dict[str, list[dict[str, float]]] = {name: [] for name, _root in trees}
@@ -384,7 +387,8 @@ def drive(args: argparse.Namespace, before: str) -> None:
         got = {name: median_run(found) for name, found in runs.items()}
         for name, fig in got.items():
             print(f"{delay:>6g} {name:<7} {fig['actions_s']:>10.0f} {fig['presses_s']:>10.0f} "
-                  f"{fig['p50_ms']:>8.1f} {fig['p99_ms']:>8.1f} {fig['cpu_ms']:>13.2f}")
+                  f"{fig['p50_ms']:>8.1f} {fig['p99_ms']:>8.1f} {fig['cpu_ms']:>13.2f} "
+                  f"{fig['cpu_pct']:>6.0f}")
         ratio = got["after"]["actions_s"] / max(got["before"]["actions_s"], 1e-9)
         print(f"{delay:>6g} after/before actions/s: {ratio:.1f}x", flush=True)
 
