@@ -242,3 +242,21 @@ async def test_presses_of_one_game_are_applied_in_the_order_they_arrived() -> No
     await asyncio.gather(first, second)
     assert service.applied == ["ga|4|t|0", "ga|4|t|1"]
     assert len(bot.delivery.order) == 0  # the game's line is gone once empty
+
+
+async def test_a_press_s_wait_is_observed_from_its_arrival_and_a_command_s_is_not() -> None:
+    """Issue 36: ``buraco_press_seconds`` holds what the person waited for the press,
+    from the interaction's arrival to its answer (the slow service call included)."""
+    from adapters.ops.metrics import REGISTRY
+
+    def count_sum() -> tuple[float, float]:
+        return (REGISTRY.get_sample_value("buraco_press_seconds_count") or 0.0,
+                REGISTRY.get_sample_value("buraco_press_seconds_sum") or 0.0)
+
+    bot = client(SlowService(0.3, []))
+    count, total = count_sum()
+    await bot.press(interaction(), ["ga|3|c|"])
+    after_press = count_sum()
+    assert after_press[0] - count == 1.0 and 0.3 <= after_press[1] - total < 2.0
+    await bot.command(interaction(), "ajuda")
+    assert count_sum() == after_press
