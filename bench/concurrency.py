@@ -3,7 +3,7 @@ adapters' ordering layer, the service and a real Redis behind a delaying proxy; 
 before and after the change measured in one run.
 
     .venv/bin/python bench/concurrency.py [--before PATH] [--games 100] \\
-        [--delays-ms 0,0.5,2] [--seconds 6] [--rounds 2]
+        [--delays-ms 0,0.5,2] [--seconds 5] [--rounds 2]
 
 ``--before`` is a checkout of the code before the change; without it a temporary ``git
 worktree`` of :data:`BEFORE` (main before issue 36's first commit) is made and removed.
@@ -20,7 +20,10 @@ and tree, before and after alternating (the run of median actions/s is shown). E
 press goes as a chat adapter sends it: the service call and the staging of its views on
 the delivery's coalescers (a no-op platform) inside the tree's ordering layer: the
 process-wide ``Delivery.lock`` before, the game's line of ``Delivery.order`` after;
-then the rest is delivered. The people play from their hand views only (draw from the
+then the rest is delivered. A third run per round, ``1 line``, is the code after with
+every call in one line of the order (the old lock's order on today's code), so that
+after / 1 line is the ordering's own gain, apart from whatever else changed between
+the two trees. The people play from their hand views only (draw from the
 stock, discard the first card that is accepted, lay down red threes, start the next
 deal), so no untimed engine work competes with the presses.
 
@@ -58,6 +61,8 @@ DEFAULT_URL = "redis://127.0.0.1:6379/15"
 BEFORE = "601ac0b35374ba1dec1f638a09349b3d9cdec84c"
 """main's last commit before issue 36's ordering (one lock per worker)."""
 PRESETS = ("buraco_morto", "tranca")
+ONE_LINE = "bench:every game"
+"""The line every call takes in the ``1 line`` runs: the code after, ordered as before."""
 ACTIONS = ("c", "d", "3")
 
 
@@ -164,10 +169,11 @@ class Worker:
         user = game.people[seat]
         key = f"bench:{self.updates}"
         order = getattr(self.delivery, "order", None)
-        if order is not None:  # after: the game's line
+        if order is not None:  # after: the game's line (or one line for every game)
             from adapters.delivery.order import game_key
 
-            async with order.ticket(game_key(game.game_id)):
+            line = ONE_LINE if os.environ.get("BENCH_ONE_LINE") else game_key(game.game_id)
+            async with order.ticket(line):
                 effects = list(await self.service.press(user, data, update=key))
                 staged = self.delivery.stage(effects)
         else:  # before: one lock for every call of the worker
@@ -306,12 +312,15 @@ def proxy(delay_ms: float, to: str) -> tuple[subprocess.Popen[str], int]:
     return proc, int(line[1])
 
 
-def measure(root: str, url: str, args: argparse.Namespace) -> dict[str, float]:
-    """Run one worker process on code tree ``root`` against ``url``."""
+def measure(root: str, url: str, args: argparse.Namespace,
+            one_line: bool = False) -> dict[str, float]:
+    """Run one worker process on code tree ``root`` against ``url`` (``one_line``: every
+    call in one line of the order, as the process-wide lock did)."""
+    env = dict(os.environ, BENCH_ONE_LINE="1" if one_line else "")
     out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", "--root",
                           root, "--url", url, "--games", str(args.games), "--seconds",
                           str(args.seconds)], capture_output=True, text=True, check=False,
-                         cwd=root)
+                         cwd=root, env=env)
     if out.returncode != 0:
         raise SystemExit(f"worker on {root} failed:\n{out.stderr[-3000:]}")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
@@ -333,7 +342,7 @@ def main() -> None:
     parser.add_argument("--after", default=str(ROOT), help="code tree after (this one)")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--delays-ms", default="0,0.5,2")
-    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs per delay and tree, alternating (the median is shown)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -368,7 +377,8 @@ def drive(args: argparse.Namespace, before: str) -> None:
     hostport, _, db = rest.partition("/")
     creds, _, server = hostport.rpartition("@")
     login = f"{creds}@" if creds else ""
-    trees = (("before", before), ("after", args.after))
+    trees = (("before", before, False), ("after", args.after, False),
+             ("1 line", args.after, True))
     print(f"{args.games} games at once on one worker, {args.seconds:g} s a run, median of "
           f"{args.rounds} runs alternating, Redis {base}; load average "
           f"{os.getloadavg()[0]:.1f}")
@@ -376,12 +386,12 @@ def drive(args: argparse.Namespace, before: str) -> None:
           f"{'p99 ms':>8} {'CPU ms/press':>13} {'CPU %':>6}")
     for delay in (float(d) for d in args.delays_ms.split(",")):
         proc, port = proxy(delay, server)
-        runs: dict[str, list[dict[str, float]]] = {name: [] for name, _root in trees}
+        runs: dict[str, list[dict[str, float]]] = {name: [] for name, _r, _o in trees}
         try:
             for _round in range(args.rounds):
-                for name, root in trees:
+                for name, root, one_line in trees:
                     runs[name].append(measure(root, f"{head}://{login}127.0.0.1:{port}/{db}",
-                                              args))
+                                              args, one_line))
         finally:
             proc.kill()
         got = {name: median_run(found) for name, found in runs.items()}
@@ -390,7 +400,9 @@ def drive(args: argparse.Namespace, before: str) -> None:
                   f"{fig['p50_ms']:>8.1f} {fig['p99_ms']:>8.1f} {fig['cpu_ms']:>13.2f} "
                   f"{fig['cpu_pct']:>6.0f}")
         ratio = got["after"]["actions_s"] / max(got["before"]["actions_s"], 1e-9)
-        print(f"{delay:>6g} after/before actions/s: {ratio:.1f}x", flush=True)
+        alone = got["after"]["actions_s"] / max(got["1 line"]["actions_s"], 1e-9)
+        print(f"{delay:>6g} after/before actions/s: {ratio:.1f}x; after/1 line (the "
+              f"ordering alone): {alone:.1f}x", flush=True)
 
 
 if __name__ == "__main__":
