@@ -203,27 +203,34 @@ def _short(text: str, limit: int = 200) -> str:
 
 
 _calm: list[Calm] = []
+_handlers: list[logging.Handler] = []
+"""The filter in use and the handlers it is on (one process-wide log, as
+``bot/__main__.py`` configures it)."""
 
 
 def install(handlers: Iterable[logging.Handler], calm: Calm | None = None) -> Calm:
     """Put a new :class:`Calm` (or ``calm``) on ``handlers`` (the root logger's, after
-    ``logging.basicConfig``), in place of one an earlier call put there, and make it the
-    one :func:`healthy` reports to. Returns it."""
+    ``logging.basicConfig``), in place of the one an earlier call put on any handler,
+    and make it the one :func:`healthy` reports to. Returns it."""
     calm = calm or Calm()
     handlers = list(handlers)
-    uninstall(handlers)
+    uninstall()
     for handler in handlers:
         handler.addFilter(calm)
     _calm[:] = [calm]
+    _handlers[:] = handlers
     return calm
 
 
-def uninstall(handlers: Iterable[logging.Handler]) -> None:
-    """Take the filter off ``handlers`` (tests)."""
+def uninstall(handlers: Iterable[logging.Handler] | None = None) -> None:
+    """Take the filter off ``handlers`` and off every handler :func:`install` put it
+    on (tests: a test that runs ``python -m bot``'s ``main()`` in the process leaves
+    it on pytest's log-capturing handlers otherwise, with its counts)."""
     for calm in _calm:
-        for handler in handlers:
+        for handler in [*_handlers, *(handlers or ())]:
             handler.removeFilter(calm)
     _calm.clear()
+    _handlers.clear()
 
 
 def healthy(service: str) -> None:

@@ -15,18 +15,19 @@ from bot.i18n import N_
 
 UNKNOWN = N_("Botão desconhecido.")
 """The answer to a payload that no button of the service carries."""
-NO_ARG = frozenset({"c", "m", "d", "3", "r", "z", "g", "h", "j", "lv", "s", "x"})
+NO_ARG = frozenset({"c", "m", "d", "3", "r", "z", "g", "h", "j", "lv", "s", "x", "qx"})
 """Codes whose buttons carry no argument."""
 INDEXED = frozenset({"t", "u", "e", "w", "ew", "pw", "gw"})
 """Codes whose argument is a card or meld index, or a wild's slot (``w``, ``pw``; ``ew``:
 100 · meld + slot; ``gw``: 100 · a group's first card + slot, issue 30)."""
 MAYBE_INDEXED = frozenset({"p"})
 """Codes with an optional meld index ("Pegar o lixo", "Lixo → N")."""
-NUMBERED = frozenset({"ai", "ar", "sh", "v", "n"})
+NUMBERED = frozenset({"ai", "ar", "sh", "v", "n", "ph"})
 """Codes whose argument is a number checked by the use case (an old button of an
 earlier format, without it, is refused there as old). "Robô" (``ai``) carries none now
 (the next free seat); the robot count an older lobby's carried is still taken. "Tirar
-Robô N" (``ar``) carries the number in the robot's name (issue 30)."""
+Robô N" (``ar``) carries the number in the robot's name (issue 30); a preset phrase
+(``ph``) its index (issue 35, bot/phrases.py)."""
 STEPPED = frozenset({"rp"})
 """Codes whose argument is a step ``<deal>.<move>`` (``/replay``, :mod:`bot.replay`; the
 payload's version slot carries the chat's replay serial)."""

@@ -184,6 +184,9 @@ class Reply(_Frozen):
     player: PlayerRef
     text: str
     alert: bool = False
+    buttons: list[list[Button]] = Field(default_factory=list)
+    """Buttons under a command's answer (issue 35: "Sair da fila" under ``/procurar``'s);
+    a press's toast shows none."""
 
 
 class Say(_Frozen):

@@ -133,6 +133,11 @@ def help_text(_: Translator, guide: str | None = None) -> str:
         _("/novojogo [variante] [opções] — abre uma mesa (ex.: /novojogo tranca target=3000)"),
         _("/entrar, /sair — entrar ou sair da mesa (saindo no meio, um robô joga por você "
           "enquanto alguém joga; sem ninguém, a mesa espera um /voltar e fecha em 24 h)"),
+        _("/convidar [retirar código|todos] — um código para alguém de outro "
+          "grupo ou plataforma sentar na mesa com /entrar código"),
+        _("/procurar [variante] [2|4] [robos=minutos] — achar gente para jogar "
+          "pela fila; /sairfila sai da fila"),
+        _("/bloquear nome — a fila não põe mais você na mesa dessa pessoa"),
         _("/robo [facil|normal|dificil] — adiciona um robô"),
         _("/iniciar, /cancelar — começar ou cancelar"),
         _("/mao — sua mão (só você vê)"),
@@ -146,6 +151,10 @@ def help_text(_: Translator, guide: str | None = None) -> str:
         _("/ranking [semana|mes|ano|sempre|geral] — ranking do grupo por período"),
         _("/perfil [@pessoa|publico|privado] — partidas, conquistas e rating"),
         _("/config — configuração do grupo (os admins mudam)"),
+        _("/convidar — um código para alguém de outro grupo ou plataforma sentar na mesa "
+          "(/convidar retirar o cancela)"),
+        _("/procurar [variante] [2|4] [robos=minutos] — acha gente para jogar; /sairfila "
+          "sai da fila, /bloquear nome não cai mais na mesa dessa pessoa"),
         _("/torneio [todos|mata] [duplas|individual] [variante] — abre um torneio no grupo; "
           "/torneio tabela mostra a classificação, /torneio cancelar o encerra"),
         *([_("Guia do jogador, com imagens: {link}", link=guide)] if guide else []),

@@ -17,6 +17,7 @@ from bot import (
     info,
     invites,
     lobby,
+    phrases,
     places,
     play,
     replay,
@@ -34,6 +35,7 @@ from bot.invite_calls import InviteCalls
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
+from bot.queue_calls import QUEUE_ID, QUEUE_LEAVE, QueueCalls, QueueStore
 from bot.replay_calls import ReplayCalls
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
 from bot.season import config
@@ -48,7 +50,7 @@ __all__ = ["HANDOFF_S", "Service"]
 
 log = logging.getLogger(__name__)
 LOBBY_CODES = {"j", "lv", "ai", "ar", "sh", "v", "s", "x"}
-TABLE_CODES = LOBBY_CODES | {"n"}
+TABLE_CODES = LOBBY_CODES | {"n", phrases.CODE}
 """Codes of the group's lobby and table buttons: their payload's version is always 0."""
 
 
@@ -59,7 +61,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
 
 
 class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls,
-              InviteCalls):
+              InviteCalls, QueueCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
@@ -77,6 +79,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
     :mod:`bot.season`); None counts none of them. ``docs_url``: where ``/ajuda``'s link
     to the player's guide points (``DOCS_URL``, :func:`bot.info.guide_link`).
     ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``).
+    ``queue``: the queue to find players (issue 35, :mod:`bot.queue_calls`; None: the
+    queue is not available, as on the in-memory store).
     """
 
     def __init__(self, store: GameStore, clock: Clock, *, turn_timer_s: int = 90,
@@ -85,13 +89,15 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
                  deck_fn: play.DeckFn | None = None, threaded: bool = True,
                  compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None,
                  docs_url: str | None = None,
-                 invite_ttl_s: int = invites.INVITE_TTL_S) -> None:
+                 invite_ttl_s: int = invites.INVITE_TTL_S,
+                 queue: QueueStore | None = None) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
             deck_fn=deck_fn, threaded=threaded, compress=check_codec(compress))
         self.turn_timer_s = turn_timer_s
         self.invite_ttl_s = invite_ttl_s
+        self.queue = queue
         self.invite_links = {}  # per platform, set by its adapter (bot/invite_calls.py)
         self.season = season
         self.docs_url = docs_url
@@ -256,6 +262,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         if parsed is None:
             return await self._unknown(user, chat, None, update)
         gid, version, code, arg = parsed
+        if code == QUEUE_LEAVE and gid == QUEUE_ID and buttons.is_ours(code, arg):
+            return await self.unseek(chat, user, update=update)  # issue 35: "Sair da fila"
         if code in tournament_texts.CODES:  # issue 29: gid is the tournament's id
             return await self.tournament_press(user, gid, code, arg, is_admin,
                                                update=update, chat=chat)
@@ -310,6 +318,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
                 return lobby.remove_ai(game, user, lobby.button_number(arg), now, is_admin)
             return lobby.join(game, user, now) if code == "j" else lobby.leave(game, user, now)
         seat = game.seat_of(user)
+        if code == phrases.CODE:  # issue 35: a preset phrase, from any place
+            return phrases.say(game, seat, lobby.button_number(arg), now)
         if code == "n":
             if seat is None:
                 raise Refusal(N_("Você não está nesta partida."))

@@ -67,7 +67,8 @@ class Settings(BaseSettings):
     ``/health/ready``); unset: none served."""
     redis_timer_sets: int = Field(default=1, ge=1, le=1024)
     """How many sorted sets hold the games' deadlines (adapters/storage/timers.py): 1 is
-    the one ``<prefix>:timers`` key; more spread them over a cluster's nodes."""
+    the one ``<prefix>:timers`` key; more cut them by slot range, so on a cluster each
+    game's deadline sits on its own node (issue 36: a multiple of the primaries)."""
     redis_prefix: str = Field(default="buraco", pattern=r"^[A-Za-z0-9_.-]{1,40}$")
     """First part of every key (several bots, or test runs, can share one Redis)."""
     telegram_token: str | None = None

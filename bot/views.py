@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import fairness, hands, narration, play, variants
+from bot import fairness, hands, narration, phrases, play, variants
 from bot.effects import (
     Closed,
     Effect,
@@ -187,6 +187,7 @@ def table_view(game: Game, _: Translator) -> View:
         lines.append(turn + " " + _(PAUSED_LINE) if paused(game) else turn)
     if game.last:
         lines.append(narration.last_text(game, _, names, you))
+    lines += phrases.lines(game, _)  # issue 35: what strangers said, by preset phrase
     b = play.button_maker(game)
     if game.status == "playing":
         buttons = [[b(N_("Minha mão"), "h")]]
@@ -195,6 +196,8 @@ def table_view(game: Game, _: Translator) -> View:
         buttons = [[b(N_("Próxima mão"), "n", len(game.deals) + 1), b(N_("Minha mão"), "h")]]
     else:
         buttons = []
+    if buttons and phrases.offered(game):
+        buttons += phrases.rows(b)
     return View.model_validate({"title": game_title(game, _), "lines": lines,
                                 "buttons": buttons})
 
@@ -292,7 +295,7 @@ def after_move_effects(game: Game, seats: set[int], ping: bool,
                                                                        game.turn_since):
         _ = Translator(game.lang)
         place = game.place_of(turn)  # issue 35: where the person joined from
-        out.append(TurnPing(player=player, chat=place, game_id=game.id,
+        out.append(TurnPing(player=player, chat=game.notices_of(turn), game_id=game.id,
                             text=_("Sua vez em {title}.", title=place.title or game.id)))
     elif ping:
         out.append(PingsOver(chat=game.chat, game_id=game.id))

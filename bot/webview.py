@@ -11,6 +11,7 @@ show, in the game's language.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from bot import fairness, hands, play, results, views
@@ -54,6 +55,14 @@ REFUSALS = {
 }
 """Why the page was refused (docs/web.md ``error`` codes), told on the page; nothing
 of the game is sent with it."""
+
+
+@functools.lru_cache(maxsize=16)
+def _page_texts(lang: str) -> dict[str, str]:
+    """:data:`PAGE_TEXTS` in ``lang`` (translated once per language: every view of every
+    page carries them). Read only: the views share the one dict."""
+    _ = Translator(lang)
+    return {k: _(v) for k, v in PAGE_TEXTS.items()}
 
 
 def card_json(card: Card) -> dict[str, Any]:
@@ -237,7 +246,7 @@ def web_view(game: Game, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": game.id, "status": game.status, "title": views.game_title(game, _),
         "lang": game.lang, "seat": seat, "spectator": seat is None,
-        "texts": {k: _(v) for k, v in PAGE_TEXTS.items()}, "lines": [], "hand": None,
+        "texts": _page_texts(game.lang), "lines": [], "hand": None,
         "table_actions": []}
     if game.match is None:
         out.update(_lobby(game, _))

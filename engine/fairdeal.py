@@ -33,6 +33,7 @@ import hmac
 import re
 import secrets
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Final, TypeVar
 
 from engine.cards import Card, full_deck
@@ -58,8 +59,10 @@ def is_hex64(text: object) -> bool:
     return isinstance(text, str) and _HEX64.fullmatch(text) is not None
 
 
+@lru_cache(maxsize=1024)
 def commitment(seed: str) -> str:
     """``SHA-256`` of the seed's 32 bytes, in lowercase hex (what the table shows first).
+    Remembered: a stored match writes its deals' commitments after every action.
 
     Raises ``ValueError`` when ``seed`` is not 64 lowercase hex digits."""
     return hashlib.sha256(_key(seed)).hexdigest()

@@ -8,13 +8,18 @@ key prefix and deletes only its own keys afterwards; no database is ever flushed
 Service fixtures (``clock``, ``backend``, ``store``, ``svc``): defined in
 tests/test_service_support.py with the rest of the service tests' helpers, offered here
 to every test so that no module has to import them.
+
+Process-wide state (``_main_leaves_nothing_behind``): what ``python -m bot``'s
+``main()`` sets for the whole process (the log's record factory and outage filter, the
+start-up lines' language) is put back after every test, so a test that runs ``main()``
+in the process changes no later test's log or language.
 """
 
 from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import fakeredis
@@ -22,7 +27,9 @@ import pytest
 import redis.asyncio as aioredis
 from test_service_support import backend, clock, store, svc
 
+from adapters import logcalm, logsafe
 from adapters.storage import RedisStore, StoreKeys
+from bot import startup
 
 __all__ = ["backend", "clock", "store", "svc"]  # the service fixtures, offered to every test
 
@@ -30,6 +37,19 @@ REDIS_URL = os.environ.get("REDIS_URL") or None
 STORE_BACKENDS = ["fakeredis", "redis"] if REDIS_URL else ["fakeredis"]
 
 ClientFactory = Callable[[], Any]
+
+
+@pytest.fixture(autouse=True)
+def _main_leaves_nothing_behind() -> Iterator[None]:
+    """After each test: the outage filter off every handler (``main()`` puts it on the
+    root logger's handlers, pytest's capturing ones among them, where its counts would
+    hide a later test's lines), the log record factory as it was, the start-up lines'
+    translator as it was (a test of ``main(["--lang", "it", ...])`` left Italian)."""
+    words = startup.Words._
+    yield
+    logcalm.uninstall()
+    logsafe.uninstall()
+    startup.Words._ = words
 
 
 @pytest.fixture(params=STORE_BACKENDS)

@@ -56,7 +56,8 @@ def test_ajuda_lists_every_documented_command(lang: str) -> None:
 
 
 def test_ajuda_says_how_to_open_see_and_cancel_a_tournament() -> None:
-    lines = {lang: help_text(Translator(lang)).splitlines()[-1] for lang in ("pt", "en", "it")}
+    lines = {lang: next(line for line in help_text(Translator(lang)).splitlines()
+                        if line.startswith("/torneio")) for lang in ("pt", "en", "it")}
     assert lines == {
         "pt": "/torneio [todos|mata] [duplas|individual] [variante] — abre um torneio no "
               "grupo; /torneio tabela mostra a classificação, /torneio cancelar o encerra",

@@ -57,9 +57,13 @@ def installed_tree() -> app_commands.CommandTree[Any]:
 async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     tree = installed_tree()
     names = sorted(c.name for c in tree.get_commands())
-    assert names == ["ajuda", "cancelar", "config", "convidar", "entrar", "exportar", "idioma",
-                     "iniciar", "mao", "novojogo", "perfil", "placar", "ranking", "regras",
-                     "replay", "robo", "sair", "torneio", "verificar", "voltar"]
+    assert names == ["ajuda", "bloquear", "cancelar", "config", "convidar", "entrar",
+                     "exportar", "idioma", "iniciar", "mao", "novojogo", "perfil", "placar",
+                     "procurar", "ranking", "regras", "replay", "robo", "sair", "sairfila",
+                     "torneio", "verificar", "voltar"]
+    procurar = tree.get_command("procurar")  # issue 35: the queue
+    assert isinstance(procurar, app_commands.Command)
+    assert [p.name for p in procurar.parameters] == ["variante", "jogadores", "robos"]
     entrar = tree.get_command("entrar")  # issue 35: an invitation's code, optional
     assert isinstance(entrar, app_commands.Command)
     assert [(p.name, p.required) for p in entrar.parameters] == [("codigo", False)]
@@ -107,9 +111,10 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
                 continue
             for value in ("xyz", 7):
                 assert await param.transform(None, value) == value, (command.name, param)
-    assert seen == 15  # variante + opcoes, nivel, modo, variante, idioma, periodo,
+    assert seen == 19  # variante + opcoes, nivel, modo, variante, idioma, periodo,
     # pessoa + visibilidade, ajuste + valor, opcoes of /torneio, codigo of /entrar,
-    # retirar of /convidar, jogo of /verificar (issue 35) (pessoa, a member, is
+    # retirar of /convidar, jogo of /verificar, variante + jogadores + robos of
+    # /procurar, nome of /bloquear (issue 35) (pessoa, a member, is
     # checked by type: an old client's
     # value there is a TransformerError, answered "recarregue o Discord")
     novojogo, robo, mao, regras, idioma, ranking, perfil, config = (
@@ -133,6 +138,13 @@ async def test_every_option_takes_a_value_outside_its_choices_as_typed_text() ->
     assert calls[-4:] == [("entrar", "k7qx3mpa", False), ("entrar", "", False),
                           ("convidar", "retirar todos", False), ("convidar", "", False)]
     del calls[-4:]
+    procurar, bloquear = (cast(Any, tree.get_command(n)) for n in ("procurar", "bloquear"))
+    await procurar.callback(None, variante="tranca", jogadores="2", robos="3")
+    await procurar.callback(None)
+    await bloquear.callback(None, nome=" Zé ")
+    assert calls[-3:] == [("procurar", "tranca 2 robos=3", False), ("procurar", "", False),
+                          ("bloquear", "Zé", False)]
+    del calls[-3:]
     torneio = cast(Any, tree.get_command("torneio"))  # issue 29
     await torneio.callback(None, opcoes="mata duplas")
     assert calls[-1] == ("torneio", "mata duplas", False)

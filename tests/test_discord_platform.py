@@ -191,3 +191,14 @@ async def test_replies_are_ephemeral_and_a_second_one_is_a_follow_up() -> None:
                                                       "ephemeral": True})]
     assert inter.followup.calls == [{"content": "De novo.", "ephemeral": True}]
     assert origin.spoke
+
+
+async def test_a_reply_with_buttons_carries_them_as_components() -> None:
+    """Issue 35: "Sair da fila" under /procurar's ephemeral answer, a stateless button."""
+    inter = interaction()
+    await platform().answer(Reply(player=ANA, text="Na fila.", buttons=[[Button(
+        label="Sair da fila", data="fila|0|qx|")]]), Origin(inter))
+    ((kind, sent),) = inter.response.calls
+    assert kind == "send_message" and sent["content"] == "Na fila." and sent["ephemeral"]
+    assert [(c.item.label, c.custom_id) for c in sent["view"].children] == [
+        ("Sair da fila", "bb:fila|0|qx|")]

@@ -139,7 +139,7 @@ class Unreachable:
             raise RedisClusterUnreachableError("no node of the cluster answered")
 
     class Timers:
-        sets, known_sets = 1, 1
+        sets, known_sets, walked_keys = 1, 1, ["x:timers"]
 
     def __init__(self) -> None:
         self.client, self.timers, self.keys = self.Client(), self.Timers(), StoreKeys("x")
@@ -214,3 +214,28 @@ async def test_a_coalescer_reports_its_queued_edits() -> None:
     assert (coalescer.queued(), coalescer.running()) == (2, 2)
     await coalescer.flush()
     assert (coalescer.queued(), coalescer.running()) == (0, 0)
+
+
+async def test_a_coalesced_edit_runs_outside_the_update_that_queued_it() -> None:
+    """Its queue outlives the update: an edit sent 3 s later must not inherit the press's
+    arrival, whose retry budget would be spent by then (issue 36)."""
+    seen: list[float | None] = []
+
+    async def edit() -> None:
+        seen.append(deadline.arrived())
+
+    coalescer = EditCoalescer(gap_s=0.0)
+    token = deadline.arrive(time.monotonic() - 10.0)
+    try:
+        coalescer.submit("a", edit)
+        assert deadline.arrived() is not None  # the update itself keeps its arrival
+    finally:
+        deadline.ARRIVED.reset(token)
+    await coalescer.flush()
+    assert seen == [None]
+
+
+async def test_an_update_is_counted_in_flight_once_however_many_layers_count_it() -> None:
+    with series.handling(), series.handling():
+        assert value("buraco_intake_in_flight") == 1.0
+    assert value("buraco_intake_in_flight") == 0.0

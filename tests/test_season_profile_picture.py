@@ -49,12 +49,12 @@ def test_the_chart_holds_the_trend_oldest_first_and_each_variants_counts() -> No
     assert profile_picture.chart_of("Ana", {"name": "Ana"}, [], Translator("pt")) is None
 
 
-def test_a_profile_is_an_800_by_360_png_drawn_once_per_content() -> None:
+def test_a_profile_is_a_720_pixel_wide_png_drawn_once_per_content() -> None:
     chart = profile_picture.chart_of("Ana", FIELDS, TREND, Translator("pt"))
     assert chart is not None
     _cache.pop(chart.key(), None)
     png = profile_picture.draw(chart)
-    assert png.startswith(PNG) and _size(png) == (800, 360)
+    assert png.startswith(PNG) and _size(png)[0] == 720  # for a phone (issue 38)
     assert profile_picture.draw(chart) is png  # from the cache: not drawn again
     other = profile_picture.chart_of("Ana", {**FIELDS, "wins:buraco": "2"}, TREND,
                                      Translator("pt"))
@@ -67,7 +67,7 @@ async def test_perfil_sends_the_picture_with_the_profile_text_as_caption(redis: 
     await play_match(svc, store, CHAT, [ANA, BIA])
     (pic,) = await svc.profile(CHAT, BIA)
     assert isinstance(pic, Picture) and pic.chat == CHAT and pic.filename == "perfil.png"
-    assert pic.content.startswith(PNG) and _size(pic.content) == (800, 360)
+    assert pic.content.startswith(PNG) and _size(pic.content)[0] == 720
     fields, trend = await season.profile(CHAT.key, BIA.key)
     rating = (await season.ratings(CHAT.key, [BIA.key]))[0]
     assert pic.caption == texts.profile_text("Bia", fields, trend, rating, None,

@@ -67,6 +67,7 @@ async def as_old_code_kept_them(client: Any, prefix: str) -> None:
     await client.hset(old.settings(CHAT), "timer", "60")
     await client.set(old.successor("tg", "-55"), "-1005")
     await client.set(old.seen("tg:666:u:77"), "1", ex=600)
+    await client.set(f"{prefix}:timers:sets", "1")  # the old timer sets' high-water mark
 
 
 def untagged(keys: list[str], prefix: str) -> set[str]:
@@ -109,7 +110,7 @@ async def test_a_game_kept_by_the_old_layout_is_played_on_by_a_new_worker_and_mo
         second.layout.legacy = False
         keys = [k async for k in second.client.scan_iter(match=f"{store_prefix}:*")]
         assert untagged(keys, store_prefix) == {
-            f"{store_prefix}:timers", f"{store_prefix}:timers:sets",
+            f"{store_prefix}:timers", f"{store_prefix}:timers:shapes",
             old.seen("tg:666:u:77")}  # a marker without its chat: left to expire
         assert await second.chat_game(CHAT) == game_id
         assert 0 < await second.client.ttl(second.keys.chat(CHAT)) <= 30 * 86_400

@@ -7,27 +7,44 @@ play, a bad argument; the terminal's ``verificar``."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 from typing import Any
 
 import pytest
+from rich.console import Console
 from season_support import Redis, redis, worker
 from test_delivery import CHAT as DCHAT
 from test_delivery import Recorder
 from test_service_match import human_turn
-from test_service_support import ANA, BIA, CHAT, FakeClock, clock, game_of
+from test_service_support import ANA, BIA, CHAT, FakeClock, clock, game_of, make_service
+from test_telegram_app import ANA as TG_ANA
+from test_telegram_app import BIA as TG_BIA
+from test_telegram_app import GROUP, Tg, open_table, tg
 
+from adapters.console.app import ConsoleGame
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import GameRefs
 from bot import play, webview
-from bot.effects import Effect, HandView, PlayerRef, Reply, Say, TableView, View, pack
+from bot.effects import (
+    ChatRef,
+    Effect,
+    HandView,
+    PlayerRef,
+    Reply,
+    Say,
+    TableView,
+    View,
+    pack,
+)
+from bot.memstore import MemoryStore
 from bot.service import Service
 from engine.cards import Card
 from engine.fairdeal import commitment
 
-_ = (redis, clock)  # fixtures
+_ = (redis, clock, tg)  # fixtures
 
 
 def dumped(effects: list[Effect]) -> str:
@@ -238,3 +255,57 @@ async def test_the_hands_of_a_new_deal_wait_for_its_table(
     await delivery.flush()
     order = [call[0] for call in platform.calls]
     assert order == (["post", "send_private"] if opens else ["send_private", "post"])
+
+
+# On Telegram (the fake Bot API): the table edit first, then the hands; /verificar ---------
+async def test_on_telegram_no_hand_is_sent_before_the_table_shows_the_commitment(
+        tg: Tg) -> None:
+    """The table that replaces the lobby is held (a slow Bot API): no hand goes out
+    until it is through, and it carries the commitment of the seed stored for the deal."""
+    await open_table(tg)
+    await tg.press(TG_BIA, tg.table(), "Entrar")
+    held = tg.fake.hold("editMessageText")
+    start = asyncio.create_task(tg.press(TG_ANA, tg.table(), "Iniciar"))
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+    hands_sent = [p for p in tg.fake.called("sendMessage") if "Sua mão" in p["text"]]
+    assert hands_sent == []
+    held.set()
+    await start
+    hands_sent = [p for p in tg.fake.called("sendMessage") if "Sua mão" in p["text"]]
+    assert len(hands_sent) == 2
+    game = (await game_of(tg.service.store, ChatRef(platform="tg", chat_id=str(GROUP["id"]))))[1]
+    seed = play.match_of(game).logs[-1].seed
+    assert seed is not None
+    assert f"Compromisso do baralho (SHA-256): {commitment(seed)}" in tg.table()["text"]
+    assert all(seed not in text for text in tg.fake.texts_to(GROUP["id"]))
+    await tg.command(TG_BIA, "/verificar")
+    assert tg.fake.texts_to(GROUP["id"])[-1].endswith(
+        "A semente de cada mão aparece na mesa quando a mão acaba.")
+
+
+# In the terminal ----------------------------------------------------------------------------
+async def test_the_terminal_shows_the_commitment_before_the_hand_and_verificar_at_the_end(
+) -> None:
+    """A justificado duel (one deal, RULES A35) on production seeds, the person drawing
+    and discarding; ``verificar`` at the last prompt checks it."""
+    commands = iter(["c", "d 1"] * 400)
+    last = iter(["verificar"])
+
+    def read(prompt: str) -> str:
+        line = next(last, None) if "exportar" in prompt else next(commands)
+        if line is None:
+            raise EOFError
+        return line
+
+    clock = FakeClock()
+    svc = make_service(MemoryStore(clock), clock, deck_fn=None, next_deal_s=0)
+    out = io.StringIO()
+    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None), read=read)
+    assert await game.setup("justificado", 2)
+    await game.play()
+    text = out.getvalue()
+    assert text.index("Compromisso do baralho (SHA-256): ") < text.index("Sua mão (11 cartas)")
+    verdict = text[text.index("Conferência do embaralhamento do jogo"):]
+    assert "Mão 1: OK (compromisso " in verdict
+    assert "Resultado: OK, todas as " in verdict

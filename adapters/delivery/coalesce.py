@@ -15,11 +15,14 @@ wins" choice stays per process (docs/telegram.md).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from adapters import deadline
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +60,12 @@ class EditCoalescer:
         self._pending[key] = (operation, prompt)
         worker = self._workers.get(key)
         if worker is None or worker.done():
-            self._workers[key] = asyncio.get_running_loop().create_task(self._drain(key))
+            # outside the update that submitted it: the queue outlives the update, and
+            # its Redis calls get a retry budget of their own (adapters/storage/budget.py)
+            context = contextvars.copy_context()
+            context.run(deadline.ARRIVED.set, None)
+            self._workers[key] = asyncio.get_running_loop().create_task(
+                self._drain(key), context=context)
 
     def delay_for(self, key: str, prompt: bool = False) -> float:
         """Seconds ``key`` must still wait before its next operation may run (0 = now);

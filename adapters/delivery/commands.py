@@ -41,6 +41,9 @@ COMMANDS: list[tuple[str, str]] = [
                    "cancelar")),
     ("convidar", N_("Convidar alguém de outro grupo ou plataforma: /convidar [retirar]")),
     ("verificar", N_("Conferir o embaralhamento da última partida: /verificar [jogo]")),
+    ("procurar", N_("Achar gente para jogar: /procurar [variante] [2|4] [robos=minutos]")),
+    ("sairfila", N_("Sair da fila do /procurar")),
+    ("bloquear", N_("Não cair mais na mesa de alguém pela fila: /bloquear nome")),
 ]
 HAND_IN_PRIVATE = N_("Sua mão está no privado.")
 GENERIC_ERROR = N_("Algo deu errado. Confira a mesa e tente de novo.")
@@ -75,6 +78,11 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
     s, args = service, unicodedata.normalize("NFC", args)
     if name == "entrar" and args.strip():  # issue 35: a code joins its table from here
         return list(await s.join_code(chat, user, args, update=key))
+    if name in ("procurar", "sairfila", "bloquear"):  # issue 35: the queue
+        if name == "sairfila":
+            return list(await s.unseek(chat, user, update=key))
+        seek: Call = s.seek if name == "procurar" else s.block
+        return list(await seek(chat, user, args, update=key))
     if name == "convidar":
         return list(await s.invite(chat, user, args, update=key))
     if name in SIMPLE:

@@ -1,12 +1,19 @@
 """Tables waiting for an edit, kept in Redis so a table edit never dies with a worker
 (issue 12, "a lost table edit").
 
-When a table view enters the group coalescer, its game goes into the sorted set
-``<prefix>:<platform>:stale`` with a due time (the coalescer's wait plus ``grace_s``).
+When a table view enters the group coalescer, its game goes into a sorted set of
+stale tables with a due time (the coalescer's wait plus ``grace_s``).
 Showing the table removes it again, unless a newer view marked it after that show began.
 A worker killed while the edit waited leaves the mark; once due, the tick loop of any
 live worker claims it (a lease: the due time moves ``grace_s`` ahead, so two workers do not
 both take it) and re-renders the table from the stored game.
+
+The marks are kept as the deadlines are (:mod:`adapters.storage.timers`, issue 36):
+with ``sets`` (the store's ``REDIS_TIMER_SETS``) 1, the one set
+``<prefix>:<platform>:stale``; with more, set ``k`` holds the games whose slot is in
+range ``k`` and carries that range's hash tag, so marking and clearing a game's table
+touch the node of the game's own slot. A claim walks this worker's sets and the one-set
+name (where workers with one set, or of the layout before issue 36, mark).
 """
 
 from __future__ import annotations
@@ -15,7 +22,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from adapters.storage.keys import StoreKeys
 from adapters.storage.scripts import CLAIM_DUE
+from adapters.storage.timers import range_of, range_tag
 
 GRACE_S = 70.0
 """Longer than the longest wait a live worker's coalescer may impose (the 20-a-minute
@@ -46,9 +55,13 @@ class StaleTables:
     lease only decides when a mark counts as abandoned)."""
 
     def __init__(self, client: Any, prefix: str = "buraco", platform: str = "tg",
-                 grace_s: float = GRACE_S, clock: Callable[[], float] = time.time) -> None:
+                 grace_s: float = GRACE_S, clock: Callable[[], float] = time.time,
+                 sets: int = 1) -> None:
         self.client = client
-        self.key = f"{prefix}:{platform}:stale"
+        self.key = StoreKeys(prefix).stale(platform)
+        self.sets = sets
+        self.keys = [self.key if sets == 1 else f"{self.key}:{{{range_tag(k, sets)}}}"
+                     for k in range(sets)]
         self.grace_s = grace_s
         self.clock = clock
         self._claim = client.register_script(CLAIM_DUE)  # the timers' lease, same rule
@@ -58,19 +71,31 @@ class StaleTables:
         was marked or leased later already); returns the mark's due time, for
         :meth:`clear`."""
         due = self.clock() + wait_s + self.grace_s
-        return float(await self.client.eval(_MARK, 1, self.key, game_id, repr(due)))
+        return float(await self.client.eval(_MARK, 1, self.home(game_id), game_id,
+                                            repr(due)))
+
+    def home(self, game_id: str) -> str:
+        """The set that keeps the game's mark (the range of its slot)."""
+        return self.keys[range_of(game_id, self.sets)]
 
     async def clear(self, game_id: str, due: float) -> bool:
         """The table marked with ``due`` was shown: drop the mark unless a later view
         re-marked it. True when dropped."""
-        return bool(await self.client.eval(_CLEAR, 1, self.key, game_id, repr(due)))
+        return bool(await self.client.eval(_CLEAR, 1, self.home(game_id), game_id,
+                                           repr(due)))
 
     async def claim(self, limit: int = 10) -> list[str]:
         """Game ids whose mark is due (abandoned by a dead worker), leased for grace_s."""
         now = self.clock()
-        got = await self._claim(keys=[self.key], args=[repr(now), limit, repr(now + self.grace_s)])
-        return [str(g) for g in got]
+        out: list[str] = []
+        for key in dict.fromkeys([*self.keys, self.key]):
+            if len(out) >= limit:
+                break
+            got = await self._claim(keys=[key], args=[repr(now), limit - len(out),
+                                                      repr(now + self.grace_s)])
+            out += [str(g) for g in got]
+        return out
 
     async def forget(self, game_id: str) -> None:
         """The game closed: no table edit is owed any more."""
-        await self.client.zrem(self.key, game_id)
+        await self.client.zrem(self.home(game_id), game_id)

@@ -95,11 +95,13 @@ class BuracoClient(discord.AutoShardedClient):
 
     ``service`` (docs/service-api.md); ``redis`` the redis-py asyncio client of the store
     (message references, edit windows, stale tables); ``lang_of(chat_key)`` a chat's
-    language; ``tick`` runs the service's tick loop (off in unit tests)."""
+    language; ``tick`` runs the service's tick loop (off in unit tests); ``timer_sets``
+    the store's ``REDIS_TIMER_SETS`` (the stale tables are kept as the deadlines)."""
 
     def __init__(self, service: Any, redis: Any, lang_of: Callable[[str], Awaitable[str]],
                  *, prefix: str = "buraco", shard_ids: list[int] | None = None,
-                 shard_count: int | None = None, tick: bool = True) -> None:
+                 shard_count: int | None = None, tick: bool = True,
+                 timer_sets: int = 1) -> None:
         shards: dict[str, Any] = {}
         if shard_count is not None:
             shards["shard_count"] = shard_count
@@ -117,7 +119,7 @@ class BuracoClient(discord.AutoShardedClient):
             DiscordPlatform(self, lang_of), GameRefs(redis, prefix, platform=PLATFORM),
             group_edits=EditCoalescer(gap_s=3.0, per_minute=20, shared=window),
             dm_edits=EditCoalescer(gap_s=0.5, per_minute=120),
-            stale=StaleTables(redis, prefix, PLATFORM))
+            stale=StaleTables(redis, prefix, PLATFORM, sets=timer_sets))
         self._ticking: asyncio.Task[None] | None = None
         self._halt = asyncio.Event()
 

@@ -48,6 +48,10 @@ VALUE_HELP = N_("O novo valor, ex.: tranca target=3000, 60, en, admins")
 PERIOD_HELP = N_("Período do ranking")
 PERSON_HELP = N_("De quem é o perfil")
 VISIBILITY_HELP = N_("publico: aparecer no ranking geral; privado: sair dele")
+SIZES = [app_commands.Choice(name=n, value=n) for n in ("2", "4")]
+SIZE_HELP = N_("Mesa de 2 ou de 4")
+ROBOTS_HELP = N_("Robôs completam a mesa depois de tantos minutos (1 a 10)")
+NAME_HELP = N_("O nome de alguém desta mesa")
 CODE_HELP = N_("Código de um convite (/convidar), para entrar na mesa de outro grupo")
 WITHDRAW_HELP = N_("Código do convite a retirar (todos: escreva todos)")
 TOURNAMENT_HELP = N_("todos|mata duplas|individual variante alvo=N wo=minutos; ou tabela, "
@@ -84,7 +88,7 @@ def _d(name: str) -> locale_str:
 def install(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
     """Add every command to ``tree`` (guild-only: games live in channels)."""
     for simple in ("sair", "iniciar", "placar", "ajuda", "cancelar", "voltar",
-                   "exportar", "replay"):
+                   "exportar", "replay", "sairfila"):
         tree.add_command(_simple(simple, bot))
 
     @tree.command(name="entrar", description=_d("entrar"))
@@ -92,6 +96,23 @@ def install(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
     @app_commands.describe(codigo=locale_str(CODE_HELP))
     async def entrar(interaction: discord.Interaction[Any], codigo: str | None = None) -> None:
         await bot.command(interaction, "entrar", typed(codigo))  # issue 35: a code
+
+    @tree.command(name="procurar", description=_d("procurar"))
+    @app_commands.guild_only()
+    @app_commands.describe(variante=locale_str(VARIANT_HELP), jogadores=locale_str(SIZE_HELP),
+                           robos=locale_str(ROBOTS_HELP))
+    @app_commands.choices(variante=VARIANTS, jogadores=SIZES)
+    async def procurar(interaction: discord.Interaction[Any], variante: str | None = None,
+                       jogadores: str | None = None, robos: str | None = None) -> None:
+        args = " ".join(part for part in (typed(variante), typed(jogadores),
+                                          f"robos={typed(robos)}" if robos else "") if part)
+        await bot.command(interaction, "procurar", args)  # issue 35: the queue
+
+    @tree.command(name="bloquear", description=_d("bloquear"))
+    @app_commands.guild_only()
+    @app_commands.describe(nome=locale_str(NAME_HELP))
+    async def bloquear(interaction: discord.Interaction[Any], nome: str) -> None:
+        await bot.command(interaction, "bloquear", typed(nome))
 
     @tree.command(name="convidar", description=_d("convidar"))
     @app_commands.guild_only()

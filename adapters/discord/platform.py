@@ -354,8 +354,12 @@ class DiscordPlatform:
         text = render.text_message(effect.text)
         origin.spoke = True
         response: Any = origin.interaction.response
+        extra: dict[str, Any] = {}
+        if effect.buttons:  # issue 35: "Sair da fila" under /procurar's answer
+            extra["view"] = build_view(render.Message("", "", [
+                [render.button(b) for b in row] for row in effect.buttons]))
         async with origin.ack:
             if not response.is_done():
-                await response.send_message(content=text, ephemeral=True)
+                await response.send_message(content=text, ephemeral=True, **extra)
             else:
-                await origin.interaction.followup.send(content=text, ephemeral=True)
+                await origin.interaction.followup.send(content=text, ephemeral=True, **extra)

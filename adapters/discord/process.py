@@ -69,6 +69,7 @@ def point_at(api_base: str | None) -> None:
 
 async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
     from adapters.ops.metrics import MeteredService
+    from adapters.storage.queue import RedisQueue
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
@@ -79,13 +80,15 @@ async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
     service = MeteredService(Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
-        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s))
+        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
+        queue=RedisQueue(store.client, settings.redis_prefix)))
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
 
     return BuracoClient(service, store.client, lang_of, prefix=settings.redis_prefix,
-                        shard_ids=ids, shard_count=count, tick=tick)
+                        shard_ids=ids, shard_count=count, tick=tick,
+                        timer_sets=settings.redis_timer_sets)
 
 
 async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:

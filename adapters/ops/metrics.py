@@ -31,7 +31,6 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from redis.exceptions import RedisError
 
 from adapters import deadline
-from adapters.storage.timers import set_key
 
 log = logging.getLogger(__name__)
 OVERDUE_S = 30.0
@@ -114,13 +113,10 @@ async def sample_timers(store: Any, now: float) -> bool:
     Any failure (a Redis error, a cluster that cannot be reached, the time out) is
     counted, the gauges keep their last values and False is returned: a scrape always
     answers (issue 36)."""
-    timers = store.timers
-    count = max(timers.sets, timers.known_sets)
     try:
         async with asyncio.timeout(SAMPLE_TIMEOUT_S), \
                 store.client.pipeline(transaction=False) as pipe:
-            for index in range(count):
-                key = set_key(store.keys, index)
+            for key in store.timers.walked_keys:
                 pipe.zcard(key)
                 pipe.zcount(key, "-inf", now)
                 pipe.zcount(key, "-inf", now - OVERDUE_S)

@@ -28,6 +28,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import platform
 import time
 import weakref
@@ -114,17 +115,26 @@ _HANDLING: dict[int, float] = {}
 _PENDING: list[Callable[[], int]] = []
 
 
+_COUNTED: contextvars.ContextVar[bool] = contextvars.ContextVar("intake_counted",
+                                                               default=False)
+
+
 @contextlib.contextmanager
 def handling() -> Iterator[None]:
     """Count the update being served (its arrival from :mod:`adapters.deadline`, else
-    now) as in flight until the block ends."""
-    token = object()
+    now) as in flight until the block ends; once per update (the Telegram update
+    processor counts it from its arrival, the service wrapper then does not again)."""
+    if _COUNTED.get():
+        yield
+        return
+    token, counted = object(), _COUNTED.set(True)
     arrived = deadline.arrived()
     _HANDLING[id(token)] = time.monotonic() if arrived is None else arrived
     try:
         yield
     finally:
         del _HANDLING[id(token)]
+        _COUNTED.reset(counted)
 
 
 def pending_from(count: Callable[[], int]) -> None:

@@ -15,10 +15,12 @@ instead. :func:`budget_retry` is the ``Retry`` built on it, with a count high en
 the budget is what binds.
 
 Outside an update (the tick loop, the CLI) there is no arrival to count from: the budget
-then counts from the start of the process's current run of failures (failures less than
-:data:`STREAK_GAP_S` apart), so retry loops that nest (redis-py's Sentinel connection
-retries its connect inside the command's retry) still end within the budget, and while
-Redis stays down a new call fails at once instead of waiting the budget again.
+then counts from the start of the current run of failures (failures less than
+:data:`STREAK_GAP_S` apart) of the retry policy's copy (redis-py copies it into each
+connection; a cluster client keeps its own), so retry loops that nest on one connection
+(redis-py's Sentinel connection retries its connect inside the command's retry) still
+end within the budget, and while Redis stays down a new call on it fails at once instead
+of waiting the budget again.
 """
 
 from __future__ import annotations

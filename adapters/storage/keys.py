@@ -38,6 +38,7 @@ the games and chats whose slots it holds (the press-by-press table: docs/deploy.
     <prefix>:{relay:<platform>}:owed   sorted set, games whose tables that platform's
                                    places owe an edit (adapters/delivery/relay.py)
     <prefix>:{relay:<platform>}:list   list, effects handed to that platform (bounded)
+    <prefix>:{mm}:<part>           the queue to find players (adapters/storage/queue.py)
 
 Keys of the layout before issue 36 (:class:`LegacyKeys`) are moved into these by
 :mod:`adapters.storage.layout`. The season's keys have their own tags
@@ -157,6 +158,11 @@ class StoreKeys:
     def relay(self, platform: str) -> str:
         """List of effects handed over to ``platform``'s processes."""
         return f"{self.prefix}:{{relay:{platform}}}:list"
+
+    def queue(self, part: str) -> str:
+        """A key of the queue to find players (adapters/storage/queue.py): every one in
+        the ``{mm}`` slot, so each of its steps is one single-slot script."""
+        return f"{self.prefix}:{{mm}}:{part}"
 
     def pattern(self) -> str:
         """A SCAN ``MATCH`` pattern covering every key of this prefix.

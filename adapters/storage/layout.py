@@ -165,6 +165,9 @@ class Layout:
         self._drop = client.register_script(DROP_OLD)
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self.timers: Any = None
+        """The store's :class:`adapters.storage.timers.TimerSets`: a pass also drains the
+        old layout's deadline sets into them (:meth:`TimerSets.drain_legacy`)."""
 
     async def move(self, key: OldKey) -> bool:
         """Move one old key into its new name (module docstring). True when the old key
@@ -210,6 +213,8 @@ class Layout:
             key = classify(self.old, self.keys, _text(name))
             if key is not None and await self.move(key):
                 moved += 1
+        if self.timers is not None:
+            moved += await self.timers.drain_legacy()
         return moved
 
     async def upgrade(self, clock: Any = time.monotonic, sleep: Any = asyncio.sleep,

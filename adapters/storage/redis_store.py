@@ -103,6 +103,7 @@ class RedisStore(Announcements):
         self._claim: AsyncScript = client.register_script(scripts.CLAIM_DUE)
         self._results: AsyncScript = client.register_script(scripts.ADD_RESULTS)
         self.timers = TimerSets(client, self.keys, timer_sets, self._claim)
+        self.layout.timers = self.timers
 
     async def close(self) -> None:
         """Stop the layout upgrade and close the client's connections; the store is

@@ -1,55 +1,71 @@
-"""The games' deadlines in ``S`` sorted sets (issue 28; docs/deploy.md "Redis Cluster").
+"""The games' deadlines in ``S`` sorted sets sharded by slot range (issues 28 and 36;
+docs/deploy.md "Redis Cluster").
 
-Set ``k`` of ``S`` is ``<prefix>:timers`` for ``k = 0`` (the one set of every release
-before this one, so ``S = 1`` is exactly the old layout) and ``<prefix>:timers:{t<k>}``
-for ``k >= 1``: each its own hash tag, so on a Redis Cluster the sets spread over the
-slots (and the primaries) instead of one hot key on one node. A game's home set is
-``crc16(game_id) mod S`` (Redis's own CRC16, XMODEM): its deadline is written to, leased
-from and checked in that set only.
+A game's keys live in its hash slot ``crc16(game_id) mod 16384``. The slots are cut
+into ``S`` equal ranges, and set ``k`` of ``S`` holds the deadlines of the games whose
+slot is in range ``k``: its name carries a hash tag whose own slot is the first slot of
+that range (:func:`range_tag`), so on a cluster whose nodes own contiguous slot ranges
+(as ``redis-cli --cluster create`` and resharding by ranges make them) a game's deadline
+set sits on the same node as the game: a press that moves a deadline and a tick that
+claims it depend on that node only, and a dying node stalls the deadlines of its own
+games, not everyone's. ``S = 1`` is the one set ``<prefix>:timers`` (the default, and
+the name of every release's first set); ``S > 1`` names ``<prefix>:timers:{ts<n>}``.
+Ranges nest: set ``k`` of ``S`` is set ``2k`` of ``2S`` (same first slot, same tag).
 
-Raising ``S`` on a running deployment loses no deadline:
+Changing ``S`` on a running deployment loses no deadline:
 
-* every worker records the highest ``S`` it was started with in ``<prefix>:timers:sets``
-  (kept as the maximum, never lowered), and every tick walks all the sets up to that
-  high-water mark, from a random one, so a deadline written under an earlier (or a
-  later) ``S`` by any worker is still claimed when due;
+* every worker adds its ``S`` to ``<prefix>:timers:shapes`` (a Redis set, read again
+  every :data:`REFRESH_S`), and every tick walks the sets of every ``S`` recorded there,
+  from a random one, so a deadline written under another ``S`` is still claimed;
+* the sets of the layout before issue 36 (``<prefix>:timers`` and ``<prefix>:timers:{t<k>}``
+  for ``k`` below the high-water mark ``<prefix>:timers:sets`` those workers keep) are
+  walked too while that mark exists; :meth:`TimerSets.drain_legacy` (the layout pass,
+  :mod:`adapters.storage.layout`) moves their entries home and drops the mark, which a
+  worker of the old code still running writes again within 30 s;
 * a deadline claimed from a set that is not its game's home set under this worker's
   ``S`` moves home: the lease is written into the home set (``ZADD``) and the old entry
   removed (``ZREM``), in that order, so a worker dying in between leaves two entries,
   never none; the step that follows sets the real deadline (a spurious step does nothing
   and is only a wasted read);
-* the sweep checks a game in its home set only; a game whose deadline is still in an
-  older set reads as without one, and gets a deadline computed from its state in its
+* the sweep checks a game in its home set only; a game whose deadline is still in
+  another set reads as without one, and gets a deadline computed from its state in its
   home set: the old entry is then an extra one, removed when it comes due.
 
-Lowering ``S`` is safe for the same reasons (the sets beyond it are still walked).
+A set whose node cannot be reached is skipped by a tick (logged), so the other nodes'
+games keep their timers.
 """
 
 from __future__ import annotations
 
 import binascii
+import functools
+import logging
 import math
 import random
 from typing import Any
 
 from redis.commands.core import AsyncScript
+from redis.exceptions import RedisError
 
-from adapters.storage.keys import StoreKeys
+from adapters.storage.keys import SLOTS, StoreKeys
 
-HIGH_WATER = """
--- KEYS[1] the timer sets' high-water mark; ARGV[1] this worker's S. Keeps the highest
--- S any worker used and returns it (one key: single-slot).
-local seen = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-local mine = tonumber(ARGV[1])
-if mine > seen then
-  redis.call('SET', KEYS[1], ARGV[1])
-  return mine
+log = logging.getLogger(__name__)
+DROP_IF = """
+-- One slot: one key, an old timer set.
+-- KEYS[1] the set; ARGV[1] game id; ARGV[2] the deadline read. Removes the entry only
+-- if it still has that deadline (a worker of the old code may have moved it since).
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
 end
-return seen
+return 0
 """
 REFRESH_S = 30.0
-"""Seconds between two reads of the high-water mark by one worker: a worker started
-with a higher ``S`` is noticed by the others within this."""
+"""Seconds between two reads of the recorded shapes by one worker: a worker started
+with another ``S`` is noticed by the others within this."""
+UNREACHABLE = (RedisError, OSError)
+"""What a tick skips one set for (redis-py's own errors; a cluster that lost the slot
+raises ``RedisClusterException``, a ``RedisError`` too)."""
 
 
 def crc16(text: str) -> int:
@@ -57,22 +73,46 @@ def crc16(text: str) -> int:
     return binascii.crc_hqx(text.encode(), 0)
 
 
-def set_key(keys: StoreKeys, index: int) -> str:
-    """The name of timer set ``index`` (0 is the old single ``<prefix>:timers``)."""
+def range_of(game_id: str, sets: int) -> int:
+    """The index of the slot range (of ``sets``) that game ``game_id``'s slot is in."""
+    return (crc16(game_id) % SLOTS) * sets // SLOTS
+
+
+@functools.cache
+def range_tag(index: int, sets: int) -> str:
+    """The hash tag of set ``index`` of ``sets``: the first ``ts<n>`` whose slot is the
+    first slot of range ``index`` (so ranges that nest share their tag)."""
+    first = -(-index * SLOTS // sets)  # ceil: the first slot s with s * sets // SLOTS == index
+    for n in range(10 * SLOTS * 64):
+        tag = f"ts{n}"
+        if crc16(tag) % SLOTS == first:
+            return tag
+    raise AssertionError(f"no tag found for slot {first}")  # pragma: no cover
+
+
+def set_key(keys: StoreKeys, index: int, sets: int = 1) -> str:
+    """The name of set ``index`` of ``sets`` (one set: ``<prefix>:timers``)."""
+    if sets == 1:
+        return keys.timers()
+    return f"{keys.timers()}:{{{range_tag(index, sets)}}}"
+
+
+def legacy_key(keys: StoreKeys, index: int) -> str:
+    """Set ``index`` of the layout before issue 36 (0: ``<prefix>:timers``)."""
     return keys.timers() if index == 0 else f"{keys.timers()}:{{t{index}}}"
 
 
 def home_key(keys: StoreKeys, game_id: str, sets: int) -> str:
     """The name of the game's own timer set among ``sets``."""
-    return set_key(keys, crc16(game_id) % sets)
+    return set_key(keys, range_of(game_id, sets), sets)
 
 
 class TimerSets:
     """The deadlines of a store's games in ``sets`` sorted sets (see the module docstring).
 
     ``client`` is a redis-py asyncio client (single, cluster or sentinel); ``claim`` the
-    registered ``CLAIM_DUE`` script; ``clock`` gives monotonic seconds for the
-    high-water refresh. ``sets`` 1 to 1,024 (ValueError otherwise)."""
+    registered ``CLAIM_DUE`` script; ``clock`` gives monotonic seconds for the shapes'
+    refresh. ``sets`` 1 to 1,024 (ValueError otherwise)."""
 
     def __init__(self, client: Any, keys: StoreKeys, sets: int, claim: AsyncScript,
                  rng: random.Random | None = None) -> None:
@@ -82,56 +122,90 @@ class TimerSets:
         self.keys = keys
         self.sets = sets
         self._claim = claim
-        self._mark: AsyncScript = client.register_script(HIGH_WATER)
+        self._drop: AsyncScript = client.register_script(DROP_IF)
         self._rng = rng or random.Random()
-        self._walked = sets
+        self._walk = [self.key(k) for k in range(sets)]
         self._read_at = -math.inf
 
     def key(self, index: int) -> str:
-        """The name of set ``index``."""
-        return set_key(self.keys, index)
+        """The name of this worker's set ``index``."""
+        return set_key(self.keys, index, self.sets)
 
     def home(self, game_id: str) -> int:
         """The index of the game's own set under this worker's ``S``."""
-        return crc16(game_id) % self.sets
+        return range_of(game_id, self.sets)
 
     def home_key(self, game_id: str) -> str:
         """The name of the game's own set."""
         return self.key(self.home(game_id))
 
     @property
-    def known_sets(self) -> int:
-        """How many sets the last tick walked (this worker's ``S`` before its first)."""
-        return self._walked
+    def walked_keys(self) -> list[str]:
+        """The sets the last tick walked (this worker's before its first)."""
+        return list(self._walk)
 
-    async def walked(self, now_mono: float) -> int:
-        """How many sets a tick walks: the highest ``S`` any worker recorded (this
-        worker's included), read again every :data:`REFRESH_S` seconds."""
-        if now_mono - self._read_at >= REFRESH_S:
-            mark = f"{self.keys.timers()}:sets"
-            self._walked = max(self.sets, int(await self._mark(keys=[mark],
-                                                               args=[self.sets])))
-            self._read_at = now_mono
-        return self._walked
+    @property
+    def known_sets(self) -> int:
+        """How many sets the last tick walked."""
+        return len(self._walk)
+
+    async def walked(self, now_mono: float) -> list[str]:
+        """The sets a tick walks: those of every ``S`` recorded, and the old layout's
+        while its mark stands, read again every :data:`REFRESH_S` seconds (a read that
+        fails keeps the last list)."""
+        if now_mono - self._read_at < REFRESH_S:
+            return self._walk
+        self._read_at = now_mono
+        shapes_key = f"{self.keys.timers()}:shapes"
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                pipe.sadd(shapes_key, self.sets)
+                pipe.smembers(shapes_key)
+                pipe.get(f"{self.keys.timers()}:sets")
+                _, shapes, mark = await pipe.execute()
+        except UNREACHABLE as err:
+            log.warning("timer sets: shapes not read (%s)", type(err).__name__)
+            return self._walk
+        names = dict.fromkeys(self.key(k) for k in range(self.sets))
+        for shape in sorted({int(s) for s in shapes} - {self.sets}):
+            if 1 <= shape <= 1024:
+                names.update(dict.fromkeys(set_key(self.keys, k, shape)
+                                           for k in range(shape)))
+        if mark is not None and str(mark).isdigit():
+            names.update(dict.fromkeys(legacy_key(self.keys, k)
+                                       for k in range(min(int(mark), 1024))))
+        self._walk = list(names)
+        return self._walk
 
     async def claim(self, now_ts: float, limit: int, lease_end: float,
                     now_mono: float) -> list[str]:
         """Lease up to ``limit`` due deadlines over every set, starting at a random one
         (so no set waits on one worker); one from a set that is not its game's home
-        moves home first (module docstring)."""
-        count = await self.walked(now_mono)
-        start = self._rng.randrange(count)
+        moves home first (module docstring). A set that cannot be reached is skipped
+        (logged); when none can, the last error is raised."""
+        walk = await self.walked(now_mono)
+        start = self._rng.randrange(len(walk))
         out: list[str] = []
-        for step in range(count):
-            index = (start + step) % count
+        failed: Exception | None = None
+        reached = 0
+        for step in range(len(walk)):
+            name = walk[(start + step) % len(walk)]
             args: list[str | int] = [repr(now_ts), limit - len(out), repr(lease_end)]
-            got = [str(g) for g in await self._claim(keys=[self.key(index)], args=args)]
-            stray = [g for g in got if self.home(g) != index]
-            if stray:
-                await self._move_home(stray, self.key(index), lease_end)
+            try:
+                got = [str(g) for g in await self._claim(keys=[name], args=args)]
+                stray = [g for g in got if self.home_key(g) != name]
+                if stray:
+                    await self._move_home(stray, name, lease_end)
+            except UNREACHABLE as err:
+                log.warning("timer set %s skipped (%s)", name, type(err).__name__)
+                failed = err
+                continue
+            reached += 1
             out += got
             if len(out) >= limit:
                 break
+        if not reached and failed is not None:
+            raise failed
         return out
 
     async def _move_home(self, game_ids: list[str], source: str, lease_end: float) -> None:
@@ -158,3 +232,35 @@ class TimerSets:
             found.update((gid, score is not None) for gid, score in zip(ids, scores,
                                                                         strict=True))
         return [found[gid] for gid in game_ids]
+
+    async def drain_legacy(self, batch: int = 500) -> int:
+        """Move every entry of the old layout's sets (module docstring) into its game's
+        home set, keeping a later deadline already there (``ZADD NX``, then ``ZREM`` of
+        the old entry only when its score is unchanged), then drop the old high-water
+        mark. Returns how many entries moved. With ``S = 1`` the old set 0 is this
+        worker's own set: its entries are home already."""
+        mark_key = f"{self.keys.timers()}:sets"
+        mark = await self.client.get(mark_key)
+        if mark is None:
+            return 0
+        moved = 0
+        for index in range(min(int(mark) if str(mark).isdigit() else 1, 1024)):
+            source = legacy_key(self.keys, index)
+            stray = [(str(g), float(sc)) async for g, sc in self.client.zscan_iter(
+                source, count=batch) if self.home_key(str(g)) != source]
+            for start in range(0, len(stray), batch):
+                moved += await self._move_entries(source, stray[start:start + batch])
+        await self.client.delete(mark_key)
+        return moved
+
+    async def _move_entries(self, source: str, entries: list[tuple[str, float]]) -> int:
+        """Write each ``(game id, deadline)`` into its home set unless one is there,
+        then remove it from ``source`` if it still has that deadline; how many moved."""
+        async with self.client.pipeline(transaction=False) as pipe:
+            for gid, score in entries:
+                pipe.zadd(self.home_key(gid), {gid: score}, nx=True)
+            await pipe.execute()
+        moved = 0
+        for gid, score in entries:
+            moved += int(await self._drop(keys=[source], args=[gid, repr(score)]))
+        return moved

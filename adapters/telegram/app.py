@@ -117,7 +117,7 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     application = builder.concurrent_updates(UpdateOrder(order)).build()
     group_edits = EditCoalescer(gap_s=3.0, per_minute=20,
                                 shared=SharedWindow(refs.client, refs.prefix))
-    stale = StaleTables(refs.client, refs.prefix, "tg")
+    stale = StaleTables(refs.client, refs.prefix, "tg", sets=settings.redis_timer_sets)
     handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits,
                                         stale=stale, order=order))
     links = getattr(service, "invite_links", None)
@@ -176,6 +176,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     from adapters.ops.series import pending_from
     from adapters.ops.server import start_ops, stop_ops
     from adapters.storage.connect import open_settings_store
+    from adapters.storage.queue import RedisQueue
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
@@ -185,7 +186,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     service = MeteredService(Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
-        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s))
+        docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
+        queue=RedisQueue(store.client, settings.redis_prefix)))
     ops = await start_ops(store, settings.metrics_port)
 
     async def lang_of(chat_key: str) -> str:

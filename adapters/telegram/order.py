@@ -22,6 +22,7 @@ from telegram.ext import BaseUpdateProcessor
 
 from adapters import deadline
 from adapters.delivery.order import KeyedOrder, Ticket, chat_key, game_key, press_key
+from adapters.ops.series import handling
 
 UPDATES_IN_HAND = 1024
 """Updates one worker takes in at once (running, or waiting for their game's turn): past
@@ -69,7 +70,8 @@ class UpdateOrder(BaseUpdateProcessor):
         place = self.order.ticket(order_key(update))
         token = PLACE.set(place)
         try:
-            await coroutine
+            with handling():  # in the operator's intake gauges from now (issue 36)
+                await coroutine
         finally:
             place.release()
             PLACE.reset(token)

@@ -323,7 +323,7 @@ class TelegramPlatform:
         try:
             await api("sendMessage", lambda: self.bot.send_message(
                 chat_id, render.plain_html(effect.text), parse_mode=ParseMode.HTML,
-                reply_parameters=reply))
+                reply_parameters=reply, reply_markup=render.keyboard(effect.buttons)))
         except (ChatMigrated, Forbidden) as exc:
             log.warning("reply in %s refused: %s", chat_id, exc)
 

@@ -28,13 +28,13 @@ from bot.season.facts import MatchFacts
 CACHED = 32
 _cache: OrderedDict[str, bytes] = OrderedDict()
 _lock = Lock()
-COLOURS = ("#1f77b4", "#d62728", "#2ca02c")
 
 
 @dataclass(frozen=True, slots=True)
 class Chart:
     """What the picture shows: ``title``, per side its ``label`` and running ``totals``
-    (0 first, then after each deal), the ``target`` line (None: none), axis labels."""
+    (0 first, then after each deal), the ``target`` line (None: none) and its
+    ``target_label`` (``"alvo 1500"``), axis labels."""
 
     title: str
     labels: tuple[str, ...]
@@ -42,11 +42,13 @@ class Chart:
     target: int | None
     x_label: str
     y_label: str
+    target_label: str = ""
 
     def key(self) -> str:
         """The cache key: a digest of everything drawn."""
-        text = json.dumps([self.title, self.labels, self.totals, self.target, self.x_label,
-                           self.y_label], ensure_ascii=False)
+        text = json.dumps(["match2", self.title, self.labels, self.totals, self.target,
+                           self.x_label, self.y_label, self.target_label],
+                          ensure_ascii=False)
         return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -72,17 +74,6 @@ async def in_thread(key: str, make: Callable[[], bytes]) -> bytes:
     return await asyncio.to_thread(cached, key, make)
 
 
-def figure(width: float, height: float) -> Any:
-    """A matplotlib ``Figure`` on its own Agg canvas (the object API, never pyplot: no
-    global state shared by threads), ``width`` x ``height`` inches at 100 dpi."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # only the chats draw
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
 def png_of(fig: Any) -> bytes:
     """The figure as PNG bytes."""
     out = io.BytesIO()
@@ -91,25 +82,44 @@ def png_of(fig: Any) -> bytes:
 
 
 def draw(chart: Chart) -> bytes:
-    """The chart as PNG bytes (640 x 360 pixels), from the cache when drawn before."""
+    """The chart as PNG bytes (720 pixels wide, for a phone: :mod:`bot.season.phone`),
+    from the cache when drawn before."""
     return cached(chart.key(), lambda: _draw(chart))
 
 
 def _draw(chart: Chart) -> bytes:
-    fig = figure(6.4, 3.6)  # layout="constrained": tight_layout took 1.3x
+    return png_of(chart_figure(chart))
+
+
+def chart_figure(chart: Chart) -> Any:
+    """The chart as a matplotlib ``Figure`` (3.6 x 4.4 inches at 200 dpi): the title
+    band, each side's running score as a line, the target dashed and labelled, whole
+    numbers on both axes, the legend (long names) below the plot."""
+    from bot.season import phone
+
+    fig = phone.figure(phone.band_in(chart.title) + 3.8, chart.title)
     ax = fig.add_subplot()
+    phone.style_axes(ax)
     deals = range(len(chart.totals[0]))
     for i, (label, totals) in enumerate(zip(chart.labels, chart.totals, strict=True)):
-        ax.plot(deals, totals, marker="o", label=label, color=COLOURS[i % len(COLOURS)])
+        ax.plot(deals, totals, marker="o", linewidth=2.2, markersize=5,
+                label=phone.shorten(label, 36), color=phone.SIDES[i % len(phone.SIDES)])
     if chart.target is not None:
-        ax.axhline(chart.target, linestyle="--", color="grey", linewidth=1)
-    ax.set_title(chart.title)
-    ax.set_xlabel(chart.x_label)
-    ax.set_ylabel(chart.y_label)
-    ax.set_xticks(list(deals))
-    ax.grid(alpha=0.3)
-    ax.legend(loc="upper left", fontsize="small")
-    return png_of(fig)
+        ax.axhline(chart.target, linestyle="--", color=phone.GREY, linewidth=1.2)
+        ax.annotate(chart.target_label, (0, chart.target), xytext=(2, 3),
+                    textcoords="offset points", fontsize=phone.TEXT_PT, color=phone.GREY,
+                    va="bottom", ha="left")
+        top = max(max(max(t) for t in chart.totals), chart.target)
+        bottom = min(0, *(min(t) for t in chart.totals))
+        ax.set_ylim(bottom - 0.05 * (top - bottom or 1), top + 0.16 * (top - bottom or 1))
+    ax.set_xlabel(chart.x_label, fontsize=phone.TEXT_PT, color=phone.INK)
+    ax.set_ylabel(chart.y_label, fontsize=phone.TEXT_PT, color=phone.INK)
+    phone.whole_ticks(ax.xaxis)
+    phone.whole_ticks(ax.yaxis)
+    ax.set_xticks(list(deals) if len(deals) <= 8 else list(deals)[::2])
+    fig.legend(loc="outside lower center", ncols=1, fontsize=phone.TEXT_PT,
+               frameon=False, labelcolor=phone.INK)
+    return fig
 
 
 def chart_of(game: Game, facts: MatchFacts, _: Translator) -> Chart:
@@ -122,11 +132,13 @@ def chart_of(game: Game, facts: MatchFacts, _: Translator) -> Chart:
     labels = []
     for side, team in enumerate(state.teams):
         label = views.side_label(game, side, team, _)
-        labels.append(_("{side} (vencedor)", side=label) if side == facts.winner else label)
+        labels.append(_.n("{side} (vencedor)", "{side} (vencedores)", len(team), side=label)
+                      if side == facts.winner else label)  # a dupla wins in the plural
     rules = play.rules_of(game)
     return Chart(_("Partida de {variant}", variant=views.PRESET_TITLES.get(
         game.preset, game.preset)), tuple(labels), tuple(tuple(t) for t in running),
-        rules.target, _("mão"), _("pontos"))
+        rules.target, _("mão"), _("pontos"),
+        _("alvo {value}", value=rules.target) if rules.target is not None else "")
 
 
 def caption_of(game: Game, facts: MatchFacts, _: Translator) -> str:

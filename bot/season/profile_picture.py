@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import textwrap
 from dataclasses import dataclass
+from typing import Any
 
 from bot import views
 from bot.effects import ChatRef, Picture
 from bot.i18n import Translator
-from bot.season.picture import COLOURS, cached, figure, in_thread, png_of
-
-WIDTH, HEIGHT = 8.0, 3.6
-"""Inches at 100 dpi: 800 x 360 pixels (two panels side by side)."""
+from bot.season import phone
+from bot.season.picture import cached, in_thread, png_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ class ProfileChart:
 
     def key(self) -> str:
         """The cache key: a digest of everything drawn (tagged apart from the match's)."""
-        text = json.dumps(["profile", self.title, self.trend, self.labels, self.matches,
+        text = json.dumps(["profile2", self.title, self.trend, self.labels, self.matches,
                            self.wins, self.trend_title, self.trend_x, self.bars_title,
                            self.matches_label, self.wins_label], ensure_ascii=False)
         return hashlib.sha256(text.encode()).hexdigest()
@@ -69,33 +69,56 @@ def chart_of(name: str, fields: dict[str, str], trend: list[int],
 
 
 def draw(chart: ProfileChart) -> bytes:
-    """The chart as PNG bytes (800 x 360 pixels), from the cache when drawn before."""
+    """The chart as PNG bytes (720 pixels wide, for a phone: :mod:`bot.season.phone`),
+    from the cache when drawn before."""
     return cached(chart.key(), lambda: _draw(chart))
 
 
 def _draw(chart: ProfileChart) -> bytes:
-    fig = figure(WIDTH, HEIGHT)
-    fig.suptitle(chart.title)
-    line, bars = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+    return png_of(chart_figure(chart))
+
+
+def chart_figure(chart: ProfileChart) -> Any:
+    """The chart as a matplotlib ``Figure``, 3.6 inches wide at 200 dpi, the panels one
+    under the other: the rating after each match (whole numbers), then per variant its
+    matches and wins as horizontal bars with the counts at their ends."""
+    rows = max(1, len(chart.labels))
+    bars_in = 0.75 + 0.62 * rows
+    fig = phone.figure(phone.band_in(chart.title) + 2.6 + bars_in, chart.title)
+    line, bars = fig.subplots(2, 1, height_ratios=[2.4, bars_in])
+    for ax in (line, bars):
+        phone.style_axes(ax)
     points = range(1, len(chart.trend) + 1)
-    line.plot(points, chart.trend, marker="o", color=COLOURS[0])
-    line.set_title(chart.trend_title, fontsize="medium")
-    line.set_xlabel(chart.trend_x)
-    line.set_xticks(list(points))
-    line.grid(alpha=0.3)
-    spots = range(len(chart.labels))
-    bars.bar([x - 0.2 for x in spots], chart.matches, 0.4, label=chart.matches_label,
-             color=COLOURS[0])
-    bars.bar([x + 0.2 for x in spots], chart.wins, 0.4, label=chart.wins_label,
-             color=COLOURS[2])
-    bars.set_title(chart.bars_title, fontsize="medium")
-    bars.set_xticks(list(spots), list(chart.labels), fontsize="small")
-    bars.yaxis.get_major_locator().set_params(integer=True)
-    bars.grid(alpha=0.3, axis="y")
-    if chart.labels:  # headroom above the tallest bar for the legend
-        bars.set_ylim(0, max(chart.matches) * 1.3 + 0.5)
-        bars.legend(loc="upper right", fontsize="small")
-    return png_of(fig)
+    line.plot(points, chart.trend, marker="o", linewidth=2.2, color=phone.BLUE)
+    line.set_title(chart.trend_title, fontsize=phone.TEXT_PT, color=phone.INK,
+                   fontweight="bold", loc="left")
+    line.set_xlabel(chart.trend_x, fontsize=phone.TEXT_PT, color=phone.INK)
+    phone.whole_ticks(line.xaxis)
+    phone.whole_ticks(line.yaxis)
+    if chart.trend:
+        low, high = min(chart.trend), max(chart.trend)
+        line.set_ylim(low - max(2, (high - low) * 0.15), high + max(2, (high - low) * 0.15))
+    spots = list(range(rows))[::-1]  # the first variant on top
+    names = [textwrap.fill(label, 14) for label in chart.labels]
+    bars.barh([y + 0.2 for y in spots[:len(chart.labels)]], chart.matches, 0.38,
+              label=chart.matches_label, color=phone.BLUE)
+    bars.barh([y - 0.2 for y in spots[:len(chart.labels)]], chart.wins, 0.38,
+              label=chart.wins_label, color=phone.GREEN)
+    for y, matches, wins in zip(spots, chart.matches, chart.wins, strict=False):
+        for dy, value in ((0.2, matches), (-0.2, wins)):
+            bars.text(value, y + dy, f" {value}", va="center", ha="left",
+                      fontsize=phone.TEXT_PT, color=phone.INK)
+    bars.set_yticks(spots[:len(chart.labels)], names, fontsize=phone.TEXT_PT)
+    bars.set_title(chart.bars_title, fontsize=phone.TEXT_PT, color=phone.INK,
+                   fontweight="bold", loc="left")
+    phone.whole_ticks(bars.xaxis)
+    bars.grid(alpha=0.3, axis="x")
+    bars.grid(False, axis="y")
+    bars.set_xlim(0, max([*chart.matches, 1]) * 1.25)
+    if chart.labels:
+        fig.legend(loc="outside lower center", fontsize=phone.TEXT_PT, frameon=False,
+                   ncols=2)
+    return fig
 
 
 async def picture_effect(chat: ChatRef, chart: ProfileChart, caption: str) -> Picture:

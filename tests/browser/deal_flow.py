@@ -132,6 +132,7 @@ def play(ana_page: Any, bia: ChatSide, watch: Watch, shots: tuple[Any, Any] | No
     assert sorted(web.hand_codes(ana_page)) == sorted(script.ANA_MORTO)
     web.action(ana_page, "c")
     if shots is not None:
+        shots[0].wait_for_timeout(700)  # the flying cards have landed
         chromium.screenshot(shots[0], f"{shot_name}-360x640")
         desktop = chromium.screenshot(shots[1], f"{shot_name}-1280x800")
         if os.environ.get("UPDATE_DOCS_SHOT") == "1":  # the README's picture, on purpose

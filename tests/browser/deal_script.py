@@ -86,14 +86,18 @@ ACTIONS: list[Action] = [
 @dataclass
 class Replay:
     """What the engine says about the scripted deal: ``totals`` (each side's deal score),
-    ``seen[seat]`` (every card code seat ever held or saw on the table, the leftover
-    hands the deal's result shows included, with the most copies visible to it at
-    once), ``hidden_from[seat]`` (codes of which no copy was ever
-    visible to seat: they must never reach that seat's page)."""
+    ``seen[seat]`` (every card code seat held or saw on the table while the deal was in
+    play, with the most copies visible to it at once), ``hidden_from[seat]`` (codes of
+    which no copy was visible to seat while the deal was in play: they must never reach
+    that seat's page before the deal's end); ``seen_at_end`` / ``hidden_at_end`` the
+    same once the deal is over, when its result lays every leftover hand open (engine
+    ``hands_at_end``, as the chat does)."""
 
     totals: list[int]
     seen: list[Counter[str]]
     hidden_from: list[set[str]]
+    seen_at_end: list[Counter[str]]
+    hidden_at_end: list[set[str]]
 
 
 def replay() -> Replay:
@@ -119,10 +123,10 @@ def replay() -> Replay:
     assert match.deal is not None and match.deal.over, "the deal did not end"
     # the deal's result lays every leftover hand open (engine hands_at_end, as the chat)
     left = Counter(c.code for hand in hands_at_end(match.deal) for c in hand)
-    for seat in (0, 1):
-        seen[seat] |= left + Counter(c.code for c in state.hands[seat])
+    at_end = [seen[seat] | left for seat in (0, 1)]
     result = match.logs[-1].result
     assert result is not None
     every = {c.code for c in full_deck(False)}
     hidden = [every - set(seen[seat]) for seat in (0, 1)]
-    return Replay(list(result.totals), seen, hidden)
+    hidden_at_end = [every - set(at_end[seat]) for seat in (0, 1)]
+    return Replay(list(result.totals), seen, hidden, at_end, hidden_at_end)

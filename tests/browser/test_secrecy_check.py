@@ -57,6 +57,34 @@ def test_a_hidden_card_in_an_http_body_fails_even_escaped() -> None:
         assert_secret(wire_of(ana_view(), body=body), 0, REPLAY, min_views=1)
 
 
+def end_view(**extra: Any) -> dict[str, Any]:
+    """Ana's view once the deal is over: its result lays Bia's leftover hand open."""
+    return ana_view(status="between", result=["Bia: 2♣ 6♣ 8♦ 8♠ K♦"], **extra)
+
+
+def test_the_deal_s_result_may_show_the_other_seat_s_leftover_hand() -> None:
+    assert "8d" in REPLAY.hidden_from[0] and "8d" not in REPLAY.hidden_at_end[0]
+    assert_secret(wire_of(ana_view(), end_view()), 0, REPLAY, min_views=2)
+
+
+def test_a_leftover_card_shown_before_the_deal_s_end_fails() -> None:
+    with pytest.raises(AssertionError):  # the same line, one view early
+        assert_secret(wire_of(ana_view(narration="Bia: 8♦"), end_view()), 0, REPLAY,
+                      min_views=2)
+
+
+def test_a_card_no_one_saw_fails_even_in_the_deal_s_result() -> None:
+    assert "As" in REPLAY.hidden_at_end[0]  # Bia's morto: never in a hand
+    with pytest.raises(AssertionError):
+        assert_secret(wire_of(end_view(narration="A♠")), 0, REPLAY, min_views=1)
+
+
+def test_a_result_in_a_view_still_in_play_fails() -> None:
+    with pytest.raises(AssertionError):
+        assert_secret(wire_of(ana_view(status="playing", result=["Bia: 8♦"])), 0, REPLAY,
+                      min_views=1)
+
+
 def test_a_second_copy_of_a_card_seen_once_fails() -> None:
     # Ana saw one 9♠ (Bia's meld), never two at once: a second copy is Bia's or the stock's
     assert REPLAY.seen[0]["9s"] == 1

@@ -13,19 +13,32 @@ at ``REDIS_URL``."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import chromium
+import deal_flow
 import deal_script as script
 import pytest
 import web_page as web
 from bot_run import redis_url, run_bot, synced_fake, wait_for
-from dc_play import answered, my_hand, press, title
+from dc_play import (
+    answered,
+    card_options,
+    deal_result,
+    hand,
+    my_hand,
+    pick,
+    press,
+    title,
+    until_changed,
+)
 from fake_discord import FakeDiscord
 from fake_model import Person, snowflake
 from fake_oauth import CLIENT_SECRET
+from secrecy import assert_secret
 from tg_emulator import free_port
 from tg_side import SCRIPTED_BOT, WEB_SECRET, reachable
 
@@ -128,3 +141,79 @@ def test_the_activity_is_who_discord_says_at_the_channel_s_game_with_and_without
         assert not wire.frames
     assert [status for _c, status in fake.oauth.exchanged] == [200, 200, 200, 400, 400,
                                                                400, 200]
+
+
+class DiscordSide:
+    """Bia playing with her ephemeral hand's components (:class:`deal_flow.ChatSide`)."""
+
+    def __init__(self, fake: FakeDiscord, person: Person) -> None:
+        self.fake, self.person = fake, person
+
+    def _hand_with(self, label: str) -> Any:
+        try:
+            return wait_for(lambda: (lambda h: h if h is not None and h.button(label)
+                                     else None)(hand(self.fake, self.person)),
+                            timeout=5, what=f"{label} on Bia's hand")
+        except AssertionError:  # her hand could not be updated: "Minha mão" again
+            return my_hand(self.fake, self.person, on=table(self.fake))
+
+    def press(self, label: str, wait: bool = True) -> float:
+        shown = self._hand_with(label)
+        started = time.monotonic()
+        press(self.fake, self.person, shown, label)
+        return started
+
+    def pick(self, codes: list[str]) -> None:
+        for code in codes:
+            current = hand(self.fake, self.person)
+            assert current is not None
+            labels = [str(o["label"]).replace("\ufe0f", "") for _s, o in card_options(current)]
+            pick(self.fake, self.person, current, labels.index(str(script.Card.parse(code))))
+            until_changed(self.fake, self.person, current)
+
+    def settle(self) -> None:
+        """Nothing: each press waited for its answer."""
+
+
+def test_a_whole_deal_on_the_activity_at_360x640_every_action_in_view(
+        fake: FakeDiscord, people: list[Person], tmp_path: Path, new_page: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ana, bia = people
+    assert REDIS is not None
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    decks = tmp_path / "decks.json"
+    decks.write_text(json.dumps([[c.code for c in script.deck()]]))
+    with run_bot(fake, tmp_path, REDIS, argv=[str(SCRIPTED_BOT), "discord"],
+                 WEB_PORT=str(port), WEB_LISTEN="127.0.0.1", WEB_PUBLIC_URL=base + "/",
+                 WEB_SECRET=WEB_SECRET, SCRIPTED_DECKS=str(decks),
+                 DISCORD_CLIENT_ID=str(fake.app_id), DISCORD_CLIENT_SECRET=CLIENT_SECRET):
+        wait_for(lambda: reachable(base), timeout=30, what="the web server")
+        answered(fake, fake.slash(ana, "novojogo", opcoes=script.PRESET))
+        press(fake, bia, table(fake), "Entrar")
+        press(fake, ana, table(fake), "Iniciar")
+        wait_for(lambda: "Minha mão" in table(fake).labels() or None, what="the game")
+        my_hand(fake, bia, on=table(fake))
+        instance = fake.oauth.open_instance([ana.user_id, bia.user_id])
+        page, wire = activity(new_page, f"{base}/.proxy/activity",
+                              fake.oauth.issue(ana.as_user()), instance)
+        web.wait_live(page)
+        tap = web.tap
+        taps = [0]
+
+        def tap_and_check(p: Any, selector: str) -> None:
+            tap(p, selector)
+            web.assert_fits(page)
+            taps[0] += 1
+        monkeypatch.setattr(web, "tap", tap_and_check)
+        deal_flow.play(page, DiscordSide(fake, bia), deal_flow.Watch(page))
+        assert taps[0] >= 25
+        page.wait_for_selector("body[data-status=between]", timeout=30_000)
+        web.assert_fits(page)
+        lines = [t.strip() for t in page.eval_on_selector_all(
+            "#result p", "p => p.map(x => x.textContent)")]
+        assert lines[0] == "Fim da mão 1." and lines[-1] == "Placar: 220 × -165"
+        said = wait_for(lambda: deal_result(fake), what="the deal's result in the channel")
+        for line in lines[1:]:
+            assert line in said.replace("\ufe0f", ""), (line, said)
+        assert_secret(wire, 0, script.replay())

@@ -342,3 +342,98 @@ def test_cards_have_accessible_names_the_keyboard_plays_and_four_colours_are_kep
     web.wait_live(page)
     assert page.evaluate("document.body.classList.contains('four')") is True
     assert page.evaluate(colour, "7c") == "rgb(46, 125, 50)"  # ♣ green
+
+
+TELEGRAM_STUB = """
+window.tgCalls = [];
+window.tgHandlers = {};
+const note = (name) => (...args) => { window.tgCalls.push([name, ...args]); };
+window.Telegram = { WebApp: {
+  initData: "", platform: "android", version: "8.0",
+  isVersionAtLeast: (v) => parseFloat(v) <= 8.0,
+  safeAreaInset: { top: 24, bottom: 16, left: 0, right: 0 },
+  contentSafeAreaInset: { top: 40, bottom: 0, left: 0, right: 0 },
+  viewportStableHeight: 0,
+  ready: note("ready"), expand: note("expand"), requestFullscreen: note("requestFullscreen"),
+  disableVerticalSwipes: note("disableVerticalSwipes"), close: note("close"),
+  onEvent: (name, fn) => { window.tgHandlers[name] = fn; },
+  BackButton: { show: note("BackButton.show"), onClick: note("BackButton.onClick") },
+  HapticFeedback: { impactOccurred: note("impact"), selectionChanged: note("selection"),
+                    notificationOccurred: note("notification") },
+  CloudStorage: { getItem: (k, cb) => cb(null, k === "four" ? "1" : ""),
+                  setItem: note("CloudStorage.setItem") },
+} };
+"""
+
+
+def test_inside_telegram_safe_areas_haptics_back_button_fullscreen_and_reconnect(
+        server: InProcess, new_page: Any) -> None:
+    """Telegram's WebApp object (a stand-in with the Bot API 8.0 methods: the real
+    script is not reachable from the tests) is used as DESIGN "A Mini App that feels
+    native" says."""
+    gid = server.start_game(chat("-962"), [ANA, BIA])
+    page, _wire = new_page(viewport=chromium.PHONE)
+    page.add_init_script(TELEGRAM_STUB)
+    page.goto(web.telegram_url(server.url, BOT_TOKEN, tg_user(ANA), gid))
+    web.wait_live(page)
+    calls = [c[0] for c in page.evaluate("window.tgCalls")]
+    for wanted in ("ready", "expand", "disableVerticalSwipes", "requestFullscreen",
+                   "BackButton.show", "BackButton.onClick"):
+        assert wanted in calls, calls
+    padding = page.evaluate("getComputedStyle(document.getElementById('app')).paddingTop")
+    assert padding == "68px"  # 24 + 40 + the page's own 4
+    assert page.evaluate("document.body.classList.contains('four')") is True  # CloudStorage
+    web.action(page, "c")
+    web.tap_cards(page, ["Kc"])
+    haptics = [c for c in page.evaluate("window.tgCalls") if c[0] in ("impact", "selection")]
+    assert haptics == [["impact", "light"], ["selection"]]
+    # the safe area changes (fullscreen entered): laid out again
+    page.evaluate("""() => { Telegram.WebApp.contentSafeAreaInset.top = 0;
+                             tgHandlers.safeAreaChanged(); }""")
+    assert page.evaluate(
+        "getComputedStyle(document.getElementById('app')).paddingTop") == "28px"
+    # 'activated' (back from the background) and 'deactivated' are followed
+    for name in ("deactivated", "activated"):
+        assert page.evaluate(f"typeof tgHandlers.{name}") == "function"
+    page.evaluate("tgHandlers.deactivated()")
+    assert page.evaluate("document.body.classList.contains('paused')") is True
+    page.evaluate("tgHandlers.activated()")
+    assert page.evaluate("document.body.classList.contains('paused')") is False
+    web.assert_fits(page)
+
+
+FLIGHTS = """() => { window.flights = [];
+  new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)
+    if (n.classList && n.classList.contains('flyer'))
+      window.flights.push(n.dataset.code || 'back'); })
+  .observe(document.body, {childList: true}); }"""
+
+
+def test_moves_fly_from_the_stock_and_to_the_pile(server: InProcess, new_page: Any) -> None:
+    """A draw flies a card back from the stock (to the hand, or to the seat that drew), a
+    discard flies that very card to the pile, on the page of the one who moved and on
+    the other's."""
+    gid = server.start_game(chat("-963"), [ANA, BIA])
+    page, _wire = open_page(server, new_page, ANA, gid)
+    other, _w = open_page(server, new_page, BIA, gid)
+    for p in (page, other):
+        p.evaluate(FLIGHTS)
+    web.action(page, "c")
+    web.tap_cards(page, ["Kc"])
+    web.action(page, "d")
+    other.wait_for_function("() => window.flights.length >= 2", timeout=5_000)
+    for p in (page, other):
+        assert p.evaluate("window.flights") == ["back", "Kc"]
+
+
+def test_a_100_kb_launch_is_refused_once_in_json_and_not_retried(
+        server: InProcess, new_page: Any) -> None:
+    page, wire = new_page()
+    page.goto(f"{server.url}/?game=abcdefgh#tgWebAppData=" + "a" * 100_000)
+    page.wait_for_selector("body[data-state=refused]", timeout=10_000)
+    assert page.inner_text("#message") == (
+        "Pedido grande demais: abra a mesa pelo botão do jogo.")
+    page.wait_for_timeout(3_000)  # the old page asked again every 2 s
+    answers = [json.loads(b) for u, b in wire.bodies if u.endswith("/api/session")]
+    assert answers == [{"error": "too_large", "message": (
+        "Pedido grande demais: abra a mesa pelo botão do jogo.")}]

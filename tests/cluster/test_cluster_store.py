@@ -17,7 +17,6 @@ from adapters.delivery.window import SharedWindow
 from adapters.storage import scripts
 from adapters.storage.connect import RedisTarget, open_store
 from adapters.storage.redis_store import RedisStore
-from adapters.storage.timers import crc16
 from adapters.telegram.refs import MessageRefs
 from bot import SystemClock, upkeep
 from bot.effects import ChatRef, PlayerRef
@@ -77,15 +76,22 @@ async def test_a_game_s_calls_run_on_the_cluster(store: RedisStore) -> None:
     assert await store.load_game(gid) is None
 
 
-async def test_the_timer_sets_spread_over_every_primary(store: RedisStore) -> None:
-    nodes = {store.client.get_node_from_key(store.timers.key(k)).name for k in range(SETS)}
+async def test_the_timer_sets_spread_over_every_primary_each_beside_its_games(
+        store: RedisStore) -> None:
+    """Issue 36: a game's deadline set sits on the node of the game's own slot (the sets
+    are cut by slot range, and the cluster's nodes own contiguous ranges), but for the
+    games of a range two nodes share."""
+    node = store.client.get_node_from_key
+    nodes = {node(store.timers.key(k)).name for k in range(SETS)}
     assert len(nodes) == 3, nodes
     games = [f"t-{n}" for n in range(80)]
     for n, gid in enumerate(games):
         await store.set_deadline(gid, 100.0 + n)
     for gid in games[:5]:
-        home = store.timers.key(crc16(gid) % SETS)
-        assert await store.client.zscore(home, gid) is not None
+        assert await store.client.zscore(store.timers.home_key(gid), gid) is not None
+    beside = [node(store.timers.home_key(g)).name == node(store.keys.state(g)).name
+              for g in games]
+    assert sum(beside) >= 70, sum(beside)  # 8 ranges of 2,048 slots: 2 straddle a node
     claimed = []
     for _ in range(10):
         claimed += await store.claim_due(139.5, limit=7)

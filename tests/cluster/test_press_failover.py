@@ -25,6 +25,7 @@ from typing import Any
 from servers import HOST, Servers, cli, info
 from test_telegram_app import ANA, Clock, Tg, bot_on_fake_api, button
 
+from adapters import deadline
 from adapters.storage.budget import BUDGET_S
 from adapters.storage.connect import RedisTarget, open_store
 from bot import Service
@@ -56,10 +57,16 @@ def robots(tg: Tg, group: dict[str, Any]) -> int:
 
 
 async def press(tg: Tg, one: Press, update_id: int) -> None:
+    """Feed ``one``'s press, in a task of its own (its own arrival)."""
+    await asyncio.ensure_future(_press(tg, one, update_id))
+
+
+async def _press(tg: Tg, one: Press, update_id: int) -> None:
     data = button(one.lobby, "Robô")["callback_data"]
     message = {k: one.lobby[k] for k in ("message_id", "date", "chat", "text")}
     one.query = f"q{update_id}"
     one.began = time.monotonic()
+    deadline.arrive(one.began)  # as the adapter marks an update's arrival (issue 36)
     await tg.feed({"update_id": update_id, "callback_query": {
         "id": one.query, "from": ANA, "chat_instance": "ci", "data": data,
         "message": message}})
@@ -177,3 +184,42 @@ async def test_presses_in_flight_at_a_sentinel_master_kill_are_applied_once_or_r
     assert counts["in_flight"] >= IN_FLIGHT, counts
     assert counts["applied"] + counts["press_again"] == GROUPS * counts["rounds"]
     assert counts["slowest_ms"] < 1000 * (BUDGET_S + 4), counts  # never held past the budget
+
+
+async def test_a_press_while_redis_stays_down_past_the_budget_says_press_again_and_works_after(
+        servers: Servers) -> None:
+    """The Sentinel master and its replica both SIGKILLed: nothing can be promoted, the
+    press is retried for the budget, then refused with "press again" (not "Algo deu
+    errado"); once the master is back (from its snapshot), the same button adds its
+    robot."""
+    primary, replica, sentinels = servers.sentinel()
+    prefix = f"pf-{uuid.uuid4().hex[:8]}"
+    store = await open_store(None, prefix, RedisTarget(
+        mode="sentinel", master="mymaster", sentinels=[(HOST, p) for p in sentinels]))
+    clock = Clock()
+    group = {"id": -7001, "type": "group", "title": "Mesa"}
+    try:
+        async with bot_on_fake_api(store, prefix, Service(store, clock, ai_pace_s=0),
+                                   clock) as tg:
+            await tg.command(ANA, "/novojogo", chat=group, update_id=1)
+            await asyncio.to_thread(cli, primary, "save")  # the restart loads the lobby
+            one = Press(group, lobby_of(tg, group))
+            await asyncio.to_thread(servers.kill, replica)
+            await asyncio.to_thread(servers.kill, primary)
+            await press(tg, one, 2)
+            said = [a.get("text") or "" for a in tg.fake.called("answerCallbackQuery")
+                    if a["callback_query_id"] == one.query] + tg.fake.texts_to(group["id"])
+            await asyncio.to_thread(servers.restart, primary)
+            await asyncio.to_thread(servers.restart, replica)
+            await servers.wait_role(primary, "master")
+            again = Press(group, lobby_of(tg, group))
+            await press(tg, again, 3)
+            robots_after = robots(tg, group)
+    finally:
+        await store.close()
+    waited = one.ended - one.began
+    print({"refused_after_s": round(waited, 1)})
+    assert any(TRY_AGAIN in t for t in said), said
+    assert not any(GENERIC in t for t in said), said
+    assert BUDGET_S - 1.0 <= waited <= BUDGET_S + 4.0  # retried for the budget, no longer
+    assert robots_after == 1

@@ -42,7 +42,7 @@ from bot import Service, SystemClock
 TOKEN = "e2e-places-bot-token"
 REDIS = redis_url()
 T = TypeVar("T")
-PUBLIC_CODES = {"j", "lv", "ai", "ar", "sh", "v", "s", "x", "h", "n"}
+PUBLIC_CODES = {"j", "lv", "ai", "ar", "sh", "v", "s", "x", "h", "n", "ph"}
 """Codes a public (group or channel) button may carry: none names a card."""
 
 pytestmark = pytest.mark.skipif(REDIS is None, reason="needs the Redis at REDIS_URL (unset or "

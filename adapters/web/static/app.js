@@ -315,6 +315,7 @@
 
   function telegramExtras() {
     if (!location.hash.includes("tgWebAppData")) return;
+    if (window.Telegram && window.Telegram.WebApp) { telegram(); return; }  // already there
     const s = document.createElement("script");
     s.src = "https://telegram.org/js/telegram-web-app.js";
     s.async = true;

@@ -290,9 +290,21 @@ window.BuracoDraw = (function () {
   function renderActions(view, press) {
     const actions = $("actions");
     actions.replaceChildren();
-    // adding to a meld is a tap on the meld itself (it says "Juntar ao jogo N")
+    // adding to a meld is a tap on the meld itself (it says "Juntar ao jogo N"); the
+    // lobby's other variants sit under their descriptions, in the scrolling area
     const own = view.hand ? view.hand.actions.filter((a) => a.code !== "e") : [];
-    const all = [...own, ...(view.table_actions || [])];
+    const table = view.table_actions || [];
+    const all = [...own, ...table.filter((a) => a.code !== "v")];
+    const picks = $("picks");
+    picks.replaceChildren();
+    for (const act of table.filter((a) => a.code === "v")) {
+      const b = el("button", "action", act.label);
+      b.type = "button";
+      b.dataset.action = act.code;
+      b.dataset.arg = act.arg;
+      b.addEventListener("click", () => press(act.data));
+      picks.appendChild(b);
+    }
     for (const act of all) {
       const b = el("button", "action", act.label);
       b.type = "button";

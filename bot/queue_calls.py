@@ -1,0 +1,249 @@
+"""The queue calls of the service (issue 35, :mod:`bot.matchmaking`): ``/procurar``,
+``/sairfila`` and the formation of tables at every tick. :class:`bot.service.Service`
+mixes them in; the queue itself is a :class:`QueueStore` (Redis,
+adapters/storage/queue.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any, Protocol
+
+from bot import lobby, matchmaking, places, upkeep, variants
+from bot.chat_calls import CHAT_BIND_TTL_S
+from bot.effects import Button, ChatRef, Effect, PlayerRef, Reply, Tell, pack
+from bot.i18n import N_, Translator
+from bot.model import CorruptGame, encode, new_game_id
+from bot.outcome import Refusal
+from bot.runner import TICK_CLAIMS, GameRunner
+from bot.season.ports import PLATFORM
+from bot.season.rating import Rating
+
+log = logging.getLogger(__name__)
+FORM_LIMIT = 20
+"""Tables one formation round of one queue forms at most."""
+QUEUE_ID, QUEUE_LEAVE = "fila", "qx"
+"""The payload of the "Sair da fila" button: ``fila|0|qx|`` (no game: the person's own
+entry)."""
+FORM_EVERY_S = 1.0
+"""Seconds between two formation rounds of one process (each reads every entry)."""
+FORMED_LEASE_S = 30.0
+"""A formed table whose game was not made this long after is made by another worker."""
+QUEUED = N_("Você está na fila de {name} ({n} jogadores): {waiting} esperando. A mesa "
+            "abre no seu privado assim que se formar. Para sair: /sairfila")
+ALREADY = N_("Você já está na fila ({queue}). Para sair: /sairfila")
+SEATED = N_("Você já está numa mesa formada pela fila: termine-a (ou /sair) antes de "
+            "procurar outra.")
+LEFT = N_("Você saiu da fila.")
+LEAVE_BUTTON = N_("Sair da fila")
+NOT_QUEUED = N_("Você não está na fila.")
+EXPIRED = N_("Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande /procurar "
+             "de novo quando quiser.")
+FORMED = N_("Mesa formada: {names}. A partida começou!")
+BLOCK_HOW = N_("Use /bloquear seguido do nome de alguém desta mesa.")
+BLOCKED = N_("A fila não vai mais pôr {name} na sua mesa.")
+NO_QUEUE = N_("A fila para achar jogadores não está disponível aqui.")
+
+
+class QueueStore(Protocol):
+    """What the calls need of the queue's store (adapters/storage/queue.py)."""
+
+    async def join(self, person: str, queue: str, rating: float, now: float,
+                   entry: dict[str, Any], over_game: str = "") -> tuple[str, str]:
+        """Queue a person (see the adapter)."""
+        ...
+
+    async def seated_at(self, person: str) -> str | None:
+        """The game a formation seated the person at."""
+        ...
+
+    async def leave(self, person: str) -> str | None:
+        """Take the person out of their queue."""
+        ...
+
+    async def queues(self) -> list[str]:
+        """The queues someone waits in."""
+        ...
+
+    async def form(self, queue: str, size: int, now: float, ttl_s: float,
+                   band: tuple[float, float, float],
+                   game_ids: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """One formation round of a queue."""
+        ...
+
+    async def made(self, game_id: str) -> None:
+        """Forget a formed table whose game exists."""
+        ...
+
+    async def pending(self, game_id: str) -> bool:
+        """Whether a formed table's game is still to be made."""
+        ...
+
+    async def claim_formed(self, now: float, lease_s: float) -> list[dict[str, Any]]:
+        """Formed tables left by a worker that died."""
+        ...
+
+    async def block(self, person: str, other: str) -> bool:
+        """Never match two people again."""
+        ...
+
+
+class QueueCalls(GameRunner):
+    """``/procurar``, ``/sairfila`` and :meth:`form_tables` (see the module docstring).
+    ``queue`` None: the calls say the queue is not available (the in-memory store)."""
+
+    queue: QueueStore | None = None
+    turn_timer_s: int
+    _formed_at: float = float("-inf")
+
+    async def tick(self, now: float | None = None, limit: int = TICK_CLAIMS,
+                   platforms: frozenset[str] | None = None) -> list[Effect]:
+        """The timers' tick (:meth:`bot.runner.GameRunner.tick`), then, every
+        :data:`FORM_EVERY_S` seconds, a formation round (:meth:`form_tables`); a round
+        that fails is logged by kind and tried at the next tick."""
+        out = await super().tick(now, limit, platforms)
+        at = self.clock.now()
+        if self.queue is not None and at - self._formed_at >= FORM_EVERY_S:
+            self._formed_at = at
+            try:
+                out += await self.form_tables()
+            except Exception as err:
+                log.error("queue: formation failed (%s)", type(err).__name__)
+        return out
+
+    async def seek(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
+                   update: str | None = None) -> list[Effect]:
+        """``/procurar [variante] [2|4] [robos=minutos]``: join the queue for that table."""
+        if not await self._fresh(update, chat):
+            return []
+        lang = await self._lang(chat)
+        _ = Translator(lang)
+        if self.queue is None:
+            return [Reply(player=user, text=_(NO_QUEUE))]
+        try:
+            preset, size, robots = matchmaking.parse(args)
+        except Refusal as err:
+            return [Reply(player=user, text=err.render(_))]
+        now = self.clock.now()
+        over = await self._over(await self.queue.seated_at(user.key))
+        status, value = await self.queue.join(
+            user.key, f"{preset}:{size}", await self._rating(user), now,
+            matchmaking.entry(chat, user, robots, now), over)
+        if status == "seated":
+            return [Reply(player=user, text=_(SEATED))]
+        if status == "queued":
+            name, _sep, n = value.partition(":")
+            return [Reply(player=user, text=_(ALREADY, queue=f"{variants.TITLES.get(name, name)}"
+                                                            f" {n}"))]
+        leave = Button(label=_(LEAVE_BUTTON), data=pack(QUEUE_ID, 0, QUEUE_LEAVE))
+        return [Reply(player=user, text=_(QUEUED, name=variants.TITLES.get(preset, preset),
+                                          n=size, waiting=int(value)), buttons=[[leave]])]
+
+    async def unseek(self, chat: ChatRef | None, user: PlayerRef, *,
+                     update: str | None = None) -> list[Effect]:
+        """``/sairfila`` (and the "Sair da fila" button, pressed where the platform may
+        name no chat): leave the queue."""
+        if not await self._fresh(update, chat):
+            return []
+        _ = Translator(await self._lang(chat) if chat is not None else "pt")
+        if self.queue is None:
+            return [Reply(player=user, text=_(NO_QUEUE))]
+        left = await self.queue.leave(user.key)
+        return [Reply(player=user, text=_(LEFT if left else NOT_QUEUED))]
+
+    async def block(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
+                    update: str | None = None) -> list[Effect]:
+        """``/bloquear <nome>``: the person named at this chat's table is never matched
+        with ``user`` by the queue again (the name is the only thing strangers see of
+        each other)."""
+        if not await self._fresh(update, chat):
+            return []
+        _ = Translator(await self._lang(chat))
+        if self.queue is None:
+            return [Reply(player=user, text=_(NO_QUEUE))]
+        gid = await self._active(chat)
+        got = await self.store.load_game(gid) if gid else None
+        if gid is None or got is None:
+            return [Reply(player=user, text=_(BLOCK_HOW))]
+        wanted = " ".join(args.split()).casefold()
+        found = [p for _s, p in self._parsed(gid, got).humans()
+                 if p.key != user.key and p.name.casefold() == wanted]
+        if not wanted or not found:
+            return [Reply(player=user, text=_(BLOCK_HOW))]
+        await self.queue.block(user.key, found[0].key)
+        return [Reply(player=user, text=_(BLOCKED, name=found[0].name))]
+
+    async def _over(self, gid: str | None) -> str:
+        """``gid`` when that game is gone or over (its seat no longer holds), else ''.
+        A formed table whose game is not made yet is not gone (a trial of the fault test:
+        a person who queued again in that moment sat at two tables)."""
+        if gid is None or self.queue is None:
+            return ""
+        try:
+            got = await self.store.load_game(gid)
+            if got is None:
+                return "" if await self.queue.pending(gid) else gid
+            return gid if self._parsed(gid, got).status == "over" else ""
+        except CorruptGame:
+            return ""
+
+    async def _rating(self, user: PlayerRef) -> float:
+        """The person's global rating as shown (1000 for a new person, or without a
+        season store)."""
+        season = getattr(self, "season", None)
+        if season is None:
+            return float(Rating().shown)
+        (text,) = await season.ratings(PLATFORM, [user.key])
+        return float(Rating.parse(text).shown)
+
+    async def form_tables(self) -> list[Effect]:
+        """One formation round of every queue: expired entries told, tables formed and
+        started (each person told, the table and hands shown in every place), and tables
+        a dead worker formed but never made, made now."""
+        if self.queue is None:
+            return []
+        now = self.clock.now()
+        out: list[Effect] = []
+        for table in await self.queue.claim_formed(now, FORMED_LEASE_S):
+            out += await self._make(table, now)
+        for name in await self.queue.queues():
+            preset, _sep, size = name.partition(":")
+            expired, tables = await self.queue.form(
+                name, int(size), now, matchmaking.QUEUE_TTL_S,
+                (matchmaking.BAND_BASE, matchmaking.BAND_PER_S, matchmaking.BAND_MAX),
+                [new_game_id() for _ in range(FORM_LIMIT)])
+            for entry in expired:
+                player = PlayerRef.model_validate(entry["player"])
+                out.append(Tell(player=player, chat=ChatRef.model_validate(entry["queued"]),
+                                text=Translator("pt")(EXPIRED)))
+            for table in tables:
+                table["preset"] = preset
+                out += await self._make(table, now)
+        return out
+
+    async def _make(self, table: dict[str, Any], now: float) -> list[Effect]:
+        """The game of a formed table, created and started unless it exists already (a
+        worker that died after making it); its effects."""
+        gid = str(table["game"])
+        preset = str(table.get("preset") or matchmaking.DEFAULT_PRESET)
+        if await self.store.load_game(gid) is not None:
+            await self.queue_made(gid)
+            return []
+        game = matchmaking.game_of(table, preset, now, self.turn_timer_s)
+        started = lobby.start(game, game.creator, now, self.deck_fn).resolved()
+        await self.store.create_game(gid, encode(game, self.compress), self.ttl_s, None, now)
+        for place in game.all_places():
+            with contextlib.suppress(Exception):  # a chat with a game keeps it
+                await self.store.bind_chat(place.key, gid, CHAT_BIND_TTL_S)
+        await upkeep.schedule(self.store, game, self.pacing, self.season)
+        await self.queue_made(gid)
+        _ = Translator(game.lang)
+        names = ", ".join(game.name_of(i) for i in range(len(game.seats)))
+        told: list[Effect] = [Tell(player=p, chat=game.place_of(s), text=_(FORMED, names=names))
+                              for s, p in game.humans()]
+        return told + places.spread(game, started)
+
+    async def queue_made(self, gid: str) -> None:
+        """Forget the formed table ``gid`` (its game exists)."""
+        if self.queue is not None:
+            await self.queue.made(gid)

@@ -1,0 +1,321 @@
+"""The queue to find players (issue 35, bot/matchmaking.py, adapters/storage/queue.py):
+``/procurar`` joins a queue, a formation round makes full tables of people close in
+global rating (the band widening with the wait), robots fill a table when asked, entries
+expire, ``/sairfila`` leaves, ``/bloquear`` keeps two people apart; on fakeredis and the
+real Redis (REDIS_URL). The fault test: 1,000 people joining and leaving at random on two
+workers while both form tables: nobody at two tables, nobody lost, every table full."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from season_support import KINDS, Redis
+from test_service_support import FakeClock, make_service
+
+from adapters.storage import RedisStore
+from adapters.storage.queue import RedisQueue
+from adapters.storage.season import RedisSeason
+from bot import matchmaking
+from bot.effects import ChatRef, PlayerRef
+from bot.model import Game, decode
+from bot.season.ports import PLATFORM
+from bot.season.rating import Rating
+from bot.service import Service
+
+
+@pytest.fixture(params=KINDS)
+async def redis(request: pytest.FixtureRequest) -> AsyncIterator[Redis]:
+    """One (fake or real) Redis under a fresh prefix, its keys deleted afterwards."""
+    made = Redis(request.param)
+    yield made
+    await made.close()
+
+
+GROUP = ChatRef(platform="tg", chat_id="-100", title="Grupo")
+CHANNEL = ChatRef(platform="dc", chat_id="900", title="#mesa")
+
+
+def tg(n: int, name: str = "") -> PlayerRef:
+    return PlayerRef(platform="tg", user_id=str(n), name=name or f"P{n}")
+
+
+def worker(redis: Redis, clock: FakeClock) -> Service:
+    store = redis.store()
+    return make_service(store, clock, queue=RedisQueue(store.client, redis.prefix),
+                        season=RedisSeason.beside(store))
+
+
+async def games_of(svc: Service) -> list[Game]:
+    store = svc.store
+    assert isinstance(store, RedisStore)
+    return [decode(got[1]) async for gid in store.game_ids()
+            if (got := await store.load_game(gid)) is not None]
+
+
+def texts(effects: list[Any]) -> list[str]:
+    return [e.text for e in effects if e.kind in ("reply", "tell")]
+
+
+async def test_four_people_queued_get_one_table_in_their_private_chats(
+        redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    said = [texts(await svc.seek(GROUP, tg(i), "buraco 4"))[0] for i in range(1, 5)]
+    assert said[0] == ("Você está na fila de Buraco (4 jogadores): 1 esperando. A mesa abre "
+                       "no seu privado assim que se formar. Para sair: /sairfila")
+    assert said[3].startswith("Você está na fila de Buraco (4 jogadores): 4 esperando.")
+    effects = await svc.form_tables()
+    (game,) = await games_of(svc)
+    assert game.matched and game.status == "playing" and game.preset == "buraco"
+    assert sorted(p.name for _s, p in game.humans()) == ["P1", "P2", "P3", "P4"]
+    assert sorted(p.key for p in game.all_places()) == ["tg:1", "tg:2", "tg:3", "tg:4"]
+    tables = [e for e in effects if e.kind == "table"]
+    assert sorted(e.chat.key for e in tables) == ["tg:1", "tg:2", "tg:3", "tg:4"]
+    formed = [e for e in effects if e.kind == "tell"]
+    assert len(formed) == 4 and formed[0].text.startswith("Mesa formada: ")
+    assert await svc.queue.queues() == []  # type: ignore[union-attr]
+
+
+async def test_a_person_queued_or_seated_is_told_so(redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "tranca 2")
+    assert texts(await svc.seek(GROUP, tg(1), "buraco 4")) == [
+        "Você já está na fila (Tranca 2). Para sair: /sairfila"]
+    await svc.seek(GROUP, tg(2), "tranca 2")
+    await svc.form_tables()
+    assert texts(await svc.seek(GROUP, tg(1), "tranca 2")) == [
+        "Você já está numa mesa formada pela fila: termine-a (ou /sair) antes de procurar "
+        "outra."]
+    (game,) = await games_of(svc)
+    await svc.cancel(game.chat, tg(1))  # the game is over: the seat no longer holds
+    assert texts(await svc.seek(GROUP, tg(1), "tranca 2"))[0].startswith(
+        "Você está na fila de Tranca (2 jogadores)")
+
+
+async def test_leaving_the_queue(redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "buraco 2")
+    assert texts(await svc.unseek(GROUP, tg(1))) == ["Você saiu da fila."]
+    assert texts(await svc.unseek(GROUP, tg(1))) == ["Você não está na fila."]
+    await svc.seek(GROUP, tg(2), "buraco 2")
+    assert await svc.form_tables() == []  # Ana left: Bia waits alone
+
+
+async def test_an_entry_expires_with_a_message(redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    await svc.seek(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "buraco 2")
+    clock.advance(matchmaking.QUEUE_TTL_S)
+    effects = await svc.form_tables()
+    assert [(e.kind, e.chat.key, e.text) for e in effects] == [
+        ("tell", "dc:900", "Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande "
+         "/procurar de novo quando quiser.")]
+    assert await svc.queue.queues() == []  # type: ignore[union-attr]
+
+
+async def test_the_band_widens_with_the_wait(redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    season = svc.season
+    assert season is not None
+    await season.replace_ratings(PLATFORM, {"tg:2": Rating(45.0, 25 / 3, 12).text()})
+    assert Rating(45.0, 25 / 3, 12).shown == 1400  # tg:1 is new: 1000
+    await svc.seek(GROUP, tg(1), "buraco 2")
+    await svc.seek(GROUP, tg(2), "buraco 2")
+    clock.advance(69)  # a band of 50 + 5 * 69 = 395 < 400
+    assert await svc.form_tables() == []
+    clock.advance(1)  # 400
+    assert len(await games_of(svc)) == 0
+    await svc.form_tables()
+    (game,) = await games_of(svc)
+    assert sorted(p.key for _s, p in game.humans()) == ["tg:1", "tg:2"]
+
+
+async def test_robots_fill_the_table_after_the_wait_asked(redis: Redis,
+                                                         clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "buraco 4 robos=1")
+    assert await svc.form_tables() == []
+    clock.advance(60)
+    await svc.form_tables()
+    (game,) = await games_of(svc)
+    assert [s.player.name if s.player else s.ai for s in game.seats] == [
+        "P1", "normal", "normal", "normal"]
+
+
+async def test_a_blocked_person_is_never_matched_with_who_blocked_them(
+        redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1, "Ana"), "buraco 2")
+    await svc.seek(GROUP, tg(2, "Bia"), "buraco 2")
+    await svc.form_tables()
+    (game,) = await games_of(svc)
+    assert texts(await svc.block(game.chat, tg(1, "Ana"), "bia")) == [
+        "A fila não vai mais pôr Bia na sua mesa."]
+    assert texts(await svc.block(game.chat, tg(1, "Ana"), "Caio")) == [
+        "Use /bloquear seguido do nome de alguém desta mesa."]
+    await svc.cancel(game.chat, tg(1))
+    await svc.seek(GROUP, tg(2, "Bia"), "buraco 2")
+    await svc.seek(GROUP, tg(1, "Ana"), "buraco 2")
+    assert await svc.form_tables() == []  # only Ana and Bia wait: never together
+    await svc.seek(GROUP, tg(3, "Caio"), "buraco 2")
+    await svc.form_tables()
+    newest = [g for g in await games_of(svc) if g.status == "playing"]
+    assert len(newest) == 1 and "tg:3" in {p.key for _s, p in newest[0].humans()}
+
+
+async def test_people_of_both_platforms_share_a_table(redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1, "Ana"), "tranca 2")
+    await svc.seek(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "tranca 2")
+    effects = await svc.form_tables()
+    (game,) = await games_of(svc)
+    assert sorted(p.key for p in game.all_places()) == ["dc:900", "tg:1"]
+    assert {(e.kind, e.chat.key) for e in effects if e.kind == "table"} == {
+        ("table", "tg:1"), ("table", "dc:900")}
+    assert await svc.store.chat_game("dc:900") == game.id  # its commands find the table
+
+
+@pytest.mark.parametrize("args, said", [
+    ("buraco 3", "Mesas de 2 ou de 4: /procurar [variante] [2|4] [robos=minutos]."),
+    ("buraco robos=99", "Robôs depois de quantos minutos? Use robos=1 a robos=10."),
+    ("altaneira 2", "Biriba com Tranca de Altaneira não se joga com 2 jogadores."),
+])
+async def test_a_bad_request_is_told_and_queues_nobody(redis: Redis, clock: FakeClock,
+                                                      args: str, said: str) -> None:
+    svc = worker(redis, clock)
+    assert texts(await svc.seek(GROUP, tg(1), args)) == [said]
+    assert await svc.queue.queues() == []  # type: ignore[union-attr]
+
+
+async def test_a_table_formed_by_a_worker_that_died_is_made_by_another(
+        redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    queue = svc.queue
+    assert isinstance(queue, RedisQueue)
+    for i in (1, 2):
+        await svc.seek(GROUP, tg(i), "buraco 2")
+    _expired, tables = await queue.form("buraco:2", 2, clock.now(), 600, (50, 5, 2000),
+                                        ["dead0001"])  # then the worker dies
+    assert [t["game"] for t in tables] == ["dead0001"] and await games_of(svc) == []
+    assert await svc.form_tables() == []  # its lease still runs
+    clock.advance(31)
+    other = worker(redis, clock)
+    await other.form_tables()
+    (game,) = await games_of(svc)
+    assert game.id == "dead0001" and len(game.humans()) == 2
+
+
+async def test_a_thousand_people_joining_and_leaving_on_two_workers(
+        redis: Redis, clock: FakeClock) -> None:
+    """Bounded: 1,000 people, each joining, half leaving at random, some joining again,
+    while two workers form tables; then the accounting (issue 35 "Queue faults")."""
+    rng = random.Random(35)
+    workers = [worker(redis, clock), worker(redis, clock)]
+    people = [tg(i) for i in range(1, 1001)]
+    left: dict[str, bool] = {}
+
+    async def person(p: PlayerRef) -> None:
+        w = rng.choice(workers)
+        await w.seek(GROUP, p, "buraco 4")
+        if rng.random() < 0.5:
+            await asyncio.sleep(0)
+            left[p.key] = texts(await rng.choice(workers).unseek(GROUP, p)) == [
+                "Você saiu da fila."]
+            if rng.random() < 0.3:
+                await rng.choice(workers).seek(GROUP, p, "buraco 4")
+                left[p.key] = False
+
+    async def forming() -> None:
+        for _ in range(20):
+            await asyncio.gather(*(w.form_tables() for w in workers))
+            await asyncio.sleep(0)
+
+    batches = [people[i:i + 100] for i in range(0, 1000, 100)]
+    for batch in batches:
+        await asyncio.gather(forming(), *(person(p) for p in batch))
+    games = await games_of(workers[0])
+    seats: dict[str, int] = {}
+    for game in games:
+        assert len(game.seats) == 4 and len(game.humans()) == 4  # full, no robots asked
+        for _s, p in game.humans():
+            seats[p.key] = seats.get(p.key, 0) + 1
+    assert all(n == 1 for n in seats.values())  # nobody at two tables
+    queue = workers[0].queue
+    assert isinstance(queue, RedisQueue)
+    for p in people:  # nobody lost: seated, waiting, or left by their own /sairfila
+        waiting = await queue.queue_of(p.key) is not None
+        states = [p.key in seats, waiting, left.get(p.key, False)]
+        assert sum(states) == 1, (p.key, states)
+
+
+async def test_the_leave_button_under_the_answer_leaves_the_queue(
+        redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    (reply,) = await svc.seek(GROUP, tg(1), "buraco 2")
+    assert [[(b.label, b.data) for b in row] for row in reply.buttons] == [
+        [("Sair da fila", "fila|0|qx|")]]
+    assert texts(await svc.press(tg(1), "fila|0|qx|", update="tg:q:1")) == [
+        "Você saiu da fila."]
+    assert await svc.press(tg(1), "fila|0|qx|", update="tg:q:1") == []  # delivered twice
+    assert texts(await svc.press(tg(1), "fila|0|qx|")) == ["Você não está na fila."]
+    assert texts(await svc.press(tg(1), "fila|0|qx|7")) == ["Botão desconhecido."]
+
+
+async def test_procurar_on_telegram_answers_with_the_leave_button(
+        store_clients: Any, store_prefix: str) -> None:
+    """The Telegram adapter on the fake Bot API: ``/procurar`` in the private chat is
+    answered with the count and "Sair da fila", whose press leaves the queue."""
+    from test_telegram_app import ANA, Clock, bot_on_fake_api, button
+
+    store = RedisStore(store_clients(), store_prefix)
+    clock = Clock()
+    svc = Service(store, clock, ai_pace_s=0, queue=RedisQueue(store.client, store_prefix))
+    async with bot_on_fake_api(store, store_prefix, svc, clock) as bot:
+        private = {"id": ANA["id"], "type": "private", "first_name": "Ana"}
+        await bot.command(ANA, "/procurar tranca 2", chat=private)
+        (answer,) = [m for m in bot.fake.current(ANA["id"]) if "fila" in m["text"]]
+        assert answer["text"].startswith("Você está na fila de Tranca (2 jogadores): 1 esperando.")
+        assert button(answer, "Sair da fila")["callback_data"] == "fila|0|qx|"
+        query = await bot.press(ANA, answer, "Sair da fila")
+        assert bot.answer(query)["text"] == "Você saiu da fila."
+        assert await svc.queue.queues() == []  # type: ignore[union-attr]
+
+
+def test_leaving_a_matchmade_game_counts_as_a_loss() -> None:
+    """Issue 35 (docs/guia.md §8): in a match the queue formed, a person away at its end
+    (they left: the robot played) is rated as having lost, though their side won; in a
+    group's match they get half the winner's change (docs/season.md)."""
+    from bot.season.facts import MatchFacts, Person, SideFacts
+    from bot.season.followup import rated
+
+    def facts(matched: bool) -> MatchFacts:
+        return MatchFacts(
+            game_id="g1", chat="tg:1", ended_at=0.0, variant="buraco", winner=0,
+            people=[Person(key="tg:1", name="Ana", seat=0, side=0, away=True),
+                    Person(key="tg:2", name="Bia", seat=1, side=1)],
+            sides=[SideFacts(total=1500, rank=0), SideFacts(total=300, rank=1)],
+            matched=matched)
+
+    new = Rating()
+    assert rated(facts(False), {})["tg:1"].mu > new.mu  # won, at half weight
+    left = rated(facts(True), {})
+    assert left["tg:1"].mu < new.mu and left["tg:1"].n == 1  # counted as a loss, once
+    assert left["tg:2"] == rated(facts(False), {})["tg:2"]  # the others as the match went
+
+
+async def test_a_closed_private_chat_is_told_where_the_person_queued(
+        redis: Redis, clock: FakeClock) -> None:
+    """The table opens in each person's private chat; their hand names the chat they
+    queued in, where the delivery tells them how to open the private chat when it is
+    closed (adapters/delivery/outbox.py ``dm_refused``)."""
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1, "Ana"), "tranca 2")
+    private = ChatRef(platform="tg", chat_id="2", title="")
+    await svc.seek(private, tg(2, "Bia"), "tranca 2")
+    effects = await svc.form_tables()
+    hands = {e.player.key: e.chat.key for e in effects if e.kind == "hand"}
+    assert hands == {"tg:1": "tg:-100", "tg:2": "tg:2"}
+    tables = sorted(e.chat.key for e in effects if e.kind == "table")
+    assert tables == ["tg:1", "tg:2"]
