@@ -212,6 +212,9 @@ class Worker:
         await self._push(f"{self.opts.prefix}:replies", json.dumps(out))
 
     async def tick_loop(self) -> None:
+        if self.opts.concurrent_ticks:
+            await self.concurrent_tick_loop()
+            return
         while not self.stop.is_set():
             try:
                 with tick_round() as round_:  # the tick series, as adapters/delivery/ticks
@@ -225,6 +228,39 @@ class Worker:
                        "effects": [e.model_dump(mode="json") for e in effects]}
                 await self._push(f"{self.opts.prefix}:events", json.dumps(out))
             await asyncio.sleep(0.1)
+
+    async def concurrent_tick_loop(self, bound: int = 16) -> None:
+        """``--concurrent-ticks``: as the chat processes tick (adapters/delivery/ticks.py,
+        issue 36): claimed games are stepped each in its own task, at most ``bound`` at
+        once, so a step waiting on a dead node holds up no other game."""
+        busy: set[asyncio.Task[None]] = set()
+
+        async def step(gid: str) -> None:
+            try:
+                effects = list(await self.svc.tick_game(gid))
+            except Exception as err:
+                log.warning("worker %s: step failed (%s)", self.opts.name,
+                            type(err).__name__)
+                return
+            if effects:
+                out = {"worker": self.opts.name,
+                       "effects": [e.model_dump(mode="json") for e in effects]}
+                await self._push(f"{self.opts.prefix}:events", json.dumps(out))
+
+        while not self.stop.is_set():
+            claimed: list[str] = []
+            if len(busy) < bound:
+                try:
+                    claimed = list(await self.svc.due(limit=bound - len(busy)))
+                except Exception as err:
+                    log.warning("worker %s: tick failed (%s)", self.opts.name,
+                                type(err).__name__)
+            for gid in claimed:
+                task = asyncio.create_task(step(gid))
+                busy.add(task)
+                task.add_done_callback(busy.discard)
+            await asyncio.sleep(0.1)
+        await asyncio.gather(*busy, return_exceptions=True)
 
     async def _push(self, key: str, text: str) -> None:
         for _ in range(50):  # the Redis server may be restarting
@@ -252,6 +288,7 @@ def main() -> None:
     p.add_argument("--master", default="mymaster")
     p.add_argument("--timer-sets", type=int, default=1)
     p.add_argument("--metrics-base", type=int, default=0)
+    p.add_argument("--concurrent-ticks", action="store_true")
     opts = p.parse_args()
     logging.basicConfig(level=opts.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
