@@ -136,6 +136,7 @@ class TimerSets:
         self._read_at = -math.inf
         self._aside: dict[str, asyncio.Task[list[str]]] = {}
         self._slow: dict[str, float] = {}
+        self._refresh: asyncio.Future[list[str]] | None = None
 
     def key(self, index: int) -> str:
         """The name of this worker's set ``index``."""
@@ -161,21 +162,34 @@ class TimerSets:
 
     async def walked(self, now_mono: float) -> list[str]:
         """The sets a tick walks: those of every ``S`` recorded, and the old layout's
-        while its mark stands, read again every :data:`REFRESH_S` seconds (a read that
-        fails keeps the last list)."""
-        if now_mono - self._read_at < REFRESH_S:
-            return self._walk
-        self._read_at = now_mono
+        while its mark stands. Read again every :data:`REFRESH_S` seconds in the
+        background (the keys it reads have no game's slot: a tick never waits on their
+        node); until a read is done, and after one that fails, the last list stands."""
+        refresh = self._refresh
+        if refresh is not None and refresh.done():
+            self._refresh = None
+            if not refresh.cancelled() and refresh.exception() is None:
+                self._walk = refresh.result()
+            elif not refresh.cancelled():
+                log.warning("timer sets: shapes not read (%s)",
+                            type(refresh.exception()).__name__)
+        if self._refresh is None and now_mono - self._read_at >= REFRESH_S:
+            self._read_at = now_mono
+            self._refresh = asyncio.ensure_future(self._read_walk())
+            await asyncio.wait({self._refresh}, timeout=SLOW_S)
+            if self._refresh.done():
+                return await self.walked(now_mono)
+        return self._walk
+
+    async def _read_walk(self) -> list[str]:
+        """Record this worker's ``S`` and read the list of sets to walk (module
+        docstring)."""
         shapes_key = f"{self.keys.timers()}:shapes"
-        try:
-            async with self.client.pipeline(transaction=False) as pipe:
-                pipe.sadd(shapes_key, self.sets)
-                pipe.smembers(shapes_key)
-                pipe.get(f"{self.keys.timers()}:sets")
-                _, shapes, mark = await pipe.execute()
-        except UNREACHABLE as err:
-            log.warning("timer sets: shapes not read (%s)", type(err).__name__)
-            return self._walk
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.sadd(shapes_key, self.sets)
+            pipe.smembers(shapes_key)
+            pipe.get(f"{self.keys.timers()}:sets")
+            _, shapes, mark = await pipe.execute()
         names = dict.fromkeys(self.key(k) for k in range(self.sets))
         for shape in sorted({int(s) for s in shapes} - {self.sets}):
             if 1 <= shape <= 1024:
@@ -184,8 +198,7 @@ class TimerSets:
         if mark is not None and str(mark).isdigit():
             names.update(dict.fromkeys(legacy_key(self.keys, k)
                                        for k in range(min(int(mark), 1024))))
-        self._walk = list(names)
-        return self._walk
+        return list(names)
 
     async def claim(self, now_ts: float, limit: int, lease_end: float,
                     now_mono: float) -> list[str]:
@@ -256,8 +269,11 @@ class TimerSets:
 
     async def close(self) -> None:
         """Wait for (or cancel, after :data:`SLOW_S`) the claims left aside."""
-        tasks = list(self._aside.values())
+        tasks: list[asyncio.Future[list[str]]] = list(self._aside.values())
         self._aside.clear()
+        if self._refresh is not None:
+            tasks.append(self._refresh)
+            self._refresh = None
         if tasks:
             _, pending = await asyncio.wait(tasks, timeout=SLOW_S)
             for task in pending:

@@ -26,7 +26,8 @@ record, ranking and chat follow-ups not done) or ``robot`` (an AI thinking).
 the games on a Redis Cluster or a Sentinel-watched primary, while ``--url`` stays the
 control plane (the request lists and the save log, whose lines are
 ``"<game id> <version> <Unix time>"``). ``--metrics-base B`` serves the operator's
-endpoints (adapters/ops) of worker ``w<k>`` on port ``B + k``.
+endpoints (adapters/ops) of worker ``w<k>`` on port ``B + k``. ``--concurrent-ticks`` steps
+the claimed games each in its own task, as the chat processes' tick loop does.
 SIGTERM stops taking requests, lets the ones in flight finish (up to 10 s) and exits 0.
 """
 
