@@ -26,8 +26,7 @@ record, ranking and chat follow-ups not done) or ``robot`` (an AI thinking).
 the games on a Redis Cluster or a Sentinel-watched primary, while ``--url`` stays the
 control plane (the request lists and the save log, whose lines are
 ``"<game id> <version> <Unix time>"``). ``--metrics-base B`` serves the operator's
-endpoints (adapters/ops) of worker ``w<k>`` on port ``B + k``. ``--concurrent-ticks`` steps
-the claimed games each in its own task, as the chat processes' tick loop does.
+endpoints (adapters/ops) of worker ``w<k>`` on port ``B + k``.
 SIGTERM stops taking requests, lets the ones in flight finish (up to 10 s) and exits 0.
 """
 
@@ -49,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import redis.asyncio as aioredis
 
 from adapters import deadline
-from adapters.ops.metrics import MeteredService
+from adapters.ops.metrics import MeteredService, answered
 from adapters.ops.series import tick_round
 from adapters.ops.server import start_ops
 from adapters.storage.connect import RedisTarget, open_store
@@ -211,11 +210,10 @@ class Worker:
                "ms": (time.perf_counter() - began) * 1000,
                "effects": [e.model_dump(mode="json") for e in effects]}
         await self._push(f"{self.opts.prefix}:replies", json.dumps(out))
+        if req.get("call") == "press":
+            answered()  # the reply is out: the press's wait from its arrival (as an adapter)
 
     async def tick_loop(self) -> None:
-        if self.opts.concurrent_ticks:
-            await self.concurrent_tick_loop()
-            return
         while not self.stop.is_set():
             try:
                 with tick_round() as round_:  # the tick series, as adapters/delivery/ticks
@@ -229,39 +227,6 @@ class Worker:
                        "effects": [e.model_dump(mode="json") for e in effects]}
                 await self._push(f"{self.opts.prefix}:events", json.dumps(out))
             await asyncio.sleep(0.1)
-
-    async def concurrent_tick_loop(self, bound: int = 16) -> None:
-        """``--concurrent-ticks``: as the chat processes tick (adapters/delivery/ticks.py,
-        issue 36): claimed games are stepped each in its own task, at most ``bound`` at
-        once, so a step waiting on a dead node holds up no other game."""
-        busy: set[asyncio.Task[None]] = set()
-
-        async def step(gid: str) -> None:
-            try:
-                effects = list(await self.svc.tick_game(gid))
-            except Exception as err:
-                log.warning("worker %s: step failed (%s)", self.opts.name,
-                            type(err).__name__)
-                return
-            if effects:
-                out = {"worker": self.opts.name,
-                       "effects": [e.model_dump(mode="json") for e in effects]}
-                await self._push(f"{self.opts.prefix}:events", json.dumps(out))
-
-        while not self.stop.is_set():
-            claimed: list[str] = []
-            if len(busy) < bound:
-                try:
-                    claimed = list(await self.svc.due(limit=bound - len(busy)))
-                except Exception as err:
-                    log.warning("worker %s: tick failed (%s)", self.opts.name,
-                                type(err).__name__)
-            for gid in claimed:
-                task = asyncio.create_task(step(gid))
-                busy.add(task)
-                task.add_done_callback(busy.discard)
-            await asyncio.sleep(0.1)
-        await asyncio.gather(*busy, return_exceptions=True)
 
     async def _push(self, key: str, text: str) -> None:
         for _ in range(50):  # the Redis server may be restarting
@@ -289,7 +254,6 @@ def main() -> None:
     p.add_argument("--master", default="mymaster")
     p.add_argument("--timer-sets", type=int, default=1)
     p.add_argument("--metrics-base", type=int, default=0)
-    p.add_argument("--concurrent-ticks", action="store_true")
     opts = p.parse_args()
     logging.basicConfig(level=opts.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
