@@ -48,7 +48,8 @@ def test_make_play_installs_the_play_requirements_and_builds_nothing() -> None:
 def test_make_test_and_make_venv_still_install_and_build_everything() -> None:
     for target in ("test", "venv"):
         commands = dry_run(target)
-        assert "install --disable-pip-version-check --quiet -e '.[test]'" in commands
+        # the browser extra too: `make test` runs the browser suite (issue 34)
+        assert "install --disable-pip-version-check --quiet -e '.[test,browser]'" in commands
         assert "tools/build_native.py" in commands
     assert "npm ci" in dry_run("test")
     assert "tools/build_native.py --force" in dry_run("native")
@@ -133,7 +134,7 @@ def test_the_readme_installs_the_chat_libraries_before_it_runs_the_bot() -> None
     run = text[text.index("## Run it for your group"):]
     assert "make venv" in run
     assert run.index("make venv") < run.index(".venv/bin/python -m bot")
-    assert "-e '.[test]'" in dry_run("venv")  # every [project] dependency, chat included
+    assert "-e '.[test,browser]'" in dry_run("venv")  # every [project] dependency, chat included
 
 
 QUESTION = "Sair da partida? (s/n) "
