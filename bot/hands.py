@@ -64,7 +64,7 @@ def hand_effect(game: Game, seat: int) -> HandView | None:
     if player is None or game.match is None:
         return None
     _ = Translator(game.lang)
-    return HandView(chat=game.place_of(seat), game_id=game.id, player=player, seat=seat,
+    return HandView(chat=game.notices_of(seat), game_id=game.id, player=player, seat=seat,
                     view=hand_view(game, seat, _))
 
 

@@ -86,17 +86,17 @@ def game_of(table: dict[str, Any], preset: str, now: float, timer_s: int,
     """The lobby a formed table becomes (:func:`bot.lobby.start` starts it): the first
     person's place is the game's own chat and the others' are its places; robots
     (``normal``) fill the seats nobody took."""
-    people = [(PlayerRef.model_validate(p["player"]), ChatRef.model_validate(p["place"]))
-              for p in table["people"]]
-    (creator, home), rest = people[0], people[1:]
+    people = [(PlayerRef.model_validate(p["player"]), ChatRef.model_validate(p["place"]),
+               ChatRef.model_validate(p["queued"])) for p in table["people"]]
+    (creator, home, asked), rest = people[0], people[1:]
     game = Game(id=table["game"], chat=home, creator=creator, lang=lang, preset=preset,
-                timer_s=timer_s, seats=[Seat(player=creator)], created=now, touched=now,
-                matched=True)
-    for player, place in rest:
+                timer_s=timer_s, seats=[Seat(player=creator, asked=asked)], created=now,
+                touched=now, matched=True)
+    for player, place, queued in rest:
         if place.key != home.key:
             places.add_place(game, place)
-        game.seats.append(Seat(player=player, where="" if place.key == home.key
-                               else place.key))
+        game.seats.append(Seat(player=player, asked=queued,
+                               where="" if place.key == home.key else place.key))
     for _ in range(int(table["robots"])):
         game.seats.append(Seat(ai="normal", robot=game.next_robot_number()))
     return game

@@ -75,6 +75,10 @@ class Seat(BaseModel):
     sel: list[int] = Field(default_factory=list)
     groups: list[Group] = Field(default_factory=list)
     seen: float = 0.0
+    asked: ChatRef | None = None
+    """The chat the person queued in (``/procurar``, issue 35), when a formed table put
+    them at this game: their hand's and turn ping's "cannot write to you privately"
+    notice goes there (their private chat, the table's place, may be closed)."""
     where: str = ""
     """The chat key of the place the person joined from (issue 35, bot/places.py): their
     turn pings, hand title and "cannot write to you" notice go there; ``""``: the game's
@@ -155,6 +159,11 @@ class Game(BaseModel):
         when the game still has it, else the game's own chat."""
         where = self.seats[seat].where
         return next((p for p in self.places if p.key == where), self.chat) if where else self.chat
+
+    def notices_of(self, seat: int) -> ChatRef:
+        """Where seat ``seat``'s private effects name as their chat (the refused-DM
+        notice): the chat they queued in (:attr:`Seat.asked`), else their place."""
+        return self.seats[seat].asked or self.place_of(seat)
 
     def robots(self) -> int:
         """How many AI seats the table has (seats taken over while away not counted)."""

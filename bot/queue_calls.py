@@ -101,15 +101,21 @@ class QueueCalls(GameRunner):
         """The timers' tick (:meth:`bot.runner.GameRunner.tick`), then, every
         :data:`FORM_EVERY_S` seconds, a formation round (:meth:`form_tables`); a round
         that fails is logged by kind and tried at the next tick."""
-        out = await super().tick(now, limit, platforms)
+        return await super().tick(now, limit, platforms) + await self.form_round()
+
+    async def form_round(self) -> list[Effect]:
+        """:meth:`form_tables` when :data:`FORM_EVERY_S` seconds have passed since this
+        process's last round (the tick loop calls it every round); a round that fails is
+        logged by kind and tried again at the next one."""
         at = self.clock.now()
-        if self.queue is not None and at - self._formed_at >= FORM_EVERY_S:
-            self._formed_at = at
-            try:
-                out += await self.form_tables()
-            except Exception as err:
-                log.error("queue: formation failed (%s)", type(err).__name__)
-        return out
+        if self.queue is None or at - self._formed_at < FORM_EVERY_S:
+            return []
+        self._formed_at = at
+        try:
+            return await self.form_tables()
+        except Exception as err:
+            log.error("queue: formation failed (%s)", type(err).__name__)
+            return []
 
     async def seek(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                    update: str | None = None) -> list[Effect]:

@@ -295,7 +295,7 @@ def after_move_effects(game: Game, seats: set[int], ping: bool,
                                                                        game.turn_since):
         _ = Translator(game.lang)
         place = game.place_of(turn)  # issue 35: where the person joined from
-        out.append(TurnPing(player=player, chat=place, game_id=game.id,
+        out.append(TurnPing(player=player, chat=game.notices_of(turn), game_id=game.id,
                             text=_("Sua vez em {title}.", title=place.title or game.id)))
     elif ping:
         out.append(PingsOver(chat=game.chat, game_id=game.id))

@@ -281,3 +281,41 @@ async def test_procurar_on_telegram_answers_with_the_leave_button(
         query = await bot.press(ANA, answer, "Sair da fila")
         assert bot.answer(query)["text"] == "Você saiu da fila."
         assert await svc.queue.queues() == []  # type: ignore[union-attr]
+
+
+def test_leaving_a_matchmade_game_counts_as_a_loss() -> None:
+    """Issue 35 (docs/guia.md §8): in a match the queue formed, a person away at its end
+    (they left: the robot played) is rated as having lost, though their side won; in a
+    group's match they get half the winner's change (docs/season.md)."""
+    from bot.season.facts import MatchFacts, Person, SideFacts
+    from bot.season.followup import rated
+
+    def facts(matched: bool) -> MatchFacts:
+        return MatchFacts(
+            game_id="g1", chat="tg:1", ended_at=0.0, variant="buraco", winner=0,
+            people=[Person(key="tg:1", name="Ana", seat=0, side=0, away=True),
+                    Person(key="tg:2", name="Bia", seat=1, side=1)],
+            sides=[SideFacts(total=1500, rank=0), SideFacts(total=300, rank=1)],
+            matched=matched)
+
+    new = Rating()
+    assert rated(facts(False), {})["tg:1"].mu > new.mu  # won, at half weight
+    left = rated(facts(True), {})
+    assert left["tg:1"].mu < new.mu and left["tg:1"].n == 1  # counted as a loss, once
+    assert left["tg:2"] == rated(facts(False), {})["tg:2"]  # the others as the match went
+
+
+async def test_a_closed_private_chat_is_told_where_the_person_queued(
+        redis: Redis, clock: FakeClock) -> None:
+    """The table opens in each person's private chat; their hand names the chat they
+    queued in, where the delivery tells them how to open the private chat when it is
+    closed (adapters/delivery/outbox.py ``dm_refused``)."""
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1, "Ana"), "tranca 2")
+    private = ChatRef(platform="tg", chat_id="2", title="")
+    await svc.seek(private, tg(2, "Bia"), "tranca 2")
+    effects = await svc.form_tables()
+    hands = {e.player.key: e.chat.key for e in effects if e.kind == "hand"}
+    assert hands == {"tg:1": "tg:-100", "tg:2": "tg:2"}
+    tables = sorted(e.chat.key for e in effects if e.kind == "table")
+    assert tables == ["tg:1", "tg:2"]

@@ -1,6 +1,6 @@
 """The pictures of the player's guide (docs/img/): a real table on each platform.
 
-Usage: ``python tools/screenshots.py [--only telegram|discord] [--out docs/img]``
+Usage: ``python tools/screenshots.py [--only telegram|discord|season] [--out docs/img]``
 
 It plays the start of a deal with the real bot process against the test harnesses — the
 Telegram Bot API emulator of ``tests/e2e`` (needs ``npm ci``) and the fake Discord of
@@ -11,7 +11,10 @@ a chat shows it, with :mod:`tools.chatdraw` (Pillow, the ``docs`` extra). Nothin
 pictures is made up: every text and button is the bot's own.
 
 Files: ``telegram-lobby.png``, ``telegram-table.png``, ``telegram-hand.png``,
-``discord-lobby.png``, ``discord-table.png``, ``discord-hand.png``.
+``discord-lobby.png``, ``discord-table.png``, ``discord-hand.png``; and the tournament
+picture a group gets after a round (issue 38), ``torneio.png``, ``torneio.en.png``,
+``torneio.it.png``: drawn by the bot's own code (:func:`bot.season.tournament.picture.
+board_of`) from a sample knockout record (its names and scores are the sample's).
 """
 
 from __future__ import annotations
@@ -153,15 +156,43 @@ def discord(out: Path) -> list[Path]:
     return shots
 
 
+def season(out: Path) -> list[Path]:
+    """The tournament picture of a sample knockout of eight, over, in each guide's
+    language (a W.O., a double W.O. sending the better seed on, the champion)."""
+    from bot.effects import ChatRef, PlayerRef
+    from bot.i18n import Translator
+    from bot.season.tournament import picture
+    from bot.season.tournament.model import Match, Side, Tournament
+
+    names = ["Ana", "Bia", "Caio", "Dani", "Eva", "Fábio", "Gil", "Hugo"]
+    people = [PlayerRef(platform="tg", user_id=str(i), name=n) for i, n in enumerate(names)]
+    scores = [(0, 7, (1520, 830), 0, []), (3, 4, (0, 0), 3, [4]), (1, 6, (0, 0), 1, [1, 6]),
+              (2, 5, (900, 1505), 5, []), (0, 3, (1610, 1240), 0, []),
+              (1, 5, (1020, 1530), 5, []), (0, 5, (1550, 1180), 0, [])]
+    rounds = [1, 1, 1, 1, 2, 2, 3]
+    t = Tournament(id="guia", chat=ChatRef(platform="tg", chat_id="-1", title="Grupo"),
+                   creator=people[0], status="over", knockout=True, preset="tranca",
+                   sides=[Side(people=[p]) for p in people], champion=0,
+                   matches=[Match(round=r, a=a, b=b, score=sc, winner=w, absent=ab)
+                            for r, (a, b, sc, w, ab) in zip(rounds, scores, strict=True)])
+    shots = []
+    for lang, name in (("pt", "torneio.png"), ("en", "torneio.en.png"),
+                       ("it", "torneio.it.png")):
+        path = out / name
+        path.write_bytes(picture.draw(picture.board_of(t, Translator(lang))))
+        shots.append(path)
+    return shots
+
+
 def main(argv: list[str] | None = None) -> int:
     """Take the pictures; prints each file written. Exit 0 when all were taken."""
     parser = argparse.ArgumentParser(prog="python tools/screenshots.py",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=("telegram", "discord"))
+    parser.add_argument("--only", choices=("telegram", "discord", "season"))
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for name, take in (("telegram", telegram), ("discord", discord)):
+    for name, take in (("telegram", telegram), ("discord", discord), ("season", season)):
         if args.only in (None, name):
             for path in take(args.out):
                 print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)

@@ -72,6 +72,7 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
                 await outbox.redo(service.table_of)
                 if await outbox.relayed(service.table_of):
                     claimed.append("")  # more may be waiting: round again at once
+                await _form(service, outbox)
                 round_.done([])  # the steps count their own changes (step)
             logcalm.healthy("Redis")  # the round read Redis: an outage in the log ends
         except Exception as err:
@@ -82,6 +83,20 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
             await _pause(stop, busy, every_s)
     if alive:
         await asyncio.gather(*alive, return_exceptions=True)
+
+
+async def _form(service: Any, outbox: Delivery) -> None:
+    """A formation round of the queue to find players (issue 35,
+    ``service.form_round``, once a second at most): the new games' views staged (no other
+    call knows those games yet), the rest delivered or handed to their platform."""
+    form = getattr(service, "form_round", None)
+    if form is None:
+        return
+    effects = list(await form())
+    if effects:
+        rest = outbox.stage(effects).rest
+        if rest:
+            await outbox.deliver(rest)
 
 
 async def _pause(stop: asyncio.Event, running: set[asyncio.Task[None]],

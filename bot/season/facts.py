@@ -66,6 +66,9 @@ class MatchFacts(BaseModel):
     deals: list[DealFacts] = Field(default_factory=list)
     took_pile: list[int] = Field(default_factory=list)
     """Per seat, how many times it took the discard pile (from the record's actions)."""
+    matched: bool = False
+    """Formed by the queue to find players (issue 35): a person who left it before its
+    end (away at the end) has it counted as a loss (bot/season/followup.py)."""
 
 
 def facts_of(game: Game, record: dict[str, Any] | None) -> MatchFacts | None:
@@ -93,7 +96,7 @@ def facts_of(game: Game, record: dict[str, Any] | None) -> MatchFacts | None:
         _read_record(record, deals, took)
     return MatchFacts(game_id=game.id, chat=game.chat.key, ended_at=game.deal_end_at,
                       variant=game.preset, winner=game.winner, people=persons,
-                      sides=sides, deals=deals, took_pile=took)
+                      sides=sides, deals=deals, took_pile=took, matched=game.matched)
 
 
 def _rank(side: int, winner: int, totals: list[int]) -> int:

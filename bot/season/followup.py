@@ -60,12 +60,23 @@ async def _picture(game: Game, facts: MatchFacts) -> list[Effect]:
 def rated(facts: MatchFacts, ratings: dict[str, Rating]) -> dict[str, Rating]:
     """Every person's rating after the match (:func:`bot.season.rating.rate`), from
     ``ratings`` before it; robots at their fixed strength, away people at
-    :data:`AWAY_WEIGHT`."""
+    :data:`AWAY_WEIGHT`; in a match the queue formed (``facts.matched``, issue 35) a
+    person away at the end counts fully, as if their side had come last."""
     sides = [[Entrant(p.key, AWAY_WEIGHT if p.away else 1.0)
               for p in facts.people if p.side == s]
              + [Entrant(None, robot=level) for level in side.robots]
              for s, side in enumerate(facts.sides)]
-    return rate(sides, [side.rank for side in facts.sides], ratings)
+    ranks = [side.rank for side in facts.sides]
+    new = rate(sides, ranks, ratings)
+    if facts.matched:  # issue 35: leaving a matchmade game counts as losing it
+        last = max(ranks) + 1
+        for p in facts.people:
+            if p.away:
+                lost = [last if s == p.side else r for s, r in enumerate(ranks)]
+                whole = [[Entrant(e.key, 1.0 if e.key == p.key else e.weight, e.robot)
+                          for e in side] for side in sides]
+                new[p.key] = rate(whole, lost, ratings)[p.key]
+    return new
 
 
 async def _read(season: SeasonStore, scope: str,

@@ -424,3 +424,16 @@ def test_moves_fly_from_the_stock_and_to_the_pile(server: InProcess, new_page: A
     other.wait_for_function("() => window.flights.length >= 2", timeout=5_000)
     for p in (page, other):
         assert p.evaluate("window.flights") == ["back", "Kc"]
+
+
+def test_a_100_kb_launch_is_refused_once_in_json_and_not_retried(
+        server: InProcess, new_page: Any) -> None:
+    page, wire = new_page()
+    page.goto(f"{server.url}/?game=abcdefgh#tgWebAppData=" + "a" * 100_000)
+    page.wait_for_selector("body[data-state=refused]", timeout=10_000)
+    assert page.inner_text("#message") == (
+        "Pedido grande demais: abra a mesa pelo botão do jogo.")
+    page.wait_for_timeout(3_000)  # the old page asked again every 2 s
+    answers = [json.loads(b) for u, b in wire.bodies if u.endswith("/api/session")]
+    assert answers == [{"error": "too_large", "message": (
+        "Pedido grande demais: abra a mesa pelo botão do jogo.")}]

@@ -24,6 +24,7 @@ import pytest
 import redis.asyncio as aioredis
 from bot_run import prefix_of, redis_url, run_bot, synced_fake, wait_for
 from dc_play import (
+    answered,
     can_draw,
     custom_ids,
     deal_result,
@@ -37,6 +38,7 @@ from fake_model import Person, snowflake
 from test_telegram_app import ANA, GROUP, LINK, Tg, bot_on_fake_api, labels, simple_turn
 
 from adapters.storage import RedisStore
+from adapters.storage.queue import RedisQueue
 from bot import Service, SystemClock
 
 TOKEN = "e2e-places-bot-token"
@@ -65,9 +67,9 @@ class TelegramSide:
         async def made() -> Tg:
             store = RedisStore(aioredis.from_url(REDIS or "", decode_responses=True),
                                self.prefix)
-            self._ctx = bot_on_fake_api(store, self.prefix,
-                                        Service(store, SystemClock(), ai_pace_s=0),
-                                        SystemClock())
+            service = Service(store, SystemClock(), ai_pace_s=0,
+                              queue=RedisQueue(store.client, self.prefix))
+            self._ctx = bot_on_fake_api(store, self.prefix, service, SystemClock())
             return await self._ctx.__aenter__()
 
         self.tg = self.run(made())
@@ -192,3 +194,56 @@ def check_secrecy(tg: Tg, fake: Any, ze: Person, log: Path) -> None:
         {"components": m.components}))
     assert all(m.ephemeral_for == ze.user_id for m in fake.ephemerals(ze))
     assert "Sua mão" not in log.read_text()
+
+
+def test_a_telegram_person_and_a_discord_person_find_each_other_in_the_queue(
+        tmp_path: Path) -> None:
+    """``/procurar buraco 2`` in a Telegram private chat and in the Discord channel: the
+    Discord process forms the table (its tick loop), which opens in Ana's private chat
+    and in Zé's channel; both get their hands and play their first turns."""
+    assert REDIS is not None
+    ze = Person(snowflake(), "Zé")
+    with synced_fake(TOKEN, [ze], tmp_path, REDIS) as fake, run_bot(fake, tmp_path, REDIS):
+        side = TelegramSide(prefix_of(fake))
+        try:
+            tg = side.open()
+            private = {"id": ANA["id"], "type": "private", "first_name": "Ana"}
+            side.run(tg.command(ANA, "/procurar buraco 2", chat=private))
+            assert any(t.startswith("Você está na fila de Buraco (2 jogadores): 1 esperando.")
+                       for t in tg.fake.texts_to(ANA["id"]))
+            queued = answered(fake, fake.slash(ze, "procurar", variante="buraco",
+                                               jogadores="2"))
+            assert queued.answer_type is not None
+            channel = wait_for(lambda: next((m for m in fake.channel_messages()
+                                             if m.text().startswith("Buraco")), None),
+                               what="the table in Zé's channel")
+            assert "Minha mão" in channel.labels() and "Boa!" in channel.labels()
+
+            def ana_table() -> dict[str, Any] | None:
+                side.pump()
+                return next((m for m in tg.fake.current(ANA["id"])
+                             if m["text"].startswith("<b>Buraco")), None)
+
+            mine = wait_for(ana_table, what="the table in Ana's private chat")
+            assert "Ana" in mine["text"] and "Zé" in mine["text"]
+            wait_for(lambda: side.pump() >= 0 and any(
+                "Mesa formada: " in t for t in tg.fake.texts_to(ANA["id"])),
+                what="Ana told the table formed")
+            turns = 0
+            deadline = time.monotonic() + 60
+            while turns < 4:
+                assert time.monotonic() < deadline, "the first turns were not played"
+                side.pump()
+                side.run(tg.tick())
+                if "Comprar do monte" in labels(tg.hand(ANA)):
+                    side.run(simple_turn(tg, ANA))
+                    turns += 1
+                elif play_turn(fake, ze):
+                    turns += 1
+                elif whose_turn(fake) == "Zé" and not can_draw(hand(fake, ze)):
+                    press(fake, ze, table(fake), "Minha mão")
+                else:
+                    time.sleep(0.05)
+            check_secrecy(tg, fake, ze, tmp_path / "bot.log")
+        finally:
+            side.close()
