@@ -86,7 +86,7 @@ lint: venv
 
 # Every bench/*.py except helpers named _*.py, fit_eval.py and tune_weights.py (they fit
 # the dificil evaluation and weights: tools rather than benchmarks); the service bench
-# reads REDIS_URL.
+# reads REDIS_URL; the concurrency bench also makes a git worktree of the code before issue 36.
 bench: venv
 	@set -e; found=0; for f in bench/*.py; do \
 		case "$$(basename "$$f")" in _*|fit_eval.py|tune_weights.py) continue;; esac; \

@@ -3,7 +3,7 @@ adapters' ordering layer, the service and a real Redis behind a delaying proxy; 
 before and after the change measured in one run.
 
     .venv/bin/python bench/concurrency.py [--before PATH] [--games 100] \\
-        [--delays-ms 0,0.5,2] [--seconds 8]
+        [--delays-ms 0,0.5,2] [--seconds 5] [--rounds 2]
 
 ``--before`` is a checkout of the code before the change; without it a temporary ``git
 worktree`` of :data:`BEFORE` (main before issue 36's first commit) is made and removed.
@@ -15,19 +15,26 @@ a fresh worker process (``--child``) imports that tree's ``adapters`` and ``bot`
 the store as the bot does (:class:`bot.settings.Settings`, ``RedisTarget.of``: the
 ``REDIS_*`` settings, the URL pointed at the proxy) and plays ``--games`` four-player
 games (Buraco com morto and Tranca in turn), every game's people pressing one button
-after another and all games at once, for ``--seconds``. Each press goes as a chat
-adapter sends it: the service call and the staging of its views on the delivery's
-coalescers (a no-op platform) inside the tree's ordering layer: the process-wide
-``Delivery.lock`` before, the game's line of ``Delivery.order`` after; then the rest is
-delivered. The people play from their hand views only (draw from the stock, discard the
-first card that is accepted, lay down red threes, start the next deal), so no untimed
-engine work competes with the presses.
+after another and all games at once, for ``--seconds``; ``--rounds`` times per delay
+and tree, before and after alternating (the run of median actions/s is shown). Each
+press goes as a chat adapter sends it: the service call and the staging of its views on
+the delivery's coalescers (a no-op platform) inside the tree's ordering layer: the
+process-wide ``Delivery.lock`` before, the game's line of ``Delivery.order`` after;
+then the rest is delivered. A third run per round, ``1 line``, is the code after with
+every call in one line of the order (the old lock's order on today's code), so that
+after / 1 line is the ordering's own gain, apart from whatever else changed between
+the two trees. The people play from their hand views only (draw from the
+stock, discard the first card that is accepted, lay down red threes, start the next
+deal), so no untimed engine work competes with the presses.
 
 Printed per delay and tree: action presses per second (draws, discards, threes) over
-the whole worker, and the p50 / p99 of an action press as the person waits for it
-(queueing included); then the after/before ratio of actions/s (issue 36's target: at
-least 3x at 0.5 ms with 100 games). The keys of each run use a prefix of their own and
-are deleted at the end.
+the whole worker, the p50 / p99 of an action press as the person waits for it
+(queueing included), the worker's CPU time per press and its CPU use (% of one core:
+near 100 the worker is CPU-bound, well below it on an idle machine it waits on Redis;
+on a machine shared with other jobs, a worker that gets only a share of a core shows
+that share here, and the ratio below shrinks towards 1); then the after/before ratio of
+actions/s (issue 36's target: at least 3x at 0.5 ms with 100 games). The keys of each
+run use a prefix of their own and are deleted at the end.
 """
 
 from __future__ import annotations
@@ -54,6 +61,8 @@ DEFAULT_URL = "redis://127.0.0.1:6379/15"
 BEFORE = "601ac0b35374ba1dec1f638a09349b3d9cdec84c"
 """main's last commit before issue 36's ordering (one lock per worker)."""
 PRESETS = ("buraco_morto", "tranca")
+ONE_LINE = "bench:every game"
+"""The line every call takes in the ``1 line`` runs: the code after, ordered as before."""
 ACTIONS = ("c", "d", "3")
 
 
@@ -160,10 +169,11 @@ class Worker:
         user = game.people[seat]
         key = f"bench:{self.updates}"
         order = getattr(self.delivery, "order", None)
-        if order is not None:  # after: the game's line
+        if order is not None:  # after: the game's line (or one line for every game)
             from adapters.delivery.order import game_key
 
-            async with order.ticket(game_key(game.game_id)):
+            line = ONE_LINE if os.environ.get("BENCH_ONE_LINE") else game_key(game.game_id)
+            async with order.ticket(line):
                 effects = list(await self.service.press(user, data, update=key))
                 staged = self.delivery.stage(effects)
         else:  # before: one lock for every call of the worker
@@ -274,9 +284,9 @@ async def child(args: argparse.Namespace) -> dict[str, float]:
                 await play_turn(w, game)
 
         w.measuring = True
-        began = time.monotonic()
+        began, cpu = time.monotonic(), time.process_time()
         await asyncio.gather(*(play(g) for g in games))
-        wall = time.monotonic() - began
+        wall, cpu = time.monotonic() - began, time.process_time() - cpu
         w.measuring = False
     finally:
         keys = [k async for k in store.client.scan_iter(match=f"{prefix}*", count=1000)]
@@ -285,6 +295,7 @@ async def child(args: argparse.Namespace) -> dict[str, float]:
         await store.close()
     waits = sorted(w.waits) or [0.0]
     return {"actions_s": w.actions / wall, "presses_s": w.presses / wall,
+            "cpu_ms": cpu * 1000 / max(w.presses, 1), "cpu_pct": cpu * 100 / wall,
             "p50_ms": waits[len(waits) // 2] * 1000,
             "p99_ms": waits[min(len(waits) - 1, int(len(waits) * 0.99))] * 1000}
 
@@ -301,15 +312,25 @@ def proxy(delay_ms: float, to: str) -> tuple[subprocess.Popen[str], int]:
     return proc, int(line[1])
 
 
-def measure(root: str, url: str, args: argparse.Namespace) -> dict[str, float]:
-    """Run one worker process on code tree ``root`` against ``url``."""
+def measure(root: str, url: str, args: argparse.Namespace,
+            one_line: bool = False) -> dict[str, float]:
+    """Run one worker process on code tree ``root`` against ``url`` (``one_line``: every
+    call in one line of the order, as the process-wide lock did)."""
+    env = dict(os.environ, BENCH_ONE_LINE="1" if one_line else "")
     out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", "--root",
                           root, "--url", url, "--games", str(args.games), "--seconds",
                           str(args.seconds)], capture_output=True, text=True, check=False,
-                         cwd=root)
+                         cwd=root, env=env)
     if out.returncode != 0:
         raise SystemExit(f"worker on {root} failed:\n{out.stderr[-3000:]}")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def median_run(runs: list[dict[str, float]]) -> dict[str, float]:
+    """The run of median actions/s among ``runs`` (the lower middle one of an even
+    count)."""
+    ordered = sorted(runs, key=lambda fig: fig["actions_s"])
+    return ordered[(len(ordered) - 1) // 2]
 
 
 def main() -> None:
@@ -321,7 +342,9 @@ def main() -> None:
     parser.add_argument("--after", default=str(ROOT), help="code tree after (this one)")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--delays-ms", default="0,0.5,2")
-    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="runs per delay and tree, alternating (the median is shown)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--root", help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
@@ -354,22 +377,32 @@ def drive(args: argparse.Namespace, before: str) -> None:
     hostport, _, db = rest.partition("/")
     creds, _, server = hostport.rpartition("@")
     login = f"{creds}@" if creds else ""
-    trees = (("before", before), ("after", args.after))
-    print(f"{args.games} games at once on one worker, {args.seconds:g} s each, Redis {base}")
+    trees = (("before", before, False), ("after", args.after, False),
+             ("1 line", args.after, True))
+    print(f"{args.games} games at once on one worker, {args.seconds:g} s a run, median of "
+          f"{args.rounds} runs alternating, Redis {base}; load average "
+          f"{os.getloadavg()[0]:.1f}")
     print(f"{'delay':>6} {'code':<7} {'actions/s':>10} {'presses/s':>10} {'p50 ms':>8} "
-          f"{'p99 ms':>8}")
+          f"{'p99 ms':>8} {'CPU ms/press':>13} {'CPU %':>6}")
     for delay in (float(d) for d in args.delays_ms.split(",")):
         proc, port = proxy(delay, server)
+        runs: dict[str, list[dict[str, float]]] = {name: [] for name, _r, _o in trees}
         try:
-            got = {name: measure(root, f"{head}://{login}127.0.0.1:{port}/{db}", args)
-                   for name, root in trees}
+            for _round in range(args.rounds):
+                for name, root, one_line in trees:
+                    runs[name].append(measure(root, f"{head}://{login}127.0.0.1:{port}/{db}",
+                                              args, one_line))
         finally:
             proc.kill()
+        got = {name: median_run(found) for name, found in runs.items()}
         for name, fig in got.items():
             print(f"{delay:>6g} {name:<7} {fig['actions_s']:>10.0f} {fig['presses_s']:>10.0f} "
-                  f"{fig['p50_ms']:>8.1f} {fig['p99_ms']:>8.1f}")
+                  f"{fig['p50_ms']:>8.1f} {fig['p99_ms']:>8.1f} {fig['cpu_ms']:>13.2f} "
+                  f"{fig['cpu_pct']:>6.0f}")
         ratio = got["after"]["actions_s"] / max(got["before"]["actions_s"], 1e-9)
-        print(f"{delay:>6g} after/before actions/s: {ratio:.1f}x", flush=True)
+        alone = got["after"]["actions_s"] / max(got["1 line"]["actions_s"], 1e-9)
+        print(f"{delay:>6g} after/before actions/s: {ratio:.1f}x; after/1 line (the "
+              f"ordering alone): {alone:.1f}x", flush=True)
 
 
 if __name__ == "__main__":

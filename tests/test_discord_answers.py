@@ -197,3 +197,66 @@ async def test_a_press_refused_for_an_unreachable_redis_says_to_press_again() ->
     assert inter.response.calls == [
         "send_message('O servidor do jogo não respondeu a tempo e a sua jogada não foi "
         "feita. Aperte de novo daqui a alguns segundos.')"]
+
+
+class GameByGame:
+    """Presses applied in the order they finish: ``ga`` waits for ``gate`` while it is
+    closed, and a press waits ``slow[data]`` seconds first."""
+
+    def __init__(self, slow: dict[str, float] | None = None) -> None:
+        self.gate = asyncio.Event()
+        self.slow = slow or {}
+        self.applied: list[str] = []
+
+    async def press(self, user: PlayerRef, data: str, is_admin: bool = False,
+                    update: str | None = None, chat: ChatRef | None = None) -> list[Any]:
+        if data.startswith("ga|") and not self.slow:
+            await self.gate.wait()
+        await asyncio.sleep(self.slow.get(data, 0.0))
+        self.applied.append(data)
+        return []
+
+
+async def test_a_game_whose_press_hangs_holds_no_other_game_s_press() -> None:
+    """Issue 36: one game's press stuck on Redis; another game's is applied and
+    acknowledged meanwhile, on the same client."""
+    service = GameByGame()
+    bot = client(service)
+    held, other = interaction(), interaction()
+    stuck = asyncio.ensure_future(bot.press(held, ["ga|4|c|"]))
+    await asyncio.wait_for(bot.press(other, ["gb|2|c|"]), 1.0)
+    assert service.applied == ["gb|2|c|"] and other.response.calls == ["defer(thinking=False)"]
+    assert not stuck.done()
+    service.gate.set()
+    await stuck
+    assert service.applied == ["gb|2|c|", "ga|4|c|"]
+
+
+async def test_presses_of_one_game_are_applied_in_the_order_they_arrived() -> None:
+    """Two taps on one game's buttons arrive together; the first one's call is the slower,
+    yet it is applied first (the game's line in the delivery's order)."""
+    service = GameByGame(slow={"ga|4|t|0": 0.1, "ga|4|t|1": 0.0})
+    bot = client(service)
+    first = asyncio.ensure_future(bot.press(interaction(), ["ga|4|t|0"]))
+    second = asyncio.ensure_future(bot.press(interaction(), ["ga|4|t|1"]))
+    await asyncio.gather(first, second)
+    assert service.applied == ["ga|4|t|0", "ga|4|t|1"]
+    assert len(bot.delivery.order) == 0  # the game's line is gone once empty
+
+
+async def test_a_press_s_wait_is_observed_from_its_arrival_and_a_command_s_is_not() -> None:
+    """Issue 36: ``buraco_press_seconds`` holds what the person waited for the press,
+    from the interaction's arrival to its answer (the slow service call included)."""
+    from adapters.ops.metrics import REGISTRY
+
+    def count_sum() -> tuple[float, float]:
+        return (REGISTRY.get_sample_value("buraco_press_seconds_count") or 0.0,
+                REGISTRY.get_sample_value("buraco_press_seconds_sum") or 0.0)
+
+    bot = client(SlowService(0.3, []))
+    count, total = count_sum()
+    await bot.press(interaction(), ["ga|3|c|"])
+    after_press = count_sum()
+    assert after_press[0] - count == 1.0 and 0.3 <= after_press[1] - total < 2.0
+    await bot.command(interaction(), "ajuda")
+    assert count_sum() == after_press

@@ -171,8 +171,8 @@ class BuracoClient(discord.AutoShardedClient):
         stage its views there, then deliver, with the deferral armed as a deadline
         :data:`ACK_S` after ``origin.arrived`` (:meth:`_defer_by_deadline`) until the
         interaction is answered. A call that fails is logged and answered with
-        :data:`GENERIC_ERROR` (never "Feito."). The wait from the arrival to the answer
-        is observed (:func:`adapters.ops.metrics.answered`)."""
+        :data:`GENERIC_ERROR` (never "Feito."). A press's wait from its arrival to its
+        answer is observed (:func:`adapters.ops.metrics.answered`)."""
         async def call() -> list[Effect]:
             async with place:
                 effects = last_views(list(await pending))
@@ -194,7 +194,8 @@ class BuracoClient(discord.AutoShardedClient):
             place.release()  # a call that never ran gives its place up
             try:
                 await self._finish(interaction, origin, command, failed)
-                answered()
+                if not command:
+                    answered()  # a press's wait, from its arrival (issue 36)
             finally:  # answered by now: a deferral still asleep has nothing left to do
                 deferral.cancel()
 

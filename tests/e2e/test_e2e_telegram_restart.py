@@ -75,7 +75,7 @@ def _stop_while_the_robot_thinks(emu: Emulator, client: redis.Redis, workdir: Pa
         lobby = wait_for(lambda: (lambda t: t if "Robô 2 (difícil)" in t.text else None)(
             table(emu, GROUP)), what="the robot's seat")
         press_and_wait(emu, ANA, lobby, "Iniciar", lambda: table(emu, GROUP))
-        gid = client.get(f"{store_prefix(emu)}:chat:tg:{GROUP.chat_id}")
+        gid = client.get(f"{store_prefix(emu)}:{{tg:{GROUP.chat_id}}}:chat")
         assert gid is not None
         for _turn in range(20):  # Ana plays; the robot is paced 0.5 s, then thinks 1 s
             wait_for(lambda: play_turn(emu, ANA, GROUP) or None, timeout=60,
