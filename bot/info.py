@@ -151,10 +151,6 @@ def help_text(_: Translator, guide: str | None = None) -> str:
         _("/ranking [semana|mes|ano|sempre|geral] — ranking do grupo por período"),
         _("/perfil [@pessoa|publico|privado] — partidas, conquistas e rating"),
         _("/config — configuração do grupo (os admins mudam)"),
-        _("/convidar — um código para alguém de outro grupo ou plataforma sentar na mesa "
-          "(/convidar retirar o cancela)"),
-        _("/procurar [variante] [2|4] [robos=minutos] — acha gente para jogar; /sairfila "
-          "sai da fila, /bloquear nome não cai mais na mesa dessa pessoa"),
         _("/torneio [todos|mata] [duplas|individual] [variante] — abre um torneio no grupo; "
           "/torneio tabela mostra a classificação, /torneio cancelar o encerra"),
         *([_("Guia do jogador, com imagens: {link}", link=guide)] if guide else []),

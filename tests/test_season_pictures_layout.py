@@ -54,6 +54,13 @@ def check_layout(fig: Any) -> list[str]:
             problems.append(f"{text!r} leaves the picture ({box})")
         if phone.shown_px(points) < 14:
             problems.append(f"{text!r} is {phone.shown_px(points):.1f} px at 360 wide")
+    for ax in fig.axes:  # a tick label said twice ("1 1 1") misreads the axis
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            said = [t.label1.get_text() for t in axis.get_major_ticks()
+                    if low - 1e-9 <= t.get_loc() <= high + 1e-9 and t.label1.get_text()]
+            if len(said) != len(set(said)):
+                problems.append(f"tick labels repeat: {said}")
     for (a, box_a, _pa), (b, box_b, _pb) in combinations(found, 2):
         inner = box_a.expanded(1, 1).shrunk(0.98, 0.9) if box_a.width > 4 else box_a
         if inner.overlaps(box_b):

@@ -18,6 +18,7 @@ import pytest
 from adapters import logsafe
 from adapters.discord.process import running_line as discord_line
 from adapters.ops.server import start_ops, stop_ops
+from adapters.storage import RedisStore
 from adapters.telegram.app import running_line
 from adapters.web.runtime import web_table
 from bot import __main__ as cli
@@ -118,10 +119,10 @@ def test_serve_logs_that_line_at_start_up(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 async def test_the_operator_s_endpoints_log_their_address(
-        caplog: pytest.LogCaptureFixture) -> None:
-    port = free_port()
+        redis_store: RedisStore, caplog: pytest.LogCaptureFixture) -> None:
+    port = free_port()  # the endpoints read the store's Redis client (/health/ready)
     with caplog.at_level(logging.INFO, logger="adapters.ops.server"):
-        runner = await start_ops(MemoryStore(), port, host="127.0.0.1")
+        runner = await start_ops(redis_store, port, host="127.0.0.1")
     await stop_ops(runner)
     assert caplog.messages == [f"operator's endpoints on 127.0.0.1:{port} (/metrics, "
                                "/health/live, /health/ready)"]

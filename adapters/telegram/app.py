@@ -1,8 +1,11 @@
 """The Telegram bot process: python-telegram-bot 22 ``Application`` wiring and ``run``.
 
 ``run(settings)`` runs until interrupted: long polling, or a webhook server when
-``WEBHOOK_URL`` is set (the ``X-Telegram-Bot-Api-Secret-Token`` header is checked against
-``WEBHOOK_SECRET``, or a secret derived from the token so every worker agrees).
+``WEBHOOK_URL`` is set (:mod:`adapters.telegram.webhook`: the
+``X-Telegram-Bot-Api-Secret-Token`` header is checked against ``WEBHOOK_SECRET``, or a
+secret derived from the token so every worker agrees; Telegram is answered after the
+update is handled, and 503 once the worker is stopping, so a rolling deploy or a crash
+makes Telegram send an unhandled update again).
 ``TELEGRAM_BASE_URL`` points the bot at another Bot API server (self-hosted, or the test
 emulator); it is the server root, ``/bot<token>/<method>`` is appended.
 ``TELEGRAM_POLL_INTERVAL`` (seconds, default 0) spaces ``getUpdates`` calls for servers
@@ -16,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlparse
@@ -37,7 +41,7 @@ from adapters.delivery.commands import COMMANDS
 from adapters.delivery.order import KeyedOrder
 from adapters.delivery.outbox import CALLS_AT_ONCE
 from adapters.delivery.stale import StaleTables
-from adapters.delivery.ticks import stop_on_signals, tick_loop, wind_down
+from adapters.delivery.ticks import STOP_WAIT_S, stop_on_signals, tick_loop, wind_down
 from adapters.delivery.window import SharedWindow
 from adapters.telegram import render
 from adapters.telegram.calls import api
@@ -47,6 +51,7 @@ from adapters.telegram.order import UpdateOrder
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.refs import MessageRefs
 from adapters.telegram.watched import watched_requests
+from adapters.telegram.webhook import WebhookServer
 from adapters.web.runtime import web_table
 from bot.settings import Settings, described
 
@@ -198,15 +203,19 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     pending_from(application.update_queue.qsize)  # the operator's intake lag (issue 36)
     stop = stop or stop_on_signals()
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY]
+    hook = (WebhookServer(application, webhook_secret(settings), settings.webhook_listen,
+                          settings.webhook_port, urlparse(settings.webhook_url).path)
+            if settings.webhook_url else None)
+    if hook is not None:
+        pending_from(hook.pending)
     try:
         async with application:
             await register_commands(application)
             await application.start()
-            if settings.webhook_url:
-                await application.updater.start_webhook(
-                    listen=settings.webhook_listen, port=settings.webhook_port,
-                    url_path=urlparse(settings.webhook_url).path.lstrip("/"),
-                    webhook_url=settings.webhook_url, secret_token=webhook_secret(settings),
+            if hook is not None:  # answers after handling: a rolling deploy loses nothing
+                await hook.start()
+                await application.bot.set_webhook(
+                    settings.webhook_url, secret_token=webhook_secret(settings),
                     allowed_updates=updates)
             else:
                 await application.updater.start_polling(
@@ -221,8 +230,16 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 ticking = asyncio.get_running_loop().create_task(
                     tick_loop(service, handlers.outbox, stop=halt))
                 await stop.wait()
-                await application.updater.stop()  # no new updates; then finish what runs
-                await wind_down(ticking, halt, handlers.outbox)
+                if hook is not None:  # no new updates (503: Telegram sends them again)
+                    hook.refuse()
+                else:
+                    await application.updater.stop()
+                began = time.monotonic()
+                await wind_down(ticking, halt, handlers.outbox)  # finish what runs
+                if hook is not None:  # answer what was handled, then close
+                    await hook.stop(STOP_WAIT_S)
+                log.info("stopping: updates in hand finished in %.1f s",
+                         time.monotonic() - began)
             await application.stop()
     finally:
         await stop_ops(ops)

@@ -93,8 +93,9 @@ def chart_figure(chart: ProfileChart) -> Any:
     line.set_title(chart.trend_title, fontsize=phone.TEXT_PT, color=phone.INK,
                    fontweight="bold", loc="left")
     line.set_xlabel(chart.trend_x, fontsize=phone.TEXT_PT, color=phone.INK)
-    phone.whole_ticks(line.xaxis)
     phone.whole_ticks(line.yaxis)
+    line.set_xticks(list(points) if len(points) <= 6 else list(points)[::2])
+    line.set_xlim(0.5, len(points) + 0.5)  # one match: a tick at 1, not five "1"s
     if chart.trend:
         low, high = min(chart.trend), max(chart.trend)
         line.set_ylim(low - max(2, (high - low) * 0.15), high + max(2, (high - low) * 0.15))

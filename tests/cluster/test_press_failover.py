@@ -48,6 +48,16 @@ class Press:
     query: str = ""
 
 
+def replicated(primary: int, timeout: float = 60.0) -> None:
+    """Until a replica of ``primary`` acknowledged every write so far (``WAIT 1``; a
+    replica still in its first full sync acknowledges nothing)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if int(cli(primary, "wait", "1", "1000").strip() or 0) >= 1:
+            return
+    raise TimeoutError(f"no replica of {primary} caught up")
+
+
 def lobby_of(tg: Tg, group: dict[str, Any]) -> dict[str, Any]:
     return next(m for m in tg.fake.current(group["id"]) if m["text"].startswith("<b>"))
 
@@ -81,7 +91,7 @@ async def rounds(tg: Tg, kill: Any, heal: Any, settle: Any) -> dict[str, int]:
     what this test is about)."""
     ids = iter(range(10_000, 20_000))
     counts = {"in_flight": 0, "applied": 0, "press_again": 0, "rounds": 0, "slowest_ms": 0}
-    while counts["in_flight"] < IN_FLIGHT and counts["rounds"] < 4:
+    while counts["in_flight"] < IN_FLIGHT and counts["rounds"] < 6:
         counts["rounds"] += 1
         groups = [{"id": -5000 - 100 * counts["rounds"] - i, "type": "group",
                    "title": f"Mesa {i}"} for i in range(GROUPS)]
@@ -90,8 +100,9 @@ async def rounds(tg: Tg, kill: Any, heal: Any, settle: Any) -> dict[str, int]:
         presses = [Press(g, lobby_of(tg, g)) for g in groups]
         await asyncio.to_thread(settle)  # the lobbies reached the replicas (async)
         sent = [asyncio.ensure_future(press(tg, p, next(ids))) for p in presses]
-        await asyncio.sleep(0)  # every press has started (and waits on Redis or its turn)
-        killed = await asyncio.to_thread(kill)
+        while not all(p.began for p in presses):  # every press has started (and waits
+            await asyncio.sleep(0)  # on Redis or on its turn)
+        killed = kill()  # blocking the loop: no press moves on until the node is dead
         await asyncio.gather(*sent)
         counts["slowest_ms"] = max(counts.get("slowest_ms", 0), *(
             round(1000 * (p.ended - p.began)) for p in presses))
@@ -142,7 +153,7 @@ async def test_presses_in_flight_at_a_cluster_primary_kill_are_applied_once_or_r
         async with bot_on_fake_api(store, prefix, Service(store, clock, ai_pace_s=0),
                                    clock) as tg:
             counts = await rounds(tg, kill, heal, lambda: [
-                cli(p, "wait", "1", "5000") for p in ports if servers.nodes[p].alive()
+                replicated(p) for p in ports if servers.nodes[p].alive()
                 and info(p, "replication")["role"] == "master"])
     finally:
         await store.close()
@@ -176,8 +187,7 @@ async def test_presses_in_flight_at_a_sentinel_master_kill_are_applied_once_or_r
     try:
         async with bot_on_fake_api(store, prefix, Service(store, clock, ai_pace_s=0),
                                    clock) as tg:
-            counts = await rounds(tg, kill, heal,
-                                  lambda: cli(roles["primary"], "wait", "1", "5000"))
+            counts = await rounds(tg, kill, heal, lambda: replicated(roles["primary"]))
     finally:
         await store.close()
     print(counts)

@@ -7,7 +7,8 @@
 //  * bot messages come back with `date` in milliseconds; Telegram (and python-telegram-bot)
 //    use seconds, so the returned Message is given a seconds timestamp;
 //  * getMe lacks the required `is_bot`; it is answered with a complete bot User;
-//  * webhook deliveries carry the secret header, and stay in the history;
+//  * webhook deliveries carry the secret header, stay in the history, and are sent again
+//    while not answered 2xx, as Telegram does (GET /_deliveries lists them);
 //  * edits, answers and deletions return `result: null` where Telegram returns `true`;
 //  * callback-query updates lack the required `chat_instance` field; one is added;
 //  * every Bot API request (/bot<token>/<method>; getUpdates only once) is recorded with
@@ -35,6 +36,10 @@ loggerModule.requestLogger = (req, res, next) => {
   const url = req.originalUrl.split('?')[0];
   if (req.method === 'GET' && url === '/_calls') {
     res.json({ ok: true, result: calls });
+    return;
+  }
+  if (req.method === 'GET' && url === '/_deliveries') {
+    res.json({ ok: true, result: deliveries });
     return;
   }
   if (req.method === 'POST' && url === '/_reset') {
@@ -74,21 +79,51 @@ TelegramServer.prototype.addBotMessage = function addBotMessage(rawMessage, botT
 };
 
 // Webhook deliveries: like Telegram, send the secret given to setWebhook in the
-// X-Telegram-Bot-Api-Secret-Token header (the emulator sends none).
+// X-Telegram-Bot-Api-Secret-Token header (the emulator sends none), and, like Telegram,
+// send an update again while the answer is not a 2xx (an error status, a refused or
+// dropped connection): after 0.1, 0.2, ... up to 1 s, for up to 60 s. Deliveries run in
+// the background (Telegram's do too). Every delivery is kept and
+// read back at GET /_deliveries: {update_id, statuses (per attempt), delivered}.
 const axios = require(path.join(root, '..', '..', 'axios'));
-TelegramServer.prototype.addUserUpdate = async function addUserUpdate(update) {
+const deliveries = [];
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+async function attempt(webhook, data, record) {
+  const headers = webhook.secret_token
+    ? { 'X-Telegram-Bot-Api-Secret-Token': webhook.secret_token } : {};
+  try {
+    const answer = await axios({ url: webhook.url, method: 'POST', headers, data,
+      timeout: 30000, validateStatus: () => true });
+    record.statuses.push(answer.status);
+    record.delivered = answer.status >= 200 && answer.status < 300;
+  } catch (error) {
+    record.statuses.push(String(error.code || error.message));
+  }
+  return record.delivered;
+}
+async function redeliver(webhook, data, record) {
+  const until = Date.now() + 60000;
+  for (let n = 1; Date.now() < until; n += 1) {
+    await sleep(Math.min(100 * n, 1000));
+    if (await attempt(webhook, data, record)) return;
+  }
+  process.stderr.write(`webhook delivery of ${data.update_id} given up\n`);
+}
+TelegramServer.prototype.addUserUpdate = function addUserUpdate(update) {
   const webhook = this.webhooks[update.botToken];
   if (!webhook) {
     this.storage.userMessages.push(update);
   } else {
-    const headers = webhook.secret_token
-      ? { 'X-Telegram-Bot-Api-Secret-Token': webhook.secret_token } : {};
-    try {
-      await axios({ url: webhook.url, method: 'POST', headers,
-        data: TelegramServer.formatUpdate(update) });
-    } catch (error) {
-      process.stderr.write(`webhook delivery failed: ${error.message}\n`);
-    }
+    const data = TelegramServer.formatUpdate(update);
+    const record = { update_id: data.update_id, statuses: [], delivered: false };
+    deliveries.push(record);
+    // in the background: the emulator's callers number updates and callback queries
+    // after this returns, so nothing may be awaited here (two presses sent at once
+    // would get the same ids); a bot that answers after handling takes a while
+    attempt(webhook, data, record).then((done) => {
+      if (!done) {
+        redeliver(webhook, data, record);
+      }
+    });
     this.storage.userMessages.push({ ...update, isRead: true });  // kept for the history
   }
   this.updateId++;

@@ -200,6 +200,13 @@ class Emulator:
         response.raise_for_status()
         return list(response.json()["result"])
 
+    def deliveries(self) -> list[dict[str, Any]]:
+        """Every webhook delivery: ``{"update_id", "statuses" (one per attempt: an HTTP
+        status or a connection error's code), "delivered"}`` (``emulator.js``)."""
+        response = self.http.get("/_deliveries")
+        response.raise_for_status()
+        return list(response.json()["result"])
+
     def callback_ids_sent(self) -> set[str]:
         """Ids of every callback query the simulated people sent."""
         return {str(item["callbackId"]) for item in self.history() if item.get("callbackQuery")}
@@ -276,12 +283,14 @@ def forget(url: str, emulator: Emulator) -> None:
 @contextlib.contextmanager
 def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
             started: list[subprocess.Popen[bytes]] | None = None,
-            argv: list[str] | None = None, **env_extra: str) -> Iterator[Path]:
+            argv: list[str] | None = None, ready_s: float = 30.0,
+            **env_extra: str) -> Iterator[Path]:
     """Run the real bot, ``python -m bot telegram``, against ``emulator`` for the ``with``
     block, on the store at ``redis_url`` (None: the embedded one); ``env_extra`` adds
     settings (``WEBHOOK_URL``... for webhook mode). Yields its log file once it is ready
     (polling, or its webhook set); ``started`` receives the process (to signal it).
-    ``argv`` replaces the command after the interpreter (default ``-m bot telegram``)."""
+    ``argv`` replaces the command after the interpreter (default ``-m bot telegram``);
+    ``ready_s``: how long it may take to be ready (AssertionError past it)."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(TELEGRAM_TOKEN=emulator.token, TELEGRAM_BASE_URL=emulator.bot_api_url,
                TELEGRAM_POLL_INTERVAL="0.02", AI_PACE_S="0", LOG_LEVEL="INFO",
@@ -306,7 +315,7 @@ def run_bot(emulator: Emulator, workdir: Path, redis_url: str | None = None,
         wait_for(lambda: sum(1 for c in emulator.calls() if c["method"] == ready) > before
                  or (ready == "getUpdates" and before > 0
                      and "Application started" in log.read_text()),
-                 timeout=30, what=f"the bot to be ready ({ready})")
+                 timeout=ready_s, what=f"the bot to be ready ({ready})")
         yield log
     finally:
         stop(process, 10)
@@ -341,11 +350,14 @@ def start_emulator(token: str, bot_id: int | None = None) -> Iterator[Emulator]:
 
 class RoundRobinProxy:
     """A load balancer for webhook workers: every POST to ``url`` goes to the next backend
-    in turn, with its body and the secret-token header; ``counts`` per backend."""
+    in turn, with its body and the secret-token header; ``counts`` per backend, and
+    ``failed``: the requests a backend did not answer (down, or died mid-request), for
+    which the sender gets 502, as from a load balancer without health checks."""
 
     def __init__(self, backends: list[str]) -> None:
         self.backends = backends
         self.counts = [0] * len(backends)
+        self.failed = [0] * len(backends)
         self._turn = itertools.count()
         proxy = self
 
@@ -356,8 +368,14 @@ class RoundRobinProxy:
                 proxy.counts[index] += 1
                 headers = {k: v for k, v in self.headers.items()
                            if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")}
-                answer = httpx.post(proxy.backends[index] + self.path, content=body,
-                                    headers=headers, timeout=10)
+                try:
+                    answer = httpx.post(proxy.backends[index] + self.path, content=body,
+                                        headers=headers, timeout=30)
+                except httpx.HTTPError:  # the worker is down or died mid-request
+                    proxy.failed[index] += 1
+                    self.send_response(502)
+                    self.end_headers()
+                    return
                 self.send_response(answer.status_code)
                 self.end_headers()
                 self.wfile.write(answer.content)

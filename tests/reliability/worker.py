@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import redis.asyncio as aioredis
 
 from adapters import deadline
-from adapters.ops.metrics import MeteredService
+from adapters.ops.metrics import MeteredService, answered
 from adapters.ops.series import tick_round
 from adapters.ops.server import start_ops
 from adapters.storage.connect import RedisTarget, open_store
@@ -210,6 +210,8 @@ class Worker:
                "ms": (time.perf_counter() - began) * 1000,
                "effects": [e.model_dump(mode="json") for e in effects]}
         await self._push(f"{self.opts.prefix}:replies", json.dumps(out))
+        if req.get("call") == "press":
+            answered()  # the reply is out: the press's wait from its arrival (as an adapter)
 
     async def tick_loop(self) -> None:
         while not self.stop.is_set():
