@@ -22,24 +22,21 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import redis
-from test_e2e_telegram import TOKEN, play_turn, press_and_wait, table
+from test_e2e_telegram import open_with_two_robots, play_turn, table
 from tg_emulator import (
     Emulator,
     Group,
     Person,
     RoundRobinProxy,
     emulator_missing,
-    forget,
     free_port,
     run_bot,
-    start_emulator,
     store_prefix,
     wait_for,
 )
@@ -58,14 +55,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def emu() -> Iterator[Emulator]:
-    """The emulator; afterwards every Redis key this run made is deleted."""
-    with start_emulator(TOKEN) as emulator:
-        yield emulator
-    forget(REDIS_URL or "", emulator)
-
-
 def tables_of_this_run() -> list[tuple[Group, list[Person]]]:
     """``GAMES`` groups of this run, each with its own two people (their private chats
     hold their hands, so nobody plays in two games)."""
@@ -81,13 +70,7 @@ def open_and_play(emu: Emulator, group: Group, people: list[Person],
     """Open a Buraco table with two robots, start it and play turns (draw, discard)
     until ``stop`` is set; every press waits for its effect, so a lost press fails."""
     try:
-        first, second = people
-        emu.command_in_group(group, first, "/novojogo buraco")
-        lobby = table(emu, group)
-        lobby = press_and_wait(emu, second, lobby, "Entrar", lambda: table(emu, group))
-        lobby = press_and_wait(emu, first, lobby, "Robô", lambda: table(emu, group))
-        lobby = press_and_wait(emu, first, lobby, "Robô", lambda: table(emu, group))
-        press_and_wait(emu, first, lobby, "Iniciar", lambda: table(emu, group))
+        open_with_two_robots(emu, group, *people)
         while not stop.is_set():
             if not any(play_turn(emu, p, group) for p in people):
                 time.sleep(0.05)
