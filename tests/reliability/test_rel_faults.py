@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from harness import Cluster, Table, buttons
 from invariants import check_all
+from net_support import free_port
 from test_rel_load import report, route
 
 GAMES = 40
@@ -115,12 +116,6 @@ async def test_workers_killed_or_stopped_at_random_points_of_a_burst_lose_no_gam
     assert cluster.stats.violations == []
     assert rep.violations == [] and rep.lost == 0 and rep.stalled == 0
     assert cluster.stats.redelivered > 0  # some presses died with their worker
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class RedisServer:
