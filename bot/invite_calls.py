@@ -36,12 +36,9 @@ class InviteCalls(GameRunner):
         """``/convidar``: a new code for one seat of the chat's lobby, told to ``user``
         with the links of their platform; ``/convidar retirar [código|todos]``: the
         creator withdraws that code (or every one)."""
-        gid = await self._active(chat)
-        if gid is None:
-            if not await self._fresh(update, chat):
-                return []
-            return await self._reply(chat, user, N_(
-                "Não há jogo aberto neste grupo. Use /novojogo."))
+        gid = await self._chat_game(chat, user, update)
+        if isinstance(gid, list):
+            return gid
         words = args.split()
         now = self.clock.now()
         if words and words[0].lower() in WITHDRAW_WORDS:

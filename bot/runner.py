@@ -147,6 +147,18 @@ class GameRunner:
             return gid  # the call that follows says it cannot be read
         return gid
 
+    async def _chat_game(self, chat: ChatRef, user: PlayerRef,
+                         update: str | None) -> str | list[Effect]:
+        """The chat's active game id, or the effects to return instead (no game: tell the
+        person). ``update`` is checked against the game's applied updates by the call."""
+        gid = await self._active(chat)
+        if gid is None:
+            if not await self._fresh(update, chat):
+                return []
+            return await self._reply(chat, user, N_(
+                "Não há jogo aberto neste grupo. Use /novojogo."))
+        return gid
+
     async def _run(self, gid: str, user: PlayerRef | None, fn: UseCase,
                    reschedule: bool = False, threaded: bool = False,
                    loaded: object = _UNLOADED, update: str | None = None,

@@ -170,18 +170,6 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         game = self._parsed(gid, stored)
         return out + places.spread(game, [views.table_effect(game)])
 
-    async def _chat_game(self, chat: ChatRef, user: PlayerRef,
-                         update: str | None) -> str | list[Effect]:
-        """The chat's active game id, or the effects to return instead (no game: tell the
-        person). ``update`` is checked against the game's applied updates by the call."""
-        gid = await self._active(chat)
-        if gid is None:
-            if not await self._fresh(update, chat):
-                return []
-            return await self._reply(chat, user, N_(
-                "Não há jogo aberto neste grupo. Use /novojogo."))
-        return gid
-
     async def _chat_call(self, chat: ChatRef, user: PlayerRef, update: str | None,
                          fn: UseCase) -> list[Effect]:
         gid = await self._chat_game(chat, user, update)

@@ -6,9 +6,11 @@ to say is acknowledged silently; a command with nothing to say answers "Feito.".
 from __future__ import annotations
 
 import asyncio
+import datetime
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import fakeredis
 import pytest
 from discord import app_commands
@@ -46,7 +48,8 @@ def interaction() -> Any:
         return SimpleNamespace(id=10)
 
     return SimpleNamespace(
-        id=1234, user=SimpleNamespace(id=1, display_name="Ana"), message=None, guild_id=5,
+        id=1234, created_at=discord.utils.utcnow(),  # fresh: reached the bot at once
+        user=SimpleNamespace(id=1, display_name="Ana"), message=None, guild_id=5,
         guild=SimpleNamespace(name="Clube"), channel=SimpleNamespace(name="mesa"),
         channel_id=77, permissions=SimpleNamespace(manage_messages=False),
         response=Response(), followup=SimpleNamespace(send=send, sent=followups),
@@ -260,3 +263,33 @@ async def test_a_press_s_wait_is_observed_from_its_arrival_and_a_command_s_is_no
     assert after_press[0] - count == 1.0 and 0.3 <= after_press[1] - total < 2.0
     await bot.command(interaction(), "ajuda")
     assert count_sum() == after_press
+
+
+class GoneResponse(Response):
+    """Discord no longer knows the interaction: its 3 s passed (404 10062)."""
+
+    async def defer(self, ephemeral: bool = False, thinking: bool = False) -> None:
+        self.calls.append("defer refused")
+        raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
+                               {"code": 10062, "message": "Unknown interaction"})
+
+
+async def test_a_press_replayed_after_its_3_s_is_not_applied() -> None:
+    """A press that reaches the bot 5 s after it was made (replayed on a gateway RESUME,
+    issue 36) is deferred first; Discord refuses (10062: the person saw "This
+    interaction failed"), so the service is never called."""
+    service = SlowService(0.0, [])
+    inter = interaction()
+    inter.created_at = discord.utils.utcnow() - datetime.timedelta(seconds=5)
+    inter.response = GoneResponse()
+    await client(service).press(inter, ["g1|0|d|"])
+    assert (service.presses, inter.response.calls) == ([], ["defer refused"])
+
+
+async def test_a_late_press_discord_still_knows_is_deferred_and_applied_once() -> None:
+    service = SlowService(0.0, [])
+    inter = interaction()
+    inter.created_at = discord.utils.utcnow() - datetime.timedelta(seconds=1.5)
+    await client(service).press(inter, ["g1|0|d|"])
+    assert service.presses == [("g1|0|d|", "dc:i:1234:0")]
+    assert inter.response.calls == ["defer(thinking=False)"]

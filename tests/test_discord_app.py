@@ -4,8 +4,6 @@ one-line start-up errors (no token, bad token, no Discord, no Redis)."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -13,6 +11,7 @@ import discord
 import pytest
 from aiohttp import web
 from discord import app_commands
+from threaded_app import RoutesApp
 
 from adapters.discord.app import last_views, shard_settings
 from adapters.discord.commands import GettextTranslator, install
@@ -213,28 +212,13 @@ def _no_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
 @pytest.fixture
 def refusing_discord() -> Iterator[str]:
     """A REST root answering 401 to the login, as Discord does for a bad token."""
-    loop = asyncio.new_event_loop()
-    runner: list[web.AppRunner] = []
 
     async def login(request: web.Request) -> web.Response:
         return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
 
-    async def start() -> int:
-        app = web.Application()
-        app.router.add_get("/api/v10/users/@me", login)
-        runner.append(web.AppRunner(app))
-        await runner[0].setup()
-        site = web.TCPSite(runner[0], "127.0.0.1", 0)
-        await site.start()
-        return int(runner[0].addresses[0][1])
-
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    port = asyncio.run_coroutine_threadsafe(start(), loop).result(10)
-    yield f"http://127.0.0.1:{port}/api/v10"
-    asyncio.run_coroutine_threadsafe(runner[0].cleanup(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(5)
+    server = RoutesApp("the refusing Discord", [web.get("/api/v10/users/@me", login)])
+    yield f"{server.url}/api/v10"
+    server.close()
 
 
 @pytest.mark.usefixtures("_no_env")

@@ -149,7 +149,7 @@ class QuietOutbox:
     async def redo(self, table_of: Any) -> None:
         return None
 
-    async def relayed(self, table_of: Any) -> bool:
+    async def relayed(self, table_of: Any, **kw: Any) -> bool:
         return False
 
 

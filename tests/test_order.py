@@ -116,6 +116,31 @@ async def test_the_limit_bounds_calls_running_at_once_over_every_key() -> None:
     assert len(order) == 0
 
 
+async def test_a_call_stuck_past_slow_s_leaves_the_limit_and_the_others_run() -> None:
+    """Room for one call at a time; game a's call hangs (its Redis node died): after
+    ``slow_s`` it no longer counts, and game b's call runs while a's still waits."""
+    order = KeyedOrder(limit=1, slow_s=0.1)
+    gate = asyncio.Event()
+    done: list[str] = []
+
+    async def call(key: str, wait: bool) -> None:
+        async with order.ticket(key):
+            if wait:
+                await gate.wait()
+            done.append(key)
+
+    stuck = asyncio.ensure_future(call("g:a", True))
+    await asyncio.sleep(0.01)
+    other = asyncio.ensure_future(call("g:b", False))
+    await asyncio.sleep(0.05)
+    assert done == []  # within slow_s the limit holds
+    await asyncio.wait_for(other, 1.0)
+    assert done == ["g:b"] and not stuck.done()
+    gate.set()
+    await stuck
+    assert done == ["g:b", "g:a"] and order.outstanding == 0
+
+
 async def test_drained_waits_for_every_ticket_outstanding() -> None:
     order = KeyedOrder()
     ticket = order.ticket("c:1")

@@ -70,11 +70,17 @@ async def test_each_platform_shows_its_places_and_hands_over_the_others(pair: An
     await tg.deliver([*shown, hand, Say(chat=DC, text="Zé entrou.")])
     await tg.flush()
     assert tg.platform.calls == [("post", "tg:-100", "table:v1", "m1")]
-    assert await dc.relayed(lambda gid: _tables(shown)) == 3  # hand, notice, one table
-    await dc.flush()
-    assert sorted(dc.platform.calls) == [("post", "dc:900", "table:v1", "m3"),
-                                         ("post", "dc:900", "text:Zé entrou.", "m1"),
-                                         ("send_private", "hand:mão", "m2")]
+    newer = hand.model_copy(update={"view": View(title="mão agora")})
+
+    async def rehand(gid: str, person: PlayerRef) -> list[Effect]:
+        assert (gid, person.key) == ("g1", ZE.key)
+        return [newer]  # the hand as stored now, not as it was handed over
+
+    assert await dc.relayed(lambda gid: _tables(shown), rehand=rehand) == 3
+    await dc.flush()  # the notice, then the table and the hand, each re-rendered
+    assert sorted(c[:-1] for c in dc.platform.calls) == [  # refs in the order they ran
+        ("post", "dc:900", "table:v1"), ("post", "dc:900", "text:Zé entrou."),
+        ("send_private", "hand:mão agora")]
     assert await dc.relayed(lambda gid: _tables(shown)) == 0  # nothing is done twice
 
 

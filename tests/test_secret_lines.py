@@ -8,7 +8,6 @@ replaced by ``<secret>`` (adapters/logsafe.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import sys
@@ -20,6 +19,7 @@ import pytest
 import redis.exceptions
 import telegram.error
 from aiohttp import web
+from threaded_app import RoutesApp
 
 import adapters.telegram
 from adapters import logsafe
@@ -42,29 +42,13 @@ NONE_RAN = {None: "Nenhuma plataforma pôde rodar: Telegram: ",
 def refusing_bot_api() -> Iterator[str]:
     """A Bot API root answering every method 401 Unauthorized, as Telegram does for a
     token it does not know."""
-    loop = asyncio.new_event_loop()
-    runner: list[web.AppRunner] = []
-
     async def refuse(request: web.Request) -> web.Response:
         return web.json_response({"ok": False, "error_code": 401,
                                   "description": "Unauthorized"}, status=401)
 
-    async def start() -> int:
-        app = web.Application()
-        app.router.add_route("*", "/{tail:.*}", refuse)
-        runner.append(web.AppRunner(app))
-        await runner[0].setup()
-        site = web.TCPSite(runner[0], "127.0.0.1", 0)
-        await site.start()
-        return int(runner[0].addresses[0][1])
-
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    port = asyncio.run_coroutine_threadsafe(start(), loop).result(10)
-    yield f"http://127.0.0.1:{port}"
-    asyncio.run_coroutine_threadsafe(runner[0].cleanup(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(5)
+    server = RoutesApp("the refusing Bot API", [web.route("*", "/{tail:.*}", refuse)])
+    yield server.url
+    server.close()
 
 
 @pytest.fixture

@@ -201,3 +201,36 @@ async def test_stale_table_marks_are_kept_by_slot_range_and_the_one_set_still_cl
     assert sorted(await stale.claim(limit=100)) == sorted([*GAMES[:12], GAMES[20]])
     await stale.forget(GAMES[0])
     assert await pair[0].zscore(stale.home(GAMES[0]), GAMES[0]) is None
+
+
+async def test_a_slow_set_is_left_to_finish_aside_and_its_leases_come_with_a_later_tick(
+        pair: tuple[Any, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36: a set on a node that hangs holds a tick up for SLOW_S at most; its claim
+    finishes in the background and the next tick returns its leases."""
+    import asyncio
+    import time
+
+    from adapters.storage.timers import SLOW_S
+
+    store = store_on(pair, 4)
+    for n, gid in enumerate(GAMES):
+        await store.set_deadline(gid, 1000.0 + n)
+    slow = store.timers.key(1)
+    claim = store.timers._claim
+    release = asyncio.Event()
+
+    async def hanging(keys: list[str], args: list[Any]) -> Any:
+        if keys == [slow]:
+            await release.wait()
+        return await claim(keys=keys, args=args)
+
+    monkeypatch.setattr(store.timers, "_claim", hanging)
+    began = time.monotonic()
+    first = await store.claim_due(2000.0, limit=100)
+    assert time.monotonic() - began < SLOW_S + 1.0
+    assert sorted(first) == [g for g in GAMES if range_of(g, 4) != 1]
+    assert await store.claim_due(2000.0, limit=100) == []  # still hanging: not asked again
+    release.set()
+    await asyncio.sleep(0.05)
+    assert sorted(await store.claim_due(2000.0, limit=100)) == [
+        g for g in GAMES if range_of(g, 4) == 1]

@@ -14,8 +14,10 @@ overtakes one that is still running.
 A key's line is forgotten as soon as it is empty, so the order holds as many entries as
 keys with work in hand: no growth with the number of games seen. ``limit`` bounds the
 calls running at once (a semaphore taken after the key's turn, so a long line for one
-game holds none of the others' places). :meth:`KeyedOrder.drained` waits until no ticket
-is outstanding (a clean stop: :func:`adapters.delivery.ticks.wind_down`).
+game holds none of the others' places; a call running longer than ``slow_s`` leaves the
+bound, so calls stuck on a dying Redis node never fill it). :meth:`KeyedOrder.drained`
+waits until no ticket is outstanding (a clean stop: :func:`adapters.delivery.ticks.
+wind_down`).
 
 The tick loop (:mod:`adapters.delivery.ticks`), the Telegram update processor
 (:mod:`adapters.telegram.order`), the Discord interactions and the web table's presses
@@ -29,6 +31,9 @@ import asyncio
 from types import TracebackType
 
 from bot.effects import unpack
+
+SLOW_S = 1.0
+"""Seconds after which a running call stops counting against :attr:`KeyedOrder.limit`."""
 
 
 def game_key(game_id: str) -> str:
@@ -80,6 +85,7 @@ class Ticket:
             if self._order.bound is not None:
                 await self._order.bound.acquire()
                 self._bounded = True
+                asyncio.get_running_loop().call_later(self._order.slow_s, self._unbound)
         except BaseException:
             self.release()
             raise
@@ -96,14 +102,19 @@ class Ticket:
         if self._released:
             return
         self._released = True
-        if self._bounded and self._order.bound is not None:
-            self._order.bound.release()
-            self._bounded = False
+        self._unbound()
         before = self._before
         if before is None or before.done():
             self._finish()
         else:
             before.add_done_callback(lambda _f: self._finish())
+
+    def _unbound(self) -> None:
+        """Give back this call's room under the limit (at its end, or once it has run
+        ``slow_s``: it waits on Redis then, not on the CPU)."""
+        if self._bounded and self._order.bound is not None:
+            self._order.bound.release()
+            self._bounded = False
 
     def _finish(self) -> None:
         if not self._done.done():
@@ -113,12 +124,15 @@ class Ticket:
 
 class KeyedOrder:
     """Lines of calls per key (module docstring). ``limit``: most calls running at once
-    (None: no bound; ValueError below 1)."""
+    (None: no bound; ValueError below 1); a call that has run ``slow_s`` seconds no
+    longer counts against it (it goes on: one stuck on a dying Redis node must not keep
+    the other games' calls waiting)."""
 
-    def __init__(self, limit: int | None = None) -> None:
+    def __init__(self, limit: int | None = None, slow_s: float = SLOW_S) -> None:
         if limit is not None and limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit!r}")
         self.limit = limit
+        self.slow_s = slow_s
         self._bound: asyncio.Semaphore | None = None
         self._tails: dict[str, Ticket] = {}
         self._out = 0

@@ -69,6 +69,8 @@ log = logging.getLogger(__name__)
 GROUP_MESSAGES = (Say, Picture, Document)
 """Effects that post a new message in the group, in the order given."""
 Retable = Callable[[str], Awaitable[list[Effect]]]
+Rehand = Callable[[str, PlayerRef], Awaitable[list[Effect]]]
+"""The service's ``show_hand_of``: a person's hand re-rendered from the stored game."""
 OPENING_WAIT_S = 15.0
 """How long a hand of a deal just dealt waits for the deal's first table (issue 35: the
 commitment is on the table before anyone sees a card) before it goes out all the same:
@@ -187,19 +189,29 @@ class Delivery:
             log.error("handing %d effects to %s failed (%s)", len(effects), where,
                       type(err).__name__)
 
-    async def relayed(self, retable: Retable, limit: int = 10) -> int:
+    async def relayed(self, retable: Retable, limit: int = 10,
+                      rehand: Rehand | None = None) -> int:
         """Deliver what the other platforms' processes handed to this one: the waiting
-        effects in order, then the owed tables, each re-rendered from the stored game by
-        ``retable(game_id)`` (the service's ``table_of``). Returns how many were done."""
+        effects in order, then the owed tables and hands, each re-rendered from the stored
+        game by ``retable(game_id)`` (the service's ``table_of``) or ``rehand(game_id,
+        person)`` (its ``show_hand_of``; None: owed hands are dropped). Returns how many
+        were done."""
         name = self.platform.name
         effects = await self.relay.take(name)
         if effects:
             await self.deliver(effects)
         owed = await self.relay.claim_owed(name, limit)
-        for game_id, lease in owed:
+        for member, lease in owed:
+            game_id, _sep, person = member.partition("|")
             async with self.order.ticket(game_key(game_id)):  # in the game's line
-                self.stage(await retable(game_id))
-            await self.relay.done(name, game_id, lease)
+                if not person:
+                    self.stage(await retable(game_id))
+                elif rehand is not None:
+                    platform, _colon, user_id = person.partition(":")
+                    self.stage([e for e in await rehand(game_id, PlayerRef(
+                        platform=platform, user_id=user_id, name="?"))
+                        if isinstance(e, HandView)])
+            await self.relay.done(name, member, lease)
         return len(effects) + len(owed)
 
     async def _one(self, effect: Effect, origin: Any) -> None:

@@ -7,13 +7,15 @@ whichever Discord process ticks next (one Redis serves both, docs/deploy.md; a p
 that runs both platforms hands over the same way). Two keys per platform
 (:class:`adapters.storage.keys.StoreKeys`):
 
-- ``owed`` (sorted set, member a game id, score the Unix time it is owed since): the
-  tables of that platform's places are re-rendered from the stored game, so what is
-  handed over is only "game G changed", never a view that could be older than the
-  stored state. It is leased as the timers are (:data:`CLAIM_DUE`): a process that dies
-  after claiming leaves it to another once the lease runs out; it is removed only when
-  no newer change marked it meanwhile.
-- ``relay`` (list of effect JSON, bounded, expiring): the other effects (a hand, a turn
+- ``owed`` (sorted set, member a game id, or ``<game id>|<person key>`` for a person's
+  hand, score the Unix time it is owed since): the tables of that platform's places and
+  the person's hand are re-rendered from the stored game, so what is handed over is only
+  "game G changed", never a view that could be older than the stored state (a relayed
+  hand once landed after the newer one its owner's own press showed). It is leased as
+  the timers are (:data:`CLAIM_DUE`): a process that dies after claiming leaves it to
+  another once the lease runs out; it is removed only when no newer change marked it
+  meanwhile.
+- ``relay`` (list of effect JSON, bounded, expiring): the other effects (a turn
   ping, a notice, the closing), delivered in order by the first process of that platform
   that pops them. A process killed between the pop and the delivery loses them, as a
   process killed before delivering its own does; the table never is (``owed``).
@@ -30,7 +32,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from adapters.storage.keys import StoreKeys
 from adapters.storage.scripts import CLAIM_DUE
-from bot.effects import Effect, TableView
+from bot.effects import Effect, HandView, TableView
 
 log = logging.getLogger(__name__)
 LEASE_S = 30.0
@@ -71,7 +73,9 @@ class Relay:
         rest wait in order."""
         now = self.clock()
         owed = {e.game_id for e in effects if isinstance(e, TableView)}
-        rest = [e.model_dump_json() for e in effects if not isinstance(e, TableView)]
+        owed |= {f"{e.game_id}|{e.player.key}" for e in effects if isinstance(e, HandView)}
+        rest = [e.model_dump_json() for e in effects
+                if not isinstance(e, TableView | HandView)]
         async with self.client.pipeline(transaction=False) as pipe:
             if owed:  # LT: a newer change brings a leased mark back to now
                 pipe.zadd(self.keys.owed(platform), dict.fromkeys(owed, now), lt=True)

@@ -70,7 +70,8 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
                     task.add_done_callback(alive.discard)
                     loop.call_later(slow_s, busy.discard, task)
                 await outbox.redo(service.table_of)
-                if await outbox.relayed(service.table_of):
+                if await outbox.relayed(service.table_of,
+                                        rehand=getattr(service, "show_hand_of", None)):
                     claimed.append("")  # more may be waiting: round again at once
                 await _form(service, outbox)
                 round_.done([])  # the steps count their own changes (step)

@@ -43,6 +43,10 @@ PLATFORM = "dc"
 ACK_S = 2.0
 """Seconds after an interaction's arrival at which it is deferred unless answered
 (Discord refuses a first response later than 3 s after it made the interaction)."""
+LATE_S = 1.0
+"""An interaction older than this (by its id's timestamp) when it reaches the bot came
+late: replayed on a gateway RESUME after the socket was away. It is deferred before
+anything is applied (:meth:`BuracoClient._expired`)."""
 DM_HAND_WAIT_S = 5.0
 """How long ``/mao dm`` waits for its hand to go out before answering (the hand
 coalescer runs it within about a second)."""
@@ -181,6 +185,9 @@ class BuracoClient(discord.AutoShardedClient):
                     origin.dm_hand = asyncio.Event()
                 return rest
 
+        if await self._expired(interaction, origin, command):
+            place.release()  # not applied: the person was told it failed, and presses again
+            return
         deferral = asyncio.ensure_future(self._defer_by_deadline(interaction, origin, command))
         failed: BaseException | None = None
         try:
@@ -198,6 +205,31 @@ class BuracoClient(discord.AutoShardedClient):
                     answered()  # a press's wait, from its arrival (issue 36)
             finally:  # answered by now: a deferral still asleep has nothing left to do
                 deferral.cancel()
+
+    @staticmethod
+    async def _expired(interaction: discord.Interaction[Any], origin: Origin,
+                       command: bool) -> bool:
+        """Whether a late interaction (older than :data:`LATE_S`: replayed on a RESUME
+        after the gateway was away, issue 36) is past Discord's 3 s. It is deferred
+        first; Discord answering 404 (10062 Unknown interaction) means the person was
+        shown "This interaction failed", so it is not applied: their next press is the
+        one that counts, never a move they were told failed. A fresh interaction, or a
+        late one Discord still knows, goes on (deferred: the answer follows)."""
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        if age < LATE_S:
+            return False
+        async with origin.ack:
+            if interaction.response.is_done():
+                return False
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=command)
+            except discord.NotFound:
+                log.warning("interaction %s reached the bot %.1f s after it was made, too "
+                            "late to answer: not applied", interaction.id, age)
+                return True
+            except discord.HTTPException as exc:
+                log.info("could not defer interaction %s: %s", interaction.id, exc.status)
+        return False
 
     @staticmethod
     async def _defer_by_deadline(interaction: discord.Interaction[Any], origin: Origin,

@@ -171,10 +171,6 @@ class StoreKeys:
         """
         return f"{glob_escaped(self.prefix)}:*"
 
-    def _escaped(self) -> str:
-        """The prefix with glob metacharacters escaped."""
-        return glob_escaped(self.prefix)
-
 
 @dataclass(frozen=True, slots=True)
 class LegacyKeys:

@@ -109,6 +109,7 @@ class RedisStore(Announcements):
         """Stop the layout upgrade and close the client's connections; the store is
         unusable afterwards."""
         await self.layout.stop()
+        await self.timers.close()
         await self.client.aclose()
 
     # -- game state ---------------------------------------------------------------

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from adapters.storage import season_scripts as scripts
+from adapters.storage.keys import glob_escaped
 from bot.season.ports import PLATFORM, Row, Standing
 
 if TYPE_CHECKING:
@@ -52,8 +53,7 @@ class SeasonKeys:
 
     def facts_pattern(self) -> str:
         """SCAN pattern of every facts key."""
-        escaped = "".join(f"\\{c}" if c in "*?[]\\" else c for c in self.prefix)
-        return f"{escaped}:{{*}}:season"
+        return f"{glob_escaped(self.prefix)}:{{*}}:season"
 
     def counted(self, scope: str) -> str:
         """Hash of the game ids counted in the scope."""
@@ -85,8 +85,7 @@ class SeasonKeys:
 
     def tournament_pattern(self) -> str:
         """SCAN pattern of every group's tournament hash."""
-        escaped = "".join(f"\\{c}" if c in "*?[]\\" else c for c in self.prefix)
-        return f"{escaped}:{{season:*}}:tournament"
+        return f"{glob_escaped(self.prefix)}:{{season:*}}:tournament"
 
     def public(self) -> str:
         """Set of the people who appear across groups."""

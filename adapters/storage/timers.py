@@ -31,12 +31,15 @@ Changing ``S`` on a running deployment loses no deadline:
   another set reads as without one, and gets a deadline computed from its state in its
   home set: the old entry is then an extra one, removed when it comes due.
 
-A set whose node cannot be reached is skipped by a tick (logged), so the other nodes'
-games keep their timers.
+A set whose node is slow or cannot be reached does not hold a tick up: its claim is
+waited for :data:`SLOW_S`, then left to finish in the background (its leases are taken
+by the next tick), and for :data:`ASIDE_S` that set is claimed only in the background,
+so the other nodes' games keep their timers.
 """
 
 from __future__ import annotations
 
+import asyncio
 import binascii
 import functools
 import logging
@@ -63,6 +66,11 @@ return 0
 REFRESH_S = 30.0
 """Seconds between two reads of the recorded shapes by one worker: a worker started
 with another ``S`` is noticed by the others within this."""
+SLOW_S = 0.25
+"""Seconds a tick waits for one set's claim before leaving it to finish aside."""
+ASIDE_S = 5.0
+"""Seconds a set whose claim was slow or failed is claimed aside (in the background,
+its leases taken by a later tick) instead of inline."""
 UNREACHABLE = (RedisError, OSError)
 """What a tick skips one set for (redis-py's own errors; a cluster that lost the slot
 raises ``RedisClusterException``, a ``RedisError`` too)."""
@@ -126,6 +134,9 @@ class TimerSets:
         self._rng = rng or random.Random()
         self._walk = [self.key(k) for k in range(sets)]
         self._read_at = -math.inf
+        self._aside: dict[str, asyncio.Task[list[str]]] = {}
+        self._slow: dict[str, float] = {}
+        self._refresh: asyncio.Future[list[str]] | None = None
 
     def key(self, index: int) -> str:
         """The name of this worker's set ``index``."""
@@ -151,21 +162,34 @@ class TimerSets:
 
     async def walked(self, now_mono: float) -> list[str]:
         """The sets a tick walks: those of every ``S`` recorded, and the old layout's
-        while its mark stands, read again every :data:`REFRESH_S` seconds (a read that
-        fails keeps the last list)."""
-        if now_mono - self._read_at < REFRESH_S:
-            return self._walk
-        self._read_at = now_mono
+        while its mark stands. Read again every :data:`REFRESH_S` seconds in the
+        background (the keys it reads have no game's slot: a tick never waits on their
+        node); until a read is done, and after one that fails, the last list stands."""
+        refresh = self._refresh
+        if refresh is not None and refresh.done():
+            self._refresh = None
+            if not refresh.cancelled() and refresh.exception() is None:
+                self._walk = refresh.result()
+            elif not refresh.cancelled():
+                log.warning("timer sets: shapes not read (%s)",
+                            type(refresh.exception()).__name__)
+        if self._refresh is None and now_mono - self._read_at >= REFRESH_S:
+            self._read_at = now_mono
+            self._refresh = asyncio.ensure_future(self._read_walk())
+            await asyncio.wait({self._refresh}, timeout=SLOW_S)
+            if self._refresh.done():
+                return await self.walked(now_mono)
+        return self._walk
+
+    async def _read_walk(self) -> list[str]:
+        """Record this worker's ``S`` and read the list of sets to walk (module
+        docstring)."""
         shapes_key = f"{self.keys.timers()}:shapes"
-        try:
-            async with self.client.pipeline(transaction=False) as pipe:
-                pipe.sadd(shapes_key, self.sets)
-                pipe.smembers(shapes_key)
-                pipe.get(f"{self.keys.timers()}:sets")
-                _, shapes, mark = await pipe.execute()
-        except UNREACHABLE as err:
-            log.warning("timer sets: shapes not read (%s)", type(err).__name__)
-            return self._walk
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.sadd(shapes_key, self.sets)
+            pipe.smembers(shapes_key)
+            pipe.get(f"{self.keys.timers()}:sets")
+            _, shapes, mark = await pipe.execute()
         names = dict.fromkeys(self.key(k) for k in range(self.sets))
         for shape in sorted({int(s) for s in shapes} - {self.sets}):
             if 1 <= shape <= 1024:
@@ -174,39 +198,86 @@ class TimerSets:
         if mark is not None and str(mark).isdigit():
             names.update(dict.fromkeys(legacy_key(self.keys, k)
                                        for k in range(min(int(mark), 1024))))
-        self._walk = list(names)
-        return self._walk
+        return list(names)
 
     async def claim(self, now_ts: float, limit: int, lease_end: float,
                     now_mono: float) -> list[str]:
         """Lease up to ``limit`` due deadlines over every set, starting at a random one
-        (so no set waits on one worker); one from a set that is not its game's home
-        moves home first (module docstring). A set that cannot be reached is skipped
-        (logged); when none can, the last error is raised."""
+        (so no set waits on one worker), plus what claims left aside by earlier ticks
+        brought; one from a set that is not its game's home moves home first (module
+        docstring). A set whose claim takes over :data:`SLOW_S` or fails is claimed
+        aside for :data:`ASIDE_S`; when every set claimed inline failed and nothing
+        came from aside, the last error is raised."""
         walk = await self.walked(now_mono)
+        out = self._harvest()
         start = self._rng.randrange(len(walk))
-        out: list[str] = []
-        failed: Exception | None = None
+        failed: BaseException | None = None
         reached = 0
         for step in range(len(walk)):
-            name = walk[(start + step) % len(walk)]
-            args: list[str | int] = [repr(now_ts), limit - len(out), repr(lease_end)]
-            try:
-                got = [str(g) for g in await self._claim(keys=[name], args=args)]
-                stray = [g for g in got if self.home_key(g) != name]
-                if stray:
-                    await self._move_home(stray, name, lease_end)
-            except UNREACHABLE as err:
-                log.warning("timer set %s skipped (%s)", name, type(err).__name__)
-                failed = err
-                continue
-            reached += 1
-            out += got
             if len(out) >= limit:
                 break
-        if not reached and failed is not None:
+            name = walk[(start + step) % len(walk)]
+            if name in self._aside:
+                continue  # its claim is still running
+            task = asyncio.ensure_future(self._claim_set(name, now_ts, limit - len(out),
+                                                         lease_end))
+            if self._slow.get(name, -math.inf) > now_mono:
+                self._aside[name] = task
+                continue
+            await asyncio.wait({task}, timeout=SLOW_S)
+            if not task.done():
+                self._aside[name] = task
+                self._slow[name] = now_mono + ASIDE_S
+                continue
+            if task.exception() is not None:
+                failed = task.exception()
+                self._slow[name] = now_mono + ASIDE_S
+                log.warning("timer set %s skipped (%s)", name, type(failed).__name__)
+                continue
+            reached += 1
+            out += task.result()
+        if not reached and not out and failed is not None:
             raise failed
         return out
+
+    async def _claim_set(self, name: str, now_ts: float, limit: int,
+                         lease_end: float) -> list[str]:
+        """Lease up to ``limit`` due deadlines of set ``name`` (strays moved home)."""
+        args: list[str | int] = [repr(now_ts), limit, repr(lease_end)]
+        got = [str(g) for g in await self._claim(keys=[name], args=args)]
+        stray = [g for g in got if self.home_key(g) != name]
+        if stray:
+            await self._move_home(stray, name, lease_end)
+        return got
+
+    def _harvest(self) -> list[str]:
+        """The leases of the claims left aside that have finished (a failed one is
+        logged)."""
+        out: list[str] = []
+        for name, task in list(self._aside.items()):
+            if not task.done():
+                continue
+            del self._aside[name]
+            if task.cancelled():
+                continue
+            if task.exception() is not None:
+                log.warning("timer set %s skipped (%s)", name,
+                            type(task.exception()).__name__)
+                continue
+            out += task.result()
+        return out
+
+    async def close(self) -> None:
+        """Wait for (or cancel, after :data:`SLOW_S`) the claims left aside."""
+        tasks: list[asyncio.Future[list[str]]] = list(self._aside.values())
+        self._aside.clear()
+        if self._refresh is not None:
+            tasks.append(self._refresh)
+            self._refresh = None
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=SLOW_S)
+            for task in pending:
+                task.cancel()
 
     async def _move_home(self, game_ids: list[str], source: str, lease_end: float) -> None:
         """Write each game's lease into its home set, then drop it from ``source``

@@ -13,7 +13,6 @@ at ``REDIS_URL``."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,24 +22,13 @@ import deal_flow
 import deal_script as script
 import pytest
 import web_page as web
-from bot_run import redis_url, run_bot, synced_fake, wait_for
-from dc_play import (
-    answered,
-    card_options,
-    deal_result,
-    hand,
-    my_hand,
-    pick,
-    press,
-    title,
-    until_changed,
-)
+from bot_run import redis_url, synced_fake, wait_for
+from dc_play import deal_result, press
+from dc_side import DiscordSide, discord_web_bot, my_hand, start_two, table
 from fake_discord import FakeDiscord
 from fake_model import Person, snowflake
 from fake_oauth import CLIENT_SECRET
 from secrecy import assert_secret
-from tg_emulator import free_port
-from tg_side import SCRIPTED_BOT, WEB_SECRET, reachable
 
 TOKEN = "browser-activity-bot-token"
 REDIS = redis_url()
@@ -62,12 +50,6 @@ def fake(people: list[Person], tmp_path: Path) -> Iterator[FakeDiscord]:
         yield server
 
 
-def table(fake: FakeDiscord) -> Any:
-    return wait_for(lambda: next((m for m in fake.channel_messages()
-                                  if title(m).startswith("Buraco com Morto · ")), None),
-                    what="the table")
-
-
 def activity(new_page: Any, url: str, code: str, instance: str) -> tuple[Any, Any]:
     """The Activity's page at ``url``, its SDK mock answering ``authorize`` with
     ``code`` in the instance ``instance``."""
@@ -82,29 +64,18 @@ def test_the_activity_is_who_discord_says_at_the_channel_s_game_with_and_without
         fake: FakeDiscord, people: list[Person], tmp_path: Path, new_page: Any) -> None:
     ana, bia = people
     assert REDIS is not None
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    decks = tmp_path / "decks.json"
-    decks.write_text(json.dumps([[c.code for c in script.deck()]]))
-    with run_bot(fake, tmp_path, REDIS, argv=[str(SCRIPTED_BOT), "discord"],
-                 WEB_PORT=str(port), WEB_LISTEN="127.0.0.1", WEB_PUBLIC_URL=base + "/",
-                 WEB_SECRET=WEB_SECRET, SCRIPTED_DECKS=str(decks),
-                 DISCORD_CLIENT_ID=str(fake.app_id), DISCORD_CLIENT_SECRET=CLIENT_SECRET,
-                 DISCORD_ACTIVITY="1"):
-        wait_for(lambda: reachable(base), timeout=30, what="the web server")
-        answered(fake, fake.slash(ana, "novojogo", opcoes=script.PRESET))
-        press(fake, bia, table(fake), "Entrar")
-        press(fake, ana, table(fake), "Iniciar")
-        wait_for(lambda: "Minha mão" in table(fake).labels() or None, what="the game")
+    with discord_web_bot(fake, tmp_path, REDIS, DISCORD_CLIENT_ID=str(fake.app_id),
+                         DISCORD_CLIENT_SECRET=CLIENT_SECRET, DISCORD_ACTIVITY="1") as base:
+        start_two(fake, ana, bia)
         # "Abrir a mesa" on Ana's hand launches the Activity (LAUNCH_ACTIVITY, type 12)
-        ana_hand = my_hand(fake, ana, on=table(fake))
+        ana_hand = my_hand(fake, ana)
         assert not [b for b in ana_hand.buttons() if b.get("url")]  # no signed link
         launch = press(fake, ana, ana_hand, "Abrir a mesa")
         assert launch.answer_type == 12
         instance = fake.oauth.open_instance([ana.user_id, bia.user_id])
 
         # Ana, through Discord's URL mapping with and without the /.proxy/ prefix
-        used = ""
+        used, ws = "", base.replace("http://", "ws://", 1)
         for prefix in ("/.proxy", ""):
             used = fake.oauth.issue(ana.as_user())
             page, wire = activity(new_page, f"{base}{prefix}/activity", used, instance)
@@ -112,7 +83,7 @@ def test_the_activity_is_who_discord_says_at_the_channel_s_game_with_and_without
             assert sorted(web.hand_codes(page)) == sorted(script.ANA_HAND)
             sessions = [u for u, _b in wire.bodies if u.endswith("/api/session")]
             assert sessions == [f"{base}{prefix}/api/session"]
-            assert {u for u, _f in wire.frames} == {f"ws://127.0.0.1:{port}{prefix}/ws"}
+            assert {u for u, _f in wire.frames} == {f"{ws}{prefix}/ws"}
         web.action(page, "c")  # her draw reaches the channel's table
         wait_for(lambda: "Monte: 59" in table(fake).text() or None, timeout=15,
                  what="the channel's table after Ana's draw on the Activity")
@@ -143,57 +114,15 @@ def test_the_activity_is_who_discord_says_at_the_channel_s_game_with_and_without
                                                                400, 200]
 
 
-class DiscordSide:
-    """Bia playing with her ephemeral hand's components (:class:`deal_flow.ChatSide`)."""
-
-    def __init__(self, fake: FakeDiscord, person: Person) -> None:
-        self.fake, self.person = fake, person
-
-    def _hand_with(self, label: str) -> Any:
-        try:
-            return wait_for(lambda: (lambda h: h if h is not None and h.button(label)
-                                     else None)(hand(self.fake, self.person)),
-                            timeout=5, what=f"{label} on Bia's hand")
-        except AssertionError:  # her hand could not be updated: "Minha mão" again
-            return my_hand(self.fake, self.person, on=table(self.fake))
-
-    def press(self, label: str, wait: bool = True) -> float:
-        shown = self._hand_with(label)
-        started = time.monotonic()
-        press(self.fake, self.person, shown, label)
-        return started
-
-    def pick(self, codes: list[str]) -> None:
-        for code in codes:
-            current = hand(self.fake, self.person)
-            assert current is not None
-            labels = [str(o["label"]).replace("\ufe0f", "") for _s, o in card_options(current)]
-            pick(self.fake, self.person, current, labels.index(str(script.Card.parse(code))))
-            until_changed(self.fake, self.person, current)
-
-    def settle(self) -> None:
-        """Nothing: each press waited for its answer."""
-
-
 def test_a_whole_deal_on_the_activity_at_360x640_every_action_in_view(
         fake: FakeDiscord, people: list[Person], tmp_path: Path, new_page: Any,
         monkeypatch: pytest.MonkeyPatch) -> None:
     ana, bia = people
     assert REDIS is not None
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    decks = tmp_path / "decks.json"
-    decks.write_text(json.dumps([[c.code for c in script.deck()]]))
-    with run_bot(fake, tmp_path, REDIS, argv=[str(SCRIPTED_BOT), "discord"],
-                 WEB_PORT=str(port), WEB_LISTEN="127.0.0.1", WEB_PUBLIC_URL=base + "/",
-                 WEB_SECRET=WEB_SECRET, SCRIPTED_DECKS=str(decks),
-                 DISCORD_CLIENT_ID=str(fake.app_id), DISCORD_CLIENT_SECRET=CLIENT_SECRET):
-        wait_for(lambda: reachable(base), timeout=30, what="the web server")
-        answered(fake, fake.slash(ana, "novojogo", opcoes=script.PRESET))
-        press(fake, bia, table(fake), "Entrar")
-        press(fake, ana, table(fake), "Iniciar")
-        wait_for(lambda: "Minha mão" in table(fake).labels() or None, what="the game")
-        my_hand(fake, bia, on=table(fake))
+    with discord_web_bot(fake, tmp_path, REDIS, DISCORD_CLIENT_ID=str(fake.app_id),
+                         DISCORD_CLIENT_SECRET=CLIENT_SECRET) as base:
+        start_two(fake, ana, bia)
+        my_hand(fake, bia)
         instance = fake.oauth.open_instance([ana.user_id, bia.user_id])
         page, wire = activity(new_page, f"{base}/.proxy/activity",
                               fake.oauth.issue(ana.as_user()), instance)

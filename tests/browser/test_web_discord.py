@@ -11,24 +11,21 @@ end-to-end tests).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import chromium
-import dc_play
 import deal_script as script
 import pytest
 import web_page as web
-from bot_run import redis_url, run_bot, synced_fake, wait_for
-from dc_play import answered, card_options, hand, pick, press, title, until_changed
+from bot_run import redis_url, synced_fake, wait_for
+from dc_play import hand, press
+from dc_side import discord_web_bot, hand_with, my_hand, pick_card, start_two, table
 from fake_discord import FakeDiscord
 from fake_model import Person, snowflake
 from secrecy import names_a_card
-from tg_emulator import free_port
-from tg_side import SCRIPTED_BOT, WEB_SECRET, reachable
 
 TOKEN = "browser-discord-bot-token"
 REDIS = redis_url()
@@ -53,13 +50,6 @@ def fake(people: list[Person], tmp_path: Path) -> Iterator[FakeDiscord]:
         yield server
 
 
-def table(fake: FakeDiscord) -> Any:
-    """The channel's table message of the buraco_morto game (waits for it)."""
-    return wait_for(lambda: next((m for m in fake.channel_messages()
-                                  if title(m).startswith("Buraco com Morto · ")), None),
-                    what="the table")
-
-
 def link_of(message: Any) -> str:
     """The URL of the hand's "Abrir a mesa" link button."""
     for button in message.buttons():
@@ -68,49 +58,12 @@ def link_of(message: Any) -> str:
     raise AssertionError(f"no web table link under the hand: {message.buttons()}")
 
 
-def my_hand(fake: FakeDiscord, person: Person) -> Any:
-    """``person`` presses "Minha mão" on the table; their new ephemeral hand."""
-    return dc_play.my_hand(fake, person, on=table(fake))
-
-
-def pick_card(fake: FakeDiscord, person: Person, code: str) -> Any:
-    """``person`` toggles card ``code`` in their hand's card select."""
-    current = hand(fake, person)
-    assert current is not None
-    face = str(script.Card.parse(code))
-    labels = [str(o["label"]).replace("\ufe0f", "") for _s, o in card_options(current)]
-    pick(fake, person, current, labels.index(face))
-    return until_changed(fake, person, current)
-
-
-def _hand_with(fake: FakeDiscord, person: Person, label: str) -> Any:
-    """``person``'s hand once it offers ``label`` (after 5 s without it they press "Minha
-    mão" again, as a person whose hand could not be updated does)."""
-    try:
-        return wait_for(lambda: (lambda h: h if h is not None and h.button(label) else None)(
-            hand(fake, person)), timeout=5, what=f"{label} on {person.name}'s hand")
-    except AssertionError:
-        shown = my_hand(fake, person)
-        assert shown.button(label) is not None, shown.labels()
-        return shown
-
-
 def test_a_discord_hand_link_opens_the_web_table_once_and_both_play_a_turn(
         fake: FakeDiscord, people: list[Person], tmp_path: Path, new_page: Any) -> None:
     ana, bia = people
     assert REDIS is not None
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    decks = tmp_path / "decks.json"
-    decks.write_text(json.dumps([[c.code for c in script.deck()]]))
-    with run_bot(fake, tmp_path, REDIS, argv=[str(SCRIPTED_BOT), "discord"],
-                 WEB_PORT=str(port), WEB_LISTEN="127.0.0.1", WEB_PUBLIC_URL=base + "/",
-                 WEB_SECRET=WEB_SECRET, SCRIPTED_DECKS=str(decks)):
-        wait_for(lambda: reachable(base), timeout=30, what="the web server")
-        answered(fake, fake.slash(ana, "novojogo", opcoes=script.PRESET))
-        press(fake, bia, table(fake), "Entrar")
-        press(fake, ana, table(fake), "Iniciar")
-        wait_for(lambda: "Minha mão" in table(fake).labels() or None, what="the game")
+    with discord_web_bot(fake, tmp_path, REDIS):
+        start_two(fake, ana, bia)
         link = link_of(my_hand(fake, ana))
         my_hand(fake, bia)
 
@@ -126,7 +79,7 @@ def test_a_discord_hand_link_opens_the_web_table_once_and_both_play_a_turn(
                  what="the channel's table after Ana's web turn")
 
         delays = []
-        turn = _hand_with(fake, bia, "Comprar do monte")
+        turn = hand_with(fake, bia, "Comprar do monte")
         start = time.monotonic()
         press(fake, bia, turn, "Comprar do monte")
         delays.append(web.seen_after(

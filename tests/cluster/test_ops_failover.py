@@ -6,9 +6,11 @@ node is down; on Sentinel, 503 while the primary is dead and 200 after the promo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import time
 import uuid
+from collections.abc import AsyncIterator
 
 import aiohttp
 from servers import HOST, Servers, cli
@@ -41,28 +43,36 @@ async def until(http: aiohttp.ClientSession, port: int, status: int,
     raise TimeoutError(f"/health/ready never answered {status}")
 
 
-async def test_ready_is_503_within_1s_of_a_primary_kill_and_200_once_its_slots_are_served(
-        servers: Servers) -> None:
-    ports = servers.cluster()
-    store = await open_store(None, f"ops-{uuid.uuid4().hex[:8]}", RedisTarget(
-        url=f"redis://{HOST}:{ports[0]}", mode="cluster"))
+@contextlib.asynccontextmanager
+async def ops_over(target: RedisTarget) -> AsyncIterator[tuple[aiohttp.ClientSession, int]]:
+    """The ops server of a fresh store on ``target`` (its own key prefix), on a free
+    loopback port: ``(an HTTP session, that port)``; server and store closed after."""
+    store = await open_store(None, f"ops-{uuid.uuid4().hex[:8]}", target)
     port = free_port()
     runner = await start_ops(store, port, HOST)
     try:
         async with aiohttp.ClientSession() as http:
-            assert await get(http, port, "/health/ready") == (200, "ready")
-            primary = ports[1]
-            replica = servers.replica_of(primary, ports)
-            killed = await asyncio.to_thread(servers.kill, primary)
-            unready = await until(http, port, 503, 5.0)
-            status, reason = await get(http, port, "/health/ready")
-            promoted = await servers.wait_role(replica, "master")
-            ready = await until(http, port, 200, 30.0)
-            await asyncio.to_thread(servers.wait_cluster_ok, ports)
-            assert (await get(http, port, "/health/ready")) == (200, "ready")
+            yield http, port
     finally:
         await stop_ops(runner)
         await store.close()
+
+
+async def test_ready_is_503_within_1s_of_a_primary_kill_and_200_once_its_slots_are_served(
+        servers: Servers) -> None:
+    ports = servers.cluster()
+    cluster = RedisTarget(url=f"redis://{HOST}:{ports[0]}", mode="cluster")
+    async with ops_over(cluster) as (http, port):
+        assert await get(http, port, "/health/ready") == (200, "ready")
+        primary = ports[1]
+        replica = servers.replica_of(primary, ports)
+        killed = await asyncio.to_thread(servers.kill, primary)
+        unready = await until(http, port, 503, 5.0)
+        status, reason = await get(http, port, "/health/ready")
+        promoted = await servers.wait_role(replica, "master")
+        ready = await until(http, port, 200, 30.0)
+        await asyncio.to_thread(servers.wait_cluster_ok, ports)
+        assert (await get(http, port, "/health/ready")) == (200, "ready")
     print({"unready_after_s": round(unready - killed, 2),
            "promoted_after_s": round(promoted - killed, 2),
            "ready_after_s": round(ready - killed, 2), "reason": reason})
@@ -74,22 +84,15 @@ async def test_ready_is_503_within_1s_of_a_primary_kill_and_200_once_its_slots_a
 async def test_metrics_answer_with_the_process_series_while_every_node_is_down(
         servers: Servers) -> None:
     ports = servers.cluster()
-    store = await open_store(None, f"ops-{uuid.uuid4().hex[:8]}", RedisTarget(
-        url=f"redis://{HOST}:{ports[0]}", mode="cluster"))
-    port = free_port()
-    runner = await start_ops(store, port, HOST)
-    try:
-        async with aiohttp.ClientSession() as http:
-            assert (await get(http, port, "/metrics"))[0] == 200
-            for node in ports:
-                await asyncio.to_thread(servers.kill, node)
-            began = time.monotonic()
-            status, text = await get(http, port, "/metrics")
-            took = time.monotonic() - began
-            ready = await get(http, port, "/health/ready")
-    finally:
-        await stop_ops(runner)
-        await store.close()
+    cluster = RedisTarget(url=f"redis://{HOST}:{ports[0]}", mode="cluster")
+    async with ops_over(cluster) as (http, port):
+        assert (await get(http, port, "/metrics"))[0] == 200
+        for node in ports:
+            await asyncio.to_thread(servers.kill, node)
+        began = time.monotonic()
+        status, text = await get(http, port, "/metrics")
+        took = time.monotonic() - began
+        ready = await get(http, port, "/health/ready")
     assert status == 200
     for series in ("process_resident_memory_bytes", "process_cpu_seconds_total",
                    "python_gc_collections_total", "buraco_build_info",
@@ -101,20 +104,14 @@ async def test_metrics_answer_with_the_process_series_while_every_node_is_down(
 
 async def test_ready_follows_a_sentinel_failover(servers: Servers) -> None:
     primary, replica, sentinels = servers.sentinel()
-    store = await open_store(None, f"ops-{uuid.uuid4().hex[:8]}", RedisTarget(
-        mode="sentinel", master="mymaster", sentinels=[(HOST, p) for p in sentinels]))
-    port = free_port()
-    runner = await start_ops(store, port, HOST)
-    try:
-        async with aiohttp.ClientSession() as http:
-            assert await get(http, port, "/health/ready") == (200, "ready")
-            killed = await asyncio.to_thread(servers.kill, primary)
-            unready = await until(http, port, 503, 5.0)
-            promoted = await servers.wait_role(replica, "master")
-            ready = await until(http, port, 200, 30.0)
-    finally:
-        await stop_ops(runner)
-        await store.close()
+    sentinel = RedisTarget(mode="sentinel", master="mymaster",
+                           sentinels=[(HOST, p) for p in sentinels])
+    async with ops_over(sentinel) as (http, port):
+        assert await get(http, port, "/health/ready") == (200, "ready")
+        killed = await asyncio.to_thread(servers.kill, primary)
+        unready = await until(http, port, 503, 5.0)
+        promoted = await servers.wait_role(replica, "master")
+        ready = await until(http, port, 200, 30.0)
     print({"unready_after_s": round(unready - killed, 2),
            "promoted_after_s": round(promoted - killed, 2),
            "ready_after_s": round(ready - killed, 2)})
@@ -125,23 +122,16 @@ async def test_ready_follows_a_sentinel_failover(servers: Servers) -> None:
 async def test_ready_is_503_while_slots_have_no_node_and_200_once_they_are_covered(
         servers: Servers) -> None:
     ports = servers.cluster()
-    store = await open_store(None, f"ops-{uuid.uuid4().hex[:8]}", RedisTarget(
-        url=f"redis://{HOST}:{ports[0]}", mode="cluster"))
-    port = free_port()
-    runner = await start_ops(store, port, HOST)
     owner = ports[0]  # redis-cli --cluster create gives the first primary slots 0-5460
-    try:
-        async with aiohttp.ClientSession() as http:
-            assert await get(http, port, "/health/ready") == (200, "ready")
-            dropped = time.monotonic()
-            await asyncio.to_thread(cli, owner, "cluster", "delslotsrange", "0", "99")
-            unready = await until(http, port, 503, 5.0)
-            status, reason = await get(http, port, "/health/ready")
-            await asyncio.to_thread(cli, owner, "cluster", "addslotsrange", "0", "99")
-            ready = await until(http, port, 200, 30.0)
-    finally:
-        await stop_ops(runner)
-        await store.close()
+    cluster = RedisTarget(url=f"redis://{HOST}:{ports[0]}", mode="cluster")
+    async with ops_over(cluster) as (http, port):
+        assert await get(http, port, "/health/ready") == (200, "ready")
+        dropped = time.monotonic()
+        await asyncio.to_thread(cli, owner, "cluster", "delslotsrange", "0", "99")
+        unready = await until(http, port, 503, 5.0)
+        status, reason = await get(http, port, "/health/ready")
+        await asyncio.to_thread(cli, owner, "cluster", "addslotsrange", "0", "99")
+        ready = await until(http, port, 200, 30.0)
     print({"unready_after_s": round(unready - dropped, 2),
            "ready_after_s": round(ready - dropped, 2), "reason": reason})
     assert unready - dropped < 1.0

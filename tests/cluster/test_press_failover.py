@@ -129,13 +129,30 @@ async def rounds(tg: Tg, kill: Any, heal: Any, settle: Any) -> dict[str, int]:
     return counts
 
 
+async def applied_once_or_refused(store: Any, prefix: str, kill: Any, heal: Any,
+                                  settle: Any) -> None:
+    """:func:`rounds` through the Telegram handlers over ``store`` (closed after): at
+    least :data:`IN_FLIGHT` presses were in flight at a kill, each applied once or refused
+    with "press again", none held past the store's budget."""
+    clock = Clock()
+    try:
+        async with bot_on_fake_api(store, prefix, Service(store, clock, ai_pace_s=0),
+                                   clock) as tg:
+            counts = await rounds(tg, kill, heal, settle)
+    finally:
+        await store.close()
+    print(counts)
+    assert counts["in_flight"] >= IN_FLIGHT, counts
+    assert counts["applied"] + counts["press_again"] == GROUPS * counts["rounds"]
+    assert counts["slowest_ms"] < 1000 * (BUDGET_S + 4), counts  # never held past the budget
+
+
 async def test_presses_in_flight_at_a_cluster_primary_kill_are_applied_once_or_refused(
         servers: Servers) -> None:
     ports = servers.cluster()
     prefix = f"pf-{uuid.uuid4().hex[:8]}"
     store = await open_store(None, prefix, RedisTarget(url=f"redis://{HOST}:{ports[0]}",
                                                        mode="cluster"))
-    clock = Clock()
     victims = iter(ports[:3])
     dead: list[int] = []
 
@@ -149,18 +166,9 @@ async def test_presses_in_flight_at_a_cluster_primary_kill_are_applied_once_or_r
                 await asyncio.to_thread(servers.restart, port)
         await asyncio.to_thread(servers.wait_cluster_ok, ports)
 
-    try:
-        async with bot_on_fake_api(store, prefix, Service(store, clock, ai_pace_s=0),
-                                   clock) as tg:
-            counts = await rounds(tg, kill, heal, lambda: [
-                replicated(p) for p in ports if servers.nodes[p].alive()
-                and info(p, "replication")["role"] == "master"])
-    finally:
-        await store.close()
-    print(counts)
-    assert counts["in_flight"] >= IN_FLIGHT, counts
-    assert counts["applied"] + counts["press_again"] == GROUPS * counts["rounds"]
-    assert counts["slowest_ms"] < 1000 * (BUDGET_S + 4), counts  # never held past the budget
+    await applied_once_or_refused(store, prefix, kill, heal, lambda: [
+        replicated(p) for p in ports if servers.nodes[p].alive()
+        and info(p, "replication")["role"] == "master"])
 
 
 async def test_presses_in_flight_at_a_sentinel_master_kill_are_applied_once_or_refused(
@@ -169,7 +177,6 @@ async def test_presses_in_flight_at_a_sentinel_master_kill_are_applied_once_or_r
     prefix = f"pf-{uuid.uuid4().hex[:8]}"
     store = await open_store(None, prefix, RedisTarget(
         mode="sentinel", master="mymaster", sentinels=[(HOST, p) for p in sentinels]))
-    clock = Clock()
     roles = {"primary": primary, "replica": replica}
 
     def kill() -> float:
@@ -184,16 +191,8 @@ async def test_presses_in_flight_at_a_sentinel_master_kill_are_applied_once_or_r
         await servers.wait_role(old, "slave")
         roles["primary"], roles["replica"] = roles["replica"], old
 
-    try:
-        async with bot_on_fake_api(store, prefix, Service(store, clock, ai_pace_s=0),
-                                   clock) as tg:
-            counts = await rounds(tg, kill, heal, lambda: replicated(roles["primary"]))
-    finally:
-        await store.close()
-    print(counts)
-    assert counts["in_flight"] >= IN_FLIGHT, counts
-    assert counts["applied"] + counts["press_again"] == GROUPS * counts["rounds"]
-    assert counts["slowest_ms"] < 1000 * (BUDGET_S + 4), counts  # never held past the budget
+    await applied_once_or_refused(store, prefix, kill, heal,
+                                  lambda: replicated(roles["primary"]))
 
 
 async def test_a_press_while_redis_stays_down_past_the_budget_says_press_again_and_works_after(

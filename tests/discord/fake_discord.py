@@ -277,6 +277,19 @@ class FakeDiscord(People):
         RESUME). Returns False when no socket was open."""
         return self._run(self.gateway.close_active(code))
 
+    def hold_gateway(self, code: int = 4000) -> bool:
+        """Drop the bot's gateway socket (``code``) and keep it away until
+        :meth:`release_gateway` (its new socket waits for HELLO); interactions sent
+        meanwhile wait in its session for a RESUME, as on Discord."""
+        return self._run(self.gateway.hold(code))
+
+    def release_gateway(self) -> None:
+        """Let the held bot connect again (it RESUMEs, or IDENTIFYs if it restarted)."""
+        self._run(self._release())
+
+    async def _release(self) -> None:
+        self.gateway.release()
+
     # ---- what the tests read ---------------------------------------------------------
     def command_names(self) -> list[str]:
         """Names of every registered application command (global and guild)."""

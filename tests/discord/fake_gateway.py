@@ -5,9 +5,12 @@ uncompressed, as Discord may send them).
 Handshake, as the Gateway reference describes it: the server says HELLO (op 10, the
 heartbeat interval); the client sends IDENTIFY (op 2, its token) and gets READY then one
 GUILD_CREATE per guild, or RESUME (op 6, session id and last sequence) and gets every event
-it missed followed by RESUMED; HEARTBEAT (op 1) is answered by HEARTBEAT_ACK (op 11);
+it missed followed by RESUMED (events sent to a session while its socket is away are
+kept for that); HEARTBEAT (op 1) is answered by HEARTBEAT_ACK (op 11);
 REQUEST_GUILD_MEMBERS (op 8) by GUILD_MEMBERS_CHUNK. A wrong token closes with 4004; an
-unknown session on RESUME gets INVALID_SESSION (op 9, not resumable).
+unknown session on RESUME gets INVALID_SESSION (op 9, not resumable). While
+:attr:`Gateway.open` is clear (:meth:`Gateway.hold`), a new socket is accepted but its
+HELLO waits: the client is kept away for as long as the test wants, with no backoff.
 """
 
 from __future__ import annotations
@@ -55,7 +58,23 @@ class Gateway:
         self.identifies = 0
         self.heartbeats = 0
         self.changed = asyncio.Condition()
+        self.open = asyncio.Event()
+        self.open.set()
         self._acks: set[asyncio.Future[None]] = set()
+
+    async def hold(self, code: int = 4000) -> bool:
+        """Keep the client away: close the active socket with ``code`` and hold every new
+        socket's HELLO until :meth:`release`. Returns whether a socket was open."""
+        self.open.clear()
+        return await self.close_active(code)
+
+    def release(self) -> None:
+        """Let the held sockets have their HELLO (the client RESUMEs or IDENTIFYs)."""
+        self.open.set()
+
+    def newest(self) -> Session | None:
+        """The newest session, its socket open or away (None before any IDENTIFY)."""
+        return max(self.sessions.values(), key=lambda s: s.identified_at, default=None)
 
     def active(self) -> Session | None:
         """The newest session whose socket is open (where interactions go)."""
@@ -86,6 +105,7 @@ class Gateway:
         """The WebSocket route: HELLO, then serve the client's opcodes until it leaves."""
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
+        await self.open.wait()  # held by the test: no HELLO yet
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_MS},
                                       "s": None, "t": None}))
         session: Session | None = None

@@ -123,8 +123,12 @@ class People:
         return inter
 
     async def _dispatch(self, inter: Interaction) -> None:
-        session = await self._wait_session(15.0)
+        """Send the interaction to the newest session, as Discord does: the 3 s of its
+        first answer count from now; a session whose socket is away keeps it and sends
+        it on RESUME (a client that identifies anew never gets it: the person sees "This
+        interaction failed"). Only before the first IDENTIFY does it wait (15 s) for one."""
         inter.dispatched_at = time.monotonic()
+        session = self.gateway.newest() or await self._wait_session(15.0)
         await self.gateway.dispatch(session, "INTERACTION_CREATE", inter.payload)
 
     async def _wait_session(self, timeout: float) -> Session:

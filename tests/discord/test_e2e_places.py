@@ -81,7 +81,8 @@ class TelegramSide:
         tg = self.tg
 
         async def step() -> int:
-            done = await tg.handlers.outbox.relayed(tg.service.table_of)
+            done = await tg.handlers.outbox.relayed(tg.service.table_of,
+                                                    rehand=tg.service.show_hand_of)
             await tg.handlers.outbox.flush()
             return int(done)
 

@@ -241,9 +241,11 @@ def test_rate_limit_is_retried_and_channel_message_edited_in_place(fake: FakeDis
 
 def test_dropped_gateway_resumes_and_missed_events_arrive(fake: FakeDiscord,
                                                           bot: Tiny) -> None:
-    assert fake.drop_gateway(4000)
-    inter = fake.slash(ANA, "ping")  # waits for the socket to be back
-    answered(fake, inter)
+    assert fake.hold_gateway(4000)
+    inter = fake.slash(ANA, "ping")  # kept in the session while the socket is away
     [session] = fake.gateway.sessions.values()
+    assert session.sent[-1]["t"] == "INTERACTION_CREATE" and session.resumes == 0
+    fake.release_gateway()
+    answered(fake, inter)  # replayed on RESUME, before RESUMED
     assert session.resumes == 1 and fake.gateway.identifies == 1
-    assert session.sent[-1]["t"] == "INTERACTION_CREATE"
+    assert [f["t"] for f in session.sent[-2:]] == ["INTERACTION_CREATE", "RESUMED"]

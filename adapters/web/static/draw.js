@@ -287,6 +287,15 @@ window.BuracoDraw = (function () {
     $("hand-lines").replaceChildren(...view.hand.lines.map((t) => el("p", null, t)));
   }
 
+  function actionButton(act, press) {
+    const b = el("button", "action", act.label);
+    b.type = "button";
+    b.dataset.action = act.code;
+    b.dataset.arg = act.arg;
+    b.addEventListener("click", () => press(act.data));
+    return b;
+  }
+
   function renderActions(view, press) {
     const actions = $("actions");
     actions.replaceChildren();
@@ -298,20 +307,10 @@ window.BuracoDraw = (function () {
     const picks = $("picks");
     picks.replaceChildren();
     for (const act of table.filter((a) => a.code === "v")) {
-      const b = el("button", "action", act.label);
-      b.type = "button";
-      b.dataset.action = act.code;
-      b.dataset.arg = act.arg;
-      b.addEventListener("click", () => press(act.data));
-      picks.appendChild(b);
+      picks.appendChild(actionButton(act, press));
     }
     for (const act of all) {
-      const b = el("button", "action", act.label);
-      b.type = "button";
-      b.dataset.action = act.code;
-      b.dataset.arg = act.arg;
-      b.addEventListener("click", () => press(act.data));
-      actions.appendChild(b);
+      actions.appendChild(actionButton(act, press));
     }
     $("dock").classList.toggle("empty", $("hand-box").hidden && !all.length);
   }

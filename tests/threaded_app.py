@@ -1,6 +1,7 @@
 """An aiohttp application served on a free loopback port from an event loop in a daemon
-thread, so a synchronous browser test can reach it (the harness's tiny page in
-``test_browser_smoke`` and the in-process web table of :mod:`inproc`)."""
+thread, so a synchronous test can reach it (the harness's tiny page in
+``browser/test_browser_smoke``, the in-process web table of ``browser/inproc``, and the
+fake platform roots that refuse a token: :class:`RoutesApp`)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,17 @@ class ThreadedApp:
         self.call(self.stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(10)
+
+
+class RoutesApp(ThreadedApp):
+    """A :class:`ThreadedApp` serving ``routes`` (``web.get(...)``, ``web.route(...)``),
+    started within 10 s."""
+
+    def __init__(self, what: str, routes: list[web.RouteDef]) -> None:
+        self.routes = routes
+        super().__init__(what, 10)
+
+    async def make_app(self) -> web.Application:
+        app = web.Application()
+        app.add_routes(self.routes)
+        return app
