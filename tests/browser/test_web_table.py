@@ -452,3 +452,19 @@ def test_a_100_kb_launch_is_refused_once_in_json_and_not_retried(
     answers = [json.loads(b) for u, b in wire.bodies if u.endswith("/api/session")]
     assert answers == [{"error": "too_large", "message": (
         "Pedido grande demais: abra a mesa pelo botão do jogo.")}]
+
+
+def test_the_layout_check_sees_a_block_over_another_and_a_cut_result(
+        server: InProcess, new_page: Any) -> None:
+    """The check of :func:`web_page.assert_fits` itself: the turn line pulled over the
+    melds (issue 38's "Sua vez. 73s" over "(sem jogos)") and a result taller than its
+    area are reported."""
+    gid = server.start_game(chat("-961"), [ANA, BIA])
+    page, _wire = open_page(server, new_page, ANA, gid)
+    assert page.evaluate(web.LAYOUT)["overlap"] == []
+    page.evaluate("() => { document.getElementById('log').style.marginTop = '-30px'; }")
+    assert [line.split()[0] for line in page.evaluate(web.LAYOUT)["overlap"]] == ["board"]
+    page.evaluate("""() => { const r = document.getElementById('result');
+                             r.hidden = false; r.style.height = '2000px'; }""")
+    got = page.evaluate(web.LAYOUT)["result"]
+    assert got["height"] > got["room"] > 0
