@@ -30,6 +30,8 @@ GAME_ARG = re.compile(r"(?:[a-z_]+-)?([0-9a-z]{8})(?:\.json)?")
 IN_PLAY = N_("Só uma partida terminada se confere: esta ainda está em jogo. A semente de "
              "cada mão aparece na mesa quando a mão acaba.")
 NONE_YET = N_("Ainda não há partida terminada neste grupo.")
+NONE_YET_TERMINAL = N_("Ainda não há partida terminada.")
+"""The terminal's :data:`NONE_YET`: it has no group."""
 UNKNOWN_GAME = N_("Não há registro do jogo {game}.")
 BAD_ARG = N_("Use /verificar para a última partida terminada, ou /verificar <jogo> com o "
              "código do arquivo de /exportar (bossa_nova-k3f9qz2a.json: k3f9qz2a).")
@@ -61,6 +63,7 @@ class VerifyCalls(GameRunner):
         if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
+        none_yet = NONE_YET_TERMINAL if solo(chat) else NONE_YET
         active = await self._active(chat)  # a game found over is closed out first
         typed = args.strip().lower()
         if typed:
@@ -74,14 +77,14 @@ class VerifyCalls(GameRunner):
         if (active is not None and gid in (None, active)) or (gid and await self._in_play(gid)):
             return await self._reply(chat, user, IN_PLAY, lang)
         if gid is None:
-            return await self._reply(chat, user, NONE_YET, lang)
+            return await self._reply(chat, user, none_yet, lang)
         try:
             text = await self.store.load_record(gid)
         except CorruptGame as err:
             log.error("game %s: record unreadable (%s)", gid, err)
             return await self._reply(chat, user, CORRUPT, lang)
         if text is None:
-            return await self._reply(chat, user, UNKNOWN_GAME if typed else NONE_YET, lang,
+            return await self._reply(chat, user, UNKNOWN_GAME if typed else none_yet, lang,
                                      game=gid)
         script = SCRIPT_TERMINAL if solo(chat) else SCRIPT
         return [Reply(player=user, text=self._verdict(gid, text, Translator(lang), script))]

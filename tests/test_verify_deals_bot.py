@@ -323,6 +323,8 @@ async def test_the_terminal_shows_the_commitment_before_the_hand_and_verificar_a
 async def test_the_terminal_names_its_own_verificar_when_the_argument_is_bad() -> None:
     clock = FakeClock()
     svc = make_service(MemoryStore(clock), clock, deck_fn=None)
+    (none,) = await svc.verify_deal(TERMINAL, TERMINAL_ME)  # and speaks of no group
+    assert isinstance(none, Reply) and none.text == "Ainda não há partida terminada."
     (one,) = await svc.verify_deal(TERMINAL, TERMINAL_ME, "x y")
     assert isinstance(one, Reply) and one.text == (
         "Use verificar para a última partida terminada, ou verificar <jogo> com o código "

@@ -270,7 +270,8 @@ def check_deal(number, deal, table, t):
     if len(deck) != len(dealt):
         raise Unreadable(f"mão {number}: o baralho tem {len(deck)} cartas, não {len(dealt)}")
     where = places(len(players), morto, first)
-    for pos, (got, want) in enumerate(zip(deck, dealt, strict=False)):
+    for pos, want in enumerate(dealt):  # as long as deck (checked above); no zip(strict=),
+        got = deck[pos]  # which Python 3.8 and 3.9 lack
         if got != want:
             problems.append(t["card_bad"].format(
                 pos=pos + 1, where=describe(where, pos, players, t), given=shown(got),
