@@ -87,9 +87,11 @@ def sync_commands(fake: FakeDiscord, workdir: Path, url: str) -> str:
 
 @contextlib.contextmanager
 def run_bot(fake: FakeDiscord, workdir: Path, url: str, log_name: str = "bot.log",
-            argv: list[str] | None = None, **extra: str) -> Iterator[Path]:
+            argv: list[str] | None = None, started: list[subprocess.Popen[bytes]] | None = None,
+            **extra: str) -> Iterator[Path]:
     """``python -m bot discord`` for the ``with`` block; yields its log file once it has
-    identified on the fake's gateway. Stopped with SIGTERM (SIGKILL after 10 s). An
+    identified on the fake's gateway (``started`` receives the process, to signal it).
+    Stopped with SIGTERM (SIGKILL after 10 s). An
     AssertionError inside the block gets the tail of the bot's log appended. ``argv``
     replaces the command after the interpreter (default ``-m bot discord``)."""
     log = workdir / log_name
@@ -99,6 +101,8 @@ def run_bot(fake: FakeDiscord, workdir: Path, url: str, log_name: str = "bot.log
                                    cwd=workdir,
                                    env=bot_env(fake, url, **extra), stdout=out,
                                    stderr=subprocess.STDOUT)
+    if started is not None:
+        started.append(process)
     try:
         wait_for(lambda: fake.gateway.identifies > before or process.poll() is not None,
                  timeout=60, what="the bot to identify on the gateway")

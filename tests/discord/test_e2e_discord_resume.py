@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bot_run import run_bot, wait_for
@@ -49,7 +50,8 @@ def test_presses_while_the_gateway_is_away_are_resumed_or_refused_and_never_doub
         fake: FakeDiscord, people: list[Person], tmp_path: Path) -> None:
     assert REDIS is not None
     ana = people[0]
-    with run_bot(fake, tmp_path, REDIS) as log:
+    started: list[Any] = []
+    with run_bot(fake, tmp_path, REDIS, started=started) as log:
         assert answered(fake, fake.slash(ana, "novojogo", variante="buraco")).answer_type == 4
         lobby = table(fake)
         assert robots(fake) == 0
@@ -76,8 +78,9 @@ def test_presses_while_the_gateway_is_away_are_resumed_or_refused_and_never_doub
         assert again.latency is not None and again.latency < 3.0
         robots_become(fake, 2)
         assert "too late to answer: not applied" in log.read_text()
-    # the process is gone (SIGTERM at the block's end, as a crash would leave it): a press
-    # now waits in the old session, which the next process never resumes
+        started[0].kill()  # a crash: SIGKILL
+        started[0].wait()
+    # a press now waits in the old session, which the next process never resumes
     before = table(fake)
     missed = fake.press_label(ana, before, "Robô")
     with run_bot(fake, tmp_path, REDIS, "bot2.log") as log2:
