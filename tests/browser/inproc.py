@@ -10,9 +10,12 @@ behaviour; the Telegram and Discord modules run the same deal through the real p
 from __future__ import annotations
 
 import time
+from typing import Any
 
+import chromium
 import deal_script as script
 import fakeredis
+import web_page
 from aiohttp import web
 from threaded_app import ThreadedApp
 
@@ -116,3 +119,23 @@ class ServicePlayer:
                         if (u := unpack(b.data)) is not None and u[2] in ("t", "u")
                         and u[3] == str(face.index))
             self._press(data)
+
+
+def tg_user(person: PlayerRef) -> dict[str, Any]:
+    """The Telegram ``User`` of ``person`` in the launch data."""
+    return {"id": int(person.user_id), "first_name": person.name, "language_code": "pt-br"}
+
+
+def chat(chat_id: str) -> ChatRef:
+    """A Telegram group of the tests."""
+    return ChatRef(platform="tg", chat_id=chat_id, title="Mesa")
+
+
+def open_page(server: InProcess, new_page: Any, person: PlayerRef, game: str,
+              viewport: dict[str, int] | None = None) -> tuple[Any, Any]:
+    """``person``'s web table of ``game`` on ``server``, opened as Telegram opens the Mini
+    App (``new_page``: the browser fixture's)."""
+    page, wire = new_page(viewport=viewport or chromium.PHONE)
+    page.goto(web_page.telegram_url(server.url, BOT_TOKEN, tg_user(person), game))
+    web_page.wait_live(page)
+    return page, wire

@@ -16,11 +16,11 @@ import deal_script as script
 import pytest
 import tg_initdata
 import web_page as web
-from inproc import BOT_TOKEN, SECRET, InProcess, ServicePlayer
+from inproc import BOT_TOKEN, SECRET, InProcess, ServicePlayer, chat, open_page, tg_user
 from secrecy import assert_secret, names_a_card
 
 from adapters.web import auth
-from bot.effects import ChatRef, PlayerRef
+from bot.effects import PlayerRef
 
 pytestmark = pytest.mark.browser
 
@@ -34,25 +34,6 @@ REFUSALS = {  # bot/webview.py REFUSALS, pt-BR
     "expired": "Este link expirou: abra a mesa de novo pelo botão do jogo.",
     "used": "Este link já foi usado: abra a mesa de novo pelo botão do jogo (/mao).",
 }
-
-
-def tg_user(person: PlayerRef) -> dict[str, Any]:
-    """The Telegram ``User`` of ``person`` in the launch data."""
-    return {"id": int(person.user_id), "first_name": person.name, "language_code": "pt-br"}
-
-
-def chat(chat_id: str) -> ChatRef:
-    """A Telegram group of the tests."""
-    return ChatRef(platform="tg", chat_id=chat_id, title="Mesa")
-
-
-def open_page(server: InProcess, new_page: Any, person: PlayerRef, game: str,
-              viewport: dict[str, int] | None = None) -> tuple[Any, Any]:
-    """``person``'s web table of ``game``, opened as Telegram opens the Mini App."""
-    page, wire = new_page(viewport=viewport or chromium.PHONE)
-    page.goto(web.telegram_url(server.url, BOT_TOKEN, tg_user(person), game))
-    web.wait_live(page)
-    return page, wire
 
 
 @pytest.fixture(scope="module")

@@ -23,11 +23,11 @@ import deal_script as script
 import pytest
 import tg_initdata
 import web_page as web
-from inproc import BOT_TOKEN, InProcess, ServicePlayer
+from inproc import BOT_TOKEN, InProcess, ServicePlayer, chat, open_page, tg_user
 from secrecy import assert_secret
 
 from bot import play, results, views
-from bot.effects import ChatRef, PlayerRef
+from bot.effects import PlayerRef
 from bot.i18n import Translator
 from bot.model import Game, decode, encode
 
@@ -39,27 +39,11 @@ CAIO = PlayerRef(platform="tg", user_id="53", name="Caio")
 
 
 
-def tg_user(person: PlayerRef) -> dict[str, Any]:
-    return {"id": int(person.user_id), "first_name": person.name, "language_code": "pt-br"}
-
-
-def chat(chat_id: str) -> ChatRef:
-    return ChatRef(platform="tg", chat_id=chat_id, title="Mesa")
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[InProcess]:
     running = InProcess()
     yield running
     running.close()
-
-
-def open_page(server: InProcess, new_page: Any, person: PlayerRef, game: str,
-              viewport: dict[str, int] | None = None) -> tuple[Any, Any]:
-    page, wire = new_page(viewport=viewport or chromium.PHONE)
-    page.goto(web.telegram_url(server.url, BOT_TOKEN, tg_user(person), game))
-    web.wait_live(page)
-    return page, wire
 
 
 def stored(server: InProcess, gid: str) -> tuple[int, Game]:
