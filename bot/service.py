@@ -35,7 +35,7 @@ from bot.invite_calls import InviteCalls
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
-from bot.queue_calls import QUEUE_ID, QUEUE_LEAVE, QueueCalls, QueueStore
+from bot.queue_calls import QUEUE_ID, QUEUE_LEAVE, QueueStore
 from bot.replay_calls import ReplayCalls
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
 from bot.season import config
@@ -61,7 +61,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
 
 
 class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls,
-              InviteCalls, QueueCalls):
+              InviteCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
@@ -140,6 +140,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         await self._announce(game.id, 1)
         if update is not None:  # marked once done: a redelivery after a crash is served
             await self.store.first_seen(update, UPDATE_TTL_S, chat.key)
+        await self.took_seat(game.id, user)  # issue 35: out of the queue
         return [views.table_effect(game)]
 
     async def _opened_by(self, gid: str, update: str | None) -> list[Effect] | None:
@@ -178,15 +179,23 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
 
     async def join(self, chat: ChatRef, user: PlayerRef, *,
                    update: str | None = None) -> list[Effect]:
-        """``/entrar``: take the next free seat of the chat's lobby."""
-        return await self._chat_call(chat, user, update,
-                                     lambda g: lobby.join(g, user, self.clock.now()))
+        """``/entrar``: take the next free seat of the chat's lobby (and leave the queue,
+        :meth:`took_seat`)."""
+        gid = await self._chat_game(chat, user, update)
+        if isinstance(gid, list):
+            return gid
+        out = await self._run(gid, user, lambda g: lobby.join(g, user, self.clock.now()),
+                              update=update, chat=chat)
+        await self.took_seat(gid, user)
+        return out
 
     async def join_game(self, game_id: str, user: PlayerRef, *,
                         update: str | None = None) -> list[Effect]:
         """Deep link ``/start j<game_id>``: join by game id (from a private chat)."""
-        return await self._run(game_id, user, lambda g: lobby.join(g, user, self.clock.now()),
-                               update=update)
+        out = await self._run(game_id, user, lambda g: lobby.join(g, user, self.clock.now()),
+                              update=update)
+        await self.took_seat(game_id, user)
+        return out
 
     async def leave(self, chat: ChatRef, user: PlayerRef, *,
                     update: str | None = None) -> list[Effect]:
@@ -271,10 +280,13 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
             return await self.show_hand_of(game_id, user)
         if code == replay.CODE:  # a /replay step: reads the record, saves nothing
             return await self.replay_press(game_id, user, version, arg, chat=chat)
-        return await self._run(game_id, user,
-                               lambda g: self._dispatch(g, user, version, code, arg,
-                                                        is_admin and _here(g, chat)),
-                               update=update, chat=chat)
+        out = await self._run(game_id, user,
+                              lambda g: self._dispatch(g, user, version, code, arg,
+                                                       is_admin and _here(g, chat)),
+                              update=update, chat=chat)
+        if code == "j":  # Entrar: out of the queue (issue 35)
+            await self.took_seat(game_id, user)
+        return out
 
     async def _unknown(self, user: PlayerRef, chat: ChatRef | None, gid: str | None,
                        update: str | None) -> list[Effect]:

@@ -319,3 +319,68 @@ async def test_a_closed_private_chat_is_told_where_the_person_queued(
     assert hands == {"tg:1": "tg:-100", "tg:2": "tg:2"}
     tables = sorted(e.chat.key for e in effects if e.kind == "table")
     assert tables == ["tg:1", "tg:2"]
+
+
+GROUP_TWO = ChatRef(platform="tg", chat_id="-200", title="Grupo Dois")
+ANA_DM = ChatRef(platform="tg", chat_id="1", title="")
+
+
+async def test_a_person_at_a_group_table_is_not_queued(redis: Redis, clock: FakeClock) -> None:
+    """Issue 35 (guide §8): a person playing a group's game, or seated at its lobby
+    (starting it would seat them twice), is told so and not queued; after leaving the
+    lobby they may queue."""
+    svc = worker(redis, clock)
+    ana = tg(1, "Ana")
+    await svc.new_game(GROUP, ana, "tranca")
+    assert texts(await svc.seek(ANA_DM, ana, "tranca 2")) == [
+        "Você já está numa mesa (Grupo): termine-a, ou saia dela antes de começar, para "
+        "procurar outra."]
+    await svc.join(GROUP, tg(2))
+    await svc.start(GROUP, ana)
+    assert texts(await svc.seek(ANA_DM, ana, "tranca 2"))[0].startswith(
+        "Você já está numa mesa (Grupo)")
+    assert await svc.queue.queues() == []  # type: ignore[union-attr]
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+    await svc.join(GROUP_TWO, tg(4))
+    await svc.leave(GROUP_TWO, tg(4))  # left the lobby: the seat no longer holds
+    assert texts(await svc.seek(GROUP_TWO, tg(4), "tranca 2"))[0].startswith(
+        "Você está na fila de Tranca (2 jogadores)")
+
+
+async def test_taking_a_seat_leaves_the_queue_so_no_table_seats_them_twice(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: someone queued who sits down at a lobby (Entrar, /entrar, /novojogo) is
+    out of the queue in the same step: the next formation does not seat them."""
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "tranca 2")
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+    (table,) = [e for e in await svc.join(GROUP_TWO, tg(1)) if e.kind == "table"]
+    assert await svc.queue.queues() == []  # type: ignore[union-attr]
+    await svc.seek(GROUP, tg(2), "tranca 2")
+    assert await svc.form_tables() == []
+    (lobby_game,) = await games_of(svc)
+    assert sorted(p.key for _s, p in lobby_game.humans()) == ["tg:1", "tg:3"]
+    await svc.seek(GROUP, tg(5), "tranca 2")  # tg:2 still waits, and is matched
+    await svc.form_tables()
+    matched = [g for g in await games_of(svc) if g.matched]
+    assert [sorted(p.key for _s, p in g.humans()) for g in matched] == [["tg:2", "tg:5"]]
+
+
+async def test_an_invitation_does_not_seat_someone_playing_another_game(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: ``/entrar <código>`` from a person in a running game is refused with a
+    message and seats nobody (the code stays good for someone else)."""
+    svc = worker(redis, clock)
+    ana = tg(1, "Ana")
+    await svc.new_game(GROUP, ana, "tranca")
+    await svc.join(GROUP, tg(2))
+    await svc.start(GROUP, ana)
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+    code = (await svc.invite(GROUP_TWO, tg(3)))[0].text.split(": ", 1)[1].split("\n")[0]
+    assert texts(await svc.join_code(ANA_DM, ana, code)) == [
+        "Você está numa partida em andamento: termine-a antes de entrar em outra mesa."]
+    other = [g for g in await games_of(svc) if g.chat.key == "tg:-200"][0]
+    assert [p.key for _s, p in other.humans()] == ["tg:3"] and code in other.invites
+    await svc.join_code(ChatRef(platform="tg", chat_id="4"), tg(4), code)
+    other = [g for g in await games_of(svc) if g.chat.key == "tg:-200"][0]
+    assert [p.key for _s, p in other.humans()] == ["tg:3", "tg:4"]
