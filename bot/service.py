@@ -235,6 +235,12 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         return await self._run(gid, user, lambda g: lobby.cancel(g, user, is_admin),
                                update=update, chat=chat)
 
+    async def has_table(self, chat: ChatRef) -> bool:
+        """Whether ``chat`` is a place of a live game (a group's, or a private chat where a
+        table the queue formed, or a seat taken by invitation, lives: issue 35), so the
+        table's commands work there."""
+        return await self._active(chat) is not None
+
     async def needs_admin(self, user: PlayerRef, *, chat: ChatRef | None = None,
                           game_id: str | None = None) -> bool:
         """Whether closing the game of ``chat`` (or game ``game_id``) by ``user``, or

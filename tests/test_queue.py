@@ -354,7 +354,7 @@ async def test_taking_a_seat_leaves_the_queue_so_no_table_seats_them_twice(
     svc = worker(redis, clock)
     await svc.seek(GROUP, tg(1), "tranca 2")
     await svc.new_game(GROUP_TWO, tg(3), "tranca")
-    (table,) = [e for e in await svc.join(GROUP_TWO, tg(1)) if e.kind == "table"]
+    assert [e.kind for e in await svc.join(GROUP_TWO, tg(1))] == ["table"]
     assert await svc.queue.queues() == []  # type: ignore[union-attr]
     await svc.seek(GROUP, tg(2), "tranca 2")
     assert await svc.form_tables() == []
@@ -379,8 +379,8 @@ async def test_an_invitation_does_not_seat_someone_playing_another_game(
     code = (await svc.invite(GROUP_TWO, tg(3)))[0].text.split(": ", 1)[1].split("\n")[0]
     assert texts(await svc.join_code(ANA_DM, ana, code)) == [
         "Você está numa partida em andamento: termine-a antes de entrar em outra mesa."]
-    other = [g for g in await games_of(svc) if g.chat.key == "tg:-200"][0]
+    other = next(g for g in await games_of(svc) if g.chat.key == "tg:-200")
     assert [p.key for _s, p in other.humans()] == ["tg:3"] and code in other.invites
     await svc.join_code(ChatRef(platform="tg", chat_id="4"), tg(4), code)
-    other = [g for g in await games_of(svc) if g.chat.key == "tg:-200"][0]
+    other = next(g for g in await games_of(svc) if g.chat.key == "tg:-200")
     assert [p.key for _s, p in other.humans()] == ["tg:3", "tg:4"]
