@@ -184,7 +184,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         gid = await self._chat_game(chat, user, update)
         if isinstance(gid, list):
             return gid
-        out = await self._run(gid, user, lambda g: lobby.join(g, user, self.clock.now()),
+        out = await self._run(gid, user,
+                              lambda g: invites.join_from(g, user, chat, self.clock.now()),
                               update=update, chat=chat)
         await self.took_seat(gid, user)
         return out
@@ -288,7 +289,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
             return await self.replay_press(game_id, user, version, arg, chat=chat)
         out = await self._run(game_id, user,
                               lambda g: self._dispatch(g, user, version, code, arg,
-                                                       is_admin and _here(g, chat)),
+                                                       is_admin and _here(g, chat), chat),
                               update=update, chat=chat)
         if code == "j":  # Entrar: out of the queue (issue 35)
             await self.took_seat(game_id, user)
@@ -303,7 +304,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         return await self._reply(None, user, buttons.UNKNOWN, lang)
 
     def _dispatch(self, game: Game, user: PlayerRef, version: int, code: str, arg: str,
-                  is_admin: bool) -> Outcome:
+                  is_admin: bool, chat: ChatRef | None = None) -> Outcome:
         now = self.clock.now()
         if code in TABLE_CODES and version != 0:
             raise Refusal(buttons.UNKNOWN)  # lobby and table buttons carry 0, never more
@@ -322,7 +323,9 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
                                     lobby.button_number(arg) if arg else None)
             if code == "ar":
                 return lobby.remove_ai(game, user, lobby.button_number(arg), now, is_admin)
-            return lobby.join(game, user, now) if code == "j" else lobby.leave(game, user, now)
+            if code == "j":  # from another place of the table, only with a code (issue 35)
+                return invites.join_from(game, user, chat, now)
+            return lobby.leave(game, user, now)
         seat = game.seat_of(user)
         if code == phrases.CODE:  # issue 35: a preset phrase, from any place
             return phrases.say(game, seat, lobby.button_number(arg), now)
