@@ -181,6 +181,10 @@ async def test_people_of_both_platforms_share_a_table(redis: Redis, clock: FakeC
     ("buraco 3", "Mesas de 2 ou de 4: /procurar [variante] [2|4] [robos=minutos]."),
     ("buraco robos=99", "Robôs depois de quantos minutos? Use robos=1 a robos=10."),
     ("altaneira 2", "Biriba com Tranca de Altaneira não se joga com 2 jogadores."),
+    ("buraco robos=1 robos=2", "Opção repetida: robos. Dê cada opção uma vez só."),
+    ("buraco robos=1 robots=2", "Opção repetida: robots. Dê cada opção uma vez só."),
+    ("tranca 2 target=50", "A fila não usa a opção target: a mesa dela segue as regras da "
+                           "variante. Use /procurar [variante] [2|4] [robos=minutos]."),
 ])
 async def test_a_bad_request_is_told_and_queues_nobody(redis: Redis, clock: FakeClock,
                                                       args: str, said: str) -> None:
