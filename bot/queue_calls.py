@@ -31,6 +31,8 @@ FORMED_LEASE_S = 30.0
 """A formed table whose game was not made this long after is made by another worker."""
 QUEUED = N_("Você está na fila de {name} ({n} jogadores): {waiting} esperando. A mesa "
             "abre no seu privado assim que se formar. Para sair: /sairfila")
+ROBOTS_AFTER = N_("Se a mesa não se completar em {minutes} min, robôs ocupam os lugares "
+                  "vazios.")
 ALREADY = N_("Você já está na fila ({queue}). Para sair: /sairfila")
 SEATED = N_("Você já está numa mesa formada pela fila: termine-a (ou /sair) antes de "
             "procurar outra.")
@@ -149,8 +151,10 @@ class QueueCalls(GameRunner):
             return [Reply(player=user, text=_(ALREADY, queue=f"{variants.TITLES.get(name, name)}"
                                                             f" {n}"))]
         leave = Button(label=_(LEAVE_BUTTON), data=pack(QUEUE_ID, 0, QUEUE_LEAVE))
-        return [Reply(player=user, text=_(QUEUED, name=variants.TITLES.get(preset, preset),
-                                          n=size, waiting=int(value)), buttons=[[leave]])]
+        text = _(QUEUED, name=variants.TITLES.get(preset, preset), n=size, waiting=int(value))
+        if robots:
+            text += "\n" + _(ROBOTS_AFTER, minutes=robots // 60)
+        return [Reply(player=user, text=text, buttons=[[leave]])]
 
     async def unseek(self, chat: ChatRef | None, user: PlayerRef, *,
                      update: str | None = None) -> list[Effect]:

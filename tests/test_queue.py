@@ -135,7 +135,10 @@ async def test_the_band_widens_with_the_wait(redis: Redis, clock: FakeClock) -> 
 async def test_robots_fill_the_table_after_the_wait_asked(redis: Redis,
                                                          clock: FakeClock) -> None:
     svc = worker(redis, clock)
-    await svc.seek(GROUP, tg(1), "buraco 4 robos=1")
+    assert texts(await svc.seek(GROUP, tg(1), "buraco 4 robos=1")) == [
+        "Você está na fila de Buraco (4 jogadores): 1 esperando. A mesa abre no seu privado "
+        "assim que se formar. Para sair: /sairfila\nSe a mesa não se completar em 1 min, "
+        "robôs ocupam os lugares vazios."]
     assert await svc.form_tables() == []
     clock.advance(60)
     await svc.form_tables()
