@@ -194,22 +194,25 @@ async def _play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
     from bot.service import Service
 
     store = await open_settings_store(settings)
-    service = Service(store, SystemClock(), turn_timer_s=3600, ai_pace_s=0.0,
-                      next_deal_s=3600.0, compress=settings.state_codec,
-                      season=RedisSeason.beside(store))
-
-    variant, players, levels = args.variant, args.players, args.levels
-    while True:  # a variant typed at the prompt starts the next match (issue 30)
-        # highlight off: rich would colour the numbers and quoted words of our texts on
-        # its own ("Robô 2" with a cyan 2, issue 30 T6); the game styles what it means to
-        game = ConsoleGame(service, Console(highlight=False), pause_s=args.pause, lang=lang)
-        if not await game.setup(variant, players, levels):
-            return 2
-        await game.play()
-        if game.next_variant is None:
-            return 0
-        variant, lang = game.next_variant, game._.lang
-        players, levels = game.next_seats  # those of the match left, where they fit (T5)
+    try:
+        service = Service(store, SystemClock(), turn_timer_s=3600, ai_pace_s=0.0,
+                          next_deal_s=3600.0, compress=settings.state_codec,
+                          season=RedisSeason.beside(store))
+        variant, players, levels = args.variant, args.players, args.levels
+        while True:  # a variant typed at the prompt starts the next match (issue 30)
+            # highlight off: rich would colour the numbers and quoted words of our texts
+            # on its own ("Robô 2" with a cyan 2, issue 30 T6); the game styles its own
+            game = ConsoleGame(service, Console(highlight=False), pause_s=args.pause,
+                               lang=lang)
+            if not await game.setup(variant, players, levels):
+                return 2
+            await game.play()
+            if game.next_variant is None:
+                return 0
+            variant, lang = game.next_variant, game._.lang
+            players, levels = game.next_seats  # those of the match left, where they fit
+    finally:
+        await store.close()  # its background tasks cancelled and awaited (issue 38)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -379,7 +382,20 @@ def _run_play(settings: Settings, args: argparse.Namespace, lang: str) -> int:
         print(Translator(lang)("Até a próxima!"))
         return 0
     finally:
+        _cancel_pending(loop)
         loop.close()
+
+
+def _cancel_pending(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel and await every task still pending on ``loop`` (a Ctrl-C that ended
+    ``run_until_complete`` leaves them), as ``asyncio.run`` does: no "Task was destroyed
+    but it is pending!" at exit."""
+    tasks = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        with contextlib.suppress(BaseException):
+            loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -20,25 +20,29 @@ COMMITMENT = N_("Compromisso do baralho (SHA-256): {commitment}")
 anyone sees a card."""
 SEED = N_("Semente do baralho: {seed} (compromisso {short}…): /verificar confere.")
 """The table's line and the deal result's last line once the deal is over."""
+SEED_TERMINAL = N_("Semente do baralho: {seed} (compromisso {short}…): verificar confere.")
+"""The terminal's :data:`SEED`: its commands are typed without a slash."""
 SHORT = 16
 """Hex digits of a commitment quoted beside the seed (64 bits: enough to compare by eye
 with the one the table showed; the record and the script compare all 64)."""
 
 
-def table_line(game: Game, _: Translator) -> str | None:
+def table_line(game: Game, _: Translator, solo: bool = False) -> str | None:
     """The line the table shows about the current deal's shuffle: its commitment while it
-    is played, its seed once it is over; None for a deal dealt from a given deck."""
+    is played, its seed once it is over (``solo``: the terminal's words,
+    :func:`seed_line`); None for a deal dealt from a given deck."""
     match = play.match_of(game)
     seed = match.revealed_seed
     if seed is not None:
-        return seed_line(seed, _)
+        return seed_line(seed, _, solo)
     shown = match.commitment
     return _(COMMITMENT, commitment=shown) if shown is not None else None
 
 
-def seed_line(seed: str, _: Translator) -> str:
-    """:data:`SEED` for ``seed`` (a revealed one)."""
-    return _(SEED, seed=seed, short=commitment(seed)[:SHORT])
+def seed_line(seed: str, _: Translator, solo: bool = False) -> str:
+    """:data:`SEED` for ``seed`` (a revealed one); :data:`SEED_TERMINAL` with ``solo``
+    (the terminal, whose command is ``verificar``)."""
+    return _(SEED_TERMINAL if solo else SEED, seed=seed, short=commitment(seed)[:SHORT])
 
 
 def verdict_lines(checks: list[DealCheck], players: list[str], _: Translator) -> list[str]:

@@ -286,10 +286,16 @@ class QueueCalls(GameRunner):
 
     async def _make(self, table: dict[str, Any], now: float) -> list[Effect]:
         """The game of a formed table, created and started unless it exists already (a
-        worker that died after making it); its effects."""
+        worker that died after making it: then given its deadline if it has none, as
+        that worker may have died before setting it, which left a started game nobody
+        would move); its effects."""
         gid = str(table["game"])
         preset = str(table.get("preset") or matchmaking.DEFAULT_PRESET)
-        if await self.store.load_game(gid) is not None:
+        got = await self.store.load_game(gid)
+        if got is not None:
+            if not (await self.store.has_deadline([gid]))[0]:
+                with contextlib.suppress(CorruptGame):  # the sweep logs a damaged one
+                    await self._settle(gid, True, (got[0], self._parsed(gid, got)))
             await self.queue_made(gid)
             return []
         game = matchmaking.game_of(table, preset, now, self.turn_timer_s)

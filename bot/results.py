@@ -89,7 +89,7 @@ def breakdown_text(game: Game, score: Any, _: Translator) -> str:
     lines.append(_("Placar: {scores}", scores=" × ".join(str(t) for t in totals)))
     seed = play.match_of(game).revealed_seed  # issue 35: the deal is over, now it may
     if seed is not None:
-        lines.append(fairness.seed_line(seed, _))
+        lines.append(fairness.seed_line(seed, _, game.chat.platform in views.SOLO_PLATFORMS))
     return "\n".join(lines)
 
 

@@ -20,6 +20,7 @@ from bot.effects import ChatRef, Effect, PlayerRef, Reply
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame
 from bot.runner import CORRUPT, GameRunner
+from bot.views import SOLO_PLATFORMS
 from engine.deal_check import verify_record
 from engine.record import MalformedRecord
 
@@ -29,6 +30,8 @@ GAME_ARG = re.compile(r"(?:[a-z_]+-)?([0-9a-z]{8})(?:\.json)?")
 IN_PLAY = N_("Só uma partida terminada se confere: esta ainda está em jogo. A semente de "
              "cada mão aparece na mesa quando a mão acaba.")
 NONE_YET = N_("Ainda não há partida terminada neste grupo.")
+NONE_YET_TERMINAL = N_("Ainda não há partida terminada.")
+"""The terminal's :data:`NONE_YET`: it has no group."""
 UNKNOWN_GAME = N_("Não há registro do jogo {game}.")
 BAD_ARG = N_("Use /verificar para a última partida terminada, ou /verificar <jogo> com o "
              "código do arquivo de /exportar (bossa_nova-k3f9qz2a.json: k3f9qz2a).")
@@ -36,6 +39,17 @@ UNREADABLE = N_("O registro do jogo {game} não pode ser lido: {reason}")
 HEADER = N_("Conferência do embaralhamento do jogo {game}:")
 SCRIPT = N_("Para conferir sem o bot: /exportar e python3 verify_deal.py <arquivo> "
             "(tools/verify_deal.py, só Python).")
+SCRIPT_TERMINAL = N_("Para conferir sem o jogo: exportar e python3 verify_deal.py <arquivo> "
+                     "(tools/verify_deal.py, só Python).")
+"""The terminal's :data:`SCRIPT`: its commands are typed without a slash."""
+BAD_ARG_TERMINAL = N_("Use verificar para a última partida terminada, ou verificar <jogo> "
+                      "com o código do arquivo de exportar (bossa_nova-k3f9qz2a.json: "
+                      "k3f9qz2a).")
+
+
+def solo(chat: ChatRef) -> bool:
+    """Whether ``chat`` is the terminal's (commands typed without a slash)."""
+    return chat.platform in SOLO_PLATFORMS
 
 
 class VerifyCalls(GameRunner):
@@ -49,28 +63,31 @@ class VerifyCalls(GameRunner):
         if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
+        none_yet = NONE_YET_TERMINAL if solo(chat) else NONE_YET
         active = await self._active(chat)  # a game found over is closed out first
         typed = args.strip().lower()
         if typed:
             found = GAME_ARG.fullmatch(typed)
             if found is None:
-                return await self._reply(chat, user, BAD_ARG, lang)
+                return await self._reply(chat, user, BAD_ARG_TERMINAL if solo(chat)
+                                         else BAD_ARG, lang)
             gid: str | None = found[1]
         else:
             gid = await self.store.get_setting(chat.key, "last_game")
         if (active is not None and gid in (None, active)) or (gid and await self._in_play(gid)):
             return await self._reply(chat, user, IN_PLAY, lang)
         if gid is None:
-            return await self._reply(chat, user, NONE_YET, lang)
+            return await self._reply(chat, user, none_yet, lang)
         try:
             text = await self.store.load_record(gid)
         except CorruptGame as err:
             log.error("game %s: record unreadable (%s)", gid, err)
             return await self._reply(chat, user, CORRUPT, lang)
         if text is None:
-            return await self._reply(chat, user, UNKNOWN_GAME if typed else NONE_YET, lang,
+            return await self._reply(chat, user, UNKNOWN_GAME if typed else none_yet, lang,
                                      game=gid)
-        return [Reply(player=user, text=self._verdict(gid, text, Translator(lang)))]
+        script = SCRIPT_TERMINAL if solo(chat) else SCRIPT
+        return [Reply(player=user, text=self._verdict(gid, text, Translator(lang), script))]
 
     async def _in_play(self, gid: str) -> bool:
         """Whether game ``gid`` is stored and not over (its record is not out yet); an
@@ -82,7 +99,7 @@ class VerifyCalls(GameRunner):
             return False
 
     @staticmethod
-    def _verdict(gid: str, text: str, _: Translator) -> str:
+    def _verdict(gid: str, text: str, _: Translator, script: str = SCRIPT) -> str:
         try:
             record = json.loads(text)
             checks = verify_record(record)
@@ -94,4 +111,4 @@ class VerifyCalls(GameRunner):
             return _(UNREADABLE, game=gid, reason="JSON")
         players = [str(p) for p in record["players"]]
         return "\n".join([_(HEADER, game=gid), *fairness.verdict_lines(checks, players, _),
-                          _(SCRIPT)])
+                          _(script)])

@@ -178,7 +178,8 @@ def table_view(game: Game, _: Translator) -> View:
                         for k, h in enumerate(state.hands))
     lines.append(_("Cartas na mão: {counts}", counts=counts))
     lines.append(_pile_line(state, rules, _))
-    shuffle = fairness.table_line(game, _)  # issue 35: the commitment, then the seed
+    # issue 35: the commitment, then the seed
+    shuffle = fairness.table_line(game, _, game.chat.platform in SOLO_PLATFORMS)
     if shuffle is not None:
         lines.append(shuffle)
     if game.status == "playing":

@@ -11,8 +11,9 @@ to every test so that no module has to import them.
 
 Process-wide state (``_main_leaves_nothing_behind``): what ``python -m bot``'s
 ``main()`` sets for the whole process (the log's record factory and outage filter, the
-start-up lines' language) is put back after every test, so a test that runs ``main()``
-in the process changes no later test's log or language.
+start-up lines' language, ``serve``'s shared embedded store) is put back after every
+test, so a test that runs ``main()`` in the process changes no later test's log,
+language or store.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import redis.asyncio as aioredis
 from test_service_support import backend, clock, store, svc
 
 from adapters import logcalm, logsafe
-from adapters.storage import RedisStore, StoreKeys
+from adapters.storage import RedisStore, StoreKeys, connect
 from bot import startup
 
 __all__ = ["backend", "clock", "store", "svc"]  # the service fixtures, offered to every test
@@ -44,12 +45,14 @@ def _main_leaves_nothing_behind() -> Iterator[None]:
     """After each test: the outage filter off every handler (``main()`` puts it on the
     root logger's handlers, pytest's capturing ones among them, where its counts would
     hide a later test's lines), the log record factory as it was, the start-up lines'
-    translator as it was (a test of ``main(["--lang", "it", ...])`` left Italian)."""
+    translator as it was (a test of ``main(["--lang", "it", ...])`` left Italian), each
+    embedded store on its own server again (``main(["serve"])`` shares one, issue 35)."""
     words = startup.Words._
     yield
     logcalm.uninstall()
     logsafe.uninstall()
     startup.Words._ = words
+    connect._SHARED.clear()
 
 
 @pytest.fixture(params=STORE_BACKENDS)

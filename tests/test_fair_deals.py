@@ -304,3 +304,59 @@ def test_the_script_says_a_file_is_no_record(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-I", str(SCRIPT), str(bad)], capture_output=True,
                           text=True, timeout=60, check=False)
     assert done.returncode == 2 and done.stderr.startswith("Não é um registro de partida")
+
+
+def test_the_start_of_a_commitment_as_the_table_shows_it_is_accepted() -> None:
+    """``--commitment`` takes the first 16 hex digits the guide tells players to note
+    (the end-of-deal line shows them with "…"), naming the deal's whole commitment."""
+    record = played("altaneira", 4, deals=3).record()
+    full = record["deals"][1]["commitment"]
+    for seen in (full[:16], full[:16].upper() + "…", full[:40]):
+        code, lines = verify_deal.verify(record, PT, seen=seen, quiet=True)
+        assert code == 0 and lines[-2] == f"O compromisso {full} é o da mão 2."
+
+
+def test_a_commitment_start_shorter_than_16_digits_is_refused_with_why() -> None:
+    record = played("buraco", 2).record()
+    seen = record["commitment"][:15]
+    code, lines = verify_deal.verify(record, PT, seen=seen, quiet=True)
+    assert code == 1 and lines[-2] == (
+        f"O compromisso {seen} é curto demais: dê ao menos 16 letras e algarismos do "
+        "começo dele (a mesa mostra 16).")
+
+
+def test_a_commitment_start_two_deals_share_names_them() -> None:
+    record = played("altaneira", 4, deals=3).record()
+    start = "ab" * 8
+    record["deals"][0]["commitment"] = start + "0" * 48
+    record["deals"][2]["commitment"] = start + "1" * 48
+    code, lines = verify_deal.verify(record, PT, seen=start, quiet=True)
+    assert code == 1 and lines[-2] == (
+        f"O começo {start} é o de mais de uma mão (1, 3): dê mais letras do compromisso.")
+
+
+def test_a_changed_shuffle_field_says_so_and_not_that_the_seed_is_missing() -> None:
+    record = played("bossa_nova", 4, deals=1, seed=7).record()
+    record["shuffle"] = "hmac-sha256-ctr/2"
+    code, lines = verify_deal.verify(record, PT)
+    assert code == 1 and lines[:2] == [
+        "Mão 1: NÃO CONFERE",
+        "  - o campo 'shuffle' é \"hmac-sha256-ctr/2\", não hmac-sha256-ctr/1: a semente "
+        "está aí, mas o registro diz outra receita de embaralhar, que este programa não "
+        "confere"]
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("[]", "o arquivo é JSON, mas não o objeto de um registro (é […]); use o arquivo "
+           ".json que exportar manda"),
+    ("{}", "falta o campo \"format\": \"buraco-record/…\"; use o arquivo .json que "
+           "exportar manda"),
+    ('{"format": "nada"}', "o formato \"nada\" não é o de um registro (buraco-record/…)"),
+])
+def test_json_that_is_no_record_gets_a_plain_reason(tmp_path: Path, text: str,
+                                                    why: str) -> None:
+    bad = tmp_path / "x.json"
+    bad.write_text(text)
+    done = subprocess.run([sys.executable, "-I", str(SCRIPT), str(bad)], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (2, f"Não é um registro de partida: {why}\n")

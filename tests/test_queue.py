@@ -214,6 +214,33 @@ async def test_a_table_formed_by_a_worker_that_died_is_made_by_another(
     assert game.id == "dead0001" and len(game.humans()) == 2
 
 
+async def test_a_formed_game_whose_worker_died_before_its_deadline_gets_one(
+        redis: Redis, clock: FakeClock) -> None:
+    """A worker that dies after storing a formed game but before its deadline leaves a
+    started game nobody would move (frozen): the next formation round, finding the game
+    made, gives it the deadline its state calls for (its first turn's timer)."""
+    svc = worker(redis, clock)
+    for i in (1, 2):
+        await svc.seek(GROUP, tg(i), "buraco 2")
+
+    async def dies(game_id: str, due_ts: float) -> None:
+        raise ConnectionError("worker died before the deadline")
+
+    store = svc.store
+    assert isinstance(store, RedisStore)
+    setattr(store, "set_deadline", dies)  # noqa: B010 (this worker's store only)
+    with pytest.raises(ConnectionError):
+        await svc.form_tables()
+    (game,) = await games_of(svc)
+    assert game.status == "playing" and await store.has_deadline([game.id]) == [False]
+    clock.advance(31)  # the formed table's lease (FORMED_LEASE_S) runs out
+    other = worker(redis, clock)
+    assert await other.form_tables() == []
+    assert await store.has_deadline([game.id]) == [True]
+    due = await store.client.zscore(store.timers.home_key(game.id), game.id)
+    assert due == game.turn_since + game.timer_s
+
+
 async def test_a_thousand_people_joining_and_leaving_on_two_workers(
         redis: Redis, clock: FakeClock) -> None:
     """Bounded: 1,000 people, each joining, half leaving at random, some joining again,

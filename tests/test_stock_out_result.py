@@ -96,3 +96,25 @@ async def test_a_deal_someone_went_out_of_says_nothing_of_the_stock() -> None:
     play.deal_of(game).went_out = 1
     text = breakdown_text(game, play.match_of(game).results[-1], Translator("pt"))
     assert text.splitlines()[0] == "Fim da mão 1." and SAID["pt"] not in text
+
+
+async def test_a26_the_terminal_says_the_stock_ran_out_once() -> None:
+    """In the terminal the deal's result says it, and the table after it does not say it
+    again (the person's discard ends the deal)."""
+    from console_support import typed_game
+    from test_service_support import SeededDecks
+
+    from adapters.console.app import CHAT as TERMINAL
+    from bot.model import encode
+
+    game, out = typed_game(["c", "d 5", "", "q", "s"], SeededDecks(), 100)
+    assert await game.setup("buraco", 2)
+    store = game.service.store
+    version, stored = await game_of(store, TERMINAL)
+    last_card(stored.match["deal"])
+    stored.__dict__.pop("_match", None)
+    assert await store.save_game(stored.id, version, encode(stored), 3600)
+    await game.play()
+    text = out.getvalue()
+    assert text.count(SAID["pt"]) == 1
+    assert text.index("Fim da mão 1.\n" + SAID["pt"] + "\n") < text.index("Placar: ")

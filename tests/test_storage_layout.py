@@ -240,3 +240,28 @@ async def test_the_upgrade_leaves_legacy_mode_after_its_first_pass_and_repeats(
     assert await redis_store.chat_game(CHAT) == "g1"
     assert await redis_store.chat_game("tg:2") == "g2"
     assert not await client.exists(legacy.chat("tg:2"))
+
+
+async def test_one_cancel_ends_the_upgrade_even_when_the_pass_turns_it_into_an_error(
+        redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As fakeredis does: the client catches the ``CancelledError`` and raises its own.
+    ``asyncio.run`` cancels a left-over task once and waits for it: the upgrade must
+    end then, not sleep until its next pass (a start that failed on a taken port hung
+    for ``REPASS_S``)."""
+    layout = redis_store.layout
+    started = asyncio.Event()
+
+    async def run_pass(count: int = 500) -> int:
+        started.set()
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            raise ConnectionError("the client's own error") from None
+        return 0
+
+    monkeypatch.setattr(layout, "run_pass", run_pass)
+    task = asyncio.ensure_future(layout.upgrade())
+    await started.wait()
+    task.cancel()
+    done, _ = await asyncio.wait({task}, timeout=5)
+    assert done == {task} and task.cancelled()

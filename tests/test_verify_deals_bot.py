@@ -23,6 +23,8 @@ from test_telegram_app import ANA as TG_ANA
 from test_telegram_app import BIA as TG_BIA
 from test_telegram_app import GROUP, Tg, open_table, tg
 
+from adapters.console.app import CHAT as TERMINAL
+from adapters.console.app import ME as TERMINAL_ME
 from adapters.console.app import ConsoleGame
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.outbox import Delivery
@@ -309,3 +311,21 @@ async def test_the_terminal_shows_the_commitment_before_the_hand_and_verificar_a
     verdict = text[text.index("Conferência do embaralhamento do jogo"):]
     assert "Mão 1: OK (compromisso " in verdict
     assert "Resultado: OK, todas as " in verdict
+    # the terminal names its own commands, typed without a slash (issue 38)
+    assert "/verificar" not in text and "/exportar" not in text
+    words = " ".join(text.split())  # rich wraps the long seed line
+    assert words.count("…): verificar confere.") == words.count("Semente do baralho: ") > 0
+    assert " ".join(verdict.split()).endswith("só Python). Até a próxima!") and (
+        "Para conferir sem o jogo: exportar e python3 verify_deal.py <arquivo> "
+        "(tools/verify_deal.py, só Python)." in " ".join(verdict.split()))
+
+
+async def test_the_terminal_names_its_own_verificar_when_the_argument_is_bad() -> None:
+    clock = FakeClock()
+    svc = make_service(MemoryStore(clock), clock, deck_fn=None)
+    (none,) = await svc.verify_deal(TERMINAL, TERMINAL_ME)  # and speaks of no group
+    assert isinstance(none, Reply) and none.text == "Ainda não há partida terminada."
+    (one,) = await svc.verify_deal(TERMINAL, TERMINAL_ME, "x y")
+    assert isinstance(one, Reply) and one.text == (
+        "Use verificar para a última partida terminada, ou verificar <jogo> com o código "
+        "do arquivo de exportar (bossa_nova-k3f9qz2a.json: k3f9qz2a).")

@@ -15,7 +15,7 @@ from test_service_support import ANA, BIA, CHAT, T0, Backend, FakeClock, game_of
 from web_support import BOT_TOKEN, telegram_init_data
 
 from adapters.web import auth
-from adapters.web.server import Site, WebServer
+from adapters.web.server import STATIC, Site, WebServer
 from bot.effects import Effect, pack
 
 SECRET = b"k" * 32
@@ -269,3 +269,15 @@ async def test_a_reconnecting_page_gets_the_current_view_at_once(rig: Rig) -> No
     assert got["version"] == (await game_of(rig.store))[0] > first["version"]
     assert len(got["view"]["hand"]["cards"]) == 12
 
+
+
+async def test_the_page_s_icon_is_served_where_browsers_ask_for_it(rig: Rig) -> None:
+    """``/favicon.ico`` (and the page's ``<link rel=icon>``) answer with the SVG icon,
+    not a 404 in every page's console (issue 38)."""
+    assert rig.client is not None
+    icon = (STATIC / "favicon.svg").read_bytes()
+    for path in ("/favicon.ico", "/static/favicon.svg", "/.proxy/favicon.ico"):
+        res = await rig.client.get(path)
+        assert (res.status, res.content_type, await res.read()) == (200, "image/svg+xml", icon)
+    page = await (await rig.client.get("/")).text()
+    assert '<link rel="icon" href="static/favicon.svg" type="image/svg+xml">' in page

@@ -8,8 +8,11 @@ script recomputes the commitment (SHA-256 of the revealed seed), the shuffle (HM
 in counter mode, Fisher-Yates with rejection sampling: docs/record-format.md
 "Verifiable deals") and so every hand, morto and the stock order, and compares them with
 the record. It says OK, or exactly what does not match. ``--commitment`` checks that one
-of the deals has the commitment you saw on the table. Exit status: 0 every deal
-verified, 1 something does not match (or a deal has no seed), 2 the file is no record.
+of the deals has the commitment you saw on the table (the whole of it, or its start: at
+least 16 hex digits that only one deal's commitment begins with). It checks the deals
+only: the actions and scores are checked by ``python -m engine replay``. Exit status: 0
+every deal verified, 1 something does not match (or a deal has no seed), 2 the file is
+no record.
 
 It is a separate implementation from the bot's (engine/fairdeal.py, engine/deal_check.py),
 written from the documented construction only, so that nobody has to trust the bot's
@@ -26,6 +29,7 @@ import sys
 SCHEME = "hmac-sha256-ctr/1"
 DOMAIN = b"buraco-deal/1"
 HAND_SIZE = 11
+MIN_PREFIX = 16  # hex digits of a commitment's start that --commitment accepts
 PRESETS = {"buraco", "buraco_morto", "bossa_nova", "justificado", "tranca", "altaneira"}
 ALIASES = {"biriba": "buraco_morto", "stbl": "justificado", "biriba_tranca": "altaneira"}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -54,6 +58,18 @@ TEXTS = {
         "all_ok": "Resultado: OK, todas as {n} mãos conferem com as sementes.",
         "not_ok": "Resultado: NÃO CONFERE ({n} de {total} mãos).",
         "unreadable": "Não é um registro de partida: {why}",
+        "not_object": "o arquivo é JSON, mas não o objeto de um registro (é {kind}); use o "
+                      "arquivo .json que exportar manda",
+        "no_format": "falta o campo \"format\": \"buraco-record/…\"; use o arquivo .json "
+                     "que exportar manda",
+        "bad_format": "o formato {given} não é o de um registro (buraco-record/…)",
+        "scheme_bad": "o campo 'shuffle' é {given}, não {scheme}: a semente está aí, mas "
+                      "o registro diz outra receita de embaralhar, que este programa não "
+                      "confere",
+        "seen_short": "O compromisso {c} é curto demais: dê ao menos 16 letras e algarismos "
+                      "do começo dele (a mesa mostra 16).",
+        "seen_many": "O começo {c} é o de mais de uma mão ({ns}): dê mais letras do "
+                     "compromisso.",
     },
     "en": {
         "deal": "Deal {n}", "ok": "OK", "bad": "DOES NOT MATCH", "noseed": "NO SEED",
@@ -76,6 +92,18 @@ TEXTS = {
         "all_ok": "Result: OK, all {n} deals match their seeds.",
         "not_ok": "Result: DOES NOT MATCH ({n} of {total} deals).",
         "unreadable": "Not a game record: {why}",
+        "not_object": "the file is JSON but not a record's object (it is {kind}); use the "
+                      ".json file that export sends",
+        "no_format": "the field \"format\": \"buraco-record/…\" is missing; use the .json "
+                     "file that export sends",
+        "bad_format": "the format {given} is not a record's (buraco-record/…)",
+        "scheme_bad": "the 'shuffle' field is {given}, not {scheme}: the seed is there, but "
+                      "the record names another shuffling recipe, which this script does "
+                      "not check",
+        "seen_short": "The commitment {c} is too short: give at least its first 16 letters "
+                      "and digits (the table shows 16).",
+        "seen_many": "The start {c} is that of more than one deal ({ns}): give more of the "
+                     "commitment.",
     },
     "it": {
         "deal": "Mano {n}", "ok": "OK", "bad": "NON CORRISPONDE", "noseed": "SENZA SEME",
@@ -98,6 +126,18 @@ TEXTS = {
         "all_ok": "Risultato: OK, tutte le {n} mani corrispondono ai semi.",
         "not_ok": "Risultato: NON CORRISPONDE ({n} mani su {total}).",
         "unreadable": "Non è un registro di partita: {why}",
+        "not_object": "il file è JSON ma non l'oggetto di un registro (è {kind}); usa il "
+                      "file .json che esporta manda",
+        "no_format": "manca il campo \"format\": \"buraco-record/…\"; usa il file .json "
+                     "che esporta manda",
+        "bad_format": "il formato {given} non è quello di un registro (buraco-record/…)",
+        "scheme_bad": "il campo 'shuffle' è {given}, non {scheme}: il seme c'è, ma il "
+                      "registro indica un'altra ricetta di mescolamento, che questo "
+                      "programma non controlla",
+        "seen_short": "L'impegno {c} è troppo corto: dai almeno le sue prime 16 lettere e "
+                      "cifre (il tavolo ne mostra 16).",
+        "seen_many": "L'inizio {c} è quello di più di una mano ({ns}): dai più lettere "
+                     "dell'impegno.",
     },
 }
 
@@ -168,11 +208,17 @@ def flag(value):
     return value is True or str(value).strip().lower() in ("true", "1", "yes", "sim", "on")
 
 
-def table_of(record):
+KINDS = {list: "[…]", str: "\"…\"", int: "0", float: "0.0", bool: "true", type(None): "null"}
+
+
+def table_of(record, t):
     """(morto, jokers, reuse_pile, players) of the record's table."""
-    if not isinstance(record, dict) or not str(record.get("format", "")).startswith(
-            "buraco-record/"):
-        raise Unreadable("'format'")
+    if not isinstance(record, dict):
+        raise Unreadable(t["not_object"].format(kind=KINDS.get(type(record), "?")))
+    if "format" not in record:
+        raise Unreadable(t["no_format"])
+    if not str(record["format"]).startswith("buraco-record/"):
+        raise Unreadable(t["bad_format"].format(given=json.dumps(record["format"])))
     variant = str(record.get("variant", "")).strip().lower()
     variant = ALIASES.get(variant, variant)
     if variant not in PRESETS:
@@ -205,8 +251,11 @@ def check_deal(number, deal, table, t):
     if not isinstance(first, int) or not 0 <= first < len(players):
         raise Unreadable(f"mão {number}: 'first'")
     seed_hex, given = deal.get("seed"), deal.get("commitment")
-    if seed_hex is None or given is None or deal.get("shuffle") != SCHEME:
+    if seed_hex is None or given is None:
         return "noseed", ["  - " + t["noseed_why"]]
+    if deal.get("shuffle") != SCHEME:
+        return "bad", ["  - " + t["scheme_bad"].format(
+            given=json.dumps(deal.get("shuffle")), scheme=SCHEME)]
     try:
         seed = bytes.fromhex(seed_hex)
         if len(seed) != 32:
@@ -221,7 +270,8 @@ def check_deal(number, deal, table, t):
     if len(deck) != len(dealt):
         raise Unreadable(f"mão {number}: o baralho tem {len(deck)} cartas, não {len(dealt)}")
     where = places(len(players), morto, first)
-    for pos, (got, want) in enumerate(zip(deck, dealt, strict=False)):
+    for pos, want in enumerate(dealt):  # as long as deck (checked above); no zip(strict=),
+        got = deck[pos]  # which Python 3.8 and 3.9 lack
         if got != want:
             problems.append(t["card_bad"].format(
                 pos=pos + 1, where=describe(where, pos, players, t), given=shown(got),
@@ -259,7 +309,7 @@ def deal_lines(dealt, where, players, t):
 
 def verify(record, t, seen=None, quiet=False):
     """(exit status, lines) for a parsed record."""
-    table = table_of(record)
+    table = table_of(record, t)
     deals = record.get("deals", [record])
     if not isinstance(deals, list) or not deals:
         raise Unreadable("'deals'")
@@ -272,15 +322,26 @@ def verify(record, t, seen=None, quiet=False):
         out += [line for line in lines if not quiet or line.startswith("  - ")]
     code = 1 if failed else 0
     if seen is not None:
-        seen = seen.strip().lower()
-        if seen in commitments:
-            out.append(t["seen_ok"].format(c=seen, n=commitments.index(seen) + 1))
-        else:
-            out.append(t["seen_bad"].format(c=seen))
-            code = 1
+        line, found = seen_line(seen, commitments, t)
+        out.append(line)
+        code = code if found else 1
     out.append(t["not_ok"].format(n=failed, total=len(deals)) if failed
                else t["all_ok"].format(n=len(deals)))
     return code, out
+
+
+def seen_line(seen, commitments, t):
+    """(line, found) for ``--commitment``: the whole commitment or its start, at least
+    ``MIN_PREFIX`` hex digits (the table shows 16, then "…"), naming one deal only."""
+    seen = seen.strip().lower().rstrip("….").strip()
+    if len(seen) < MIN_PREFIX and all(c in "0123456789abcdef" for c in seen):
+        return t["seen_short"].format(c=seen), False
+    deals = [n for n, full in enumerate(commitments, start=1) if full.startswith(seen)]
+    if len(deals) > 1 and seen not in commitments:
+        return t["seen_many"].format(c=seen, ns=", ".join(map(str, deals))), False
+    if not deals:
+        return t["seen_bad"].format(c=seen), False
+    return t["seen_ok"].format(c=commitments[deals[0] - 1], n=deals[0]), True
 
 
 def language(given):
@@ -295,7 +356,8 @@ def language(given):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("record", help="the record (JSON) from /exportar")
-    parser.add_argument("--commitment", help="a commitment you saw on the table")
+    parser.add_argument("--commitment", help="a commitment you saw on the table (or its "
+                        "first 16 or more hex digits)")
     parser.add_argument("--lang", help="pt, en or it (default: LANG, else pt)")
     parser.add_argument("--quiet", action="store_true", help="no hands, only the verdicts")
     args = parser.parse_args(argv)

@@ -90,7 +90,13 @@ class ConsoleGame:
         self.ctrl_c = tty.CtrlC()  # held back while the game draws or plays (issue 30)
 
     def show(self, effects: list[Effect]) -> None:
-        """Keep the latest table and hand; print the messages."""
+        """Keep the latest table and hand; print the messages. A narration sentence a
+        message of the same effects says as a whole line (the deal's result opens with
+        "O monte acabou: ninguém bateu.", RULES A26) is printed once, by the message."""
+        said = {line for eff in effects if eff.kind in ("reply", "say", "tell")
+                for line in eff.text.splitlines()}
+        self.told |= said
+        self.printed |= said
         for eff in effects:
             if eff.kind == "table":
                 before = self.table.lines[-1] if self.table is not None else ""

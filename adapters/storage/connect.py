@@ -226,8 +226,16 @@ async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX,
 async def open_settings_store(settings: Any) -> RedisStore:
     """:func:`open_store` on what :class:`bot.settings.Settings` names, with the key
     layout's upgrade running in the background (:mod:`adapters.storage.layout`: keys of
-    the layout before issue 36 are moved; stopped by ``store.close()``)."""
-    store = await open_store(settings.redis_url, settings.redis_prefix,
-                             RedisTarget.of(settings))
-    store.layout.start()
+    the layout before issue 36 are moved). The caller must ``await store.close()``,
+    which cancels and awaits that task. On the embedded store (no ``REDIS_URL``, e.g.
+    the terminal) nothing of an old layout can exist: no upgrade is started."""
+    target = RedisTarget.of(settings)
+    store = await open_store(settings.redis_url, settings.redis_prefix, target)
+    if not embedded(target):
+        store.layout.start()
     return store
+
+
+def embedded(target: RedisTarget) -> bool:
+    """Whether ``target`` is the in-process fakeredis store (single mode, no URL)."""
+    return target.mode == "single" and target.url is None

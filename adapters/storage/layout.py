@@ -149,6 +149,14 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+def _cancelling() -> bool:
+    """Whether the running task was asked to stop (``Task.cancel``) and has not taken
+    it back: a client that turns the ``CancelledError`` into its own error (fakeredis
+    does) must not keep the task alive until ``asyncio.run`` waits for it forever."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 class Layout:
     """The layout upgrade of one store (``client`` a redis-py asyncio client with
     ``decode_responses=True``; ``cluster``: SCAN every primary). ``legacy`` is False
@@ -232,6 +240,8 @@ class Layout:
                 if moved:
                     log.info("key layout: %d keys moved to their chat's slot", moved)
             except Exception as err:
+                if _cancelling():  # the client turned our cancellation into its error
+                    raise asyncio.CancelledError from err
                 log.warning("key layout pass failed (%s): tried again later",
                             type(err).__name__)
             if clock() + repass_s > until and not self.legacy:

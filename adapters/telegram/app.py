@@ -193,7 +193,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         compress=settings.state_codec, season=RedisSeason.beside(store),
         docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
         queue=RedisQueue(store.client, settings.redis_prefix)))
-    ops = await start_ops(store, settings.metrics_port)
+    ops = None  # started in the try: a port in use still closes the store
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
@@ -209,6 +209,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     if hook is not None:
         pending_from(hook.pending)
     try:
+        ops = await start_ops(store, settings.metrics_port)
         async with application:
             await register_commands(application)
             await application.start()

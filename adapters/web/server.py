@@ -85,6 +85,7 @@ class WebServer:
         for prefix in ("", PROXY):
             self.app.router.add_get(prefix + "/", self.index)
             self.app.router.add_get(prefix + "/activity", self.index)
+            self.app.router.add_get(prefix + "/favicon.ico", self.favicon)
             self.app.router.add_static(prefix + "/static/", STATIC, follow_symlinks=False)
             self.app.router.add_post(prefix + "/api/session", self.session)
             self.app.router.add_get(prefix + "/api/activity", self.activity_config)
@@ -114,6 +115,12 @@ class WebServer:
     async def index(self, _request: web.Request) -> web.FileResponse:
         """The page."""
         return web.FileResponse(STATIC / "index.html")
+
+    async def favicon(self, _request: web.Request) -> web.FileResponse:
+        """The page's icon (``static/favicon.svg``) where a browser asks for it without
+        reading the page's ``<link rel=icon>``: no 404 in the console."""
+        return web.FileResponse(STATIC / "favicon.svg",
+                                headers={"Content-Type": "image/svg+xml"})
 
     async def session(self, request: web.Request) -> web.Response:
         """Exchange launch data or a link token for a session (docs/web.md step 3)."""

@@ -145,6 +145,20 @@ def test_a_whole_deal_at_360x640_every_action_in_view_hand_and_counts_as_the_cha
     web.assert_fits(page)
     chromium.screenshot(page, "table-between-360x640")
     assert_secret(wire, 0, replay)
+    holder_sees_the_whole_result(server, new_page, gid, "between")
+
+
+def holder_sees_the_whole_result(server: InProcess, new_page: Any, gid: str,
+                                 status: str) -> None:
+    """Bia, left with cards, sees the result whole at 360x640: her old hand is not shown
+    (the result lists it), the result's area is not cut (issue 38: it was 193 px)."""
+    page, _wire = open_page(server, new_page, BIA, gid)
+    page.wait_for_selector(f"body[data-status={status}]", timeout=5_000)
+    assert page.is_hidden("#hand-box") and page.is_hidden("#center")
+    assert any(t.startswith("Na mão de Bia: ") for t in page.eval_on_selector_all(
+        "#result p", "p => p.map(x => x.textContent)"))
+    web.assert_fits(page)
+    chromium.screenshot(page, f"table-{status}-holder-360x640")
 
 
 def test_the_match_s_end_shows_the_winner_the_totals_and_no_action(
@@ -163,6 +177,7 @@ def test_the_match_s_end_shows_the_winner_the_totals_and_no_action(
     assert web.actions(page) == [] and page.is_hidden("#message")
     web.assert_fits(page)
     chromium.screenshot(page, "table-over-360x640")
+    holder_sees_the_whole_result(server, new_page, gid, "over")
 
 
 def test_a_cancel_is_shown_within_2_s_without_a_tap(server: InProcess,
@@ -437,3 +452,19 @@ def test_a_100_kb_launch_is_refused_once_in_json_and_not_retried(
     answers = [json.loads(b) for u, b in wire.bodies if u.endswith("/api/session")]
     assert answers == [{"error": "too_large", "message": (
         "Pedido grande demais: abra a mesa pelo botão do jogo.")}]
+
+
+def test_the_layout_check_sees_a_block_over_another_and_a_cut_result(
+        server: InProcess, new_page: Any) -> None:
+    """The check of :func:`web_page.assert_fits` itself: the turn line pulled over the
+    melds (issue 38's "Sua vez. 73s" over "(sem jogos)") and a result taller than its
+    area are reported."""
+    gid = server.start_game(chat("-961"), [ANA, BIA])
+    page, _wire = open_page(server, new_page, ANA, gid)
+    assert page.evaluate(web.LAYOUT)["overlap"] == []
+    page.evaluate("() => { document.getElementById('log').style.marginTop = '-30px'; }")
+    assert [line.split()[0] for line in page.evaluate(web.LAYOUT)["overlap"]] == ["board"]
+    page.evaluate("""() => { const r = document.getElementById('result');
+                             r.hidden = false; r.style.height = '2000px'; }""")
+    got = page.evaluate(web.LAYOUT)["result"]
+    assert got["height"] > got["room"] > 0

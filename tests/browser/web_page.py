@@ -132,7 +132,26 @@ TAP_PX = 44
 """The smallest tap target, CSS px (issue 34)."""
 LAYOUT = """() => {
   const vw = window.innerWidth, vh = window.innerHeight, doc = document.scrollingElement;
-  const out = {wide: doc.scrollWidth - vw, tall: doc.scrollHeight - vh, outside: [], small: []};
+  const out = {wide: doc.scrollWidth - vw, tall: doc.scrollHeight - vh, outside: [], small: [],
+               overlap: [], result: null};
+  // the phone's column: each shown block below the one before, none over another (the
+  // turn line over the last side's "(sem jogos)", issue 38)
+  const shown = [...document.querySelectorAll(
+    '#top, #message, #seats, #center, #board, #log > *, #dock')].filter(
+    (n) => n.getClientRects().length && n.getBoundingClientRect().height > 0);
+  if (vw < 720) {
+    for (let k = 1; k < shown.length; k++) {
+      const a = shown[k - 1].getBoundingClientRect(), b = shown[k].getBoundingClientRect();
+      if (b.top < a.bottom - 0.5)
+        out.overlap.push(`${shown[k - 1].id} ${Math.round(a.bottom)} > `
+                         + `${shown[k].id} ${Math.round(b.top)}`);
+    }
+  }
+  const board = document.getElementById('board'), result = document.getElementById('result');
+  if (result && !result.hidden)  // the result whole in the board's area, unscrolled
+    out.result = {height: Math.round(result.getBoundingClientRect().bottom + board.scrollTop
+                                     - board.getBoundingClientRect().top),
+                  room: board.clientHeight};
   for (const b of document.querySelectorAll('#actions button')) {
     const r = b.getBoundingClientRect();
     if (r.top < 0 || r.bottom > vh || r.left < 0 || r.right > vw)
@@ -150,10 +169,14 @@ LAYOUT = """() => {
 
 def assert_fits(page: Any) -> None:
     """Every action button inside the viewport, nothing wider or taller than it, every
-    tap target at least 44x44 CSS px."""
+    tap target at least 44x44 CSS px; on a phone no block of the page's column over
+    another (:data:`LAYOUT`); a deal's or match's result whole in view without scrolling
+    its area."""
     got = page.evaluate(LAYOUT)
-    assert got["outside"] == [] and got["small"] == [], got
+    assert got["outside"] == [] and got["small"] == [] and got["overlap"] == [], got
     assert got["wide"] <= 0 and got["tall"] <= 0, got
+    if got["result"] is not None:
+        assert got["result"]["height"] <= got["result"]["room"], got
 
 
 def wait_version_after(page: Any, seen: int, timeout_ms: int = ANSWER_MS) -> int:

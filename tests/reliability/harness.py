@@ -159,13 +159,19 @@ class Cluster:
         return self.procs[name].wait(timeout)
 
     async def stop(self, names: list[str] | None = None) -> float:
-        """SIGTERM the workers (``names`` or all), wait until they exit; the game time then."""
+        """SIGTERM the workers (``names`` or all) and wait until they exit; the game time
+        the stop was asked at. From then on a stopping worker claims no deadline (by
+        design), so a deadline that falls due while they exit waits for the next worker:
+        "overdue" (:func:`invariants.check_all`) is measured from the SIGTERM, not from the
+        exit, which on a loaded machine may come seconds later (tens of game seconds at
+        the suite's 10x clock)."""
         names = names or [n for n, p in self.procs.items() if p.poll() is None]
+        asked_at = self.now()
         for name in names:
             self.procs[name].send_signal(signal.SIGTERM)
         for name in names:
             await asyncio.to_thread(self.procs[name].wait, 30)
-        return self.now()
+        return asked_at
 
     def log_text(self) -> str:
         """Every worker's log so far."""

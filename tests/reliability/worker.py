@@ -254,10 +254,14 @@ def main() -> None:
     p.add_argument("--master", default="mymaster")
     p.add_argument("--timer-sets", type=int, default=1)
     p.add_argument("--metrics-base", type=int, default=0)
+    p.add_argument("--linger", type=float, default=0.0,
+                   help="seconds the process takes to exit once stopped (a loaded "
+                        "machine's slow teardown; no tick runs meanwhile)")
     opts = p.parse_args()
     logging.basicConfig(level=opts.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     asyncio.run(Worker(opts).run())
+    time.sleep(opts.linger)
 
 
 if __name__ == "__main__":

@@ -262,9 +262,14 @@ window.BuracoDraw = (function () {
   // ---- the hand and its actions ---------------------------------------------------------
   function renderHand(view, texts, sort, press) {
     const box = $("hand-box");
-    // no hand, or an empty one with nothing to do (the deal is over)
-    box.hidden = !view.hand || (!view.hand.cards.length && view.status !== "playing");
-    if (box.hidden) return;
+    // no hand, or the deal is over: the result lists the cards left in every hand and
+    // gets the room (issue 38: at 360x640 a greyed old hand left it 193 px)
+    box.hidden = !view.hand || view.status === "between" || view.status === "over"
+      || (!view.hand.cards.length && view.status !== "playing");
+    if (box.hidden) {
+      $("hand").replaceChildren();  // no card of an old hand is left to tap
+      return;
+    }
     $("hand-title").textContent = view.hand.title;
     const cards = view.hand.cards.slice();
     if (sort === "rank") cards.sort((a, b) => rankOf(a) - rankOf(b) || a.index - b.index);
