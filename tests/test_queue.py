@@ -418,3 +418,19 @@ async def test_an_invitation_does_not_seat_someone_playing_another_game(
     await svc.join_code(ChatRef(platform="tg", chat_id="4"), tg(4), code)
     other = next(g for g in await games_of(svc) if g.chat.key == "tg:-200")
     assert [p.key for _s, p in other.humans()] == ["tg:3", "tg:4"]
+
+
+async def test_a_matchmade_table_is_named_by_a_person_never_by_an_id(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: a table formed in private chats (which have no title) is "Mesa de
+    <name>" in each hand and turn ping, never a user id or the game's code."""
+    svc = worker(redis, clock)
+    for n, name in ((1, "Ana"), (2, "Bia")):
+        await svc.seek(ChatRef(platform="tg", chat_id=str(n)), tg(n, name), "tranca 2")
+    effects = await svc.form_tables()
+    (game,) = await games_of(svc)
+    named = f"Mesa de {game.creator.name}"
+    assert game.creator.name in ("Ana", "Bia")
+    assert sorted(e.view.lines[0] for e in effects if e.kind == "hand") == [
+        f"Mesa: {named}"] * 2
+    assert [e.text for e in effects if e.kind == "turn"] == [f"Sua vez em {named}."]
