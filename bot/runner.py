@@ -379,10 +379,14 @@ class GameRunner:
         ``platforms``: the chat platforms this process delivers to (``{"dc"}``); a
         claimed game of another platform is handed back, due again in ``HANDOFF_S``, for
         that platform's workers (one Redis serves both: a Discord process must not play a
-        Telegram game it cannot show). None: every game."""
-        now = self.clock.now() if now is None else now
+        Telegram game it cannot show). None: every game.
+
+        Without ``now``, each game is stepped at the time of its own step (the clock read
+        again): a step that took long must not stamp the next game's move in the past,
+        with its next deadline already overdue."""
+        claimed = await self.due(now, limit)
         out: list[Effect] = []
-        for gid in await self.due(now, limit):
+        for gid in claimed:
             out += await self.tick_game(gid, now, platforms)
         return out
 

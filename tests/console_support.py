@@ -1,4 +1,4 @@
-"""Shared helper of the terminal tests (tests/test_console*.py, tests/test_narration.py):
+"""Shared helpers of the terminal tests (tests/test_console*.py, tests/test_narration.py):
 a :class:`adapters.console.app.ConsoleGame` over the in-memory store that reads scripted
 lines instead of the keyboard and prints into a string."""
 
@@ -40,3 +40,18 @@ def typed_game(lines: list[str], deck_fn: Callable[[Rules], list[Card]], width: 
         return line
 
     return ConsoleGame(svc, console, read=read), out
+
+
+async def played(read: Callable[[str], str], preset: str, players: int,
+                 **service_kw: Any) -> tuple[ConsoleGame, str]:
+    """A whole terminal match of ``preset`` for ``players`` (set up, then played until
+    ``read`` raises EOFError or the person quits) on a 120-column console without colour,
+    ``read`` answering every prompt; ``service_kw`` go to
+    :func:`test_service_support.make_service`. Returns the game and what it printed."""
+    clock = FakeClock()
+    svc = make_service(MemoryStore(clock), clock, **service_kw)
+    out = io.StringIO()
+    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None), read=read)
+    assert await game.setup(preset, players)
+    await game.play()
+    return game, out.getvalue()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from console_support import typed_game
+from console_support import played, typed_game
 from rich.console import Console
 from test_service_support import FakeClock, SeededDecks, make_service, seeded_ai
 
@@ -118,14 +118,9 @@ async def play_seeded_duel(after: list[str] | None = None) -> str:
             raise EOFError
         return line
 
-    clock = FakeClock()
-    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), chooser=seeded_ai,
-                       next_deal_s=3600)
-    out = io.StringIO()
-    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None), read=read)
-    assert await game.setup("buraco", 2)
-    await game.play()
-    return out.getvalue()
+    _game, text = await played(read, "buraco", 2, deck_fn=SeededDecks(), chooser=seeded_ai,
+                               next_deal_s=3600)
+    return text
 
 
 async def test_the_last_prompt_answers_what_changes_nothing_until_enter() -> None:

@@ -7,15 +7,12 @@ starts a match of it."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 
-from rich.console import Console
+from console_support import played
 from test_console import SeededDecks, seeded_ai
-from test_service_support import FakeClock, make_service
 
 from adapters.console.app import ConsoleGame
-from bot.memstore import MemoryStore
 
 BETWEEN = "(Enter para a próxima mão) > "
 TRANCA = ("Começar uma partida de Tranca (2 jogadores: você e 1 robô; uma mão só)? Esta "
@@ -45,14 +42,9 @@ async def duel(between: list[str], last: list[str] | None = None,
             return line
         return next(moves)
 
-    clock = FakeClock()
-    svc = make_service(MemoryStore(clock), clock, deck_fn=SeededDecks(), chooser=seeded_ai,
-                       next_deal_s=3600)
-    out = io.StringIO()
-    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None), read=read)
-    assert await game.setup("buraco", 2)
-    await game.play()
-    return game, out.getvalue(), prompts
+    game, text = await played(read, "buraco", 2, deck_fn=SeededDecks(), chooser=seeded_ai,
+                              next_deal_s=3600)
+    return game, text, prompts
 
 
 async def test_a_variant_typed_between_deals_asks_as_mid_turn_and_no_keeps_the_match(

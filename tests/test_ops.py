@@ -4,7 +4,6 @@ platform errors and 429s) and a health endpoint ready only while Redis answers."
 
 from __future__ import annotations
 
-import socket
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -13,6 +12,7 @@ from typing import Any
 import aiohttp
 import pytest
 import redis.asyncio as aioredis
+from net_support import free_port
 from telegram.error import BadRequest, RetryAfter
 
 from adapters import deadline
@@ -28,12 +28,6 @@ ANA = PlayerRef(platform="tg", user_id="1", name="Ana")
 
 def value(name: str, **labels: str) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def scrape(port: int, path: str) -> tuple[int, str]:

@@ -5,35 +5,25 @@ answers while Redis cannot, the process and tick series."""
 from __future__ import annotations
 
 import os
-import socket
 import time
 import uuid
 from typing import Any
 
 import aiohttp
 import pytest
+from net_support import free_port
 from redis.exceptions import RedisClusterUnreachableError
+from test_ops import value
 
 from adapters import deadline
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.ops import series
 from adapters.ops.health import MIN_FAILURES, CallWindow
-from adapters.ops.metrics import REGISTRY
 from adapters.ops.server import start_ops, stop_ops
 from adapters.storage.budget import BudgetBackoff, RetryBudgetSpent
 from adapters.storage.connect import open_store
 from adapters.storage.keys import StoreKeys
 from bot.effects import ChatRef, TableView, View
-
-
-def value(name: str, **labels: str) -> float:
-    return REGISTRY.get_sample_value(name, labels) or 0.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Clock:

@@ -14,6 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from net_support import free_port
 
 from adapters import logsafe
 from adapters.discord.process import running_line as discord_line
@@ -33,12 +34,6 @@ DOWN = "redis://127.0.0.1:1/0"  # nothing listens there
 
 def settings(**values: object) -> Settings:
     return Settings(_env_file=None, telegram_token=TOKEN, **values)  # type: ignore[arg-type]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def test_telegram_says_it_polls_with_no_pause_by_default() -> None:

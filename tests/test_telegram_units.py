@@ -4,11 +4,11 @@ command registration and the webhook's secret-token check."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from typing import Any
 
 import httpx
 import pytest
+from net_support import free_port
 from telegram import InlineKeyboardButton
 
 from adapters.telegram import render
@@ -167,12 +167,6 @@ async def test_commands_are_registered_in_portuguese_english_and_italian(tg: Tg)
 
 
 # ---- webhook ----------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 async def test_webhook_refuses_a_wrong_secret_and_serves_the_right_one(tg: Tg) -> None:
     port = free_port()
     update = {"update_id": 77, "message": {

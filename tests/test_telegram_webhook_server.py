@@ -6,10 +6,10 @@ worker is stopping, 200 when the handlers are done; a stop waits for the updates
 from __future__ import annotations
 
 import asyncio
-import socket
 from typing import Any
 
 import httpx
+from net_support import free_port
 from telegram.ext import SimpleUpdateProcessor
 
 from adapters.telegram.webhook import SECRET_HEADER, WebhookServer
@@ -17,12 +17,6 @@ from adapters.telegram.webhook import SECRET_HEADER, WebhookServer
 SECRET = "s3cret_token-1"
 UPDATE = {"update_id": 7, "message": {"message_id": 1, "date": 0, "text": "/placar",
                                       "chat": {"id": -5, "type": "group", "title": "M"}}}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class FakeApplication:

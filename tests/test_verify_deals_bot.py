@@ -7,13 +7,12 @@ play, a bad argument; the terminal's ``verificar``."""
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 from typing import Any
 
 import pytest
-from rich.console import Console
+from console_support import played
 from season_support import Redis, redis, worker
 from test_delivery import CHAT as DCHAT
 from test_delivery import Recorder
@@ -25,7 +24,6 @@ from test_telegram_app import GROUP, Tg, open_table, tg
 
 from adapters.console.app import CHAT as TERMINAL
 from adapters.console.app import ME as TERMINAL_ME
-from adapters.console.app import ConsoleGame
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import GameRefs
@@ -300,13 +298,7 @@ async def test_the_terminal_shows_the_commitment_before_the_hand_and_verificar_a
             raise EOFError
         return line
 
-    clock = FakeClock()
-    svc = make_service(MemoryStore(clock), clock, deck_fn=None, next_deal_s=0)
-    out = io.StringIO()
-    game = ConsoleGame(svc, Console(file=out, width=120, color_system=None), read=read)
-    assert await game.setup("justificado", 2)
-    await game.play()
-    text = out.getvalue()
+    _game, text = await played(read, "justificado", 2, deck_fn=None, next_deal_s=0)
     assert text.index("Compromisso do baralho (SHA-256): ") < text.index("Sua mão (11 cartas)")
     verdict = text[text.index("Conferência do embaralhamento do jogo"):]
     assert "Mão 1: OK (compromisso " in verdict

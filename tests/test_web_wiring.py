@@ -5,7 +5,6 @@ hand: the signed link), only when the web settings are set."""
 
 from __future__ import annotations
 
-import socket
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
+from net_support import free_port
 from pydantic import ValidationError
 
 from adapters.discord.items import build_view
@@ -54,12 +54,6 @@ def test_bad_web_settings_say_what_they_accept() -> None:
 def test_without_web_settings_nothing_is_served() -> None:
     settings = Settings(_env_file=None)
     assert settings.web_port is None and settings.web_public_url is None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def test_web_table_serves_the_page_in_process_and_stops_with_the_last_platform() -> None:

@@ -7,24 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 import time
 import uuid
 from collections.abc import AsyncIterator
 
 import aiohttp
+from net_support import free_port
 from servers import HOST, Servers, cli
 
 from adapters.ops.server import start_ops, stop_ops
 from adapters.storage.connect import RedisTarget, open_store
 
 POLL_S = 0.05
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 async def get(http: aiohttp.ClientSession, port: int, path: str) -> tuple[int, str]:

@@ -75,6 +75,18 @@ def press_and_wait(emu: Emulator, person: Person, message: BotMessage, label: st
     return changed(emu, message, fetch)
 
 
+def open_with_two_robots(emu: Emulator, group: Group, opener: Person,
+                         joiner: Person) -> BotMessage:
+    """``opener`` opens a Buraco table in ``group`` (``/novojogo buraco``), ``joiner``
+    sits by "Entrar", the opener adds two robots and starts it; the started table."""
+    emu.command_in_group(group, opener, "/novojogo buraco")
+    lobby = table(emu, group)
+    lobby = press_and_wait(emu, joiner, lobby, "Entrar", lambda: table(emu, group))
+    lobby = press_and_wait(emu, opener, lobby, "Robô", lambda: table(emu, group))
+    lobby = press_and_wait(emu, opener, lobby, "Robô", lambda: table(emu, group))
+    return press_and_wait(emu, opener, lobby, "Iniciar", lambda: table(emu, group))
+
+
 def deal_result(emu: Emulator, group: Group = GROUP) -> str | None:
     """The group message announcing the end of deal 1, once it exists."""
     for message in emu.messages(group.chat_id):

@@ -18,19 +18,16 @@ import secrets
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import redis
-from test_e2e_telegram import ANA, TOKEN, hand, play_turn, press_and_wait, table
+from test_e2e_telegram import ANA, hand, play_turn, press_and_wait, table
 from tg_emulator import (
     Emulator,
     Group,
     emulator_missing,
-    forget,
     run_bot,
-    start_emulator,
     store_prefix,
     wait_for,
 )
@@ -45,13 +42,6 @@ pytestmark = [
                        reason=f"e2e needs the emulator: {emulator_missing()}"),
     pytest.mark.skipif(REDIS_URL is None, reason="the game must outlive the bot: REDIS_URL"),
 ]
-
-
-@pytest.fixture
-def emu() -> Iterator[Emulator]:
-    with start_emulator(TOKEN) as emulator:
-        yield emulator
-    forget(REDIS_URL or "", emulator)
 
 
 def _robot_thinking(client: redis.Redis, prefix: str, gid: str, killed_at: float) -> bool:

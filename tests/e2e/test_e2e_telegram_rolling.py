@@ -23,24 +23,21 @@ import secrets
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import redis
-from test_e2e_telegram import TOKEN, play_turn, press_and_wait, table
+from test_e2e_telegram import open_with_two_robots, play_turn, table
 from tg_emulator import (
     Emulator,
     Group,
     Person,
     RoundRobinProxy,
     emulator_missing,
-    forget,
     free_port,
     run_bot,
-    start_emulator,
     store_prefix,
     wait_for,
 )
@@ -57,14 +54,6 @@ pytestmark = [
     pytest.mark.skipif(REDIS_URL is None,
                        reason="two workers share their state through the Redis at REDIS_URL"),
 ]
-
-
-@pytest.fixture
-def emu() -> Iterator[Emulator]:
-    """The emulator; afterwards every Redis key this run made is deleted."""
-    with start_emulator(TOKEN) as emulator:
-        yield emulator
-    forget(REDIS_URL or "", emulator)
 
 
 def tables_of_this_run() -> list[tuple[Group, list[Person]]]:
@@ -86,13 +75,7 @@ def open_and_play(emu: Emulator, group: Group, people: list[Person],
     time goes to ``refreshed``): a hand edit waiting in the coalescer of a SIGKILLed
     worker dies with it (the press itself was applied: the applied sets say so)."""
     try:
-        first, second = people
-        emu.command_in_group(group, first, "/novojogo buraco")
-        lobby = table(emu, group)
-        lobby = press_and_wait(emu, second, lobby, "Entrar", lambda: table(emu, group))
-        lobby = press_and_wait(emu, first, lobby, "Robô", lambda: table(emu, group))
-        lobby = press_and_wait(emu, first, lobby, "Robô", lambda: table(emu, group))
-        press_and_wait(emu, first, lobby, "Iniciar", lambda: table(emu, group))
+        open_with_two_robots(emu, group, *people)
         while not stop.is_set():
             try:
                 if not any(play_turn(emu, p, group) for p in people):

@@ -12,33 +12,28 @@ from __future__ import annotations
 import itertools
 import os
 import secrets
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from test_e2e_telegram import (
     ANA,
     BIA,
-    TOKEN,
     assert_no_hand_card_in_group,
     deal_result,
     group_edit_times,
     most_in_a_minute,
+    open_with_two_robots,
     play_deal,
     play_edit_times,
-    press_and_wait,
     side_totals,
-    table,
 )
 from tg_emulator import (
     Emulator,
     Group,
     RoundRobinProxy,
     emulator_missing,
-    forget,
     free_port,
     run_bot,
-    start_emulator,
     wait_for,
 )
 
@@ -52,15 +47,6 @@ pytestmark = [
     pytest.mark.skipif(REDIS_URL is None,
                        reason="two workers share their state through the Redis at REDIS_URL"),
 ]
-
-
-@pytest.fixture
-def emu() -> Iterator[Emulator]:
-    """The emulator, and afterwards the deletion of every Redis key this run made (all
-    under the emulator's own REDIS_PREFIX, ``store_prefix``)."""
-    with start_emulator(TOKEN) as emulator:
-        yield emulator
-    forget(REDIS_URL or "", emulator)
 
 
 def test_two_webhook_workers_behind_one_url_play_a_deal(emu: Emulator, tmp_path: Path) -> None:
@@ -90,12 +76,7 @@ def play(emu: Emulator, group: Group) -> None:
     """Open, join, start and play deal 1; the table stays one message edited in place."""
     setups = [c["body"] for c in emu.calls() if c["method"] == "setWebhook"]
     assert [(b["url"], b["secret_token"]) for b in setups] == [(setups[0]["url"], SECRET)] * 2
-    emu.command_in_group(group, ANA, "/novojogo buraco")
-    lobby = table(emu, group)
-    lobby = press_and_wait(emu, BIA, lobby, "Entrar", lambda: table(emu, group))
-    lobby = press_and_wait(emu, ANA, lobby, "Robô", lambda: table(emu, group))
-    lobby = press_and_wait(emu, ANA, lobby, "Robô", lambda: table(emu, group))
-    started = press_and_wait(emu, ANA, lobby, "Iniciar", lambda: table(emu, group))
+    started = open_with_two_robots(emu, group, ANA, BIA)
     assert "Vez de Ana." in started.text
     result = play_deal(emu, [ANA, BIA], group=group)
     totals = side_totals(result)

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from harness import Cluster, Table, buttons
 from invariants import check_all
+from net_support import free_port
 from test_rel_load import report, route
 
 GAMES = 40
@@ -135,12 +136,6 @@ async def test_a_live_game_is_not_counted_as_stalled_for_the_time_workers_take_t
     assert time.monotonic() - began >= 4.0
     rep = await check_all(cluster.client, cluster.prefix, [t.gid for t in tables], stopped_at)
     assert rep.live > 0 and rep.violations == [] and rep.stalled == 0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class RedisServer:
