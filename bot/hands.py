@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot import narration, play, staged
-from bot.effects import Effect, HandView, View, pack
+from bot.effects import ChatRef, Effect, HandView, View, pack
 from bot.i18n import N_, Translator
 from bot.model import Game
 from engine.errors import IllegalAction
@@ -94,8 +94,7 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
             game.id, s.ver, "u" if f["selected"] or f["group"] else "t", f["index"])}
             for f in faces[start:start + CARDS_PER_ROW]])
     place = game.place_of(seat)  # issue 35: the person's own place, never another's id
-    lines = [_("Mesa: {title}", title=place.title or (
-        game.chat.chat_id if place.key == game.chat.key else game.id))]
+    lines = [_("Mesa: {title}", title=place_title(game, place, _))]
     lines += _pick_lines(game, seat, view, _)
     own = narration.own_line(game, seat, _, view.drawn, view.turn_count, view.drawn_more)
     if own:
@@ -242,3 +241,17 @@ def _pick_lines(game: Game, seat: int, view: Any, _: Translator) -> list[str]:
                            else _("(não formam um jogo novo)"))
         lines.append(line)
     return lines
+
+
+def place_title(game: Game, place: ChatRef, _: Translator) -> str:
+    """How the table is named to a person whose place is ``place`` (the hand's "Mesa:"
+    line, the turn ping): the place's title; a private chat has none, so the game's own
+    chat's title, else "Mesa de <who opened it>" (a table the queue formed, issue 35),
+    never an id or a code; an untitled chat of a group's game keeps its id as before."""
+    if place.title:
+        return place.title
+    if game.chat.title:
+        return game.chat.title
+    if place.key == game.chat.key and not game.matched:
+        return game.chat.chat_id
+    return _("Mesa de {name}", name=game.creator.name)

@@ -1,6 +1,7 @@
 """The invitation calls of the service (issue 35, :mod:`bot.invites`): ``/convidar``,
 ``/convidar retirar [código]`` and ``/entrar <código>`` from any chat on either platform.
-:class:`bot.service.Service` mixes them in; the plumbing is :class:`bot.runner.GameRunner`'s."""
+:class:`bot.service.Service` mixes them in; the plumbing is :class:`bot.runner.GameRunner`'s
+(through :class:`bot.queue_calls.QueueCalls`: a seat taken leaves the queue)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from bot import invites, places
 from bot.chat_calls import CHAT_BIND_TTL_S
 from bot.effects import ChatRef, Effect, PlayerRef, Reply
 from bot.i18n import N_, Translator
-from bot.runner import GameRunner
+from bot.queue_calls import QueueCalls
 
 WITHDRAW_WORDS = {"retirar", "withdraw", "ritira", "ritirare"}
 ALL_WORDS = {"todos", "all", "tutti"}
@@ -19,11 +20,12 @@ InviteLinks = Callable[[str], list[str]]
 INVITED = N_("Convite para esta mesa: {code}\nQuem recebe entra de qualquer grupo ou do "
              "privado com o bot, no Telegram ou no Discord, com /entrar {code}\nVale "
              "{minutes} min e um lugar. Para retirar: /convidar retirar {code}")
+PLAYING = N_("Você está numa partida em andamento: termine-a antes de entrar em outra mesa.")
 WITHDRAWN = N_("Convite retirado.")
 WITHDRAWN_ALL = N_("Convites retirados.")
 
 
-class InviteCalls(GameRunner):
+class InviteCalls(QueueCalls):
     """``/convidar`` and ``/entrar <código>`` (see the module docstring).
     ``invite_ttl_s``: how long a code seats someone (``INVITE_TTL_S``); ``invite_links``:
     per platform (``"tg"``), the links its adapter offers for a code."""
@@ -75,7 +77,9 @@ class InviteCalls(GameRunner):
         the lobby the code belongs to, from ``chat``, which becomes a place of the table
         and is bound to it (so its commands and buttons find it). Refused, changing
         nothing: a code that is malformed, unknown, used, withdrawn or expired; a chat
-        that has another table; and what ``/entrar`` refuses (a full or started table)."""
+        that has another table; a person playing another game (:data:`PLAYING`, issue 35);
+        and what ``/entrar`` refuses (a full or started table). A seat taken takes the
+        person out of the queue (:meth:`took_seat`)."""
         code = invites.norm_code(text)
         gid = await self.store.invite_game(code) if code is not None else None
         if code is None or gid is None:
@@ -88,6 +92,10 @@ class InviteCalls(GameRunner):
             if not await self._fresh(update, chat):
                 return []
             return await self._reply(chat, user, invites.OTHER_GAME_HERE)
+        if await self.playing(user, but=gid) is not None:  # issue 35: one game at a time
+            if not await self._fresh(update, chat):
+                return []
+            return await self._reply(chat, user, PLAYING)
         bound = active is None and await self.store.bind_chat(chat.key, gid, CHAT_BIND_TTL_S)
         now = self.clock.now()
         out = await self._run(gid, user, lambda g: invites.take_seat(g, user, code, chat, now),
@@ -96,4 +104,5 @@ class InviteCalls(GameRunner):
         game = got[1] if got is not None else None  # redelivery must find the game
         if bound and (game is None or not places.has_place(game, chat)):
             await self.store.unbind_chat(chat.key, gid)  # the seat was refused
+        await self.took_seat(gid, user)
         return out

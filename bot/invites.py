@@ -40,6 +40,8 @@ ONLY_CREATOR_WITHDRAWS = N_("Só quem abriu a mesa pode retirar convites.")
 NONE_TO_WITHDRAW = N_("Não há convite para retirar.")
 OTHER_GAME_HERE = N_("Este chat já tem uma mesa: termine-a ou use o convite em outro chat "
                      "(por exemplo, no privado com o bot).")
+CODE_NEEDED = N_("Para sentar nesta mesa daqui é preciso um código de convite: peça um a "
+                 "quem está na mesa (/convidar) e mande /entrar <código>.")
 
 
 def new_code() -> str:
@@ -109,3 +111,15 @@ def take_seat(game: Game, user: PlayerRef, code: str, chat: ChatRef, now: float)
     game.seats.append(Seat(player=user, where="" if home else chat.key))
     game.touched = now
     return Outcome([views.table_effect(game)])
+
+
+def join_from(game: Game, user: PlayerRef, chat: ChatRef | None, now: float) -> Outcome:
+    """Entrar (the button or ``/entrar`` with no code) pressed in ``chat``: in the game's
+    own chat (or where the platform names none) it is :func:`bot.lobby.join`; in another
+    place of a lobby (a chat that joined by code) only a code seats someone, since each
+    code is good for one seat (docs/guia.md §7): refused with :data:`CODE_NEEDED`. A
+    person seated there who left while the game runs takes their seat back as anywhere."""
+    if (chat is not None and chat.key != game.chat.key and game.status == "lobby"
+            and game.seat_of(user) is None):
+        raise Refusal(CODE_NEEDED)
+    return lobby.join(game, user, now)

@@ -21,7 +21,8 @@ from engine.errors import IllegalAction
 from engine.rules import Rules, make_rules
 
 SERVICE_OPTIONS = {"timer", "shuffle", "sortear", "tempo"}
-_SAME_OPTION = {"tempo": "timer", "sortear": "shuffle"}
+_SAME_OPTION = {"tempo": "timer", "sortear": "shuffle", "robos": "robots", "robôs": "robots",
+                "robot": "robots"}
 """Options with two names: ``timer=60 tempo=90`` gives the same option twice."""
 _TRUE = {"1", "true", "sim", "yes", "on", "si", "sì"}
 _FALSE = {"0", "false", "nao", "não", "no", "off"}
@@ -58,7 +59,7 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
     preset = variants.DEFAULT_PRESET  # RULES A0: no variant named, Bossa Nova
     options: dict[str, Any] = {}
     timer, shuffle = default_timer, False
-    _no_repeats(args)
+    no_repeats(args)
     for i, token in enumerate(args.split()):
         if "=" not in token:
             if i > 0:
@@ -85,7 +86,7 @@ def parse_args(args: str, default_timer: int) -> tuple[str, dict[str, Any], int,
     return play.preset_key(preset), options, timer, shuffle
 
 
-def _no_repeats(args: str) -> None:
+def no_repeats(args: str) -> None:
     """:class:`Refusal` naming the first option given twice in ``args`` (by either of its
     names, :data:`_SAME_OPTION`)."""
     given: set[str] = set()

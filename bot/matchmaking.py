@@ -20,7 +20,7 @@ from bot import lobby, places, play, variants
 from bot.effects import ChatRef, PlayerRef
 from bot.i18n import N_
 from bot.model import Game, Seat
-from bot.outcome import Refusal
+from bot.outcome import Refusal, echo
 
 QUEUE_TTL_S = 600
 """An entry expires after 10 minutes (the person is told; ``/procurar`` again)."""
@@ -32,6 +32,8 @@ MAX_ROBOT_WAIT_MIN = 10
 DEFAULT_PRESET = variants.DEFAULT_PRESET
 BAD_SIZE = N_("Mesas de 2 ou de 4: /procurar [variante] [2|4] [robos=minutos].")
 BAD_ROBOTS = N_("Robôs depois de quantos minutos? Use robos=1 a robos=10.")
+NOT_TAKEN = N_("A fila não usa a opção {key}: a mesa dela segue as regras da variante. Use "
+               "/procurar [variante] [2|4] [robos=minutos].")
 SIZE_NOT_PLAYED = N_("{name} não se joga com {n} jogadores.")
 
 
@@ -39,10 +41,15 @@ def parse(args: str) -> tuple[str, int, int]:
     """``"tranca 2 robos=3"`` -> ``("tranca", 2, 180)``: the preset (default
     :data:`DEFAULT_PRESET`), the table size (default 4) and the robots' wait in seconds
     (0: never). :class:`Refusal` for an unknown variant, a size other than 2 or 4 or one
-    the variant is not played with, a robots' wait outside 1 to 10 minutes."""
+    the variant is not played with, a robots' wait outside 1 to 10 minutes, an option
+    given twice (:func:`bot.lobby.no_repeats`, as ``/novojogo`` says it) or one the queue
+    does not take (:data:`NOT_TAKEN`: a table option such as ``target=``)."""
     preset, size, robots = DEFAULT_PRESET, 4, 0
+    lobby.no_repeats(args)
     for token in args.lower().split():
-        key, _eq, value = token.partition("=")
+        key, eq, value = token.partition("=")
+        if eq and key not in ("robos", "robôs", "robots", "robot"):
+            raise Refusal(NOT_TAKEN, key=echo(key))
         if key in ("robos", "robôs", "robots", "robot"):
             minutes = int(value) if value.isdigit() else 0
             if not 1 <= minutes <= MAX_ROBOT_WAIT_MIN:

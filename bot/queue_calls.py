@@ -31,9 +31,13 @@ FORMED_LEASE_S = 30.0
 """A formed table whose game was not made this long after is made by another worker."""
 QUEUED = N_("Você está na fila de {name} ({n} jogadores): {waiting} esperando. A mesa "
             "abre no seu privado assim que se formar. Para sair: /sairfila")
+ROBOTS_AFTER = N_("Se a mesa não se completar em {minutes} min, robôs ocupam os lugares "
+                  "vazios.")
 ALREADY = N_("Você já está na fila ({queue}). Para sair: /sairfila")
 SEATED = N_("Você já está numa mesa formada pela fila: termine-a (ou /sair) antes de "
             "procurar outra.")
+IN_GAME = N_("Você já está numa mesa ({table}): termine-a, ou saia dela antes de começar, "
+             "para procurar outra.")
 LEFT = N_("Você saiu da fila.")
 LEAVE_BUTTON = N_("Sair da fila")
 NOT_QUEUED = N_("Você não está na fila.")
@@ -49,12 +53,16 @@ class QueueStore(Protocol):
     """What the calls need of the queue's store (adapters/storage/queue.py)."""
 
     async def join(self, person: str, queue: str, rating: float, now: float,
-                   entry: dict[str, Any], over_game: str = "") -> tuple[str, str]:
+                   entry: dict[str, Any], over_games: str = "") -> tuple[str, str]:
         """Queue a person (see the adapter)."""
         ...
 
-    async def seated_at(self, person: str) -> str | None:
-        """The game a formation seated the person at."""
+    async def seated_at(self, person: str) -> list[str]:
+        """The games the person took a seat at (some may be over)."""
+        ...
+
+    async def sit(self, person: str, game_id: str) -> None:
+        """The person took a seat at a game: recorded, and out of the queue at once."""
         ...
 
     async def leave(self, person: str) -> str | None:
@@ -131,19 +139,22 @@ class QueueCalls(GameRunner):
         except Refusal as err:
             return [Reply(player=user, text=err.render(_))]
         now = self.clock.now()
-        over = await self._over(await self.queue.seated_at(user.key))
+        over = [gid for gid in await self.queue.seated_at(user.key)
+                if await self._over(gid, user)]
         status, value = await self.queue.join(
             user.key, f"{preset}:{size}", await self._rating(user), now,
-            matchmaking.entry(chat, user, robots, now), over)
+            matchmaking.entry(chat, user, robots, now), " ".join(over))
         if status == "seated":
-            return [Reply(player=user, text=_(SEATED))]
+            return [Reply(player=user, text=await self._seated_text(value, _))]
         if status == "queued":
             name, _sep, n = value.partition(":")
             return [Reply(player=user, text=_(ALREADY, queue=f"{variants.TITLES.get(name, name)}"
                                                             f" {n}"))]
         leave = Button(label=_(LEAVE_BUTTON), data=pack(QUEUE_ID, 0, QUEUE_LEAVE))
-        return [Reply(player=user, text=_(QUEUED, name=variants.TITLES.get(preset, preset),
-                                          n=size, waiting=int(value)), buttons=[[leave]])]
+        text = _(QUEUED, name=variants.TITLES.get(preset, preset), n=size, waiting=int(value))
+        if robots:
+            text += "\n" + _(ROBOTS_AFTER, minutes=robots // 60)
+        return [Reply(player=user, text=text, buttons=[[leave]])]
 
     async def unseek(self, chat: ChatRef | None, user: PlayerRef, *,
                      update: str | None = None) -> list[Effect]:
@@ -179,19 +190,65 @@ class QueueCalls(GameRunner):
         await self.queue.block(user.key, found[0].key)
         return [Reply(player=user, text=_(BLOCKED, name=found[0].name))]
 
-    async def _over(self, gid: str | None) -> str:
-        """``gid`` when that game is gone or over (its seat no longer holds), else ''.
-        A formed table whose game is not made yet is not gone (a trial of the fault test:
-        a person who queued again in that moment sat at two tables)."""
-        if gid is None or self.queue is None:
-            return ""
+    async def _seated_text(self, gid: str, _: Translator) -> str:
+        """What a person told they hold a seat at game ``gid`` reads: :data:`SEATED` for
+        a table the queue formed, :data:`IN_GAME` (naming the table) for any other."""
+        try:
+            got = await self.store.load_game(gid)
+            game = self._parsed(gid, got) if got is not None else None
+        except CorruptGame:
+            game = None
+        if game is None or game.matched:
+            return _(SEATED)
+        return _(IN_GAME, table=game.chat.title or game.creator.name)
+
+    async def _over(self, gid: str, user: PlayerRef) -> bool:
+        """Whether ``user``'s seat at game ``gid`` no longer holds: the game is gone or
+        over, or they are not seated at it (they left its lobby). A formed table whose
+        game is not made yet is not gone (a trial of the fault test: a person who queued
+        again in that moment sat at two tables); nor is a game that cannot be read."""
+        if self.queue is None:
+            return False
         try:
             got = await self.store.load_game(gid)
             if got is None:
-                return "" if await self.queue.pending(gid) else gid
-            return gid if self._parsed(gid, got).status == "over" else ""
+                return not await self.queue.pending(gid)
+            game = self._parsed(gid, got)
+            return game.status == "over" or game.seat_of(user) is None
         except CorruptGame:
-            return ""
+            return False
+
+    async def took_seat(self, gid: str, user: PlayerRef) -> None:
+        """After a call that may have seated ``user`` at game ``gid`` (a lobby's Entrar,
+        ``/novojogo``, an invitation): when they hold a seat there, it is recorded with the
+        queue and they leave the queue in the same step (:meth:`QueueStore.sit`), so the
+        queue never seats them at a second table (issue 35). A failure is logged: the
+        seat stands, and ``/procurar`` checks again."""
+        if self.queue is None:
+            return
+        try:
+            got = await self.store.load_game(gid)
+            if got is None or self._parsed(gid, got).seat_of(user) is None:
+                return
+            await self.queue.sit(user.key, gid)
+        except Exception as err:
+            log.error("queue: recording a seat failed (%s)", type(err).__name__)
+
+    async def playing(self, user: PlayerRef, but: str = "") -> str | None:
+        """The game (other than ``but``) ``user`` holds a seat at that is being played
+        (dealt, not over), or None: an invitation does not seat them at a second one."""
+        if self.queue is None:
+            return None
+        for gid in await self.queue.seated_at(user.key):
+            try:
+                got = await self.store.load_game(gid) if gid != but else None
+                game = self._parsed(gid, got) if got is not None else None
+            except CorruptGame:
+                continue
+            if game is not None and game.status in ("playing", "between") \
+                    and game.seat_of(user) is not None:
+                return gid
+        return None
 
     async def _rating(self, user: PlayerRef) -> float:
         """The person's global rating as shown (1000 for a new person, or without a

@@ -35,7 +35,7 @@ from bot.invite_calls import InviteCalls
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
-from bot.queue_calls import QUEUE_ID, QUEUE_LEAVE, QueueCalls, QueueStore
+from bot.queue_calls import QUEUE_ID, QUEUE_LEAVE, QueueStore
 from bot.replay_calls import ReplayCalls
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
 from bot.season import config
@@ -61,7 +61,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
 
 
 class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls,
-              InviteCalls, QueueCalls):
+              InviteCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
     ``turn_timer_s`` default turn deadline; ``ai_pace_s`` seconds between two AI actions
@@ -140,6 +140,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         await self._announce(game.id, 1)
         if update is not None:  # marked once done: a redelivery after a crash is served
             await self.store.first_seen(update, UPDATE_TTL_S, chat.key)
+        await self.took_seat(game.id, user)  # issue 35: out of the queue
         return [views.table_effect(game)]
 
     async def _opened_by(self, gid: str, update: str | None) -> list[Effect] | None:
@@ -178,15 +179,24 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
 
     async def join(self, chat: ChatRef, user: PlayerRef, *,
                    update: str | None = None) -> list[Effect]:
-        """``/entrar``: take the next free seat of the chat's lobby."""
-        return await self._chat_call(chat, user, update,
-                                     lambda g: lobby.join(g, user, self.clock.now()))
+        """``/entrar``: take the next free seat of the chat's lobby (and leave the queue,
+        :meth:`took_seat`)."""
+        gid = await self._chat_game(chat, user, update)
+        if isinstance(gid, list):
+            return gid
+        out = await self._run(gid, user,
+                              lambda g: invites.join_from(g, user, chat, self.clock.now()),
+                              update=update, chat=chat)
+        await self.took_seat(gid, user)
+        return out
 
     async def join_game(self, game_id: str, user: PlayerRef, *,
                         update: str | None = None) -> list[Effect]:
         """Deep link ``/start j<game_id>``: join by game id (from a private chat)."""
-        return await self._run(game_id, user, lambda g: lobby.join(g, user, self.clock.now()),
-                               update=update)
+        out = await self._run(game_id, user, lambda g: lobby.join(g, user, self.clock.now()),
+                              update=update)
+        await self.took_seat(game_id, user)
+        return out
 
     async def leave(self, chat: ChatRef, user: PlayerRef, *,
                     update: str | None = None) -> list[Effect]:
@@ -225,6 +235,12 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
             return [Say(chat=chat, text=text), Closed(chat=chat, game_id=gid)]
         return await self._run(gid, user, lambda g: lobby.cancel(g, user, is_admin),
                                update=update, chat=chat)
+
+    async def has_table(self, chat: ChatRef) -> bool:
+        """Whether ``chat`` is a place of a live game (a group's, or a private chat where a
+        table the queue formed, or a seat taken by invitation, lives: issue 35), so the
+        table's commands work there."""
+        return await self._active(chat) is not None
 
     async def needs_admin(self, user: PlayerRef, *, chat: ChatRef | None = None,
                           game_id: str | None = None) -> bool:
@@ -271,10 +287,13 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
             return await self.show_hand_of(game_id, user)
         if code == replay.CODE:  # a /replay step: reads the record, saves nothing
             return await self.replay_press(game_id, user, version, arg, chat=chat)
-        return await self._run(game_id, user,
-                               lambda g: self._dispatch(g, user, version, code, arg,
-                                                        is_admin and _here(g, chat)),
-                               update=update, chat=chat)
+        out = await self._run(game_id, user,
+                              lambda g: self._dispatch(g, user, version, code, arg,
+                                                       is_admin and _here(g, chat), chat),
+                              update=update, chat=chat)
+        if code == "j":  # Entrar: out of the queue (issue 35)
+            await self.took_seat(game_id, user)
+        return out
 
     async def _unknown(self, user: PlayerRef, chat: ChatRef | None, gid: str | None,
                        update: str | None) -> list[Effect]:
@@ -285,7 +304,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         return await self._reply(None, user, buttons.UNKNOWN, lang)
 
     def _dispatch(self, game: Game, user: PlayerRef, version: int, code: str, arg: str,
-                  is_admin: bool) -> Outcome:
+                  is_admin: bool, chat: ChatRef | None = None) -> Outcome:
         now = self.clock.now()
         if code in TABLE_CODES and version != 0:
             raise Refusal(buttons.UNKNOWN)  # lobby and table buttons carry 0, never more
@@ -304,7 +323,9 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
                                     lobby.button_number(arg) if arg else None)
             if code == "ar":
                 return lobby.remove_ai(game, user, lobby.button_number(arg), now, is_admin)
-            return lobby.join(game, user, now) if code == "j" else lobby.leave(game, user, now)
+            if code == "j":  # from another place of the table, only with a code (issue 35)
+                return invites.join_from(game, user, chat, now)
+            return lobby.leave(game, user, now)
         seat = game.seat_of(user)
         if code == phrases.CODE:  # issue 35: a preset phrase, from any place
             return phrases.say(game, seat, lobby.button_number(arg), now)

@@ -297,7 +297,7 @@ def after_move_effects(game: Game, seats: set[int], ping: bool,
         _ = Translator(game.lang)
         place = game.place_of(turn)  # issue 35: where the person joined from
         out.append(TurnPing(player=player, chat=game.notices_of(turn), game_id=game.id,
-                            text=_("Sua vez em {title}.", title=place.title or game.id)))
+                            text=_("Sua vez em {title}.", title=hands.place_title(game, place, _))))
     elif ping:
         out.append(PingsOver(chat=game.chat, game_id=game.id))
     return out
@@ -337,3 +337,4 @@ def came_back(game: Game, name: str) -> Say:
     ``/voltar`` or ``/entrar`` (bot.lobby) or by pressing their hand (bot.turns)."""
     _ = Translator(game.lang)
     return Say(chat=game.chat, text=_("{name} voltou ao jogo.", name=name))
+

@@ -182,3 +182,24 @@ async def test_a_game_stored_before_places_has_its_one_chat(svc: Service, store:
     assert back.places == [] and back.all_places() == [CHAT]
     effects = [await svc.table_of(game.id)]
     assert spread(back, effects[0]) == effects[0]
+
+
+async def test_a_chat_that_joined_by_code_seats_no_one_else_without_a_code(
+        svc: Service, store: Any) -> None:
+    """Issue 35 (docs/guia.md §7, "each code is good for one seat"): in the chat Zé
+    joined from, the lobby's Entrar button and a plain /entrar are refused with a message
+    asking for a code; the game's own chat still seats people as before."""
+    code = await invited(svc)
+    await svc.join_code(DC, ZE, code)
+    davi = PlayerRef(platform="dc", user_id="78", name="Davi")
+    needed = ("Para sentar nesta mesa daqui é preciso um código de convite: peça um a quem "
+              "está na mesa (/convidar) e mande /entrar <código>.")
+    _v, game = await game_of(store)
+    pressed = await svc.press(davi, f"{game.id}|0|j|", chat=DC)
+    assert [e.text for e in pressed] == [needed]
+    assert [e.text for e in await svc.join(DC, davi)] == [needed]
+    _v, game = await game_of(store)
+    assert [s.player.name for s in game.seats if s.player] == ["Ana", "Zé"]
+    await svc.press(BIA, f"{game.id}|0|j|", chat=CHAT)
+    _v, game = await game_of(store)
+    assert [s.player.name for s in game.seats if s.player] == ["Ana", "Zé", "Bia"]

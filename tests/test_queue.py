@@ -135,7 +135,10 @@ async def test_the_band_widens_with_the_wait(redis: Redis, clock: FakeClock) -> 
 async def test_robots_fill_the_table_after_the_wait_asked(redis: Redis,
                                                          clock: FakeClock) -> None:
     svc = worker(redis, clock)
-    await svc.seek(GROUP, tg(1), "buraco 4 robos=1")
+    assert texts(await svc.seek(GROUP, tg(1), "buraco 4 robos=1")) == [
+        "Você está na fila de Buraco (4 jogadores): 1 esperando. A mesa abre no seu privado "
+        "assim que se formar. Para sair: /sairfila\nSe a mesa não se completar em 1 min, "
+        "robôs ocupam os lugares vazios."]
     assert await svc.form_tables() == []
     clock.advance(60)
     await svc.form_tables()
@@ -181,6 +184,10 @@ async def test_people_of_both_platforms_share_a_table(redis: Redis, clock: FakeC
     ("buraco 3", "Mesas de 2 ou de 4: /procurar [variante] [2|4] [robos=minutos]."),
     ("buraco robos=99", "Robôs depois de quantos minutos? Use robos=1 a robos=10."),
     ("altaneira 2", "Biriba com Tranca de Altaneira não se joga com 2 jogadores."),
+    ("buraco robos=1 robos=2", "Opção repetida: robos. Dê cada opção uma vez só."),
+    ("buraco robos=1 robots=2", "Opção repetida: robots. Dê cada opção uma vez só."),
+    ("tranca 2 target=50", "A fila não usa a opção target: a mesa dela segue as regras da "
+                           "variante. Use /procurar [variante] [2|4] [robos=minutos]."),
 ])
 async def test_a_bad_request_is_told_and_queues_nobody(redis: Redis, clock: FakeClock,
                                                       args: str, said: str) -> None:
@@ -346,3 +353,84 @@ async def test_a_closed_private_chat_is_told_where_the_person_queued(
     assert hands == {"tg:1": "tg:-100", "tg:2": "tg:2"}
     tables = sorted(e.chat.key for e in effects if e.kind == "table")
     assert tables == ["tg:1", "tg:2"]
+
+
+GROUP_TWO = ChatRef(platform="tg", chat_id="-200", title="Grupo Dois")
+ANA_DM = ChatRef(platform="tg", chat_id="1", title="")
+
+
+async def test_a_person_at_a_group_table_is_not_queued(redis: Redis, clock: FakeClock) -> None:
+    """Issue 35 (guide §8): a person playing a group's game, or seated at its lobby
+    (starting it would seat them twice), is told so and not queued; after leaving the
+    lobby they may queue."""
+    svc = worker(redis, clock)
+    ana = tg(1, "Ana")
+    await svc.new_game(GROUP, ana, "tranca")
+    assert texts(await svc.seek(ANA_DM, ana, "tranca 2")) == [
+        "Você já está numa mesa (Grupo): termine-a, ou saia dela antes de começar, para "
+        "procurar outra."]
+    await svc.join(GROUP, tg(2))
+    await svc.start(GROUP, ana)
+    assert texts(await svc.seek(ANA_DM, ana, "tranca 2"))[0].startswith(
+        "Você já está numa mesa (Grupo)")
+    assert await svc.queue.queues() == []  # type: ignore[union-attr]
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+    await svc.join(GROUP_TWO, tg(4))
+    await svc.leave(GROUP_TWO, tg(4))  # left the lobby: the seat no longer holds
+    assert texts(await svc.seek(GROUP_TWO, tg(4), "tranca 2"))[0].startswith(
+        "Você está na fila de Tranca (2 jogadores)")
+
+
+async def test_taking_a_seat_leaves_the_queue_so_no_table_seats_them_twice(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: someone queued who sits down at a lobby (Entrar, /entrar, /novojogo) is
+    out of the queue in the same step: the next formation does not seat them."""
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "tranca 2")
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+    assert [e.kind for e in await svc.join(GROUP_TWO, tg(1))] == ["table"]
+    assert await svc.queue.queues() == []  # type: ignore[union-attr]
+    await svc.seek(GROUP, tg(2), "tranca 2")
+    assert await svc.form_tables() == []
+    (lobby_game,) = await games_of(svc)
+    assert sorted(p.key for _s, p in lobby_game.humans()) == ["tg:1", "tg:3"]
+    await svc.seek(GROUP, tg(5), "tranca 2")  # tg:2 still waits, and is matched
+    await svc.form_tables()
+    matched = [g for g in await games_of(svc) if g.matched]
+    assert [sorted(p.key for _s, p in g.humans()) for g in matched] == [["tg:2", "tg:5"]]
+
+
+async def test_an_invitation_does_not_seat_someone_playing_another_game(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: ``/entrar <código>`` from a person in a running game is refused with a
+    message and seats nobody (the code stays good for someone else)."""
+    svc = worker(redis, clock)
+    ana = tg(1, "Ana")
+    await svc.new_game(GROUP, ana, "tranca")
+    await svc.join(GROUP, tg(2))
+    await svc.start(GROUP, ana)
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+    code = (await svc.invite(GROUP_TWO, tg(3)))[0].text.split(": ", 1)[1].split("\n")[0]
+    assert texts(await svc.join_code(ANA_DM, ana, code)) == [
+        "Você está numa partida em andamento: termine-a antes de entrar em outra mesa."]
+    other = next(g for g in await games_of(svc) if g.chat.key == "tg:-200")
+    assert [p.key for _s, p in other.humans()] == ["tg:3"] and code in other.invites
+    await svc.join_code(ChatRef(platform="tg", chat_id="4"), tg(4), code)
+    other = next(g for g in await games_of(svc) if g.chat.key == "tg:-200")
+    assert [p.key for _s, p in other.humans()] == ["tg:3", "tg:4"]
+
+
+async def test_a_matchmade_table_is_named_by_a_person_never_by_an_id(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: a table formed in private chats (which have no title) is "Mesa de
+    <name>" in each hand and turn ping, never a user id or the game's code."""
+    svc = worker(redis, clock)
+    for n, name in ((1, "Ana"), (2, "Bia")):
+        await svc.seek(ChatRef(platform="tg", chat_id=str(n)), tg(n, name), "tranca 2")
+    effects = await svc.form_tables()
+    (game,) = await games_of(svc)
+    named = f"Mesa de {game.creator.name}"
+    assert game.creator.name in ("Ana", "Bia")
+    assert sorted(e.view.lines[0] for e in effects if e.kind == "hand") == [
+        f"Mesa: {named}"] * 2
+    assert [e.text for e in effects if e.kind == "turn"] == [f"Sua vez em {named}."]

@@ -237,3 +237,31 @@ async def test_a_press_refused_for_an_unreachable_redis_says_to_press_again_and_
     tg.handlers.service.press = served
     await tg.press(BIA, table, "Join")
     assert "Seat 2: Bia · side 2" in tg.table()["text"]
+
+
+async def test_a_private_chat_that_is_a_place_of_a_table_takes_its_commands(tg: Tg) -> None:
+    """Issue 35: Bia took her seat by invitation from her private chat, a place of the
+    table: there /placar, /mao, /sair and /voltar act on that table (no "funciona no
+    grupo da mesa"), and a chat admin's rights never come into it."""
+    await open_table(tg)
+    await tg.command(ANA, "/convidar")
+    (invite,) = [m["text"] for m in tg.fake.called("sendMessage")
+                 if m["text"].startswith("Convite para esta mesa")]
+    code = invite.split(": ", 1)[1].split("\n", 1)[0]
+    await tg.command(BIA, f"/entrar {code}", chat=BIA_DM)
+    await tg.command(ANA, "/iniciar")
+    said = len(tg.fake.called("sendMessage"))
+    await tg.command(BIA, "/placar", chat=BIA_DM)
+    sent = tg.fake.called("sendMessage")[said:]
+    assert [(m["chat_id"], m["text"].split("\n")[:2]) for m in sent] == [
+        (BIA["id"], ["Partida: Ana × Bia", "Total: 0 × 0"])]
+    await tg.command(BIA, "/sair", chat=BIA_DM)
+    left = "Bia saiu da mesa: o robô joga no lugar até Bia mandar /voltar ou /entrar."
+    assert sorted(m["chat_id"] for m in tg.fake.called("sendMessage")[said + 1:]
+                  if m["text"] == left) == sorted([GROUP["id"], BIA["id"]])
+    await tg.command(BIA, "/voltar", chat=BIA_DM)
+    await tg.command(BIA, "/mao", chat=BIA_DM)
+    assert tg.hand(BIA)["text"].startswith("<b>Sua mão (11 cartas)</b>")
+    texts = [m["text"] for m in tg.fake.current(BIA["id"])]
+    assert any(t.startswith("Bia voltou") for t in texts), texts
+    assert not any("funciona no grupo da mesa" in t or "Mande /mao" in t for t in texts)

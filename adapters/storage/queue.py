@@ -10,8 +10,9 @@ Keys (:class:`adapters.storage.keys.StoreKeys`, ``<prefix>:{mm}:<part>``):
   expires); ``b:<preset>:<size>`` those who asked for robots, score when;
 - ``who`` hash: person key -> ``<queue name>\\n<entry JSON>`` (their name, their place, when
   robots may fill their table): one entry per person across every queue;
-- ``seated`` hash: person key -> the game a formation seated them at (a person there is
-  not queued again while that game lives);
+- ``seated`` hash: person key -> the games they took a seat at, space-separated (a
+  formation's, a lobby's, an invitation's: :meth:`RedisQueue.sit`); a person is not queued
+  again while one of them lives with them seated;
 - ``formed`` hash: game id -> ``<lease Unix s>\\n<table JSON>``: a table formed whose game
   is not created yet; a worker that dies in between leaves it to the next
   (:meth:`RedisQueue.claim_formed`);
@@ -30,9 +31,15 @@ JOIN = """
 -- One slot: every key carries the {mm} hash tag.
 -- KEYS: q (ratings), t (join times), b (robot times), who, seated, names.
 -- ARGV: person, queue name, rating, now, entry JSON, robots' time (0: never),
--- a game id the caller found over (its seat there no longer counts) or ''.
+-- the game ids the caller found over (their seat there no longer counts), space-separated.
 local seated = redis.call('HGET', KEYS[5], ARGV[1])
-if seated and seated ~= ARGV[7] then return {'seated', seated} end
+if seated then
+  for gid in string.gmatch(seated, '%S+') do
+    if not string.find(' ' .. ARGV[7] .. ' ', ' ' .. gid .. ' ', 1, true) then
+      return {'seated', gid}
+    end
+  end
+end
 local entry = redis.call('HGET', KEYS[4], ARGV[1])
 if entry then return {'queued', string.match(entry, '^[^\\n]*')} end
 redis.call('HDEL', KEYS[5], ARGV[1])
@@ -55,6 +62,33 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1])
 if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[5], ARGV[2]) end
+return 1
+"""
+
+SIT = """
+-- One slot: every key carries the {mm} hash tag.
+-- KEYS: q, t, b (of the queue the person waits in, or any when none), who, names, seated.
+-- ARGV: person, queue name ('' when not queued), game id, most games kept.
+-- The person took a seat at the game: it joins their seated games (the oldest dropped
+-- past the most kept) and they leave the queue, in one step, so no formation seats them
+-- at a second table. Returns 0 when the queue named is not (or no longer) theirs.
+local entry = redis.call('HGET', KEYS[4], ARGV[1])
+local queue = entry and string.match(entry, '^[^\\n]*') or ''
+if queue ~= ARGV[2] then return 0 end
+local games = {}
+for gid in string.gmatch(redis.call('HGET', KEYS[6], ARGV[1]) or '', '%S+') do
+  if gid ~= ARGV[3] then games[#games + 1] = gid end
+end
+games[#games + 1] = ARGV[3]
+while #games > tonumber(ARGV[4]) do table.remove(games, 1) end
+redis.call('HSET', KEYS[6], ARGV[1], table.concat(games, ' '))
+if entry then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('HDEL', KEYS[4], ARGV[1])
+  if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[5], queue) end
+end
 return 1
 """
 
@@ -205,6 +239,11 @@ return 1
 """
 
 
+SEATED_KEPT = 8
+"""The most games kept per person in ``seated`` (the newest): more live tables at once
+than this is beyond any real person."""
+
+
 class RedisQueue:
     """The queue's store on a redis-py asyncio client (``decode_responses=True``)."""
 
@@ -213,6 +252,7 @@ class RedisQueue:
         self.keys = StoreKeys(prefix)
         self._join = client.register_script(JOIN)
         self._leave = client.register_script(LEAVE)
+        self._sit = client.register_script(SIT)
         self._form = client.register_script(FORM)
         self._claim = client.register_script(CLAIM_FORMED)
         self._block = client.register_script(BLOCK)
@@ -225,15 +265,16 @@ class RedisQueue:
         return [self._k(f"q:{queue}"), self._k(f"t:{queue}"), self._k(f"b:{queue}")]
 
     async def join(self, person: str, queue: str, rating: float, now: float,
-                   entry: dict[str, Any], over_game: str = "") -> tuple[str, str]:
+                   entry: dict[str, Any], over_games: str = "") -> tuple[str, str]:
         """Queue ``person`` in ``queue`` (``"<preset>:<size>"``): ``("ok", waiting)``,
-        ``("queued", queue name)`` when they wait already, ``("seated", game id)`` when a
-        formation seated them at a game (other than ``over_game``, found over)."""
+        ``("queued", queue name)`` when they wait already, ``("seated", game id)`` when
+        they hold a seat at a game (:meth:`seated_at`) other than ``over_games``
+        (space-separated, found over by the caller)."""
         got = await self._join(keys=[*self._queue_keys(queue), self._k("who"),
                                      self._k("seated"), self._k("names")],
                                args=[person, queue, repr(rating), repr(now),
                                      json.dumps(entry, separators=(",", ":")),
-                                     repr(float(entry.get("bots_at") or 0)), over_game])
+                                     repr(float(entry.get("bots_at") or 0)), over_games])
         return str(got[0]), str(got[1])
 
     async def queue_of(self, person: str) -> str | None:
@@ -241,10 +282,23 @@ class RedisQueue:
         entry = await self.client.hget(self._k("who"), person)
         return str(entry).split("\n", 1)[0] if entry else None
 
-    async def seated_at(self, person: str) -> str | None:
-        """The game a formation seated ``person`` at (None: none)."""
+    async def seated_at(self, person: str) -> list[str]:
+        """The games ``person`` took a seat at (a formation's, :meth:`sit`'s), oldest
+        first; some may be over."""
         got = await self.client.hget(self._k("seated"), person)
-        return str(got) if got else None
+        return str(got).split() if got else []
+
+    async def sit(self, person: str, game_id: str) -> None:
+        """``person`` took a seat at ``game_id`` (a lobby, an invitation): it is one of
+        their games (:data:`SIT`, at most :data:`SEATED_KEPT`) and they leave the queue in
+        the same step, so a formation never seats them at a second table."""
+        for _attempt in range(3):
+            queue = await self.queue_of(person) or ""
+            keys = self._queue_keys(queue or "-")
+            if await self._sit(keys=[*keys, self._k("who"), self._k("names"),
+                                     self._k("seated")],
+                               args=[person, queue, game_id, SEATED_KEPT]):
+                return
 
     async def leave(self, person: str) -> str | None:
         """Take ``person`` out of their queue; the queue's name, or None when they were in
@@ -294,11 +348,6 @@ class RedisQueue:
         got = await self._claim(keys=[self._k("formed")],
                                 args=[repr(now), repr(now + lease_s), repr(lease_s)])
         return [json.loads(t) for t in got]
-
-    async def unseat(self, person: str, game_id: str) -> None:
-        """``person``'s game ``game_id`` is over: they may queue again."""
-        if await self.seated_at(person) == game_id:
-            await self.client.hdel(self._k("seated"), person)
 
     async def block(self, person: str, other: str) -> bool:
         """``person`` is never matched with ``other`` again (``/bloquear``); False when

@@ -45,6 +45,9 @@ PLATFORM = "tg"
 GROUP_ONLY = {"novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", "cancelar",
               "voltar", "exportar", "ranking", "perfil", "config", "replay",
               "torneio"}
+PLACE_COMMANDS = {"sair", "voltar", "mao", "placar", "cancelar"}
+"""The table's commands that also work in a private chat that is a place of a game (a
+table the queue formed, a seat taken by invitation from there: issue 35)."""
 GROUP_ONLY_TEXT = N_("Esse comando funciona no grupo da mesa: me adicione a um grupo e use /novojogo lá.")  # noqa: E501
 HAND_FROM_GROUP = N_("Mande /mao no grupo da mesa: a sua mão chega aqui.")
 """``/mao`` sent in the private chat: the bot keeps games by group, so the group's /mao
@@ -205,14 +208,16 @@ class Handlers:
         args = " ".join(context.args or [])
         chat, user = await self.chat(message.chat), player_of(update.effective_user)
         origin = Origin(chat_id=message.chat_id, message_id=message.message_id)
-        if (name in GROUP_ONLY and message.chat.type == ChatType.PRIVATE
-                and not (name == "entrar" and args)):  # a code joins from here (issue 35)
+        private = message.chat.type == ChatType.PRIVATE
+        if (private and name in GROUP_ONLY
+                and not (name == "entrar" and args)  # a code joins from here (issue 35)
+                and not (name in PLACE_COMMANDS and await self.service.has_table(chat))):
             _ = await self.lang(chat)
             text = _(HAND_FROM_GROUP) if name == "mao" else _(GROUP_ONLY_TEXT)
             await api("sendMessage", lambda: message.reply_text(text))
             return
-        admin = await self.command_admin(name, args, chat, user, message.chat_id,
-                                         context.bot)
+        admin = False if private else await self.command_admin(  # no admins in private
+            name, args, chat, user, message.chat_id, context.bot)
         if admin is None:  # nothing is done on a refusal the person did not earn
             _ = await self.lang(chat)
             again = "/torneio cancelar" if name == "torneio" else f"/{name}"
@@ -223,7 +228,8 @@ class Handlers:
             self.service, name, chat, user, args, admin, update_key(update)), update,
             fresh=name == "mao")
         await self.outbox.deliver(effects, origin)
-        if name == "mao" and sent_hand and await self.outbox.dm_known(user.user_id):
+        if (name == "mao" and sent_hand and not private
+                and await self.outbox.dm_known(user.user_id)):
             _ = await self.lang(chat)  # an unchanged hand would show them nothing: say where
             await api("sendMessage", lambda: message.reply_text(_(HAND_IN_PRIVATE)))
 
