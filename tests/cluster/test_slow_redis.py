@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 from servers import HOST, Servers
 
@@ -134,7 +135,8 @@ class Recorded:
             return SimpleNamespace(id=10)
 
         self.interaction = SimpleNamespace(
-            id=5000 + n, user=SimpleNamespace(id=int(user.user_id), display_name=user.name),
+            id=5000 + n, created_at=discord.utils.utcnow(),  # fresh (LATE_S, issue 36)
+            user=SimpleNamespace(id=int(user.user_id), display_name=user.name),
             message=None, guild_id=5, guild=SimpleNamespace(name="Clube"),
             channel=SimpleNamespace(name="mesa"), channel_id=77 + n,
             permissions=SimpleNamespace(manage_messages=False), response=Response(),
