@@ -92,6 +92,12 @@ async def test_a_worker_whose_cache_is_older_than_the_store_uses_the_store(
 
 async def test_a_worker_killed_while_its_robot_thinks_leaves_the_move_to_another(
         cluster: Cluster) -> None:
+    # Game time runs at 2x here, not the harness's 10x: P3's turn timer (15 game-s) must
+    # outlast the stop of w2 and the start of w1 before the discard arrives. At 10x it was
+    # 1.5 s real, and a slow start on a loaded machine let the timer play P3's turn first
+    # (the discard then answered as an old button: no table). The lease (10 game-s) is
+    # then 5 s real, within the 20 s the takeover is waited for.
+    cluster.speed = 2.0
     await cluster.start(["w2"])
     table = Table(cluster, 3, random.Random(3), chaos=False)
     await table.open()
