@@ -27,6 +27,8 @@ HELP_PARTS: list[tuple[str, str]] = [
     ("threes", N_("t 4 = baixar o 3 vermelho (carta 4)")),
     ("redraw", N_("r = abrir o lixo com a carta comprada e comprar outra")),
     ("", N_("n = próxima mão")),
+    ("", N_("dica = a jogada do robô forte · revisao = suas decisões mais caras da última "
+            "mão")),
     ("", N_("p = placar · ? = ajuda · q = sair")),
 ]
 CARD_NAMES = {  # with jokers in the deck or not
@@ -42,8 +44,8 @@ HELP_MORE = N_("Mais: regras = regras da variante · idioma en = trocar o idioma
                "sempre], perfil = suas partidas contadas")
 EXPORT = {"exportar", "export", "esporta"}
 INFO = {"q", "?", "p", "regras", "idioma", "exportar", "ranking",
-        "perfil", "verificar"}  # also allowed between deals and once the match is over
-NO_ARGS = {"c", "r", "n", "p", "?", "q", "exportar"}
+        "perfil", "verificar", "revisao"}  # also allowed between deals and once the match is over
+NO_ARGS = {"c", "r", "n", "p", "?", "q", "exportar", "dica", "revisao"}
 NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
 
 
@@ -167,6 +169,17 @@ async def _verify(game: Session, args: list[str]) -> None:
     game.show(await game.service.verify_deal(CHAT, ME, " ".join(args)))
 
 
+async def _hint(game: Session, _args: list[str]) -> None:
+    """``dica`` (issue 37): the hand's "Dica" button, pressed (the service's answer, for
+    the person's turn only)."""
+    await game.press("dc")
+
+
+async def _review(game: Session, _args: list[str]) -> None:
+    """``revisao`` (issue 37): the service's ``/revisao`` for the last finished deal."""
+    game.show([e for e in await game.service.review(CHAT, ME) if e.kind != "reply"])
+
+
 async def _draw(game: Session, _args: list[str]) -> None:
     await game.press("c")
 
@@ -205,7 +218,7 @@ async def _profile(game: Session, args: list[str]) -> None:
 
 SIMPLE = {"p": _score, "regras": _rules, "idioma": _language, "exportar": _export,
           "c": _draw, "r": _redraw, "n": _next, "lj": _onto_meld, "ranking": _ranking,
-          "perfil": _profile, "verificar": _verify}
+          "perfil": _profile, "verificar": _verify, "dica": _hint, "revisao": _review}
 
 
 def meld_count(game: Session) -> int | None:
