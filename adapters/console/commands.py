@@ -176,8 +176,11 @@ async def _hint(game: Session, _args: list[str]) -> None:
 
 
 async def _review(game: Session, _args: list[str]) -> None:
-    """``revisao`` (issue 37): the service's ``/revisao`` for the last finished deal."""
-    game.show([e for e in await game.service.review(CHAT, ME) if e.kind != "reply"])
+    """``revisao`` (issue 37): the service's ``/revisao`` for the last finished deal (its
+    private message; "sent to you privately" means nothing here, a refusal does)."""
+    said = await game.service.review(CHAT, ME)
+    tells = [e for e in said if e.kind == "tell"]
+    game.show(tells or said)
 
 
 async def _draw(game: Session, _args: list[str]) -> None:
