@@ -13,6 +13,7 @@ from typing import Any
 from adapters.console import choose, question, typed, wild
 from adapters.console.session import ALIASES, CHAT, ME, Session, command_word
 from bot import info
+from bot.effects import Effect
 from bot.i18n import LANGS, N_, Translator, norm_lang
 
 __all__ = ["ALIASES", "CHAT", "ME", "command_word", "help_text", "is_info", "is_quit", "run"]
@@ -179,7 +180,7 @@ async def _review(game: Session, _args: list[str]) -> None:
     """``revisao`` (issue 37): the service's ``/revisao`` for the last finished deal (its
     private message; "sent to you privately" means nothing here, a refusal does)."""
     said = await game.service.review(CHAT, ME)
-    tells = [e for e in said if e.kind == "tell"]
+    tells: list[Effect] = [e for e in said if e.kind == "tell"]
     game.show(tells or said)
 
 
