@@ -109,9 +109,13 @@ async def test_an_entry_expires_with_a_message(redis: Redis, clock: FakeClock) -
     await svc.seek(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "buraco 2")
     clock.advance(matchmaking.QUEUE_TTL_S)
     effects = await svc.form_tables()
-    assert [(e.kind, e.chat.key, e.text) for e in effects] == [
-        ("tell", "dc:900", "Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande "
-         "/procurar de novo quando quiser.")]
+    expired = ("Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande /procurar "
+               "de novo quando quiser.")
+    assert [(e.kind, e.chat.key, e.text) for e in effects if e.kind == "tell"] == [
+        ("tell", "dc:900", expired)]
+    # the queue's answer loses its "Sair da fila" (issue 35)
+    assert [(e.player.key, e.mark, e.text) for e in effects if e.kind == "rewrite"] == [
+        ("dc:7", "queue", expired)]
     assert await svc.queue.queues() == []  # type: ignore[union-attr]
 
 
@@ -315,6 +319,82 @@ async def test_procurar_on_telegram_answers_with_the_leave_button(
         query = await bot.press(ANA, answer, "Sair da fila")
         assert bot.answer(query)["text"] == "Você saiu da fila."
         assert await svc.queue.queues() == []  # type: ignore[union-attr]
+
+
+async def test_the_queue_answer_is_kept_and_rewritten_without_its_button_when_the_table_forms(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: the answer to /procurar is kept by the platform (``mark``), and the
+    formation rewrites it (no "Sair da fila" left), for each person of the table."""
+    svc = worker(redis, clock)
+    (reply,) = await svc.seek(GROUP, tg(1, "Ana"), "buraco 2")
+    assert reply.mark == "queue"
+    await svc.seek(GROUP, tg(2, "Bia"), "buraco 2")
+    effects = await svc.form_tables()
+    rewrites = [(e.player.key, e.mark, e.text) for e in effects if e.kind == "rewrite"]
+    (game,) = await games_of(svc)
+    names = ", ".join(game.name_of(i) for i in range(2))
+    assert rewrites == [(p.key, "queue", f"Mesa formada: {names}. Você não está mais na fila.")
+                        for _s, p in game.humans()]
+
+
+async def test_leaving_rewrites_the_queue_answer(redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "buraco 2")
+    effects = await svc.unseek(GROUP, tg(1))
+    assert [(e.kind, e.text) for e in effects] == [("reply", "Você saiu da fila."),
+                                                   ("rewrite", "Você saiu da fila.")]
+
+
+async def test_a_stale_leave_button_after_the_table_formed_says_so_and_changes_nothing(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: "Sair da fila" pressed after the person's table formed: they are told
+    they are at a table, and the game and the queue are as they were."""
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "buraco 2")
+    await svc.seek(GROUP, tg(2), "buraco 2")
+    await svc.form_tables()
+    (game,) = await games_of(svc)
+    store = svc.store
+    assert isinstance(store, RedisStore)
+    before = await store.load_game(game.id)
+    effects = await svc.press(tg(1), "fila|0|qx|")
+    assert [(e.kind, e.text) for e in effects] == [(
+        "reply", "Sua mesa já se formou: você não está mais na fila, e nada mudou. A partida "
+                 "está no seu privado com o bot (/mao mostra sua mão).")]
+    assert await store.load_game(game.id) == before
+    assert await svc.queue.queues() == []  # type: ignore[union-attr]
+    assert texts(await svc.unseek(GROUP, tg(1))) == [effects[0].text]  # /sairfila alike
+
+
+async def test_leave_at_a_group_table_names_it_and_changes_nothing(
+        redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    await svc.new_game(GROUP, tg(1, "Ana"), "buraco")
+    assert texts(await svc.unseek(GROUP, tg(1, "Ana"))) == [
+        "Você não está na fila: você está numa mesa (Grupo), e nada mudou."]
+
+
+async def test_the_telegram_queue_answer_is_edited_when_the_table_forms(
+        store_clients: Any, store_prefix: str) -> None:
+    """The Telegram adapter on the fake Bot API: the answer to ``/procurar`` with its
+    "Sair da fila" is edited, button gone, when the person's table forms."""
+    from test_telegram_app import ANA, BIA, Clock, bot_on_fake_api, button
+
+    store = RedisStore(store_clients(), store_prefix)
+    clock = Clock()
+    svc = Service(store, clock, ai_pace_s=0, queue=RedisQueue(store.client, store_prefix))
+    async with bot_on_fake_api(store, store_prefix, svc, clock) as bot:
+        for person in (ANA, BIA):
+            private = {"id": person["id"], "type": "private", "first_name": person["first_name"]}
+            await bot.command(person, "/procurar tranca 2", chat=private)
+        (answer,) = [m for m in bot.fake.current(ANA["id"]) if "fila de" in m["text"]]
+        assert button(answer, "Sair da fila")["callback_data"] == "fila|0|qx|"
+        await bot.handlers.outbox.deliver(await svc.form_tables())
+        (edited,) = [m for m in bot.fake.current(ANA["id"])
+                     if m["message_id"] == answer["message_id"]]
+        assert edited["text"].startswith("Mesa formada: ")
+        assert edited["text"].endswith(". Você não está mais na fila.")
+        assert not (edited.get("reply_markup") or {}).get("inline_keyboard")
 
 
 def test_leaving_a_matchmade_game_counts_as_a_loss() -> None:
