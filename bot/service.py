@@ -14,6 +14,7 @@ import logging
 
 from bot import (
     buttons,
+    coach,
     info,
     invites,
     lobby,
@@ -29,6 +30,7 @@ from bot import (
     views,
 )
 from bot.chat_calls import CHAT_BIND_TTL_S, ChatCalls
+from bot.coach_calls import CoachCalls
 from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import N_, Translator
 from bot.invite_calls import InviteCalls
@@ -36,7 +38,6 @@ from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, enco
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from bot.queue_calls import QUEUE_ID, QUEUE_LEAVE, QueueStore
-from bot.replay_calls import ReplayCalls
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
 from bot.season import config
 from bot.season.calls import SeasonCalls
@@ -60,7 +61,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls,
+class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, TournamentCalls,
               InviteCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
@@ -128,6 +129,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         try:
             game = lobby.open_game(new_game_id(), chat, user, config.table_args(house, args),
                                    lang, now, house.timer or self.turn_timer_s)
+            game.coach = house.coach  # issue 37: /config dicas, when the table opens
         except Refusal as err:
             return [Reply(player=user, text=err.render(Translator(lang)))]
         held = await self.hold_seat(game.id, user)  # issue 35: recorded before the save
@@ -289,6 +291,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
             return await self._unknown(user, chat, game_id, update)
         if code == "h":
             return await self.show_hand_of(game_id, user)
+        if code == coach.CODE:  # issue 37: the hand's "Dica", reads and saves nothing
+            return await self.hint_press(game_id, user, version)
         if code == replay.CODE:  # a /replay step: reads the record, saves nothing
             return await self.replay_press(game_id, user, version, arg, chat=chat)
         held = await self.hold_seat(game_id, user) if code == "j" else None  # issue 35
