@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: test_que
 
 import test_queue
 from test_queue import (  # noqa: F401  (collected here, on the cluster's ``redis``)
-    test_a_blocked_person_is_never_matched_with_who_blocked_them,
     test_a_bad_request_is_told_and_queues_nobody,
+    test_a_blocked_person_is_never_matched_with_who_blocked_them,
     test_a_closed_private_chat_is_told_where_the_person_queued,
     test_a_formed_game_whose_worker_died_before_its_deadline_gets_one,
     test_a_kill_before_the_seat_is_saved_leaves_the_person_free_to_queue,
