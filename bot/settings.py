@@ -97,6 +97,10 @@ class Settings(BaseSettings):
     telegram_webapp: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
     """Short name of the Mini App registered with @BotFather (``/newapp``): the links
     become ``https://t.me/<bot>/<app>?startapp=<game>``."""
+    telegram_main_app: bool = False
+    """The bot's main Mini App (@BotFather: "Bot Settings" > "Configure Mini App") opens
+    the web table: without ``telegram_webapp``, the links become
+    ``https://t.me/<bot>?startapp=...`` (issue 35: ``/convidar``'s Mini App link)."""
     discord_client_id: str | None = Field(default=None, pattern=r"^[0-9]{5,20}$")
     """The Discord application's id (Developer Portal, "OAuth2"): with
     ``discord_client_secret``, the web table runs as a Discord Activity (docs/web.md)."""
