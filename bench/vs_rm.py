@@ -24,7 +24,8 @@ malformed answer is counted (``rm_failures``, ``fallback_turns``) and that seat'
 is finished by our ``facil`` robot. Nothing stops the run.
 
 Prints a progress line every 10 deals on stderr and, as its last line on stdout, one
-JSON object: ``win_rate`` (our side's, a tie counting half), ``ci_low``/``ci_high``
+JSON object: ``win_rate`` (the deals our side scored more in; a tie is no win, as in
+``bench/ai.py``), ``ci_low``/``ci_high``
 (95 % Wilson), ``deals``, ``margin`` (our points minus RM's, mean per deal),
 ``ms_per_move`` (``ours``: our robot's time per action; ``rm``: BotRafa's compute per
 move it made, its Node time minus the time it waited for the referee), and the counts.
@@ -75,7 +76,7 @@ MAX_ACTIONS = 3000
 class Tally:
     """Counts over the run (the JSON's fields)."""
 
-    wins: float = 0.0
+    wins: int = 0
     losses: int = 0
     ties: int = 0
     deals: int = 0
@@ -102,7 +103,6 @@ class Tally:
             self.losses += 1
         else:
             self.ties += 1
-            self.wins += 0.5
 
 
 class Referee:
@@ -208,7 +208,7 @@ def summary(t: Tally, args: argparse.Namespace, commit: str, elapsed: float) -> 
         "seat": args.seat, "budget": args.budget, "players": args.players, "deals": t.deals,
         "win_rate": round(t.wins / t.deals, 4) if t.deals else None,
         "ci_low": round(low, 4), "ci_high": round(high, 4),
-        "wins": t.wins - t.ties / 2, "ties": t.ties, "losses": t.losses,
+        "wins": t.wins, "ties": t.ties, "losses": t.losses,
         "margin": round(t.margin / t.deals, 1) if t.deals else None,
         "ms_per_move": {
             "ours": round(1000 * t.our_s / max(t.our_moves, 1), 2),
