@@ -132,17 +132,19 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
             game.coach = house.coach  # issue 37: /config dicas, when the table opens
         except Refusal as err:
             return [Reply(player=user, text=err.render(Translator(lang)))]
+        held = await self.hold_seat(game.id, user)  # issue 35: recorded before the save
         await self.store.create_game(game.id, encode(game, self.compress), self.ttl_s,
                                      update, now)
         if not await self.store.bind_chat(chat.key, game.id, CHAT_BIND_TTL_S):
             await self.store.delete_game(game.id)
+            await self.took_seat(game.id, user, held)  # no game: undone
             other = await self.store.chat_game(chat.key)
             return await self._existing(chat, user, other or "", lang)
         await upkeep.schedule(self.store, game, self.pacing, self.season)
         await self._announce(game.id, 1)
         if update is not None:  # marked once done: a redelivery after a crash is served
             await self.store.first_seen(update, UPDATE_TTL_S, chat.key)
-        await self.took_seat(game.id, user)  # issue 35: out of the queue
+        await self.took_seat(game.id, user, held)  # issue 35: out of the queue
         return [views.table_effect(game)]
 
     async def _opened_by(self, gid: str, update: str | None) -> list[Effect] | None:
@@ -186,18 +188,20 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
         gid = await self._chat_game(chat, user, update)
         if isinstance(gid, list):
             return gid
+        held = await self.hold_seat(gid, user)
         out = await self._run(gid, user,
                               lambda g: invites.join_from(g, user, chat, self.clock.now()),
                               update=update, chat=chat)
-        await self.took_seat(gid, user)
+        await self.took_seat(gid, user, held)
         return out
 
     async def join_game(self, game_id: str, user: PlayerRef, *,
                         update: str | None = None) -> list[Effect]:
         """Deep link ``/start j<game_id>``: join by game id (from a private chat)."""
+        held = await self.hold_seat(game_id, user)
         out = await self._run(game_id, user, lambda g: lobby.join(g, user, self.clock.now()),
                               update=update)
-        await self.took_seat(game_id, user)
+        await self.took_seat(game_id, user, held)
         return out
 
     async def leave(self, chat: ChatRef, user: PlayerRef, *,
@@ -291,12 +295,13 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
             return await self.hint_press(game_id, user, version)
         if code == replay.CODE:  # a /replay step: reads the record, saves nothing
             return await self.replay_press(game_id, user, version, arg, chat=chat)
+        held = await self.hold_seat(game_id, user) if code == "j" else None  # issue 35
         out = await self._run(game_id, user,
                               lambda g: self._dispatch(g, user, version, code, arg,
                                                        is_admin and _here(g, chat), chat),
                               update=update, chat=chat)
         if code == "j":  # Entrar: out of the queue (issue 35)
-            await self.took_seat(game_id, user)
+            await self.took_seat(game_id, user, held)
         return out
 
     async def _unknown(self, user: PlayerRef, chat: ChatRef | None, gid: str | None,

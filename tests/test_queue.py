@@ -480,6 +480,85 @@ async def test_taking_a_seat_leaves_the_queue_so_no_table_seats_them_twice(
     assert [sorted(p.key for _s, p in g.humans()) for g in matched] == [["tg:2", "tg:5"]]
 
 
+class Killed(BaseException):
+    """The process dies here (SIGKILL): nothing after it runs."""
+
+
+async def test_a_kill_right_after_the_seat_is_saved_leaves_it_known_to_the_queue(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: the seat is recorded with the queue *before* the game's save, so a
+    process killed right after the save (before anything else of the call) leaves a
+    seated person the queue knows: /procurar refuses them and no formation seats them
+    at a second table. (Recorded after the save, the kill left them unknown.)"""
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "tranca 2")
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+
+    async def killed(*_a: Any) -> None:
+        raise Killed
+
+    svc.took_seat = killed  # type: ignore[method-assign]  # the kill: nothing after the save
+    with pytest.raises(Killed):
+        await svc.join(GROUP_TWO, tg(1))
+    again = worker(redis, clock)  # the restarted process
+    lobby_game = (await games_of(again))[0]
+    assert sorted(p.key for _s, p in lobby_game.humans()) == ["tg:1", "tg:3"]
+    assert texts(await again.seek(GROUP, tg(1), "tranca 2")) == [
+        "Você já está numa mesa (Grupo Dois): termine-a, ou saia dela antes de começar, para "
+        "procurar outra."]
+    await again.seek(GROUP, tg(2), "tranca 2")
+    assert await again.form_tables() == []  # tg:1 is not in the queue to be matched
+    assert [g.id for g in await games_of(again)] == [lobby_game.id]
+
+
+async def test_a_kill_before_the_seat_is_saved_leaves_the_person_free_to_queue(
+        redis: Redis, clock: FakeClock) -> None:
+    """The other side of the window: killed after the record, before the save, the
+    person holds no seat and is out of the queue (the price of never being at two
+    tables: they asked to sit elsewhere, and got no answer); the game counted as theirs
+    is seen through (they are not seated at it), so /procurar queues them again."""
+    svc = worker(redis, clock)
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+    await svc.seek(GROUP, tg(1), "tranca 2")
+
+    async def killed(*_a: Any, **_k: Any) -> None:
+        raise Killed
+
+    svc._run = killed  # type: ignore[method-assign]  # dies before the save
+    with pytest.raises(Killed):
+        await svc.join(GROUP_TWO, tg(1))
+    again = worker(redis, clock)
+    (lobby_game,) = await games_of(again)
+    assert [p.key for _s, p in lobby_game.humans()] == ["tg:3"]
+    assert await again.queue.queue_of("tg:1") is None  # type: ignore[union-attr]
+    assert texts(await again.seek(GROUP, tg(1), "tranca 2"))[0].startswith(
+        "Você está na fila de Tranca (2 jogadores): 1 esperando.")
+
+
+async def test_a_refused_entrar_puts_a_queued_person_back_in_their_place(
+        redis: Redis, clock: FakeClock) -> None:
+    """The seat recorded before the save is undone when the call is refused (a full
+    table): the person waits in the queue as before, with their join time."""
+    svc = worker(redis, clock)
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+    for n in (4, 5, 6):  # four seats at most: full
+        await svc.join(GROUP_TWO, tg(n))
+    await svc.seek(GROUP, tg(1), "tranca 2")
+    queue = svc.queue
+    assert isinstance(queue, RedisQueue)
+    since = await queue.client.zscore(queue.keys.queue("t:tranca:2"), "tg:1")
+    clock.advance(5)
+    refused = texts(await svc.join(GROUP_TWO, tg(1)))
+    assert refused == ["A mesa está cheia."]
+    assert await queue.queue_of("tg:1") == "tranca:2"
+    assert await queue.client.zscore(queue.keys.queue("t:tranca:2"), "tg:1") == since
+    assert await queue.seated_at("tg:1") == []
+    await svc.seek(GROUP, tg(2), "tranca 2")
+    await svc.form_tables()
+    matched = [g for g in await games_of(svc) if g.matched]
+    assert [sorted(p.key for _s, p in g.humans()) for g in matched] == [["tg:1", "tg:2"]]
+
+
 async def test_an_invitation_does_not_seat_someone_playing_another_game(
         redis: Redis, clock: FakeClock) -> None:
     """Issue 35: ``/entrar <código>`` from a person in a running game is refused with a
