@@ -419,6 +419,38 @@ def test_leaving_a_matchmade_game_counts_as_a_loss() -> None:
     assert left["tg:2"] == rated(facts(False), {})["tg:2"]  # the others as the match went
 
 
+async def test_a_person_who_leaves_a_matchmade_game_is_rated_a_loss_once(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35 (docs/guia.md §8), end to end: two people matched by the queue, one
+    sends /sair in the first turns and never comes back (the robot plays their seat to
+    the end); the match is rated once, the one who left as a loss whatever the result,
+    the other as the match went."""
+    from season_support import play_to_end
+
+    svc = worker(redis, clock)
+    ana, bia = tg(1, "Ana"), tg(2, "Bia")
+    await svc.seek(GROUP, ana, "tranca 2")
+    await svc.seek(GROUP, bia, "tranca 2")
+    await svc.form_tables()
+    (game,) = await games_of(svc)
+    place = game.place_of(game.seat_of(ana))  # type: ignore[arg-type]
+    await svc.leave(place, ana)
+    (now,) = await games_of(svc)
+    assert now.seats[now.seat_of(ana)].away  # type: ignore[index]  # the robot plays it
+    store = svc.store
+    assert isinstance(store, RedisStore)
+    await play_to_end(svc, store, game.id, bia)
+    (over,) = await games_of(svc)
+    assert over.status == "over" and over.seats[over.seat_of(ana)].away  # type: ignore[index]
+    season = svc.season
+    assert season is not None
+    left, stayed = (Rating.parse(t) for t in await season.ratings(PLATFORM, [ana.key,
+                                                                             bia.key]))
+    assert left.n == 1 and left.mu < Rating().mu  # a loss, counted once
+    bia_won = over.winner == over.seat_of(bia)
+    assert stayed.n == 1 and (stayed.mu > Rating().mu) == bia_won
+
+
 async def test_a_closed_private_chat_is_told_where_the_person_queued(
         redis: Redis, clock: FakeClock) -> None:
     """The table opens in each person's private chat; their hand names the chat they
