@@ -109,7 +109,7 @@ async def test_an_entry_expires_with_a_message(redis: Redis, clock: FakeClock) -
     await svc.seek(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "buraco 2")
     clock.advance(matchmaking.QUEUE_TTL_S)
     effects = await svc.form_tables()
-    expired = ("Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande /procurar "
+    expired = ("Ninguém para a sua mesa em 10 min: você saiu da fila. Mande /procurar "
                "de novo quando quiser.")
     assert [(e.kind, e.chat.key, e.text) for e in effects if e.kind == "tell"] == [
         ("tell", "dc:900", expired)]
@@ -117,6 +117,21 @@ async def test_an_entry_expires_with_a_message(redis: Redis, clock: FakeClock) -
     assert [(e.player.key, e.mark, e.text) for e in effects if e.kind == "rewrite"] == [
         ("dc:7", "queue", expired)]
     assert await svc.queue.queues() == []  # type: ignore[union-attr]
+
+
+async def test_the_entry_s_wait_is_the_queue_ttl_setting(redis: Redis, clock: FakeClock) -> None:
+    """``QUEUE_TTL_S`` (the service's ``queue_ttl_s``): an entry waits that long, and the
+    message names it."""
+    store = redis.store()
+    svc = make_service(store, clock, queue=RedisQueue(store.client, redis.prefix),
+                       queue_ttl_s=120)
+    await svc.seek(GROUP, tg(1), "buraco 2")
+    clock.advance(119)
+    assert await svc.form_tables() == []
+    clock.advance(1)
+    assert [e.text for e in await svc.form_tables() if e.kind == "tell"] == [
+        "Ninguém para a sua mesa em 2 min: você saiu da fila. Mande /procurar de novo "
+        "quando quiser."]
 
 
 async def test_the_band_widens_with_the_wait(redis: Redis, clock: FakeClock) -> None:
