@@ -50,7 +50,7 @@ QUEUE_MARK = "queue"
 """The name the platforms keep the queue's answer under (:attr:`bot.effects.Reply.mark`)."""
 LEAVE_BUTTON = N_("Sair da fila")
 NOT_QUEUED = N_("Você não está na fila.")
-EXPIRED = N_("Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande /procurar "
+EXPIRED = N_("Ninguém para a sua mesa em {minutes} min: você saiu da fila. Mande /procurar "
              "de novo quando quiser.")
 FORMED = N_("Mesa formada: {names}. A partida começou!")
 BLOCK_HOW = N_("Use /bloquear seguido do nome de alguém desta mesa.")
@@ -116,6 +116,8 @@ class QueueCalls(TimerCalls):
 
     queue: QueueStore | None = None
     turn_timer_s: int
+    queue_ttl_s: int = matchmaking.QUEUE_TTL_S
+    """Seconds an entry waits before it expires (``QUEUE_TTL_S``)."""
     _formed_at: float = float("-inf")
 
     async def tick(self, now: float | None = None, limit: int = TICK_CLAIMS,
@@ -327,12 +329,12 @@ class QueueCalls(TimerCalls):
         for name in await self.queue.queues():
             preset, _sep, size = name.partition(":")
             expired, tables = await self.queue.form(
-                name, int(size), now, matchmaking.QUEUE_TTL_S,
+                name, int(size), now, self.queue_ttl_s,
                 (matchmaking.BAND_BASE, matchmaking.BAND_PER_S, matchmaking.BAND_MAX),
                 [new_game_id() for _ in range(FORM_LIMIT)])
             for entry in expired:
                 player = PlayerRef.model_validate(entry["player"])
-                text = Translator("pt")(EXPIRED)
+                text = Translator("pt")(EXPIRED, minutes=max(1, self.queue_ttl_s // 60))
                 out += [Tell(player=player, chat=ChatRef.model_validate(entry["queued"]),
                              text=text), Rewrite(player=player, mark=QUEUE_MARK, text=text)]
             for table in tables:

@@ -18,6 +18,7 @@ from bot import (
     info,
     invites,
     lobby,
+    matchmaking,
     phrases,
     places,
     play,
@@ -80,7 +81,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
     rankings by period, profiles and achievements are counted (issue 29,
     :mod:`bot.season`); None counts none of them. ``docs_url``: where ``/ajuda``'s link
     to the player's guide points (``DOCS_URL``, :func:`bot.info.guide_link`).
-    ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``).
+    ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``);
+    ``queue_ttl_s``: how long a ``/procurar`` entry waits (``QUEUE_TTL_S``).
     ``queue``: the queue to find players (issue 35, :mod:`bot.queue_calls`; None: the
     queue is not available, as on the in-memory store).
     """
@@ -92,7 +94,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
                  compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None,
                  docs_url: str | None = None,
                  invite_ttl_s: int = invites.INVITE_TTL_S,
-                 queue: QueueStore | None = None) -> None:
+                 queue: QueueStore | None = None,
+                 queue_ttl_s: int = matchmaking.QUEUE_TTL_S) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
@@ -100,6 +103,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
         self.turn_timer_s = turn_timer_s
         self.invite_ttl_s = invite_ttl_s
         self.queue = queue
+        self.queue_ttl_s = queue_ttl_s
         self.invite_links = {}  # per platform, set by its adapter (bot/invite_calls.py)
         self.season = season
         self.docs_url = docs_url
