@@ -37,6 +37,9 @@ SENT = N_("Mandei no seu privado.")
 NO_DEAL = N_("Ainda não há mão terminada nesta partida para revisar.")
 NOT_SEATED = N_("Você não jogou esta partida.")
 BUTTON = N_("💡 Dica")
+TOAST_MAX = 200
+"""Characters a press's answer may have to be shown whole (Telegram's
+``answerCallbackQuery`` cuts at 200): a longer hint goes as a private message."""
 REVIEW_CODE = "rv"
 """The hand's "Revisão da mão" button between deals (argument: the deal's number)."""
 REVIEW_BUTTON = N_("📋 Revisão da mão {n}")

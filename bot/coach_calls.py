@@ -44,7 +44,11 @@ class CoachCalls(ReplayCalls):
             seat = self._hint_seat(game, user, version)
         except Refusal as err:
             return [Reply(player=user, text=err.render(_))]
-        return [Reply(player=user, text=await self._hint_text(game, seat, _), alert=True)]
+        text = await self._hint_text(game, seat, _)
+        if len(text) > coach.TOAST_MAX:  # a long lay-down: whole, in a private message
+            return [Tell(player=user, chat=game.notices_of(seat), text=text),
+                    Reply(player=user, text=_(coach.SENT))]
+        return [Reply(player=user, text=text, alert=True)]
 
     async def hint(self, chat: ChatRef, user: PlayerRef, *,
                    update: str | None = None) -> list[Effect]:
