@@ -4,7 +4,7 @@ Each call loads the game (one store key with a version), runs a pure use case fr
 :mod:`bot.lobby`, :mod:`bot.turns`, :mod:`bot.results` or :mod:`bot.timers`, saves with
 compare-and-set (on conflict: reload and run again, so the use case re-verifies), then
 does the follow-ups (deadline, record, ranking, unbinding the chat) and returns the
-effects; that plumbing and the timers are in :mod:`bot.runner`. A refused request
+effects; that plumbing is in :mod:`bot.runner`, the timers in :mod:`bot.ticking`. A refused request
 returns a :class:`Reply` with the reason and saves nothing.
 """
 
@@ -39,13 +39,14 @@ from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, enco
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from bot.queue_calls import QUEUE_ID, QUEUE_LEAVE, QueueStore
-from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
+from bot.runner import CORRUPT, UPDATE_TTL_S, UseCase
 from bot.season import config
 from bot.season.calls import SeasonCalls
 from bot.season.config import ConfigCalls
 from bot.season.ports import SeasonStore
 from bot.season.tournament import texts as tournament_texts
 from bot.season.tournament.calls import TournamentCalls
+from bot.ticking import HANDOFF_S
 from bot.verify_calls import VerifyCalls
 
 __all__ = ["HANDOFF_S", "Service"]
