@@ -14,6 +14,7 @@
 //         "cards":{id:n}, "target":{...}, "card":id}
 //   in : {"ok":true|false,"state":G}          the referee's answer and the new view
 //   out: {"op":"done","self_refused":n,"ms":t} the turn is over (ms: RM's own compute)
+//   out: {"op":"ready",...}                  once, when the weights are loaded
 // Before a move is sent, RM's own engine checks it on a copy of the view (moveMeld,
 // movePickUpDiscard, moveDiscardCard); RM's turn loop offers candidates that its
 // engine refuses by design (stale after an earlier meld) and those are answered here
@@ -51,6 +52,7 @@ const meta = JSON.parse(fs.readFileSync(path.join(bots, 'BotRafa.meta.json'), 'u
 W.setActiveNetConfig(meta.netParams || game.DEFAULT_NET_PARAMS);
 const dna = new Float32Array(JSON.parse(fs.readFileSync(path.join(bots, 'BotRafa.json'), 'utf8')));
 W.loadMatchDNA(dna, dna);  // both team slots: the seat's team picks its slot
+out({ op: 'ready', wasm: path.basename(wasm), weights: dna.length });
 
 const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 async function read() {

@@ -11,8 +11,11 @@ from types import TracebackType
 from typing import IO, Any
 
 HERE = Path(__file__).resolve().parent
-TIMEOUT_S = 60.0
-"""Longest wait for one line from RM (its start loads 1 MB of weights; a move takes ms)."""
+TIMEOUT_S = 120.0
+"""Longest wait for one line from RM (a move takes milliseconds; a loaded machine where
+RM runs at ``nice 10`` may starve it for seconds)."""
+START_TIMEOUT_S = 600.0
+"""Longest wait for RM's "ready" line (Node, RM's WASM and 1 MB of weights to load)."""
 
 
 class RmFailure(RuntimeError):
@@ -43,6 +46,13 @@ class RmBot:
             ["node", str(HERE / "rm_bot.mjs"), str(self.checkout)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         )
+        try:
+            ready = self.recv(START_TIMEOUT_S)
+            if ready.get("op") != "ready":
+                raise RmFailure(f"RM started with {ready!r}, not ready")
+        except RmFailure:
+            self.stop()
+            raise
 
     def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
         if self.proc is None or self.proc.stdin is None or self.proc.stdout is None:
@@ -58,13 +68,13 @@ class RmBot:
         except (BrokenPipeError, OSError) as err:
             raise RmFailure(f"RM subprocess gone ({err})") from None
 
-    def recv(self) -> dict[str, Any]:
+    def recv(self, timeout: float = TIMEOUT_S) -> dict[str, Any]:
         """Read one JSON object; :class:`RmFailure` on silence, exit or bad JSON."""
         _, stdout = self._pipes()
         with selectors.DefaultSelector() as sel:
             sel.register(stdout, selectors.EVENT_READ)
-            if not sel.select(TIMEOUT_S):
-                raise RmFailure(f"RM silent for {TIMEOUT_S:.0f} s")
+            if not sel.select(timeout):
+                raise RmFailure(f"RM silent for {timeout:.0f} s")
         line = stdout.readline()
         if not line:
             raise RmFailure("RM subprocess exited")
@@ -88,6 +98,8 @@ class RmBot:
         except (OSError, subprocess.TimeoutExpired):
             proc.kill()
             proc.wait()
+        if proc.stdout:
+            proc.stdout.close()
 
     def restart(self) -> None:
         """Stop and start again (after a :class:`RmFailure`)."""

@@ -24,10 +24,12 @@ malformed answer is counted (``rm_failures``, ``fallback_turns``) and that seat'
 is finished by our ``facil`` robot. Nothing stops the run.
 
 Prints a progress line every 10 deals on stderr and, as its last line on stdout, one
-JSON object: ``win_rate`` (our side's, a tie counting half), ``ci_low``/``ci_high``
+JSON object: ``win_rate`` (the deals our side scored more in; a tie is no win, as in
+``bench/ai.py``), ``ci_low``/``ci_high``
 (95 % Wilson), ``deals``, ``margin`` (our points minus RM's, mean per deal),
 ``ms_per_move`` (``ours``: our robot's time per action; ``rm``: BotRafa's compute per
 move it made, its Node time minus the time it waited for the referee), and the counts.
+``--json-out FILE`` writes the same object to FILE, also every 10 deals on the way.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ MAX_ACTIONS = 3000
 class Tally:
     """Counts over the run (the JSON's fields)."""
 
-    wins: float = 0.0
+    wins: int = 0
     losses: int = 0
     ties: int = 0
     deals: int = 0
@@ -101,7 +103,6 @@ class Tally:
             self.losses += 1
         else:
             self.ties += 1
-            self.wins += 0.5
 
 
 class Referee:
@@ -162,7 +163,10 @@ class Referee:
         except RmFailure as err:
             self.tally.rm_failures += 1
             print(f"vs_rm: {err}; restarting the RM subprocess", file=sys.stderr)
-            self.bot.restart()
+            try:
+                self.bot.restart()
+            except RmFailure as again:  # the next RM turn tries again
+                print(f"vs_rm: restart failed: {again}", file=sys.stderr)
         if not state.over and state.turn == seat:
             self.tally.fallback_turns += 1
             while not state.over and state.turn == seat and self.actions < MAX_ACTIONS:
@@ -204,7 +208,7 @@ def summary(t: Tally, args: argparse.Namespace, commit: str, elapsed: float) -> 
         "seat": args.seat, "budget": args.budget, "players": args.players, "deals": t.deals,
         "win_rate": round(t.wins / t.deals, 4) if t.deals else None,
         "ci_low": round(low, 4), "ci_high": round(high, 4),
-        "wins": t.wins - t.ties / 2, "ties": t.ties, "losses": t.losses,
+        "wins": t.wins, "ties": t.ties, "losses": t.losses,
         "margin": round(t.margin / t.deals, 1) if t.deals else None,
         "ms_per_move": {
             "ours": round(1000 * t.our_s / max(t.our_moves, 1), 2),
@@ -231,7 +235,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--budget", type=float, default=0.1, help="dificil's seconds per move")
     p.add_argument("--players", type=int, choices=(2, 4), default=4)
     p.add_argument("--seed", type=int, default=None, help="decks from this seed (else secrets)")
-    p.add_argument("--json-out", type=Path, default=None, help="also write the JSON here")
+    p.add_argument("--json-out", type=Path, default=None,
+                   help="also write the JSON here (updated every 10 deals)")
     return p.parse_args(argv)
 
 
@@ -261,20 +266,29 @@ def main(argv: list[str] | None = None) -> int:
                 tally.add(totals[1 - rm_side], totals[rm_side])
                 if tally.deals % 10 == 0:
                     s = summary(tally, args, commit, time.perf_counter() - t0)
+                    _save(args.json_out, s)
                     print(f"vs_rm: {s['deals']} deals, win rate {s['win_rate']} "
                           f"[{s['ci_low']}, {s['ci_high']}], margin {s['margin']}, "
                           f"ms/move {s['ms_per_move']}, refused {s['rm_refused_total']}, "
                           f"fallback turns {s['fallback_turns']}", file=sys.stderr, flush=True)
     result = summary(tally, args, commit, time.perf_counter() - t0)
-    line = json.dumps(result, ensure_ascii=False)
-    if args.json_out:
-        args.json_out.write_text(line + "\n", encoding="utf-8")
-    print(line)
+    _save(args.json_out, result)
+    print(json.dumps(result, ensure_ascii=False))
     return 0
+
+
+def _save(path: Path | None, result: dict[str, Any]) -> None:
+    """Write the summary so far to ``path`` (every 10 deals: a stopped run keeps its
+    figures), replacing the file at once."""
+    if path is None:
+        return
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(result, ensure_ascii=False) + "\n", encoding="utf-8")
+    part.replace(path)
 
 
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except subprocess.SubprocessError as err:  # node missing or failing at start
-        sys.exit(f"vs_rm.py: {err}")
+    except (OSError, subprocess.SubprocessError, RmFailure) as err:  # node missing, RM broken
+        sys.exit(f"vs_rm.py: RM did not start: {err}")

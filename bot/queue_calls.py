@@ -15,9 +15,9 @@ from bot.effects import Button, ChatRef, Effect, PlayerRef, Reply, Rewrite, Tell
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, encode, new_game_id
 from bot.outcome import Refusal
-from bot.runner import TICK_CLAIMS, GameRunner
 from bot.season.ports import PLATFORM
 from bot.season.rating import Rating
+from bot.ticking import TICK_CLAIMS, TimerCalls
 
 log = logging.getLogger(__name__)
 FORM_LIMIT = 20
@@ -50,7 +50,7 @@ QUEUE_MARK = "queue"
 """The name the platforms keep the queue's answer under (:attr:`bot.effects.Reply.mark`)."""
 LEAVE_BUTTON = N_("Sair da fila")
 NOT_QUEUED = N_("Você não está na fila.")
-EXPIRED = N_("Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande /procurar "
+EXPIRED = N_("Ninguém para a sua mesa em {minutes} min: você saiu da fila. Mande /procurar "
              "de novo quando quiser.")
 FORMED = N_("Mesa formada: {names}. A partida começou!")
 BLOCK_HOW = N_("Use /bloquear seguido do nome de alguém desta mesa.")
@@ -110,17 +110,19 @@ class QueueStore(Protocol):
         ...
 
 
-class QueueCalls(GameRunner):
+class QueueCalls(TimerCalls):
     """``/procurar``, ``/sairfila`` and :meth:`form_tables` (see the module docstring).
     ``queue`` None: the calls say the queue is not available (the in-memory store)."""
 
     queue: QueueStore | None = None
     turn_timer_s: int
+    queue_ttl_s: int = matchmaking.QUEUE_TTL_S
+    """Seconds an entry waits before it expires (``QUEUE_TTL_S``)."""
     _formed_at: float = float("-inf")
 
     async def tick(self, now: float | None = None, limit: int = TICK_CLAIMS,
                    platforms: frozenset[str] | None = None) -> list[Effect]:
-        """The timers' tick (:meth:`bot.runner.GameRunner.tick`), then, every
+        """The timers' tick (:meth:`bot.ticking.TimerCalls.tick`), then, every
         :data:`FORM_EVERY_S` seconds, a formation round (:meth:`form_tables`); a round
         that fails is logged by kind and tried at the next tick."""
         return await super().tick(now, limit, platforms) + await self.form_round()
@@ -327,12 +329,12 @@ class QueueCalls(GameRunner):
         for name in await self.queue.queues():
             preset, _sep, size = name.partition(":")
             expired, tables = await self.queue.form(
-                name, int(size), now, matchmaking.QUEUE_TTL_S,
+                name, int(size), now, self.queue_ttl_s,
                 (matchmaking.BAND_BASE, matchmaking.BAND_PER_S, matchmaking.BAND_MAX),
                 [new_game_id() for _ in range(FORM_LIMIT)])
             for entry in expired:
                 player = PlayerRef.model_validate(entry["player"])
-                text = Translator("pt")(EXPIRED)
+                text = Translator("pt")(EXPIRED, minutes=max(1, self.queue_ttl_s // 60))
                 out += [Tell(player=player, chat=ChatRef.model_validate(entry["queued"]),
                              text=text), Rewrite(player=player, mark=QUEUE_MARK, text=text)]
             for table in tables:

@@ -109,7 +109,7 @@ async def test_an_entry_expires_with_a_message(redis: Redis, clock: FakeClock) -
     await svc.seek(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "buraco 2")
     clock.advance(matchmaking.QUEUE_TTL_S)
     effects = await svc.form_tables()
-    expired = ("Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande /procurar "
+    expired = ("Ninguém para a sua mesa em 10 min: você saiu da fila. Mande /procurar "
                "de novo quando quiser.")
     assert [(e.kind, e.chat.key, e.text) for e in effects if e.kind == "tell"] == [
         ("tell", "dc:900", expired)]
@@ -117,6 +117,21 @@ async def test_an_entry_expires_with_a_message(redis: Redis, clock: FakeClock) -
     assert [(e.player.key, e.mark, e.text) for e in effects if e.kind == "rewrite"] == [
         ("dc:7", "queue", expired)]
     assert await svc.queue.queues() == []  # type: ignore[union-attr]
+
+
+async def test_the_entry_s_wait_is_the_queue_ttl_setting(redis: Redis, clock: FakeClock) -> None:
+    """``QUEUE_TTL_S`` (the service's ``queue_ttl_s``): an entry waits that long, and the
+    message names it."""
+    store = redis.store()
+    svc = make_service(store, clock, queue=RedisQueue(store.client, redis.prefix),
+                       queue_ttl_s=120)
+    await svc.seek(GROUP, tg(1), "buraco 2")
+    clock.advance(119)
+    assert await svc.form_tables() == []
+    clock.advance(1)
+    assert [e.text for e in await svc.form_tables() if e.kind == "tell"] == [
+        "Ninguém para a sua mesa em 2 min: você saiu da fila. Mande /procurar de novo "
+        "quando quiser."]
 
 
 async def test_the_band_widens_with_the_wait(redis: Redis, clock: FakeClock) -> None:
@@ -417,6 +432,38 @@ def test_leaving_a_matchmade_game_counts_as_a_loss() -> None:
     left = rated(facts(True), {})
     assert left["tg:1"].mu < new.mu and left["tg:1"].n == 1  # counted as a loss, once
     assert left["tg:2"] == rated(facts(False), {})["tg:2"]  # the others as the match went
+
+
+async def test_a_person_who_leaves_a_matchmade_game_is_rated_a_loss_once(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35 (docs/guia.md §8), end to end: two people matched by the queue, one
+    sends /sair in the first turns and never comes back (the robot plays their seat to
+    the end); the match is rated once, the one who left as a loss whatever the result,
+    the other as the match went."""
+    from season_support import play_to_end
+
+    svc = worker(redis, clock)
+    ana, bia = tg(1, "Ana"), tg(2, "Bia")
+    await svc.seek(GROUP, ana, "tranca 2")
+    await svc.seek(GROUP, bia, "tranca 2")
+    await svc.form_tables()
+    (game,) = await games_of(svc)
+    place = game.place_of(game.seat_of(ana))  # type: ignore[arg-type]
+    await svc.leave(place, ana)
+    (now,) = await games_of(svc)
+    assert now.seats[now.seat_of(ana)].away  # type: ignore[index]  # the robot plays it
+    store = svc.store
+    assert isinstance(store, RedisStore)
+    await play_to_end(svc, store, game.id, bia)
+    (over,) = await games_of(svc)
+    assert over.status == "over" and over.seats[over.seat_of(ana)].away  # type: ignore[index]
+    season = svc.season
+    assert season is not None
+    left, stayed = (Rating.parse(t) for t in await season.ratings(PLATFORM, [ana.key,
+                                                                             bia.key]))
+    assert left.n == 1 and left.mu < Rating().mu  # a loss, counted once
+    bia_won = over.winner == over.seat_of(bia)
+    assert stayed.n == 1 and (stayed.mu > Rating().mu) == bia_won
 
 
 async def test_a_closed_private_chat_is_told_where_the_person_queued(

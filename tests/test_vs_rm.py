@@ -167,3 +167,71 @@ def test_malformed_rm_moves_are_refused(move: dict[str, object]) -> None:
     _, tables = rm_view(state, state.turn)
     with pytest.raises(BadMove):
         our_actions(state, state.turn, move, tables[state.side_of[state.turn]])
+
+
+class _ScriptedRm:
+    """A stand-in for the Node subprocess (``rm_link.RmBot``): at each RM turn it sends
+    the moves of ``script`` (a bad card, a move our engine refuses, a draw...) and then
+    "done", or fails as a dead subprocess would."""
+
+    def __init__(self, script: list[dict[str, object]], fail: bool = False) -> None:
+        self.script, self.fail = script, fail
+        self.queue: list[dict[str, object]] = []
+        self.turns = self.restarts = 0
+        self.sent: list[dict[str, object]] = []
+
+    def send(self, obj: dict[str, object]) -> None:
+        self.sent.append(obj)
+        if obj.get("op") == "turn":
+            self.turns += 1
+            self.queue = [{"op": "move", **m} for m in self.script]
+            self.queue.append({"op": "done", "self_refused": 1, "ms": 0.5, "error": None})
+
+    def recv(self) -> dict[str, object]:
+        if self.fail:
+            from rm_link import RmFailure
+            raise RmFailure("RM subprocess exited")
+        return self.queue.pop(0)
+
+    def restart(self) -> None:
+        self.restarts += 1
+
+
+def _referee_deal(bot: _ScriptedRm) -> tuple[DealState, object]:
+    import vs_rm
+    deck = full_deck()
+    random.Random(5).shuffle(deck)
+    state = new_deal(RM, 4, deck=deck)
+    tally = vs_rm.Tally()
+    vs_rm.Referee(state, 1, "facil", None, bot, tally, random.Random(5)).play()  # type: ignore[arg-type]
+    return state, tally
+
+
+def test_refused_and_malformed_rm_moves_never_stop_a_deal() -> None:
+    """bench/vs_rm.py's fallback: RM's bad or refused moves are answered "no" and
+    counted by reason, the turn RM leaves open is finished by ``facil``, and the deal
+    ends with a score."""
+    bot = _ScriptedRm([{"kind": "discard", "card": 99}, {"kind": "draw"},
+                       {"kind": "draw"}, {"kind": "fly"}])
+    state, tally = _referee_deal(bot)
+    assert state.over and bot.turns > 5
+    refused = tally.rm_refused  # type: ignore[attr-defined]
+    assert refused["bad_move: no card 99"] == bot.turns
+    assert refused["bad_move: unknown move 'fly'"] == bot.turns
+    assert refused["draw: already_drew"] == bot.turns  # the second draw of each turn
+    assert tally.rm_moves == bot.turns  # type: ignore[attr-defined]  # the first draws
+    assert tally.fallback_turns == bot.turns  # type: ignore[attr-defined]
+    answers = [m for m in bot.sent if "ok" in m]
+    assert [m["ok"] for m in answers[:4]] == [False, True, False, False]
+    turns = [m for m in bot.sent if m.get("op") == "turn"]
+    assert all(list(m["state"]["cards"]) == [m["seat"]] for m in turns)  # type: ignore[index]
+
+
+def test_a_dead_rm_subprocess_is_restarted_and_counted() -> None:
+    """A subprocess that exits (``RmFailure``) is restarted at each RM turn, the turn
+    played by ``facil``: the run goes on and reports the failures."""
+    bot = _ScriptedRm([], fail=True)
+    state, tally = _referee_deal(bot)
+    assert state.over
+    assert tally.rm_failures == bot.turns == bot.restarts  # type: ignore[attr-defined]
+    assert tally.fallback_turns == bot.turns  # type: ignore[attr-defined]

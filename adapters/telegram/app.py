@@ -204,7 +204,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
         docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
-        queue=RedisQueue(store.client, settings.redis_prefix)))
+        queue=RedisQueue(store.client, settings.redis_prefix),
+        queue_ttl_s=settings.queue_ttl_s))
     ops = None  # started in the try: a port in use still closes the store
 
     async def lang_of(chat_key: str) -> str:
