@@ -32,7 +32,7 @@ from bot import (
 )
 from bot.chat_calls import CHAT_BIND_TTL_S, ChatCalls
 from bot.coach_calls import CoachCalls
-from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, unpack
+from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, number, unpack
 from bot.i18n import N_, Translator
 from bot.invite_calls import InviteCalls
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
@@ -304,6 +304,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
             return await self.show_hand_of(game_id, user)
         if code == coach.CODE:  # issue 37: the hand's "Dica", reads and saves nothing
             return await self.hint_press(game_id, user, version)
+        if code == coach.REVIEW_CODE:  # issue 37: "Revisão da mão N", the same
+            return await self.review_press(game_id, user, number(arg))
         if code == replay.CODE:  # a /replay step: reads the record, saves nothing
             return await self.replay_press(game_id, user, version, arg, chat=chat)
         held = await self.hold_seat(game_id, user) if code == "j" else None  # issue 35
