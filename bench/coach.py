@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import NATIVE
 from engine.ai import choose, coach
 from engine.cards import full_deck
+from engine.errors import IllegalAction
 from engine.match import Match
 from engine.rules import make_rules
 from engine.view import view_for
@@ -65,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     worst = 0.0
     for preset in args.presets:
         for players in args.players:
+            try:
+                make_rules(preset).teams(players)
+            except IllegalAction:
+                continue  # altaneira: four players only
             cpu: list[float] = []
             hints: list[float] = []
             for seed in range(args.deals):

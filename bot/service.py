@@ -253,6 +253,12 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
         table's commands work there."""
         return await self._active(chat) is not None
 
+    async def game_of(self, chat: ChatRef) -> str | None:
+        """The id of the game ``chat`` is bound to (one read; the game may be over or gone
+        since: the call that follows says so), or None: what an adapter lines a command
+        acting on the chat's game up by (adapters/delivery/order.py ``GamePlace``)."""
+        return await self.store.chat_game(chat.key)
+
     async def needs_admin(self, user: PlayerRef, *, chat: ChatRef | None = None,
                           game_id: str | None = None) -> bool:
         """Whether closing the game of ``chat`` (or game ``game_id``) by ``user``, or
