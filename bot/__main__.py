@@ -250,6 +250,11 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger("bot").info(
             "engine: %s; states written as %s (this release reads %s)", _engine_kind(),
             settings.state_codec, ", ".join(READ_CODECS))
+        if args.command in ("telegram", "discord", "serve") and not getattr(
+                args, "sync", False):
+            from adapters.ops import runtime
+
+            runtime.tune()  # a worker: the collector's thresholds (issue 36)
         if args.command == "discord" and args.sync:
             names = asyncio.run(importlib.import_module("adapters.discord.process").sync(
                 settings, args.guild))

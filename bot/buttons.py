@@ -15,8 +15,9 @@ from bot.i18n import N_
 
 UNKNOWN = N_("Botão desconhecido.")
 """The answer to a payload that no button of the service carries."""
-NO_ARG = frozenset({"c", "m", "d", "3", "r", "z", "g", "h", "j", "lv", "s", "x", "qx"})
-"""Codes whose buttons carry no argument."""
+NO_ARG = frozenset({"c", "m", "d", "3", "r", "z", "g", "h", "j", "lv", "s", "x", "qx",
+                    "dc"})
+"""Codes whose buttons carry no argument (``dc``: the hand's "Dica", issue 37)."""
 INDEXED = frozenset({"t", "u", "e", "w", "ew", "pw", "gw"})
 """Codes whose argument is a card or meld index, or a wild's slot (``w``, ``pw``; ``ew``:
 100 · meld + slot; ``gw``: 100 · a group's first card + slot, issue 30)."""

@@ -187,6 +187,22 @@ class Reply(_Frozen):
     buttons: list[list[Button]] = Field(default_factory=list)
     """Buttons under a command's answer (issue 35: "Sair da fila" under ``/procurar``'s);
     a press's toast shows none."""
+    mark: str = ""
+    """A name the platform keeps the sent answer under, for this person, so a later
+    :class:`Rewrite` of that name edits it: ``"queue"``, the answer to ``/procurar``
+    with its "Sair da fila" button (issue 35). ``""``: not kept."""
+
+
+class Rewrite(_Frozen):
+    """The answer kept for ``player`` under ``mark`` (:attr:`Reply.mark`) edited to
+    ``text`` with no buttons, then forgotten; nothing when none is kept (issue 35: the
+    queue's message once the person's table formed, they left the queue or the entry
+    expired, so no live "Sair da fila" is left)."""
+
+    kind: Literal["rewrite"] = "rewrite"
+    player: PlayerRef
+    mark: str
+    text: str
 
 
 class Say(_Frozen):
@@ -284,7 +300,7 @@ class Closed(_Frozen):
 
 Effect = Annotated[
     TableView | HandView | Reply | Say | Tell | TurnPing | PingsOver | Document | Picture
-    | ReplayView | Closed,
+    | ReplayView | Closed | Rewrite,
     Field(discriminator="kind"),
 ]
 
@@ -292,7 +308,7 @@ Effect = Annotated[
 def platform_of(effect: Effect) -> str:
     """The platform an effect is delivered on (issue 35: a table in several places): a
     person's (hand, reply, private word, turn ping) or else its chat's."""
-    if isinstance(effect, HandView | Reply | Tell | TurnPing):
+    if isinstance(effect, HandView | Reply | Tell | TurnPing | Rewrite):
         return effect.player.platform
     return effect.chat.platform
 

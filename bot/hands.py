@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot import narration, play, staged
+from bot import coach, narration, play, staged
 from bot.effects import ChatRef, Effect, HandView, View, pack
 from bot.i18n import N_, Translator
 from bot.model import Game
@@ -100,6 +100,8 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
     if own:
         lines.append(own)
     my_turn = game.status == "playing" and view.turn == seat
+    if my_turn and coach.enabled(game):  # issue 37: the strong robot's move, for this
+        rows.append([b(coach.BUTTON, coach.CODE)])  # person only, above the moves
     if my_turn:
         rows += _fitting(play.action_buttons(game, seat, view, b), view)
         if s.sel:

@@ -79,7 +79,7 @@ class InviteCalls(QueueCalls):
         nothing: a code that is malformed, unknown, used, withdrawn or expired; a chat
         that has another table; a person playing another game (:data:`PLAYING`, issue 35);
         and what ``/entrar`` refuses (a full or started table). A seat taken takes the
-        person out of the queue (:meth:`took_seat`)."""
+        person out of the queue (:meth:`hold_seat`, before the save)."""
         code = invites.norm_code(text)
         gid = await self.store.invite_game(code) if code is not None else None
         if code is None or gid is None:
@@ -98,11 +98,12 @@ class InviteCalls(QueueCalls):
             return await self._reply(chat, user, PLAYING)
         bound = active is None and await self.store.bind_chat(chat.key, gid, CHAT_BIND_TTL_S)
         now = self.clock.now()
+        held = await self.hold_seat(gid, user)
         out = await self._run(gid, user, lambda g: invites.take_seat(g, user, code, chat, now),
                               update=update, chat=chat)
         got = await self._load(gid)  # the code's key stays until it expires: a
         game = got[1] if got is not None else None  # redelivery must find the game
         if bound and (game is None or not places.has_place(game, chat)):
             await self.store.unbind_chat(chat.key, gid)  # the seat was refused
-        await self.took_seat(gid, user)
+        await self.took_seat(gid, user, held)
         return out

@@ -146,6 +146,10 @@ class Game(BaseModel):
     phrase index, Unix seconds)``, oldest first."""
     matched: bool = False
     """Formed by the queue to find players (issue 35, bot/matchmaking.py)."""
+    coach: bool = False
+    """The coach (``/dica``, ``/revisao``, issue 37, bot/coach.py) at this table: set
+    from the group's ``/config dicas`` when the table opens (on unless turned off);
+    False for a game stored before, and never used at a matchmade table."""
     invites: dict[str, float] = Field(default_factory=dict)
     """Live invitation codes of the lobby (bot/invites.py): code -> Unix seconds it
     expires. Taking a seat with one removes it in the same save (one seat each)."""

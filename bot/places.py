@@ -14,9 +14,21 @@ the processes of theirs (adapters/delivery/relay.py).
 
 from __future__ import annotations
 
-from bot.effects import ChatRef, Closed, Effect, Picture, PingsOver, Say, TableView
+from bot.effects import (
+    ChatRef,
+    Closed,
+    Effect,
+    Picture,
+    PingsOver,
+    Say,
+    TableView,
+    View,
+    unpack,
+)
 from bot.model import Game
 
+JOIN = "j"
+"""The action code of the lobby's "Entrar" (bot/views.py ``lobby_view``)."""
 MAX_PLACES = 8
 """Places a table may have besides its own chat: one per seat of the largest table (4)
 would do; a little more for spectators' chats (DESIGN: each place is one message edited
@@ -36,8 +48,11 @@ def spread(game: Game, effects: list[Effect]) -> list[Effect]:
     out: list[Effect] = []
     for effect in effects:
         out.append(effect)
-        if isinstance(effect, TableView | Closed) and effect.chat.key == home and not (
-                isinstance(effect, TableView) and effect.apart):
+        if isinstance(effect, TableView) and effect.chat.key == home and not effect.apart:
+            away = _without_join(effect.view) if game.status == "lobby" else effect.view
+            out += [effect.model_copy(update={"chat": p, "home": False, "view": away})
+                    for p in game.places]
+        elif isinstance(effect, Closed) and effect.chat.key == home:
             out += [effect.model_copy(update={"chat": p, "home": False}) for p in game.places]
         elif isinstance(effect, Say | Picture) and effect.chat.key == home:
             out += [effect.model_copy(update={"chat": p}) for p in game.places]
@@ -48,6 +63,16 @@ def spread(game: Game, effects: list[Effect]) -> list[Effect]:
                     seen.add(p.platform)
                     out.append(effect.model_copy(update={"chat": p}))
     return out
+
+
+def _without_join(view: View) -> View:
+    """A lobby's view for a place other than the game's own chat: without "Entrar"
+    (code ``j``), which only a code seats from there (:func:`bot.invites.join_from`
+    refuses it, issue 35): a button that cannot work is not offered. The Telegram
+    "Entrar e abrir o privado" link goes with it (it follows the button)."""
+    rows = [[b for b in row if (unpack(b.data) or ("", 0, "", ""))[2] != JOIN]
+            for row in view.buttons]
+    return view.model_copy(update={"buttons": [row for row in rows if row]})
 
 
 def has_place(game: Game, chat: ChatRef) -> bool:

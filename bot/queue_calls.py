@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from bot import lobby, matchmaking, places, upkeep, variants
 from bot.chat_calls import CHAT_BIND_TTL_S
-from bot.effects import Button, ChatRef, Effect, PlayerRef, Reply, Tell, pack
+from bot.effects import Button, ChatRef, Effect, PlayerRef, Reply, Rewrite, Tell, pack
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, encode, new_game_id
 from bot.outcome import Refusal
@@ -39,9 +39,18 @@ SEATED = N_("Você já está numa mesa formada pela fila: termine-a (ou /sair) a
 IN_GAME = N_("Você já está numa mesa ({table}): termine-a, ou saia dela antes de começar, "
              "para procurar outra.")
 LEFT = N_("Você saiu da fila.")
+AT_TABLE = N_("Sua mesa já se formou: você não está mais na fila, e nada mudou. A partida "
+              "está no seu privado com o bot (/mao mostra sua mão).")
+"""A stale "Sair da fila" (or /sairfila) of a person the queue seated (issue 35)."""
+AT_OTHER_TABLE = N_("Você não está na fila: você está numa mesa ({table}), e nada mudou.")
+QUEUE_FORMED = N_("Mesa formada: {names}. Você não está mais na fila.")
+"""The queue's answer (with its "Sair da fila" button) once the person's table formed:
+edited to this, no button left (issue 35)."""
+QUEUE_MARK = "queue"
+"""The name the platforms keep the queue's answer under (:attr:`bot.effects.Reply.mark`)."""
 LEAVE_BUTTON = N_("Sair da fila")
 NOT_QUEUED = N_("Você não está na fila.")
-EXPIRED = N_("Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande /procurar "
+EXPIRED = N_("Ninguém para a sua mesa em {minutes} min: você saiu da fila. Mande /procurar "
              "de novo quando quiser.")
 FORMED = N_("Mesa formada: {names}. A partida começou!")
 BLOCK_HOW = N_("Use /bloquear seguido do nome de alguém desta mesa.")
@@ -61,8 +70,13 @@ class QueueStore(Protocol):
         """The games the person took a seat at (some may be over)."""
         ...
 
-    async def sit(self, person: str, game_id: str) -> None:
-        """The person took a seat at a game: recorded, and out of the queue at once."""
+    async def sit(self, person: str, game_id: str) -> list[str]:
+        """The person takes a seat at a game: recorded, and out of the queue at once;
+        what :meth:`unsit` needs to undo it."""
+        ...
+
+    async def unsit(self, person: str, game_id: str, held: list[str]) -> None:
+        """The seat :meth:`sit` recorded was not taken: undone."""
         ...
 
     async def leave(self, person: str) -> str | None:
@@ -102,6 +116,8 @@ class QueueCalls(GameRunner):
 
     queue: QueueStore | None = None
     turn_timer_s: int
+    queue_ttl_s: int = matchmaking.QUEUE_TTL_S
+    """Seconds an entry waits before it expires (``QUEUE_TTL_S``)."""
     _formed_at: float = float("-inf")
 
     async def tick(self, now: float | None = None, limit: int = TICK_CLAIMS,
@@ -154,7 +170,7 @@ class QueueCalls(GameRunner):
         text = _(QUEUED, name=variants.TITLES.get(preset, preset), n=size, waiting=int(value))
         if robots:
             text += "\n" + _(ROBOTS_AFTER, minutes=robots // 60)
-        return [Reply(player=user, text=text, buttons=[[leave]])]
+        return [Reply(player=user, text=text, buttons=[[leave]], mark=QUEUE_MARK)]
 
     async def unseek(self, chat: ChatRef | None, user: PlayerRef, *,
                      update: str | None = None) -> list[Effect]:
@@ -166,7 +182,29 @@ class QueueCalls(GameRunner):
         if self.queue is None:
             return [Reply(player=user, text=_(NO_QUEUE))]
         left = await self.queue.leave(user.key)
-        return [Reply(player=user, text=_(LEFT if left else NOT_QUEUED))]
+        if left:
+            return [Reply(player=user, text=_(LEFT)),
+                    Rewrite(player=user, mark=QUEUE_MARK, text=_(LEFT))]
+        return [Reply(player=user, text=await self._not_queued(user, _))]
+
+    async def _not_queued(self, user: PlayerRef, _: Translator) -> str:
+        """What ``/sairfila`` or a stale "Sair da fila" tells a person not in the queue
+        (nothing changes): :data:`AT_TABLE` when the queue seated them at a game that
+        goes on, :data:`AT_OTHER_TABLE` for another table they sit at, else
+        :data:`NOT_QUEUED`."""
+        assert self.queue is not None
+        for gid in await self.queue.seated_at(user.key):
+            try:
+                got = await self.store.load_game(gid)
+                game = self._parsed(gid, got) if got is not None else None
+            except CorruptGame:
+                continue
+            if game is None or game.status == "over" or game.seat_of(user) is None:
+                continue
+            if game.matched:
+                return _(AT_TABLE)
+            return _(AT_OTHER_TABLE, table=game.chat.title or game.creator.name)
+        return _(NOT_QUEUED)
 
     async def block(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                     update: str | None = None) -> list[Effect]:
@@ -218,19 +256,38 @@ class QueueCalls(GameRunner):
         except CorruptGame:
             return False
 
-    async def took_seat(self, gid: str, user: PlayerRef) -> None:
-        """After a call that may have seated ``user`` at game ``gid`` (a lobby's Entrar,
-        ``/novojogo``, an invitation): when they hold a seat there, it is recorded with the
-        queue and they leave the queue in the same step (:meth:`QueueStore.sit`), so the
-        queue never seats them at a second table (issue 35). A failure is logged: the
-        seat stands, and ``/procurar`` checks again."""
+    async def hold_seat(self, gid: str, user: PlayerRef) -> list[str] | None:
+        """Before a call that may seat ``user`` at game ``gid`` (a lobby's Entrar,
+        ``/novojogo``, an invitation): the seat is recorded with the queue and they leave
+        it, in one step (:meth:`QueueStore.sit`), *before* the game's save, so no process
+        killed between the two leaves a seated person unknown to the queue (who could
+        then be queued and seated at a second table, issue 35). Returns what
+        :meth:`took_seat` needs to undo it; None without a queue or when the step failed
+        (logged: :meth:`took_seat` then records the seat after the save)."""
+        if self.queue is None:
+            return None
+        try:
+            return await self.queue.sit(user.key, gid)
+        except Exception as err:
+            log.error("queue: recording a seat failed (%s)", type(err).__name__)
+            return None
+
+    async def took_seat(self, gid: str, user: PlayerRef, held: list[str] | None) -> None:
+        """After the call :meth:`hold_seat` came before (``held`` its answer): when it did
+        not seat ``user`` at ``gid`` (refused), the record is undone and their queue
+        entry put back (:meth:`QueueStore.unsit`); when ``hold_seat`` failed and they
+        are seated, the seat is recorded now. A process killed before this step leaves
+        a game counted as theirs that does not seat them, which :meth:`_over` sees
+        through at their next ``/procurar``. A failure is logged."""
         if self.queue is None:
             return
         try:
             got = await self.store.load_game(gid)
-            if got is None or self._parsed(gid, got).seat_of(user) is None:
-                return
-            await self.queue.sit(user.key, gid)
+            seated = got is not None and self._parsed(gid, got).seat_of(user) is not None
+            if held is None and seated:
+                await self.queue.sit(user.key, gid)
+            elif held is not None and not seated:
+                await self.queue.unsit(user.key, gid, held)
         except Exception as err:
             log.error("queue: recording a seat failed (%s)", type(err).__name__)
 
@@ -272,13 +329,14 @@ class QueueCalls(GameRunner):
         for name in await self.queue.queues():
             preset, _sep, size = name.partition(":")
             expired, tables = await self.queue.form(
-                name, int(size), now, matchmaking.QUEUE_TTL_S,
+                name, int(size), now, self.queue_ttl_s,
                 (matchmaking.BAND_BASE, matchmaking.BAND_PER_S, matchmaking.BAND_MAX),
                 [new_game_id() for _ in range(FORM_LIMIT)])
             for entry in expired:
                 player = PlayerRef.model_validate(entry["player"])
-                out.append(Tell(player=player, chat=ChatRef.model_validate(entry["queued"]),
-                                text=Translator("pt")(EXPIRED)))
+                text = Translator("pt")(EXPIRED, minutes=max(1, self.queue_ttl_s // 60))
+                out += [Tell(player=player, chat=ChatRef.model_validate(entry["queued"]),
+                             text=text), Rewrite(player=player, mark=QUEUE_MARK, text=text)]
             for table in tables:
                 table["preset"] = preset
                 out += await self._make(table, now)
@@ -310,6 +368,8 @@ class QueueCalls(GameRunner):
         names = ", ".join(game.name_of(i) for i in range(len(game.seats)))
         told: list[Effect] = [Tell(player=p, chat=game.place_of(s), text=_(FORMED, names=names))
                               for s, p in game.humans()]
+        told += [Rewrite(player=p, mark=QUEUE_MARK, text=_(QUEUE_FORMED, names=names))
+                 for _s, p in game.humans()]
         return told + places.spread(game, started)
 
     async def queue_made(self, gid: str) -> None:

@@ -45,6 +45,14 @@ each is a ``dificil`` move of up to a second; the tick loop ticks again at once 
 tick that did something (``adapters/delivery/ticks.py``), so more due games wait only
 for the round before them."""
 UseCase = Callable[[Game], Outcome]
+
+
+def shown_on(game: Game, platforms: frozenset[str]) -> bool:
+    """Whether a process delivering to ``platforms`` may step ``game``'s timers: one of
+    the game's places (its own chat or another, bot/places.py) or one of its people is on
+    them. What it makes for the other platform's places and people is relayed."""
+    return any(p.platform in platforms for p in game.all_places()) or any(
+        player.platform in platforms for _seat, player in game.humans())
 CORRUPT = N_("Não consegui ler o estado deste jogo (dados danificados): nada foi mudado. "
              "Um admin do grupo pode encerrar a mesa com /cancelar.")
 """Told to a person whose call found the stored game unreadable (bot.model.CorruptGame)."""
@@ -377,9 +385,13 @@ class GameRunner:
         games concurrently calls the two itself, ``adapters/delivery/ticks.py``).
 
         ``platforms``: the chat platforms this process delivers to (``{"dc"}``); a
-        claimed game of another platform is handed back, due again in ``HANDOFF_S``, for
-        that platform's workers (one Redis serves both: a Discord process must not play a
-        Telegram game it cannot show). None: every game.
+        claimed game with no place on them (:func:`shown_on`) is handed back, due again
+        in ``HANDOFF_S``, for its platform's workers (one Redis serves both: a Discord
+        process must not play a Telegram game it cannot show). A table with places on
+        both is stepped by whichever claims it first; the other platform's effects are
+        relayed (adapters/delivery/relay.py), so its robots are as quick as a
+        one-platform table's (issue 35: they waited a hand-back of ``HANDOFF_S`` at about
+        every other claim). None: every game.
 
         Without ``now``, each game is stepped at the time of its own step (the clock read
         again): a step that took long must not stamp the next game's move in the past,
@@ -431,7 +443,7 @@ class GameRunner:
         if got is None:  # the game is gone: so is its deadline
             await self.store.clear_deadline(gid)
             return []
-        if platforms is not None and self._parsed(gid, got).chat.platform not in platforms:
+        if platforms is not None and not shown_on(self._parsed(gid, got), platforms):
             await self.store.set_deadline(gid, now + HANDOFF_S)
             return []
         return await self._run(gid, None, lambda g: timers.step(

@@ -14,9 +14,11 @@ import logging
 
 from bot import (
     buttons,
+    coach,
     info,
     invites,
     lobby,
+    matchmaking,
     phrases,
     places,
     play,
@@ -29,6 +31,7 @@ from bot import (
     views,
 )
 from bot.chat_calls import CHAT_BIND_TTL_S, ChatCalls
+from bot.coach_calls import CoachCalls
 from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, unpack
 from bot.i18n import N_, Translator
 from bot.invite_calls import InviteCalls
@@ -36,7 +39,6 @@ from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, enco
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from bot.queue_calls import QUEUE_ID, QUEUE_LEAVE, QueueStore
-from bot.replay_calls import ReplayCalls
 from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
 from bot.season import config
 from bot.season.calls import SeasonCalls
@@ -60,7 +62,7 @@ def _here(game: Game, chat: ChatRef | None) -> bool:
     return chat is not None and chat.key == game.chat.key
 
 
-class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, TournamentCalls,
+class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, TournamentCalls,
               InviteCalls):
     """Platform-neutral game service over a :class:`GameStore` and a :class:`Clock`.
 
@@ -78,7 +80,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
     rankings by period, profiles and achievements are counted (issue 29,
     :mod:`bot.season`); None counts none of them. ``docs_url``: where ``/ajuda``'s link
     to the player's guide points (``DOCS_URL``, :func:`bot.info.guide_link`).
-    ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``).
+    ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``);
+    ``queue_ttl_s``: how long a ``/procurar`` entry waits (``QUEUE_TTL_S``).
     ``queue``: the queue to find players (issue 35, :mod:`bot.queue_calls`; None: the
     queue is not available, as on the in-memory store).
     """
@@ -90,7 +93,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
                  compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None,
                  docs_url: str | None = None,
                  invite_ttl_s: int = invites.INVITE_TTL_S,
-                 queue: QueueStore | None = None) -> None:
+                 queue: QueueStore | None = None,
+                 queue_ttl_s: int = matchmaking.QUEUE_TTL_S) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
@@ -98,6 +102,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         self.turn_timer_s = turn_timer_s
         self.invite_ttl_s = invite_ttl_s
         self.queue = queue
+        self.queue_ttl_s = queue_ttl_s
         self.invite_links = {}  # per platform, set by its adapter (bot/invite_calls.py)
         self.season = season
         self.docs_url = docs_url
@@ -128,19 +133,22 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         try:
             game = lobby.open_game(new_game_id(), chat, user, config.table_args(house, args),
                                    lang, now, house.timer or self.turn_timer_s)
+            game.coach = house.coach  # issue 37: /config dicas, when the table opens
         except Refusal as err:
             return [Reply(player=user, text=err.render(Translator(lang)))]
+        held = await self.hold_seat(game.id, user)  # issue 35: recorded before the save
         await self.store.create_game(game.id, encode(game, self.compress), self.ttl_s,
                                      update, now)
         if not await self.store.bind_chat(chat.key, game.id, CHAT_BIND_TTL_S):
             await self.store.delete_game(game.id)
+            await self.took_seat(game.id, user, held)  # no game: undone
             other = await self.store.chat_game(chat.key)
             return await self._existing(chat, user, other or "", lang)
         await upkeep.schedule(self.store, game, self.pacing, self.season)
         await self._announce(game.id, 1)
         if update is not None:  # marked once done: a redelivery after a crash is served
             await self.store.first_seen(update, UPDATE_TTL_S, chat.key)
-        await self.took_seat(game.id, user)  # issue 35: out of the queue
+        await self.took_seat(game.id, user, held)  # issue 35: out of the queue
         return [views.table_effect(game)]
 
     async def _opened_by(self, gid: str, update: str | None) -> list[Effect] | None:
@@ -184,18 +192,20 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
         gid = await self._chat_game(chat, user, update)
         if isinstance(gid, list):
             return gid
+        held = await self.hold_seat(gid, user)
         out = await self._run(gid, user,
                               lambda g: invites.join_from(g, user, chat, self.clock.now()),
                               update=update, chat=chat)
-        await self.took_seat(gid, user)
+        await self.took_seat(gid, user, held)
         return out
 
     async def join_game(self, game_id: str, user: PlayerRef, *,
                         update: str | None = None) -> list[Effect]:
         """Deep link ``/start j<game_id>``: join by game id (from a private chat)."""
+        held = await self.hold_seat(game_id, user)
         out = await self._run(game_id, user, lambda g: lobby.join(g, user, self.clock.now()),
                               update=update)
-        await self.took_seat(game_id, user)
+        await self.took_seat(game_id, user, held)
         return out
 
     async def leave(self, chat: ChatRef, user: PlayerRef, *,
@@ -285,14 +295,17 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, ReplayCalls, VerifyCalls, Tou
             return await self._unknown(user, chat, game_id, update)
         if code == "h":
             return await self.show_hand_of(game_id, user)
+        if code == coach.CODE:  # issue 37: the hand's "Dica", reads and saves nothing
+            return await self.hint_press(game_id, user, version)
         if code == replay.CODE:  # a /replay step: reads the record, saves nothing
             return await self.replay_press(game_id, user, version, arg, chat=chat)
+        held = await self.hold_seat(game_id, user) if code == "j" else None  # issue 35
         out = await self._run(game_id, user,
                               lambda g: self._dispatch(g, user, version, code, arg,
                                                        is_admin and _here(g, chat), chat),
                               update=update, chat=chat)
         if code == "j":  # Entrar: out of the queue (issue 35)
-            await self.took_seat(game_id, user)
+            await self.took_seat(game_id, user, held)
         return out
 
     async def _unknown(self, user: PlayerRef, chat: ChatRef | None, gid: str | None,

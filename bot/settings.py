@@ -21,7 +21,8 @@ from bot.outcome import echo
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 RedisMode = Literal["single", "cluster", "sentinel"]
-_UNITS = {"turn_timer_s", "ai_pace_s", "telegram_poll_interval", "invite_ttl_s"}  # in seconds
+_UNITS = {"turn_timer_s", "ai_pace_s", "telegram_poll_interval", "invite_ttl_s",
+          "queue_ttl_s"}  # in seconds
 _MODELS: dict[str, type[BaseSettings]] = {}
 """Adapters' own settings models by class name (:func:`described`), whose fields'
 ranges the refusal lines tell as they do :class:`Settings`'."""
@@ -97,6 +98,10 @@ class Settings(BaseSettings):
     telegram_webapp: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
     """Short name of the Mini App registered with @BotFather (``/newapp``): the links
     become ``https://t.me/<bot>/<app>?startapp=<game>``."""
+    telegram_main_app: bool = False
+    """The bot's main Mini App (@BotFather: "Bot Settings" > "Configure Mini App") opens
+    the web table: without ``telegram_webapp``, the links become
+    ``https://t.me/<bot>?startapp=...`` (issue 35: ``/convidar``'s Mini App link)."""
     discord_client_id: str | None = Field(default=None, pattern=r"^[0-9]{5,20}$")
     """The Discord application's id (Developer Portal, "OAuth2"): with
     ``discord_client_secret``, the web table runs as a Discord Activity (docs/web.md)."""
@@ -110,6 +115,9 @@ class Settings(BaseSettings):
     ai_pace_s: float = Field(default=1.0, ge=0, le=60, allow_inf_nan=False)
     invite_ttl_s: int = Field(default=1800, ge=60, le=86_400)
     """Seconds a ``/convidar`` code seats someone (issue 35, bot/invites.py)."""
+    queue_ttl_s: int = Field(default=600, ge=60, le=3_600)
+    """Seconds a ``/procurar`` entry waits for a table before it expires, with a message
+    (issue 35, bot/matchmaking.py)."""
     log_level: LogLevel = "INFO"
     state_codec: Literal["z1", "z2", "z3"] = "z3"
     """How game states are written (bot.model.encode, :data:`bot.model.DEFAULT_CODEC`):

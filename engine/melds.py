@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from engine.cards import JOKER_SUIT, Card
+from engine.cards import JOKER_SUIT, RANK_NAMES, Card
 from engine.errors import IllegalAction
 from engine.memo import RulesMemo, facts
 from engine.rules import Rules
@@ -320,6 +320,9 @@ def _run_meld(layout: Layout, suit: int, rules: Rules) -> Meld:
 def _make_set(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld:
     if not rules.sets_allowed:
         raise _fail("meld_set_forbidden", "nesta variante só valem sequências do mesmo naipe")
+    if rules.set_ranks and naturals[0].rank not in rules.set_ranks:
+        raise _fail("meld_set_rank", "nesta variante não vale trinca de {rank}",
+                    rank=RANK_NAMES.get(naturals[0].rank, str(naturals[0].rank)))
     if len(cards) > rules.set_max:
         raise _fail(
             "meld_set_too_big", "uma trinca tem no máximo {size} cartas", size=rules.set_max
@@ -369,9 +372,9 @@ def _canastra_kind(
     if wild is not None:
         return SUJA
     best: tuple[int, str] | None = None
-    if suit is not None and low == 1:
+    if suit is not None:
         for special in rules.special_canastras:
-            fits = len(cards) == special.length and suit in special.suits
+            fits = len(cards) == special.length and suit in special.suits and low in special.lows
             if fits and (best is None or special.bonus > best[0]):
                 best = (special.bonus, special.key)
     return best[1] if best else LIMPA

@@ -83,7 +83,14 @@ def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], l
     side = state.side_of[action.seat]
     side_melds = list(state.melds[side])
     laid: Meld | None = None  # the meld the top card joins (None: a new meld)
-    if action.with_ is not None:
+    if action.with_ and action.meld is not None and rules.pickup_extend_with_hand:
+        # docs/RULES.md "Options for comparison": the top card and hand cards onto a meld
+        laid = _side_meld(side_melds, action.meld)
+        new_hand = without(state.hands[action.seat], action.with_)
+        meld = extend_meld(laid, [top, *action.with_], rules)
+        side_melds[action.meld] = meld
+        index = action.meld
+    elif action.with_ is not None:
         if len(action.with_) < 2:
             raise IllegalAction(
                 "justify_two_cards", "para pegar o lixo, junte a carta de cima com 2 ou mais da mão"
@@ -99,11 +106,7 @@ def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], l
         side_melds.append(meld)
         index = len(side_melds) - 1
     elif action.meld is not None:
-        if action.meld >= len(side_melds):
-            raise IllegalAction(
-                "no_such_meld", "seu lado não tem o jogo {number}", number=action.meld + 1
-            )
-        laid = side_melds[action.meld]
+        laid = _side_meld(side_melds, action.meld)
         meld = extend_meld(laid, [top], rules)
         side_melds[action.meld] = meld
         new_hand = list(state.hands[action.seat])
@@ -115,6 +118,12 @@ def _justify(state: DealState, action: Action, top: Card) -> tuple[list[Card], l
             "justify_wild_top", "um 2 no topo do lixo só sai como o 2 natural do seu naipe"
         )
     return new_hand, side_melds, index
+
+
+def _side_meld(side_melds: list[Meld], index: int) -> Meld:
+    if index >= len(side_melds):
+        raise IllegalAction("no_such_meld", "seu lado não tem o jogo {number}", number=index + 1)
+    return side_melds[index]
 
 
 def top_two_allowed(laid: Meld | None, made: Meld, top: Card, rules: Rules) -> bool:

@@ -84,6 +84,9 @@ class SpecialCanastra(BaseModel):
     length: int = Field(ge=13, le=14)
     suits: tuple[int, ...] = (0, 1, 2, 3)
     bonus: int = Field(ge=0, le=MAX_BONUS)
+    lows: tuple[int, ...] = (1,)
+    """Lowest slots that qualify: ``(1,)`` is the books' ace-low form; the comparison
+    rules of :mod:`engine.comparison` take ``(1, 2)`` (a 13-card 2..A counts too)."""
 
 
 DE_MIL = SpecialCanastra(key="de_mil", label="de mil, A–A limpa", length=14, bonus=1000)
@@ -113,6 +116,7 @@ class Rules(BaseModel):
     morto: bool = False  # one morto of hand_size cards per side
     # melds
     sets_allowed: bool = True
+    set_ranks: tuple[int, ...] = ()  # ranks a set may have; () = any (engine.comparison)
     set_max: int = Field(default=8, ge=3, le=9)  # RULES §2 "set size": 8, tranca 8 + 1 wild
     ace_low: bool = True
     ace_high: bool = True
@@ -124,9 +128,11 @@ class Rules(BaseModel):
     three_bonus: int = Field(default=100, ge=0, le=MAX_BONUS)
     # first player's first turn (A9)
     first_player_second_card: bool = True
+    pile_starts_with_card: bool = False  # the stock's top card starts the pile (comparison)
     # discard pile (A10, A11, A23, A38)
     pile_open: bool = True
     pickup_justified: bool = False
+    pickup_extend_with_hand: bool = False  # top + hand cards onto a meld (comparison)
     justify_wild_same_suit: bool = False
     single_card_pile_rule: bool = True
     # going out (A1, A16, A17, C13)
@@ -135,6 +141,7 @@ class Rules(BaseModel):
     second_morto_direct_only: bool = False
     # scoring (C14)
     card_points: CardPoints = CardPoints.CLASSIC
+    melded_two_points: int | None = Field(default=None, ge=0, le=MAX_BONUS)  # a melded 2
     clean_bonus: int = Field(default=200, ge=0, le=MAX_BONUS)
     dirty_bonus: int = Field(default=100, ge=0, le=MAX_BONUS)
     special_canastras: tuple[SpecialCanastra, ...] = ()
@@ -167,6 +174,8 @@ class Rules(BaseModel):
             raise PydanticCustomError("rules_players", "{allowed}", {"allowed": allowed})
         if any(n not in (2, 3, 4, 6) for n in self.players_allowed):
             raise ValueError("players_allowed aceita só 2, 3, 4 ou 6 jogadores")
+        if any(not 1 <= r <= 13 for r in self.set_ranks):
+            raise ValueError("set_ranks aceita só valores de 1 a 13")
         if self.justify_wild_same_suit and not self.pickup_justified:
             raise ValueError("justify_wild_same_suit exige pickup_justified")
         if self.second_morto_direct_only and not self.morto:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.cards import Card
+from engine.cards import JOKER_SUIT, Card
 from engine.melds import Meld, canastra_bonus, canastra_label
 from engine.rules import CardPoints, Rules
 from engine.state import DealState
 
 _FLAT_10: Final = CardPoints.FLAT_10  # a global: an enum class's attribute read is slow
+TWO: Final = Card.of(2, 0)
 
 
 def card_points(card: Card, rules: Rules) -> int:
@@ -41,10 +42,15 @@ class DealScore:
 
 
 def melded_points(melds: list[Meld], rules: Rules) -> int:
-    """The "jogos" term of a side's score (RULES C14): the card points of its ``melds``,
-    negative where ``rules.no_canastra_negative`` and none of them is a canastra (seed 000
-    §9.5). The table shows it during the deal, :func:`score_deal` counts it at the end."""
+    """The "jogos" term of a side's score (RULES C14): the card points of its ``melds``
+    (each 2 counting ``rules.melded_two_points`` where set, docs/RULES.md "Options for
+    comparison with BotRafa"), negative where ``rules.no_canastra_negative`` and none of
+    them is a canastra (seed 000 §9.5). The table shows it during the deal,
+    :func:`score_deal` counts it at the end."""
     melded = sum(card_points(c, rules) for m in melds for c in m.cards)
+    if rules.melded_two_points is not None:  # engine.comparison: a melded 2 counts more
+        twos = sum(1 for m in melds for c in m.cards if c.rank == 2 and c.suit != JOKER_SUIT)
+        melded += twos * (rules.melded_two_points - card_points(TWO, rules))
     if rules.no_canastra_negative and not any(m.is_canastra for m in melds):
         return -melded
     return melded

@@ -290,6 +290,7 @@ def deal_cards(
         else:
             mortos.append([])
     stock = list(reversed(cards[pos:]))
+    pile = [stock.pop()] if rules.pile_starts_with_card else []  # docs/RULES.md "comparison"
     sides = len(teams)
     scores = list(scores) if scores is not None else [0] * sides
     if rules.reuse_pile_once and reshuffle is None:
@@ -302,7 +303,7 @@ def deal_cards(
         side_of=side_of,
         hands=hands,
         melds=[[] for _ in teams],
-        pile=[],
+        pile=pile,
         stock=stock,
         mortos=mortos,
         first=first,

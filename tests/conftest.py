@@ -11,13 +11,14 @@ to every test so that no module has to import them.
 
 Process-wide state (``_main_leaves_nothing_behind``): what ``python -m bot``'s
 ``main()`` sets for the whole process (the log's record factory and outage filter, the
-start-up lines' language, ``serve``'s shared embedded store) is put back after every
-test, so a test that runs ``main()`` in the process changes no later test's log,
-language or store.
+start-up lines' language, ``serve``'s shared embedded store, the garbage collector's
+thresholds and frozen objects) is put back after every test, so a test that runs
+``main()`` in the process changes no later test's log, language, store or collector.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -46,9 +47,14 @@ def _main_leaves_nothing_behind() -> Iterator[None]:
     root logger's handlers, pytest's capturing ones among them, where its counts would
     hide a later test's lines), the log record factory as it was, the start-up lines'
     translator as it was (a test of ``main(["--lang", "it", ...])`` left Italian), each
-    embedded store on its own server again (``main(["serve"])`` shares one, issue 35)."""
-    words = startup.Words._
+    embedded store on its own server again (``main(["serve"])`` shares one, issue 35),
+    the collector's thresholds as they were and nothing frozen (a worker's start-up tunes
+    them, adapters/ops/runtime.py)."""
+    words, collector = startup.Words._, gc.get_threshold()
     yield
+    if gc.get_freeze_count():
+        gc.unfreeze()
+    gc.set_threshold(*collector)
     logcalm.uninstall()
     logsafe.uninstall()
     startup.Words._ = words

@@ -202,3 +202,31 @@ async def test_a_reply_with_buttons_carries_them_as_components() -> None:
     assert kind == "send_message" and sent["content"] == "Na fila." and sent["ephemeral"]
     assert [(c.item.label, c.custom_id) for c in sent["view"].children] == [
         ("Sair da fila", "bb:fila|0|qx|")]
+
+
+async def test_the_queue_answer_is_rewritten_without_its_button_through_its_token(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: the answer to /procurar gives a ref (its message and the interaction's
+    token); rewriting it edits that message through the token, components dropped; an
+    expired token edits nothing."""
+    edits: list[tuple[int, str, int, dict[str, Any]]] = []
+
+    class Hook:
+        def __init__(self, app: int, token: str) -> None:
+            self.app, self.token = app, token
+
+        async def edit_message(self, mid: int, **kw: Any) -> None:
+            edits.append((self.app, self.token, mid, kw))
+
+    monkeypatch.setattr(discord.Webhook, "partial",
+                        lambda app, token, client=None: Hook(app, token))
+    inter = interaction()
+    p = platform()
+    ref = await p.answer(Reply(player=ANA, text="Na fila.", mark="queue", buttons=[[Button(
+        label="Sair da fila", data="fila|0|qx|")]]), Origin(inter))
+    assert ref is not None and ref.startswith("wh:") and ref.endswith(":555:secret-token")
+    await p.rewrite(ANA, ref, "Mesa formada: Ana, Zé. Você não está mais na fila.")
+    assert edits == [(5, "secret-token", 555, {
+        "content": "Mesa formada: Ana, Zé. Você não está mais na fila.", "view": None})]
+    await p.rewrite(ANA, f"wh:{time.time() - 15 * 60:.0f}:555:secret-token", "x")
+    assert len(edits) == 1  # the token had expired: nothing sent

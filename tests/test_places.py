@@ -203,3 +203,19 @@ async def test_a_chat_that_joined_by_code_seats_no_one_else_without_a_code(
     await svc.press(BIA, f"{game.id}|0|j|", chat=CHAT)
     _v, game = await game_of(store)
     assert [s.player.name for s in game.seats if s.player] == ["Ana", "Zé", "Bia"]
+
+
+async def test_a_lobby_shown_in_a_chat_that_joined_by_code_offers_no_entrar(
+        svc: Service) -> None:
+    """Issue 35: in a place that joined by code, Entrar refuses (a code is needed there),
+    so its copy of the lobby does not offer it; the game's own chat keeps it, and the
+    other lobby buttons stay in both."""
+    code = await invited(svc)
+    home, away = await svc.join_code(DC, ZE, code)
+    labels = [[b.label for b in row] for row in home.view.buttons]
+    away_labels = [[b.label for b in row] for row in away.view.buttons]
+    assert labels[0] == ["Entrar", "Sair"] and away_labels[0] == ["Sair"]
+    assert away_labels[1:] == labels[1:]
+    assert away.view.lines == home.view.lines
+    (_home, again) = await svc.table_of(home.game_id)  # a re-render (relay, stale) alike
+    assert [[b.label for b in row] for row in again.view.buttons] == away_labels

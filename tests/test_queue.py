@@ -109,10 +109,29 @@ async def test_an_entry_expires_with_a_message(redis: Redis, clock: FakeClock) -
     await svc.seek(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "buraco 2")
     clock.advance(matchmaking.QUEUE_TTL_S)
     effects = await svc.form_tables()
-    assert [(e.kind, e.chat.key, e.text) for e in effects] == [
-        ("tell", "dc:900", "Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande "
-         "/procurar de novo quando quiser.")]
+    expired = ("Ninguém para a sua mesa em 10 min: você saiu da fila. Mande /procurar "
+               "de novo quando quiser.")
+    assert [(e.kind, e.chat.key, e.text) for e in effects if e.kind == "tell"] == [
+        ("tell", "dc:900", expired)]
+    # the queue's answer loses its "Sair da fila" (issue 35)
+    assert [(e.player.key, e.mark, e.text) for e in effects if e.kind == "rewrite"] == [
+        ("dc:7", "queue", expired)]
     assert await svc.queue.queues() == []  # type: ignore[union-attr]
+
+
+async def test_the_entry_s_wait_is_the_queue_ttl_setting(redis: Redis, clock: FakeClock) -> None:
+    """``QUEUE_TTL_S`` (the service's ``queue_ttl_s``): an entry waits that long, and the
+    message names it."""
+    store = redis.store()
+    svc = make_service(store, clock, queue=RedisQueue(store.client, redis.prefix),
+                       queue_ttl_s=120)
+    await svc.seek(GROUP, tg(1), "buraco 2")
+    clock.advance(119)
+    assert await svc.form_tables() == []
+    clock.advance(1)
+    assert [e.text for e in await svc.form_tables() if e.kind == "tell"] == [
+        "Ninguém para a sua mesa em 2 min: você saiu da fila. Mande /procurar de novo "
+        "quando quiser."]
 
 
 async def test_the_band_widens_with_the_wait(redis: Redis, clock: FakeClock) -> None:
@@ -317,6 +336,82 @@ async def test_procurar_on_telegram_answers_with_the_leave_button(
         assert await svc.queue.queues() == []  # type: ignore[union-attr]
 
 
+async def test_the_queue_answer_is_kept_and_rewritten_without_its_button_when_the_table_forms(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: the answer to /procurar is kept by the platform (``mark``), and the
+    formation rewrites it (no "Sair da fila" left), for each person of the table."""
+    svc = worker(redis, clock)
+    (reply,) = await svc.seek(GROUP, tg(1, "Ana"), "buraco 2")
+    assert reply.mark == "queue"
+    await svc.seek(GROUP, tg(2, "Bia"), "buraco 2")
+    effects = await svc.form_tables()
+    rewrites = [(e.player.key, e.mark, e.text) for e in effects if e.kind == "rewrite"]
+    (game,) = await games_of(svc)
+    names = ", ".join(game.name_of(i) for i in range(2))
+    assert rewrites == [(p.key, "queue", f"Mesa formada: {names}. Você não está mais na fila.")
+                        for _s, p in game.humans()]
+
+
+async def test_leaving_rewrites_the_queue_answer(redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "buraco 2")
+    effects = await svc.unseek(GROUP, tg(1))
+    assert [(e.kind, e.text) for e in effects] == [("reply", "Você saiu da fila."),
+                                                   ("rewrite", "Você saiu da fila.")]
+
+
+async def test_a_stale_leave_button_after_the_table_formed_says_so_and_changes_nothing(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: "Sair da fila" pressed after the person's table formed: they are told
+    they are at a table, and the game and the queue are as they were."""
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "buraco 2")
+    await svc.seek(GROUP, tg(2), "buraco 2")
+    await svc.form_tables()
+    (game,) = await games_of(svc)
+    store = svc.store
+    assert isinstance(store, RedisStore)
+    before = await store.load_game(game.id)
+    effects = await svc.press(tg(1), "fila|0|qx|")
+    assert [(e.kind, e.text) for e in effects] == [(
+        "reply", "Sua mesa já se formou: você não está mais na fila, e nada mudou. A partida "
+                 "está no seu privado com o bot (/mao mostra sua mão).")]
+    assert await store.load_game(game.id) == before
+    assert await svc.queue.queues() == []  # type: ignore[union-attr]
+    assert texts(await svc.unseek(GROUP, tg(1))) == [effects[0].text]  # /sairfila alike
+
+
+async def test_leave_at_a_group_table_names_it_and_changes_nothing(
+        redis: Redis, clock: FakeClock) -> None:
+    svc = worker(redis, clock)
+    await svc.new_game(GROUP, tg(1, "Ana"), "buraco")
+    assert texts(await svc.unseek(GROUP, tg(1, "Ana"))) == [
+        "Você não está na fila: você está numa mesa (Grupo), e nada mudou."]
+
+
+async def test_the_telegram_queue_answer_is_edited_when_the_table_forms(
+        store_clients: Any, store_prefix: str) -> None:
+    """The Telegram adapter on the fake Bot API: the answer to ``/procurar`` with its
+    "Sair da fila" is edited, button gone, when the person's table forms."""
+    from test_telegram_app import ANA, BIA, Clock, bot_on_fake_api, button
+
+    store = RedisStore(store_clients(), store_prefix)
+    clock = Clock()
+    svc = Service(store, clock, ai_pace_s=0, queue=RedisQueue(store.client, store_prefix))
+    async with bot_on_fake_api(store, store_prefix, svc, clock) as bot:
+        for person in (ANA, BIA):
+            private = {"id": person["id"], "type": "private", "first_name": person["first_name"]}
+            await bot.command(person, "/procurar tranca 2", chat=private)
+        (answer,) = [m for m in bot.fake.current(ANA["id"]) if "fila de" in m["text"]]
+        assert button(answer, "Sair da fila")["callback_data"] == "fila|0|qx|"
+        await bot.handlers.outbox.deliver(await svc.form_tables())
+        (edited,) = [m for m in bot.fake.current(ANA["id"])
+                     if m["message_id"] == answer["message_id"]]
+        assert edited["text"].startswith("Mesa formada: ")
+        assert edited["text"].endswith(". Você não está mais na fila.")
+        assert not (edited.get("reply_markup") or {}).get("inline_keyboard")
+
+
 def test_leaving_a_matchmade_game_counts_as_a_loss() -> None:
     """Issue 35 (docs/guia.md §8): in a match the queue formed, a person away at its end
     (they left: the robot played) is rated as having lost, though their side won; in a
@@ -337,6 +432,38 @@ def test_leaving_a_matchmade_game_counts_as_a_loss() -> None:
     left = rated(facts(True), {})
     assert left["tg:1"].mu < new.mu and left["tg:1"].n == 1  # counted as a loss, once
     assert left["tg:2"] == rated(facts(False), {})["tg:2"]  # the others as the match went
+
+
+async def test_a_person_who_leaves_a_matchmade_game_is_rated_a_loss_once(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35 (docs/guia.md §8), end to end: two people matched by the queue, one
+    sends /sair in the first turns and never comes back (the robot plays their seat to
+    the end); the match is rated once, the one who left as a loss whatever the result,
+    the other as the match went."""
+    from season_support import play_to_end
+
+    svc = worker(redis, clock)
+    ana, bia = tg(1, "Ana"), tg(2, "Bia")
+    await svc.seek(GROUP, ana, "tranca 2")
+    await svc.seek(GROUP, bia, "tranca 2")
+    await svc.form_tables()
+    (game,) = await games_of(svc)
+    place = game.place_of(game.seat_of(ana))  # type: ignore[arg-type]
+    await svc.leave(place, ana)
+    (now,) = await games_of(svc)
+    assert now.seats[now.seat_of(ana)].away  # type: ignore[index]  # the robot plays it
+    store = svc.store
+    assert isinstance(store, RedisStore)
+    await play_to_end(svc, store, game.id, bia)
+    (over,) = await games_of(svc)
+    assert over.status == "over" and over.seats[over.seat_of(ana)].away  # type: ignore[index]
+    season = svc.season
+    assert season is not None
+    left, stayed = (Rating.parse(t) for t in await season.ratings(PLATFORM, [ana.key,
+                                                                             bia.key]))
+    assert left.n == 1 and left.mu < Rating().mu  # a loss, counted once
+    bia_won = over.winner == over.seat_of(bia)
+    assert stayed.n == 1 and (stayed.mu > Rating().mu) == bia_won
 
 
 async def test_a_closed_private_chat_is_told_where_the_person_queued(
@@ -398,6 +525,85 @@ async def test_taking_a_seat_leaves_the_queue_so_no_table_seats_them_twice(
     await svc.form_tables()
     matched = [g for g in await games_of(svc) if g.matched]
     assert [sorted(p.key for _s, p in g.humans()) for g in matched] == [["tg:2", "tg:5"]]
+
+
+class Killed(BaseException):
+    """The process dies here (SIGKILL): nothing after it runs."""
+
+
+async def test_a_kill_right_after_the_seat_is_saved_leaves_it_known_to_the_queue(
+        redis: Redis, clock: FakeClock) -> None:
+    """Issue 35: the seat is recorded with the queue *before* the game's save, so a
+    process killed right after the save (before anything else of the call) leaves a
+    seated person the queue knows: /procurar refuses them and no formation seats them
+    at a second table. (Recorded after the save, the kill left them unknown.)"""
+    svc = worker(redis, clock)
+    await svc.seek(GROUP, tg(1), "tranca 2")
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+
+    async def killed(*_a: Any) -> None:
+        raise Killed
+
+    svc.took_seat = killed  # type: ignore[method-assign]  # the kill: nothing after the save
+    with pytest.raises(Killed):
+        await svc.join(GROUP_TWO, tg(1))
+    again = worker(redis, clock)  # the restarted process
+    lobby_game = (await games_of(again))[0]
+    assert sorted(p.key for _s, p in lobby_game.humans()) == ["tg:1", "tg:3"]
+    assert texts(await again.seek(GROUP, tg(1), "tranca 2")) == [
+        "Você já está numa mesa (Grupo Dois): termine-a, ou saia dela antes de começar, para "
+        "procurar outra."]
+    await again.seek(GROUP, tg(2), "tranca 2")
+    assert await again.form_tables() == []  # tg:1 is not in the queue to be matched
+    assert [g.id for g in await games_of(again)] == [lobby_game.id]
+
+
+async def test_a_kill_before_the_seat_is_saved_leaves_the_person_free_to_queue(
+        redis: Redis, clock: FakeClock) -> None:
+    """The other side of the window: killed after the record, before the save, the
+    person holds no seat and is out of the queue (the price of never being at two
+    tables: they asked to sit elsewhere, and got no answer); the game counted as theirs
+    is seen through (they are not seated at it), so /procurar queues them again."""
+    svc = worker(redis, clock)
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+    await svc.seek(GROUP, tg(1), "tranca 2")
+
+    async def killed(*_a: Any, **_k: Any) -> None:
+        raise Killed
+
+    svc._run = killed  # type: ignore[method-assign]  # dies before the save
+    with pytest.raises(Killed):
+        await svc.join(GROUP_TWO, tg(1))
+    again = worker(redis, clock)
+    (lobby_game,) = await games_of(again)
+    assert [p.key for _s, p in lobby_game.humans()] == ["tg:3"]
+    assert await again.queue.queue_of("tg:1") is None  # type: ignore[union-attr]
+    assert texts(await again.seek(GROUP, tg(1), "tranca 2"))[0].startswith(
+        "Você está na fila de Tranca (2 jogadores): 1 esperando.")
+
+
+async def test_a_refused_entrar_puts_a_queued_person_back_in_their_place(
+        redis: Redis, clock: FakeClock) -> None:
+    """The seat recorded before the save is undone when the call is refused (a full
+    table): the person waits in the queue as before, with their join time."""
+    svc = worker(redis, clock)
+    await svc.new_game(GROUP_TWO, tg(3), "tranca")
+    for n in (4, 5, 6):  # four seats at most: full
+        await svc.join(GROUP_TWO, tg(n))
+    await svc.seek(GROUP, tg(1), "tranca 2")
+    queue = svc.queue
+    assert isinstance(queue, RedisQueue)
+    since = await queue.client.zscore(queue.keys.queue("t:tranca:2"), "tg:1")
+    clock.advance(5)
+    refused = texts(await svc.join(GROUP_TWO, tg(1)))
+    assert refused == ["A mesa está cheia."]
+    assert await queue.queue_of("tg:1") == "tranca:2"
+    assert await queue.client.zscore(queue.keys.queue("t:tranca:2"), "tg:1") == since
+    assert await queue.seated_at("tg:1") == []
+    await svc.seek(GROUP, tg(2), "tranca 2")
+    await svc.form_tables()
+    matched = [g for g in await games_of(svc) if g.matched]
+    assert [sorted(p.key for _s, p in g.humans()) for g in matched] == [["tg:1", "tg:2"]]
 
 
 async def test_an_invitation_does_not_seat_someone_playing_another_game(

@@ -23,11 +23,12 @@ async def test_config_shows_the_defaults_and_only_admins_change_it(svc: Service)
         "Tempo de jogada: 90 s\n"
         "Idioma: Português (Brasil)\n"
         "Quem abre mesas: todos\n"
-        "Admins mudam com /config variante|tempo|idioma|mesas ...")
+        "Dicas (/dica, /revisao) nas mesas novas: ligadas\n"
+        "Admins mudam com /config variante|tempo|idioma|mesas|dicas ...")
     assert said(await svc.config(CHAT, BIA, "tempo 60")) == (
         "Só os admins do grupo mudam a configuração.")
     assert said(await svc.config(CHAT, BIA, "cor azul", is_admin=True)) == (
-        "Não conheço a configuração cor: use variante, tempo, idioma ou mesas.")
+        "Não conheço a configuração cor: use variante, tempo, idioma, mesas ou dicas.")
 
 
 async def test_the_saved_variant_and_timer_open_the_next_table(svc: Service, store: Any) -> None:

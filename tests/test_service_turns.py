@@ -96,7 +96,7 @@ async def test_draw_then_the_same_button_again_is_stale(svc: Service, store: Any
     assert "J♥" in cards(hand) and len(hand.cards) == 12
     assert hand.lines[-1] == "Sua vez: baixe jogos e descarte uma carta."
     assert [[b.label for b in r] for r in hand.buttons[2:]] == [
-        ["Baixar", "Separar"], ["Descartar", "Abrir o lixo e comprar outra"]]
+        ["💡 Dica"], ["Baixar", "Separar"], ["Descartar", "Abrir o lixo e comprar outra"]]
     version, _g = await game_of(store)
     assert refused_as_old(await svc.press(ANA, draw), ANA) == hand
     assert (await game_of(store))[0] == version

@@ -169,3 +169,34 @@ async def test_a_match_end_touches_the_game_its_chat_its_range_and_the_season() 
     assert ended is not None
     assert {slot(season.counted(CHAT_REF.key))} <= slots(ended)
     await client.aclose()
+
+
+async def test_a_press_at_a_table_shown_on_the_other_platform_adds_only_that_platform_s_relay(
+) -> None:
+    """Issue 35 (docs/deploy.md "Which slots a press touches", P): a Telegram press at a
+    table that also has a Discord place hands the Discord effects over in the relay's
+    slot ``{relay:dc}`` (one shared slot per platform) and touches nothing else beyond
+    the table's own slots; a table without a Discord place never touches it."""
+    from bot.effects import ChatRef, PlayerRef
+
+    async with recorded_bot() as (tg, log, store):
+        chat = f"tg:{GROUP['id']}"
+        await open_table(tg)
+        gid = str(await store.chat_game(chat))
+        relay = {"P": slot(store.keys.owed("dc")), "P2": slot(store.keys.relay("dc"))}
+        assert relay["P"] == relay["P2"]  # one slot per platform
+        alone = await touched(log, tg.press(ANA, tg.table(), "Robô"))
+        assert relay["P"] not in slots(alone)
+        ana = PlayerRef(platform="tg", user_id=str(ANA["id"]), name="Ana")
+        reply = (await tg.service.invite(ChatRef(platform="tg", chat_id=str(GROUP["id"]),
+                                                 title=""), ana))[0]
+        code = reply.text.split(": ", 1)[1].split("\n", 1)[0]
+        await tg.service.join_code(ChatRef(platform="dc", chat_id="900", title="#mesa"),
+                                   PlayerRef(platform="dc", user_id="77", name="Zé"), code)
+        started = await touched(log, tg.press(ANA, tg.table(), "Iniciar"))
+        allowed = {**named(store, gid, chat, ANA["id"]), "P": relay["P"]}
+        within(started, allowed)
+        assert relay["P"] in slots(started)  # the Discord place's table and Zé's hand
+        drawn = await touched(log, tg.press(ANA, tg.hand(ANA), "Comprar do monte"))
+        within(drawn, allowed)
+        assert relay["P"] in slots(drawn)

@@ -157,7 +157,7 @@ async def test_commands_are_registered_in_portuguese_english_and_italian(tg: Tg)
     assert [c["command"] for c in calls[0]["commands"]] == [
         "novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", "regras", "ajuda",
         "cancelar", "voltar", "exportar", "idioma", "ranking", "perfil", "config", "replay",
-        "torneio", "convidar", "verificar", "procurar", "sairfila", "bloquear"]
+        "dica", "revisao", "torneio", "convidar", "verificar", "procurar", "sairfila", "bloquear"]
     assert calls[1]["commands"][13]["description"] == (  # issue 29
         "Group ranking: /ranking [semana|mes|ano|sempre|geral]")
     assert calls[0]["commands"][0]["description"] == (

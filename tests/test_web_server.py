@@ -113,10 +113,24 @@ async def test_telegram_launch_opens_the_seat_s_view_with_its_own_hand(rig: Rig)
     assert view["seat"] == 0 and view["status"] == "playing" and not view["spectator"]
     assert [c["text"] for c in view["hand"]["cards"]] == [
         "5♣", "3♦", "10♦", "Q♦", "Q♦", "A♥", "5♥", "8♥", "9♥", "6♠", "K♠"]
-    assert [a["label"] for a in view["hand"]["actions"]] == ["Comprar do monte"]
+    assert [a["label"] for a in view["hand"]["actions"]] == ["💡 Dica", "Comprar do monte"]
     assert view["turn"] == "Sua vez." and view["my_turn"] is True
     assert view["deadline"] == T0 + 90
     assert [p["cards"] for p in view["players"]] == [11, 11]
+
+
+async def test_the_page_s_dica_answers_that_page_alone_and_changes_nothing(rig: Rig) -> None:
+    """Issue 37: the seat's page has the hand's "💡 Dica"; its answer is the page's own
+    reply frame, and the game is not saved."""
+    gid = await rig.game()
+    ana = await rig.page(1, gid)
+    view = (await frame(ana, "view"))["view"]
+    version, _game = await game_of(rig.store)
+    await ana.send_json({"type": "press", "id": 7, "data": action(view, "dc")})
+    got = await frame(ana, "reply")
+    assert got == {"type": "reply", "id": 7,
+                   "text": "Dica: Compre do monte (é a única compra possível)."}
+    assert (await game_of(rig.store))[0] == version
 
 
 async def test_two_pages_see_each_other_s_moves_and_the_chat_table_follows(rig: Rig) -> None:

@@ -15,6 +15,8 @@ by their number under "Sua mão" or by name (:mod:`adapters.console.typed`)::
   n            the next deal (between deals any move, or Enter, deals it too)
   p, placar    scoreboard     regras   the variant's rules     idioma en   language
   exportar     save the finished match's record     ?  help     q  quit (asks first)
+  dica         the strong robot's move now and why  revisao  your costliest decisions of
+               the last deal (issue 37)
 
 Hand numbers hold for the whole turn (issue 30): a number names the same card after a
 meld, an extension or a pick-up; a card that left leaves its number unused (``1:5♣

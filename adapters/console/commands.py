@@ -13,6 +13,7 @@ from typing import Any
 from adapters.console import choose, question, typed, wild
 from adapters.console.session import ALIASES, CHAT, ME, Session, command_word
 from bot import info
+from bot.effects import Effect
 from bot.i18n import LANGS, N_, Translator, norm_lang
 
 __all__ = ["ALIASES", "CHAT", "ME", "command_word", "help_text", "is_info", "is_quit", "run"]
@@ -27,6 +28,8 @@ HELP_PARTS: list[tuple[str, str]] = [
     ("threes", N_("t 4 = baixar o 3 vermelho (carta 4)")),
     ("redraw", N_("r = abrir o lixo com a carta comprada e comprar outra")),
     ("", N_("n = próxima mão")),
+    ("", N_("dica = a jogada do robô forte · revisao = suas decisões mais caras da última "
+            "mão")),
     ("", N_("p = placar · ? = ajuda · q = sair")),
 ]
 CARD_NAMES = {  # with jokers in the deck or not
@@ -42,8 +45,8 @@ HELP_MORE = N_("Mais: regras = regras da variante · idioma en = trocar o idioma
                "sempre], perfil = suas partidas contadas")
 EXPORT = {"exportar", "export", "esporta"}
 INFO = {"q", "?", "p", "regras", "idioma", "exportar", "ranking",
-        "perfil", "verificar"}  # also allowed between deals and once the match is over
-NO_ARGS = {"c", "r", "n", "p", "?", "q", "exportar"}
+        "perfil", "verificar", "revisao"}  # also allowed between deals and once the match is over
+NO_ARGS = {"c", "r", "n", "p", "?", "q", "exportar", "dica", "revisao"}
 NEEDS = {"lj": "justified", "t": "threes", "r": "redraw"}
 
 
@@ -167,6 +170,20 @@ async def _verify(game: Session, args: list[str]) -> None:
     game.show(await game.service.verify_deal(CHAT, ME, " ".join(args)))
 
 
+async def _hint(game: Session, _args: list[str]) -> None:
+    """``dica`` (issue 37): the hand's "Dica" button, pressed (the service's answer, for
+    the person's turn only)."""
+    await game.press("dc")
+
+
+async def _review(game: Session, _args: list[str]) -> None:
+    """``revisao`` (issue 37): the service's ``/revisao`` for the last finished deal (its
+    private message; "sent to you privately" means nothing here, a refusal does)."""
+    said = await game.service.review(CHAT, ME)
+    tells: list[Effect] = [e for e in said if e.kind == "tell"]
+    game.show(tells or said)
+
+
 async def _draw(game: Session, _args: list[str]) -> None:
     await game.press("c")
 
@@ -205,7 +222,7 @@ async def _profile(game: Session, args: list[str]) -> None:
 
 SIMPLE = {"p": _score, "regras": _rules, "idioma": _language, "exportar": _export,
           "c": _draw, "r": _redraw, "n": _next, "lj": _onto_meld, "ranking": _ranking,
-          "perfil": _profile, "verificar": _verify}
+          "perfil": _profile, "verificar": _verify, "dica": _hint, "revisao": _review}
 
 
 def meld_count(game: Session) -> int | None:

@@ -28,7 +28,9 @@ ALIASES = {"placar": "p", "score": "p", "punteggio": "p", "ajuda": "?", "help": 
            "aiuto": "?", "sair": "q", "quit": "q", "esci": "q", "rules": "regras",
            "regole": "regras", "language": "idioma", "lingua": "idioma",
            "export": "exportar", "esporta": "exportar", "profile": "perfil",
-           "profilo": "perfil", "verify": "verificar", "verifica": "verificar"}
+           "profilo": "perfil", "verify": "verificar", "verifica": "verificar",
+           "hint": "dica", "suggerimento": "dica", "review": "revisao",
+           "revisão": "revisao", "revisione": "revisao"}
 """Words in any of the three languages -> the command they name."""
 
 

@@ -37,6 +37,8 @@ COMMANDS: list[tuple[str, str]] = [
     ("perfil", N_("Seu perfil no grupo: /perfil [@pessoa|publico|privado]")),
     ("config", N_("Configuração do grupo: /config [variante|tempo|idioma|mesas] ...")),
     ("replay", N_("Rever a última partida terminada, jogada a jogada")),
+    ("dica", N_("A jogada que o robô forte faria agora e por quê (só você vê)")),
+    ("revisao", N_("Suas três decisões mais caras da última mão (no privado)")),
     ("torneio", N_("Torneio: /torneio [todos|mata] [duplas|individual] [variante] · tabela · "
                    "cancelar")),
     ("convidar", N_("Convidar alguém de outro grupo ou plataforma: /convidar [retirar]")),
@@ -65,7 +67,7 @@ def failure_text(error: BaseException | None) -> str:
     return TRY_AGAIN if error is not None and unavailable(error) else GENERIC_ERROR
 SIMPLE = {"entrar": "join", "sair": "leave", "iniciar": "start", "mao": "show_hand",
           "placar": "scoreboard", "voltar": "come_back", "exportar": "export",
-          "replay": "replay"}
+          "replay": "replay", "dica": "hint", "revisao": "review"}
 
 
 async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, args: str,

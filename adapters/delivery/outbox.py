@@ -58,6 +58,7 @@ from bot.effects import (
     PlayerRef,
     ReplayView,
     Reply,
+    Rewrite,
     Say,
     TableView,
     Tell,
@@ -217,7 +218,13 @@ class Delivery:
     async def _one(self, effect: Effect, origin: Any) -> None:
         p = self.platform
         if isinstance(effect, Reply):
-            await p.answer(effect, origin)
+            ref = await p.answer(effect, origin)
+            if effect.mark and ref:  # issue 35: the queue's answer, edited once it is over
+                await self.refs.put_mark(effect.player, effect.mark, ref)
+        elif isinstance(effect, Rewrite):
+            ref = await self.refs.take_mark(effect.player, effect.mark)
+            if ref:
+                await p.rewrite(effect.player, ref, effect.text)
         elif isinstance(effect, Say):
             await p.post(effect.chat, p.text(effect.text))
         elif isinstance(effect, Tell):

@@ -108,9 +108,15 @@ class Platform(Protocol):
         pressed message edited in place; for the command, a new message in the chat."""
         ...
 
-    async def answer(self, effect: Reply, origin: Any) -> None:
+    async def answer(self, effect: Reply, origin: Any) -> str | None:
         """Answer the person who made the call ``origin`` (a toast, a reply, an ephemeral
-        message; None: a private message)."""
+        message; None: a private message); the ref :meth:`rewrite` edits it by, or None
+        (a toast, a refusal)."""
+        ...
+
+    async def rewrite(self, player: PlayerRef, ref: str, text: str) -> None:
+        """Edit the answer ``ref`` to ``player`` (:meth:`answer`'s) to ``text`` with no
+        buttons (issue 35); gone, refused or too old is ignored."""
         ...
 
     async def refused_notice(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:

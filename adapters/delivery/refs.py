@@ -20,10 +20,14 @@ from typing import Any, TypeVar
 from redis.exceptions import ResponseError
 
 from adapters.storage.keys import StoreKeys
+from bot.effects import PlayerRef
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 TWO_DAYS = 2 * 86_400
+MARK_TTL_S = 86_400
+"""An answer's ref kept for a later edit (:meth:`GameRefs.put_mark`) at most a day (a
+queue entry lives 10 minutes)."""
 CLOSED_V = 2**53 - 1
 """``table_v`` of a closed game: newer than any version a game reaches."""
 # Keep the highest table version shown; answer 1 when ARGV[1] is not older than it.
@@ -109,6 +113,19 @@ class GameRefs:
         but the version mark ``table_v``."""
         fields = await self._healed(game_id, lambda: self.client.hgetall(self._game(game_id)))
         return {k: v for k, v in fields.items() if k != "table_v"}
+
+    async def put_mark(self, player: PlayerRef, mark: str, ref: str,
+                       ttl_s: int = MARK_TTL_S) -> None:
+        """Keep the ref of an answer to ``player`` under ``mark`` (``"queue"``: the answer
+        to ``/procurar``, issue 35) for ``ttl_s`` seconds, in the person's own slot."""
+        await self.client.set(self.keys.mark(player.platform, player.user_id, mark), ref,
+                              ex=ttl_s)
+
+    async def take_mark(self, player: PlayerRef, mark: str) -> str | None:
+        """The ref kept under ``mark`` for ``player``, forgotten in the same step (GETDEL:
+        two workers never both edit it), or None."""
+        got = await self.client.getdel(self.keys.mark(player.platform, player.user_id, mark))
+        return str(got) if got else None
 
     async def forget_game(self, game_id: str) -> None:
         """Drop every message reference of the game (it closed) and leave ``table_v`` at

@@ -6,7 +6,12 @@ Due games are claimed (leased, DESIGN "Timers": a claim is a lease) and stepped
 concurrently, at most :data:`TICK_CONCURRENCY` at once, each in its game's line of the
 delivery's :class:`adapters.delivery.order.KeyedOrder`, so a game's timer step keeps its
 order with its presses while one slow game (a dying Redis node, a robot that thinks)
-holds no other (issue 36)."""
+holds no other (issue 36). The upkeep of each round (the stale tables, the other
+platforms' hand-over, the queue's formation: keys in slots of their own) runs beside the
+claims, never in their way: a Redis node that dies holds up the upkeep's keys on it, not
+the robots' moves of the games on the other nodes (measured before: the robots of every
+game of a worker stood still 3-4 s when one of three primaries was SIGKILLed,
+tests/cluster/test_failover_isolation.py)."""
 
 from __future__ import annotations
 
@@ -47,15 +52,15 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
     in a task of its own (:func:`step`); claim again at once while games come due and
     there is room, else every ``every_s`` seconds or when a step ends. A step running for
     ``slow_s`` stops counting against ``bound``. Each round (timed and counted:
-    :func:`adapters.ops.series.tick_round`) also re-renders the tables a dead worker left
-    stale (:meth:`Delivery.redo`) and delivers what another platform's process handed to
-    this platform (:meth:`Delivery.relayed`: a table shown in places on both, issue 35).
-    Steps in progress when ``stop`` is set are finished before this returns."""
+    :func:`adapters.ops.series.tick_round`) also starts its :func:`upkeep` when the last
+    one is done (beside the claims: a dead node's keys hold it up, not them). Steps and
+    the upkeep in progress when ``stop`` is set are finished before this returns."""
     stop = stop or asyncio.Event()
     mine = frozenset({outbox.platform.name})  # games of other platforms are handed back
     loop = asyncio.get_running_loop()
     busy: set[asyncio.Task[None]] = set()  # counted against the bound
     alive: set[asyncio.Task[None]] = set()  # every step not finished
+    chores: asyncio.Task[None] | None = None  # the rounds' upkeep, one at a time
     while not stop.is_set():
         claimed: list[str] = []
         try:
@@ -69,21 +74,45 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
                     task.add_done_callback(busy.discard)
                     task.add_done_callback(alive.discard)
                     loop.call_later(slow_s, busy.discard, task)
-                await outbox.redo(service.table_of)
-                if await outbox.relayed(service.table_of,
-                                        rehand=getattr(service, "show_hand_of", None)):
-                    claimed.append("")  # more may be waiting: round again at once
-                await _form(service, outbox)
                 round_.done([])  # the steps count their own changes (step)
             logcalm.healthy("Redis")  # the round read Redis: an outage in the log ends
         except Exception as err:
             if isinstance(err, RedisError):
                 REDIS_ERRORS.inc()
             log.exception("tick failed")
+        if chores is None or chores.done():
+            chores = loop.create_task(upkeep(service, outbox))
         if not claimed or len(busy) >= bound:
             await _pause(stop, busy, every_s)
+    if chores is not None:
+        await chores
     if alive:
         await asyncio.gather(*alive, return_exceptions=True)
+
+
+RELAY_ROUNDS = 20
+"""Hand-over batches (:meth:`Delivery.relayed`, 10 each) one upkeep takes at most while
+more are waiting."""
+
+
+async def upkeep(service: Any, outbox: Delivery) -> None:
+    """One round's upkeep, beside the claims (the module docstring): re-render the tables
+    a dead worker left stale (:meth:`Delivery.redo`), deliver what another platform's
+    process handed to this platform (:meth:`Delivery.relayed`: a table shown in places
+    on both, issue 35; again at once while a batch found work, up to
+    :data:`RELAY_ROUNDS`), form the queue's tables (:func:`_form`). A failure is logged
+    (as a round's), never raised."""
+    try:
+        await outbox.redo(service.table_of)
+        rehand = getattr(service, "show_hand_of", None)
+        for _ in range(RELAY_ROUNDS):
+            if not await outbox.relayed(service.table_of, rehand=rehand):
+                break
+        await _form(service, outbox)
+    except Exception as err:
+        if isinstance(err, RedisError):
+            REDIS_ERRORS.inc()
+        log.exception("tick failed")
 
 
 async def _form(service: Any, outbox: Delivery) -> None:

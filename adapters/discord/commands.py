@@ -88,7 +88,7 @@ def _d(name: str) -> locale_str:
 def install(tree: app_commands.CommandTree[Any], bot: Commands) -> None:
     """Add every command to ``tree`` (guild-only: games live in channels)."""
     for simple in ("sair", "iniciar", "placar", "ajuda", "cancelar", "voltar",
-                   "exportar", "replay", "sairfila"):
+                   "exportar", "replay", "sairfila", "dica", "revisao"):
         tree.add_command(_simple(simple, bot))
 
     @tree.command(name="entrar", description=_d("entrar"))

@@ -346,11 +346,14 @@ class DiscordPlatform:
         except discord.HTTPException as exc:
             log.info("could not delete a message: %s", _http_code(exc))
 
-    async def answer(self, effect: Reply, origin: Any) -> None:
+    async def answer(self, effect: Reply, origin: Any) -> str | None:
         """An ephemeral answer to the interaction (a follow-up when already answered); with
-        no interaction (tick loop), nothing: the table tells the channel."""
+        no interaction (tick loop), nothing: the table tells the channel. Returns, for
+        an answer kept for a later edit (:attr:`Reply.mark`), its ref
+        ``wh:<time>:<message>:<token>`` (as a hand's: editable through the interaction's
+        token while it lives), else None."""
         if not isinstance(origin, Origin):
-            return
+            return None
         text = render.text_message(effect.text)
         origin.spoke = True
         response: Any = origin.interaction.response
@@ -360,6 +363,28 @@ class DiscordPlatform:
                 [render.button(b) for b in row] for row in effect.buttons]))
         async with origin.ack:
             if not response.is_done():
-                await response.send_message(content=text, ephemeral=True, **extra)
+                answer = await response.send_message(content=text, ephemeral=True, **extra)
+                message_id = getattr(answer, "message_id", None) or 0
             else:
-                await origin.interaction.followup.send(content=text, ephemeral=True, **extra)
+                if effect.mark:  # its message id, to edit it later
+                    extra["wait"] = True
+                sent = await origin.interaction.followup.send(content=text, ephemeral=True,
+                                                              **extra)
+                message_id = getattr(sent, "id", None) or 0
+        if not message_id or not effect.mark:
+            return None
+        return f"wh:{time.time():.0f}:{message_id}:{origin.interaction.token}"
+
+    async def rewrite(self, player: PlayerRef, ref: str, text: str) -> None:
+        """Edit the ephemeral answer ``ref`` (:meth:`answer`'s) to ``text`` with no
+        buttons while its interaction's token lives (15 minutes); an expired token or a
+        message that is gone is ignored (issue 35)."""
+        _kind, first, second, *rest = ref.split(":", 3)
+        if not rest or time.time() - float(first) > TOKEN_LIFE_S:
+            return
+        hook = discord.Webhook.partial(self.client.application_id or 0, rest[0],
+                                       client=self.client)
+        try:
+            await hook.edit_message(int(second), content=render.text_message(text), view=None)
+        except discord.HTTPException as exc:
+            log.info("could not edit an answer: %s", _http_code(exc))

@@ -81,7 +81,8 @@ async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
         docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
-        queue=RedisQueue(store.client, settings.redis_prefix)))
+        queue=RedisQueue(store.client, settings.redis_prefix),
+        queue_ttl_s=settings.queue_ttl_s))
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"

@@ -21,6 +21,13 @@ connection; a cluster client keeps its own), so retry loops that nest on one con
 (redis-py's Sentinel connection retries its connect inside the command's retry) still
 end within the budget, and while Redis stays down a new call on it fails at once instead
 of waiting the budget again.
+
+A node that is up but silent (a stopped process, a machine whose TCP peer never answers)
+fails no attempt: it lets one read wait. :func:`budgeted` makes a connection class wait
+for a reply no longer than the budget has left, but at least :data:`SLOW_REPLY_S`
+(:func:`read_timeout`), so a call to such a node ends with the budget, not after the
+socket timeout (10 s, longer than the budget: issue 36), while a slow node's replies
+are still read.
 """
 
 from __future__ import annotations
@@ -28,7 +35,9 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
+from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import AbstractBackoff
 from redis.exceptions import (
@@ -55,6 +64,13 @@ STREAK_GAP_S = 2.0
 """Seconds without a failed attempt after which the next failure starts a new run."""
 MAX_RETRIES = 1000
 """The count redis-py's loops are given: never the binding limit (the budget is)."""
+SLOW_REPLY_S = 5.5
+"""Seconds a read waits at least, however little of the budget is left: a node that
+answers, however slowly (up to 5 s a request: tests/cluster/test_slow_redis.py, what a
+failover or a slow network looks like), still gets its reply read, and the press its
+real outcome; a silent node costs a read this much past the budget at most, and the
+first read of an update (the common case: the node went silent before it arrived) no
+more than the budget."""
 
 
 class RetryBudgetSpent(RedisConnectionError):
@@ -127,3 +143,50 @@ def unavailable(error: BaseException) -> bool:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
+
+
+def read_timeout(socket_timeout: float, budget_s: float = BUDGET_S,
+                 now: float | None = None) -> float:
+    """Seconds one read may wait for a reply: what is left of ``budget_s`` since the
+    update's arrival (outside an update: the whole budget), never below
+    :data:`SLOW_REPLY_S`, never above the connection's ``socket_timeout``."""
+    return min(socket_timeout, max(SLOW_REPLY_S, deadline.left(budget_s, now)))
+
+
+class FollowsBudget(AbstractConnection):
+    """Mixin for a redis-py connection class: a read that names no timeout of its own
+    waits :func:`read_timeout` (the budget of the connection's :class:`BudgetBackoff`,
+    else :data:`BUDGET_S`) instead of the whole ``socket_timeout``; a read that names one
+    (a pub/sub poll) is left as it is. A read that times out raises redis-py's
+    ``TimeoutError``, which the retry then counts against the same budget."""
+
+    async def read_response(self, disable_decoding: bool = False,
+                            timeout: float | None = None, **kwargs: Any) -> Any:
+        """redis-py's read, with the timeout above. The cut is made to ``socket_timeout``
+        for this one read (a connection serves one call at a time), not passed as
+        ``timeout``: redis-py answers a read that outlives a ``timeout`` of the caller's
+        with None (a pub/sub poll's "nothing yet"), where a command must fail."""
+        full = self.socket_timeout
+        if timeout is not None or not full:
+            return await super().read_response(disable_decoding, timeout, **kwargs)
+        backoff = getattr(self.retry, "_backoff", None)
+        budget_s = backoff.budget_s if isinstance(backoff, BudgetBackoff) else BUDGET_S
+        self.socket_timeout = read_timeout(full, budget_s)
+        try:
+            return await super().read_response(disable_decoding, None, **kwargs)
+        finally:
+            self.socket_timeout = full
+
+
+_MADE: dict[type[Any], type[Any]] = {}
+
+
+def budgeted(cls: type[Any]) -> type[Any]:
+    """``cls`` (a redis-py connection class) with :class:`FollowsBudget` first; the same
+    class object for the same ``cls`` every time."""
+    if issubclass(cls, FollowsBudget):
+        return cls
+    made = _MADE.get(cls)
+    if made is None:
+        made = _MADE[cls] = type(f"Budgeted{cls.__name__}", (FollowsBudget, cls), {})
+    return made

@@ -3,7 +3,9 @@
 :func:`open_store` is the one place a Redis client is built:
 
 * ``mode="single"``: ``redis.asyncio.Redis`` on ``url`` through a :class:`BoundedPool`
-  (``redis://``, ``rediss://`` with TLS, ``unix://``; password and db in the URL);
+  (``redis://``, ``rediss://`` with TLS, ``unix://``; password and db in the URL); a
+  restart of that Redis under a call is retried within the same budget as a failover
+  (issue 36);
 * ``mode="cluster"``: ``redis.asyncio.cluster.RedisCluster`` started from the node
   ``url`` names; redis-py finds the other nodes, follows ``MOVED``/``ASK`` and, after a
   failover or a reshard, reloads the slot map;
@@ -32,7 +34,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from adapters.storage.budget import BUDGET_S, budget_retry
+from adapters.storage.budget import BUDGET_S, budget_retry, budgeted
 from adapters.storage.keys import DEFAULT_PREFIX
 from adapters.storage.observe import observed
 from adapters.storage.pool import BoundedPool
@@ -47,15 +49,19 @@ SOCKET_TIMEOUT_S = 10.0
 """Seconds a connection waits for one reply (and to connect): a node that stops
 answering (a machine gone, whose TCP peer never says so) is given up after this, so a
 cluster or sentinel client asks again where the slot or the primary is (redis-py's own
-failover path). Longer than redis-py 8's default of 5 s, which turned a Redis answering
+failover path); within an update's budget a read waits only what the budget has left
+(``FAILOVER_BUDGET_S``). Longer than redis-py 8's default of 5 s, which turned a Redis answering
 in 5 s (a failover, a slow network: tests/cluster/test_slow_redis.py) into failed
 presses; a press still gets its acknowledgement within the platform's deadline
 (adapters/discord/app.py, adapters/telegram/handlers.py)."""
 FAILOVER_BUDGET_S = BUDGET_S
-"""Seconds from the update's arrival a cluster or sentinel command is retried over a
-failover (:mod:`adapters.storage.budget`: redis-py's ``Retry`` and the cluster's own
-loops, on a backoff that stops at the budget instead of after a count); spans the few
-seconds a failover takes (measured: docs/deploy.md "What a failover costs")."""
+"""Seconds from the update's arrival a command is retried over a failover (cluster,
+sentinel) or a restart (one Redis), and the longest a read waits for a reply within it
+(:func:`adapters.storage.budget.budgeted`: a silent node does not hold a call for the
+whole ``SOCKET_TIMEOUT_S``). Retries are redis-py's ``Retry`` and the cluster's own
+loops, on a backoff that stops at the budget instead of after a count
+(:mod:`adapters.storage.budget`); the budget spans the few seconds a failover takes
+(measured: docs/deploy.md "What a failover costs")."""
 
 
 class StoreUnreachable(RedisConnectionError):
@@ -144,7 +150,7 @@ def _sentinel_client(target: RedisTarget) -> Any:
         sentinel_kwargs["password"] = target.sentinel_password
     sentinel = Sentinel(target.sentinels, sentinel_kwargs=sentinel_kwargs, **options)
     return sentinel.master_for(target.master or "", redis_class=aioredis.Redis,
-                               connection_class=observed(AsksSentinels))
+                               connection_class=budgeted(observed(AsksSentinels)))
 
 
 def _observe_cluster(client: RedisCluster) -> RedisCluster:
@@ -155,10 +161,10 @@ def _observe_cluster(client: RedisCluster) -> RedisCluster:
     manager = client.nodes_manager
     for kwargs in (manager.connection_kwargs, client.connection_kwargs):
         cls = kwargs.get("connection_class", Connection)
-        kwargs["connection_class"] = observed(SSLConnection if cls is SSLConnection
-                                              else cls)
+        kwargs["connection_class"] = budgeted(observed(SSLConnection if cls is SSLConnection
+                                                       else cls))
     for node in [*manager.startup_nodes.values(), *manager.nodes_cache.values()]:
-        node.connection_class = observed(node.connection_class)
+        node.connection_class = budgeted(observed(node.connection_class))
     return client
 
 
@@ -190,7 +196,8 @@ def client_for(target: RedisTarget) -> Any:
     pool = BoundedPool.from_url(target.url, decode_responses=True,
                                 max_connections=MAX_CONNECTIONS, wait_s=POOL_WAIT_S,
                                 socket_timeout=SOCKET_TIMEOUT_S,
-                                socket_connect_timeout=SOCKET_TIMEOUT_S)
+                                socket_connect_timeout=SOCKET_TIMEOUT_S,
+                                retry=budget_retry(FAILOVER_BUDGET_S))
     return aioredis.Redis.from_pool(pool)  # the client owns it: close() closes it
 
 

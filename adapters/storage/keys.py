@@ -138,6 +138,11 @@ class StoreKeys:
         """String: whether the bot can write to the person (their private chat's slot)."""
         return f"{self.prefix}:{{{platform}:{user_id}}}:dm"
 
+    def mark(self, platform: str, user_id: str, mark: str) -> str:
+        """String: the ref of an answer to the person kept for a later edit (issue 35:
+        the queue's answer; adapters/delivery/refs.py), in their private chat's slot."""
+        return f"{self.prefix}:{{{platform}:{user_id}}}:mark:{mark}"
+
     # -- shared sets (sharded by slot range: timers.py) -----------------------------------
     def timers(self) -> str:
         """The first (with one set, the only) sorted set of turn deadlines."""

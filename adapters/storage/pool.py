@@ -20,7 +20,8 @@ command on the bench machine, a third of a ``PING`` (bench/README.md "Service sp
   the event loop, for every command: about 20 µs of CPU of a 65-85 µs ``PING``
   (bench/README.md "Service speed (issue 13)", third pass);
 * its connections report their round trips and failures
-  (:mod:`adapters.storage.observe`, issue 36).
+  (:mod:`adapters.storage.observe`, issue 36) and wait for a reply no longer than the
+  update's Redis budget has left (:func:`adapters.storage.budget.budgeted`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from adapters.storage.budget import budgeted
 from adapters.storage.observe import observed
 
 
@@ -92,7 +94,7 @@ class BoundedPool(aioredis.ConnectionPool):
 
     def __init__(self, *args: Any, wait_s: float = 10.0, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.connection_class = observed(_lean(self.connection_class))
+        self.connection_class = budgeted(observed(_lean(self.connection_class)))
         self._slots = asyncio.Semaphore(self.max_connections)
         self._wait_s = wait_s
 

@@ -71,7 +71,9 @@ SIT = """
 -- ARGV: person, queue name ('' when not queued), game id, most games kept.
 -- The person took a seat at the game: it joins their seated games (the oldest dropped
 -- past the most kept) and they leave the queue, in one step, so no formation seats them
--- at a second table. Returns 0 when the queue named is not (or no longer) theirs.
+-- at a second table. Returns 0 when the queue named is not (or no longer) theirs, else
+-- what UNSIT needs to put them back (their entry, rating, join and robot times; none when
+-- they were not queued).
 local entry = redis.call('HGET', KEYS[4], ARGV[1])
 local queue = entry and string.match(entry, '^[^\\n]*') or ''
 if queue ~= ARGV[2] then return 0 end
@@ -83,11 +85,41 @@ games[#games + 1] = ARGV[3]
 while #games > tonumber(ARGV[4]) do table.remove(games, 1) end
 redis.call('HSET', KEYS[6], ARGV[1], table.concat(games, ' '))
 if entry then
+  local rating = redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0'
+  local since = redis.call('ZSCORE', KEYS[2], ARGV[1]) or '0'
+  local bots = redis.call('ZSCORE', KEYS[3], ARGV[1]) or '0'
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('ZREM', KEYS[2], ARGV[1])
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('HDEL', KEYS[4], ARGV[1])
   if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[5], queue) end
+  return {entry, rating, since, bots}
+end
+return {}
+"""
+
+UNSIT = """
+-- One slot: every key carries the {mm} hash tag.
+-- KEYS: q, t, b (of the queue the person left, or any when none), who, names, seated.
+-- ARGV: person, game id, then what SIT returned (entry, rating, join time, robot time)
+-- or nothing. The seat SIT was taken for was not taken (the call was refused): the game
+-- leaves their seated games, and their queue entry comes back (unless they queued again
+-- since), with its place in the wait.
+local games = {}
+for gid in string.gmatch(redis.call('HGET', KEYS[6], ARGV[1]) or '', '%S+') do
+  if gid ~= ARGV[2] then games[#games + 1] = gid end
+end
+if #games > 0 then
+  redis.call('HSET', KEYS[6], ARGV[1], table.concat(games, ' '))
+else
+  redis.call('HDEL', KEYS[6], ARGV[1])
+end
+if ARGV[3] and not redis.call('HGET', KEYS[4], ARGV[1]) then
+  redis.call('ZADD', KEYS[1], ARGV[4], ARGV[1])
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+  if tonumber(ARGV[6]) > 0 then redis.call('ZADD', KEYS[3], ARGV[6], ARGV[1]) end
+  redis.call('HSET', KEYS[4], ARGV[1], ARGV[3])
+  redis.call('SADD', KEYS[5], string.match(ARGV[3], '^[^\\n]*'))
 end
 return 1
 """
@@ -253,6 +285,7 @@ class RedisQueue:
         self._join = client.register_script(JOIN)
         self._leave = client.register_script(LEAVE)
         self._sit = client.register_script(SIT)
+        self._unsit = client.register_script(UNSIT)
         self._form = client.register_script(FORM)
         self._claim = client.register_script(CLAIM_FORMED)
         self._block = client.register_script(BLOCK)
@@ -288,17 +321,34 @@ class RedisQueue:
         got = await self.client.hget(self._k("seated"), person)
         return str(got).split() if got else []
 
-    async def sit(self, person: str, game_id: str) -> None:
-        """``person`` took a seat at ``game_id`` (a lobby, an invitation): it is one of
+    async def sit(self, person: str, game_id: str) -> list[str]:
+        """``person`` takes a seat at ``game_id`` (a lobby, an invitation): it is one of
         their games (:data:`SIT`, at most :data:`SEATED_KEPT`) and they leave the queue in
-        the same step, so a formation never seats them at a second table."""
+        the same step, so a formation never seats them at a second table. Called before
+        the game's save that seats them (issue 35: a process killed between the save and
+        this step left a seated person unknown to the queue), so a seat is never taken
+        unrecorded; returns what :meth:`unsit` needs when the save then does not seat
+        them (``[]``: they were not queued)."""
         for _attempt in range(3):
             queue = await self.queue_of(person) or ""
             keys = self._queue_keys(queue or "-")
-            if await self._sit(keys=[*keys, self._k("who"), self._k("names"),
-                                     self._k("seated")],
-                               args=[person, queue, game_id, SEATED_KEPT]):
-                return
+            got = await self._sit(keys=[*keys, self._k("who"), self._k("names"),
+                                        self._k("seated")],
+                                  args=[person, queue, game_id, SEATED_KEPT])
+            if got != 0:
+                return [str(v) for v in got]
+        return []
+
+    async def unsit(self, person: str, game_id: str, held: list[str]) -> None:
+        """The call :meth:`sit` came before did not seat ``person`` at ``game_id``
+        (refused): the game leaves their games and ``held`` (:meth:`sit`'s answer) puts
+        them back in their queue, in their place, unless they queued again since. A
+        process killed before this leaves them out of the queue and the game counted as
+        theirs until it is found not to seat them (:meth:`bot.queue_calls.QueueCalls.
+        _over`): never at two tables."""
+        queue = held[0].split("\n", 1)[0] if held else "-"
+        await self._unsit(keys=[*self._queue_keys(queue), self._k("who"), self._k("names"),
+                                self._k("seated")], args=[person, game_id, *held])
 
     async def leave(self, person: str) -> str | None:
         """Take ``person`` out of their queue; the queue's name, or None when they were in

@@ -126,8 +126,8 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     handlers = Handlers(service, Outbox(application.bot, refs, lang_of, group_edits,
                                         stale=stale, order=order))
     links = getattr(service, "invite_links", None)
-    if isinstance(links, dict):  # issue 35: /convidar's link opens the private chat
-        links["tg"] = lambda code: [render.deep_link(handlers.outbox.username, f"c{code}")]
+    if isinstance(links, dict):  # issue 35: /convidar's links
+        links["tg"] = lambda code: invite_links(handlers.outbox, code)
     names = [name for name, _ in COMMANDS]
     application.add_handler(CommandHandler("start", handlers.start))
     application.add_handler(CommandHandler(names, handlers.command))
@@ -135,6 +135,18 @@ def build_application(settings: Settings, service: Any, refs: MessageRefs,
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrated))
     application.add_error_handler(handlers.on_error)
     return application, handlers
+
+
+def invite_links(outbox: Outbox, code: str) -> list[str]:
+    """The links ``/convidar`` gives on Telegram for ``code`` (issue 35): the private
+    chat's ``t.me/<bot>?start=c<code>`` (``/entrar <code>`` sent there), then, when the
+    web table runs as a Mini App (``TELEGRAM_WEBAPP`` or ``TELEGRAM_MAIN_APP``), the Mini
+    App's ``startapp=c<code>`` link, which seats the person from the page
+    (adapters/web/server.py)."""
+    out = [render.deep_link(outbox.username, f"c{code}")]
+    web = outbox.platform.web
+    app = web.mini_app(outbox.username, f"c{code}") if web is not None else None
+    return [*out, app] if app else out
 
 
 def running_line(settings: Settings, username: str, poll_interval: float) -> str:
@@ -192,7 +204,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
         docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
-        queue=RedisQueue(store.client, settings.redis_prefix)))
+        queue=RedisQueue(store.client, settings.redis_prefix),
+        queue_ttl_s=settings.queue_ttl_s))
     ops = None  # started in the try: a port in use still closes the store
 
     async def lang_of(chat_key: str) -> str:

@@ -43,9 +43,9 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "tg"
 GROUP_ONLY = {"novojogo", "entrar", "sair", "robo", "iniciar", "mao", "placar", "cancelar",
-              "voltar", "exportar", "ranking", "perfil", "config", "replay",
+              "voltar", "exportar", "ranking", "perfil", "config", "replay", "dica", "revisao",
               "torneio"}
-PLACE_COMMANDS = {"sair", "voltar", "mao", "placar", "cancelar"}
+PLACE_COMMANDS = {"sair", "voltar", "mao", "placar", "cancelar", "dica", "revisao"}
 """The table's commands that also work in a private chat that is a place of a game (a
 table the queue formed, a seat taken by invitation from there: issue 35)."""
 GROUP_ONLY_TEXT = N_("Esse comando funciona no grupo da mesa: me adicione a um grupo e use /novojogo lá.")  # noqa: E501

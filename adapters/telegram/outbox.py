@@ -308,24 +308,38 @@ class TelegramPlatform:
         with contextlib.suppress(MessageGone, ChatMigrated, Forbidden):
             await api("deleteMessage", lambda: self.bot.delete_message(int(user_id), int(ref)))
 
-    async def answer(self, effect: Reply, origin: Origin | None) -> None:
-        """A toast for a press (collected in ``origin``), a reply to a command, or a DM."""
+    async def answer(self, effect: Reply, origin: Origin | None) -> str | None:
+        """A toast for a press (collected in ``origin``), a reply to a command, or a DM;
+        the sent message's ref ``"<chat>:<message>"`` (None for a toast or a refusal)."""
         if origin is None:
             with contextlib.suppress(PrivateRefused):
-                await self.send_private(effect.player, self.text(effect.text))
-            return
+                sent = await self.send_private(effect.player, self.text(effect.text))
+                return f"{effect.player.user_id}:{sent}" if sent else None
+            return None
         chat_id, quoted = origin.chat_id, origin.message_id
         if chat_id is None:
             origin.replies.append(effect.text)
             origin.alert = origin.alert or effect.alert
-            return
+            return None
         reply = ReplyParameters(quoted, allow_sending_without_reply=True) if quoted else None
         try:
-            await api("sendMessage", lambda: self.bot.send_message(
+            message = await api("sendMessage", lambda: self.bot.send_message(
                 chat_id, render.plain_html(effect.text), parse_mode=ParseMode.HTML,
                 reply_parameters=reply, reply_markup=render.keyboard(effect.buttons)))
         except (ChatMigrated, Forbidden) as exc:
             log.warning("reply in %s refused: %s", chat_id, exc)
+            return None
+        mid = getattr(message, "message_id", None)
+        return f"{chat_id}:{mid}" if mid is not None else None
+
+    async def rewrite(self, player: PlayerRef, ref: str, text: str) -> None:
+        """Edit the answer ``ref`` (:meth:`answer`'s) to ``text`` with no buttons; a
+        message that is gone or a chat that refuses is ignored (issue 35)."""
+        chat_id, _sep, mid = ref.partition(":")
+        with contextlib.suppress(MessageGone, ChatMigrated, Forbidden):
+            await api("editMessageText", lambda: self.bot.edit_message_text(
+                render.plain_html(text), chat_id=int(chat_id), message_id=int(mid),
+                parse_mode=ParseMode.HTML, reply_markup=None))
 
 
 class Outbox(Delivery):

@@ -56,6 +56,9 @@ class Person:
     name: str
     game: str
     lang: str = ""
+    invite: str = ""
+    """The signed ``start_param`` of an invitation link (``c<código>``) that named the
+    game; the page's person takes a seat with it (docs/web.md, issue 35)."""
 
 
 def _b64(data: bytes) -> str:
@@ -78,9 +81,19 @@ def launch_lang(init_data: Any) -> str:
         return ""
 
 
+def start_param(init_data: Any) -> str:
+    """The ``start_param`` of Telegram launch data, read without checking anything
+    ('' when absent or unreadable): only to look up what it names before the check
+    (:func:`telegram_launch`'s ``aliases``)."""
+    if not isinstance(init_data, str) or len(init_data) > MAX_INPUT:
+        return ""
+    return dict(parse_qsl(init_data)).get("start_param", "")
+
+
 def telegram_launch(init_data: str, bot_token: str, now: float, game: str = "",
                     max_age_s: float = INIT_MAX_AGE_S,
-                    session: Person | None = None) -> Person:
+                    session: Person | None = None,
+                    aliases: dict[str, str] | None = None) -> Person:
     """The person of Telegram's ``initData`` (query-string form) after checking its
     signature against ``bot_token`` and its ``auth_date`` (at most ``max_age_s`` old, at
     most :data:`CLOCK_SKEW_S` ahead of ``now``). The game is the signed ``start_param``
@@ -88,7 +101,9 @@ def telegram_launch(init_data: str, bot_token: str, now: float, game: str = "",
     is still the signed one). ``session``: the person of a valid session the page kept;
     when it is this Telegram user's for this game, the age is not checked (Telegram
     Desktop reopens a Mini App with launch data hours old; DESIGN "A Mini App that feels
-    native"). Raises :class:`Refused`."""
+    native"). ``aliases``: a signed ``start_param`` that is no game id but names one
+    (an invitation's ``c<código>``, issue 35) -> that game; the person's
+    :attr:`Person.invite` is then that ``start_param``. Raises :class:`Refused`."""
     if not init_data or len(init_data) > MAX_INPUT or not bot_token:
         raise Refused("bad_request")
     try:
@@ -108,14 +123,17 @@ def telegram_launch(init_data: str, bot_token: str, now: float, game: str = "",
     except (ValueError, KeyError, TypeError):
         raise Refused("bad_request") from None
     name = " ".join(str(user.get(k) or "") for k in ("first_name", "last_name")).strip()
-    target = fields.get("start_param") or game
+    param = fields.get("start_param", "")
+    target = (aliases or {}).get(param) or param or game
+    invite = param if target != param and param else ""
     if not _game_id(target):
         raise Refused("bad_request")
     kept = session is not None and (session.platform, session.user_id, session.game) == (
         "tg", str(user_id), target)
     if dated > now + CLOCK_SKEW_S or (dated < now - max_age_s and not kept):
         raise Refused("expired")
-    return Person("tg", str(user_id), name, target, str(user.get("language_code") or ""))
+    return Person("tg", str(user_id), name, target, str(user.get("language_code") or ""),
+                  invite)
 
 
 def _game_id(text: str) -> bool:

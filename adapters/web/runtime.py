@@ -45,11 +45,24 @@ class WebLinks:
     activity: bool = False
     """"Abrir a mesa" on Discord launches the Activity (``DISCORD_ACTIVITY``)."""
 
-    def mini_app(self, bot_username: str, game_id: str) -> str | None:
-        """``https://t.me/<bot>/<app>?startapp=<game>`` (None without a Mini App)."""
-        if not self.webapp or not bot_username:
+    main_app: bool = False
+    """The bot's main Mini App (@BotFather, "Bot Settings" > "Configure Mini App") is
+    the page (``TELEGRAM_MAIN_APP``): without a named one, links are
+    ``https://t.me/<bot>?startapp=...``."""
+
+    def mini_app(self, bot_username: str, start: str) -> str | None:
+        """The Mini App's direct link opening the page with ``start`` as its signed
+        ``start_param`` (a game id, or an invitation's ``c<código>``, issue 35):
+        ``https://t.me/<bot>/<app>?startapp=<start>`` for a named Mini App
+        (``TELEGRAM_WEBAPP``), else ``https://t.me/<bot>?startapp=<start>`` for the
+        bot's main Mini App (``TELEGRAM_MAIN_APP``); None without either."""
+        if not bot_username:
             return None
-        return f"https://t.me/{bot_username}/{self.webapp}?startapp={game_id}"
+        if self.webapp:
+            return f"https://t.me/{bot_username}/{self.webapp}?startapp={start}"
+        if self.main_app:
+            return f"https://t.me/{bot_username}?startapp={start}"
+        return None
 
     def signed(self, platform: str, user_id: str, game_id: str,
                now: float | None = None) -> str:
@@ -109,7 +122,8 @@ async def web_table(settings: Any, store: Any, service: Any, platform: str,
     try:
         yield WebLinks(str(settings.web_public_url), secret, settings.telegram_webapp,
                        activity=platform == "dc" and running.server.activity is not None
-                       and bool(settings.discord_activity))
+                       and bool(settings.discord_activity),
+                       main_app=bool(getattr(settings, "telegram_main_app", False)))
     finally:
         await running.server.detach(platform)
         running.users -= 1

@@ -32,7 +32,8 @@ from adapters.ops.metrics import answered
 from adapters.web import auth
 from adapters.web.activity import DiscordActivity
 from adapters.web.hub import Hub, Page, seat_of
-from bot.effects import Effect, PlayerRef, Reply
+from bot import invites
+from bot.effects import ChatRef, Effect, PlayerRef, Reply
 from bot.i18n import DEFAULT_LANG, Translator, norm_lang
 from bot.model import CorruptGame, decode
 from bot.ports import GameStore
@@ -138,6 +139,9 @@ class WebServer:
         except auth.Refused as err:
             # the person's Telegram language_code first (a hint, read even unsigned)
             said = auth.launch_lang(body.get("initData")) or str(body.get("lang", ""))
+            if err.code == "bad_request" and _invitation(body.get("initData")):
+                return web.json_response({"error": "refused", "message": Translator(
+                    norm_lang(said) or lang)(invites.GONE)}, status=403)
             return _refused(err.code, norm_lang(said) or lang)
         site = self.sites.get(person.platform)
         game = await _game(site.store, person.game) if site is not None else None
@@ -145,6 +149,13 @@ class WebServer:
         if game is None:
             return _refused("no_game", lang)
         seat = seat_of(game, f"{person.platform}:{person.user_id}")
+        if seat is None and person.invite and site is not None:
+            refused = await self._seat(site, person, game)
+            if refused is not None:
+                return web.json_response({"error": "refused", "message": refused},
+                                         status=403)
+            game = await _game(site.store, person.game) or game
+            seat = seat_of(game, f"{person.platform}:{person.user_id}")
         player = game.seats[seat].player if seat is not None else None
         name = player.name if player is not None else person.name
         person = auth.Person(person.platform, person.user_id, name, person.game)
@@ -181,7 +192,8 @@ class WebServer:
                 raise auth.Refused("bad_request")
             return auth.telegram_launch(body["initData"], self.telegram_token, now,
                                         game=str(body.get("game", "")),
-                                        session=self._session_of(body.get("session")))
+                                        session=self._session_of(body.get("session")),
+                                        aliases=await self._invited(body["initData"]))
         if isinstance(body.get("token"), str):
             person, tid, expires = auth.read_link(self.secret, body["token"], now)
             site = self.sites.get(person.platform)
@@ -192,6 +204,46 @@ class WebServer:
                 raise auth.Refused("used")
             return person
         raise auth.Refused("bad_request")
+
+    async def _invited(self, init_data: str) -> dict[str, str]:
+        """``{start_param: game}`` when the launch data's (unchecked) ``start_param`` is
+        an invitation's ``c<código>`` whose code finds a game (issue 35: the Mini App
+        link ``/convidar`` gives); else ``{}``. Only a look-up: the signature is
+        checked after it, and the seat is taken by :meth:`_seat` with the signed
+        person."""
+        param = auth.start_param(init_data)
+        code = _invitation(init_data)
+        site = self.sites.get("tg")
+        if code is None or site is None:
+            return {}
+        gid = await site.store.invite_game(code)
+        return {param: gid} if gid else {}
+
+    async def _seat(self, site: Site, person: auth.Person, game: Any) -> str | None:
+        """Seat ``person`` at ``game`` with the invitation of their launch link, as
+        ``/entrar <código>`` from their private chat with the bot does (that chat
+        becomes a place of the table; ``service.join_code``, applied once per person
+        and code). Returns None when they are seated, else the service's refusal
+        (a used or expired code, a full table, another game in progress)."""
+        user = PlayerRef(platform=person.platform, user_id=person.user_id,
+                         name=person.name or person.user_id)
+        chat = ChatRef(platform=person.platform, chat_id=person.user_id, title="")
+        async with site.order.ticket(game_key(person.game)):
+            effects = await site.service.join_code(
+                chat, user, person.invite[1:],
+                update=f"web:invite:{person.platform}:{person.user_id}:{person.invite}")
+        told = [e.text for e in effects if isinstance(e, Reply) and e.player.key == user.key]
+        rest = [e for e in effects if not (isinstance(e, Reply) and e.player.key == user.key)]
+        if rest and site.deliver is not None:
+            try:
+                await site.deliver(rest)
+            except Exception as err:
+                log.error("web invite of game %s: chat delivery failed (%s)", person.game,
+                          type(err).__name__)
+        got = await _game(site.store, person.game)
+        if got is not None and seat_of(got, user.key) is not None:
+            return None
+        return told[0] if told else str(Translator(game.lang)(invites.GONE))
 
     def _session_of(self, token: Any) -> auth.Person | None:
         """The person of a page's saved session sent with launch data (None: none, or
@@ -285,6 +337,13 @@ class WebServer:
             except Exception as err:
                 log.error("web press of game %s: chat delivery failed (%s)", page.game,
                           type(err).__name__)
+
+
+def _invitation(init_data: Any) -> str | None:
+    """The invitation code of launch data whose (unchecked) ``start_param`` is
+    ``c<código>`` (issue 35), else None."""
+    param = auth.start_param(init_data)
+    return invites.norm_code(param[1:]) if param.startswith("c") else None
 
 
 async def _game(store: GameStore, gid: str) -> Any:

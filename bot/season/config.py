@@ -20,10 +20,15 @@ from bot.runner import UPDATE_TTL_S, GameRunner
 
 WORDS = {"variante": "table", "variant": "table", "jogo": "table", "tempo": "timer",
          "timer": "timer", "idioma": "lang", "language": "lang", "lingua": "lang",
-         "mesas": "starters", "tables": "starters", "tavoli": "starters"}
+         "mesas": "starters", "tables": "starters", "tavoli": "starters",
+         "dicas": "coach", "hints": "coach", "suggerimenti": "coach"}
 """``/config <word> ...`` (pt-BR, English, Italian) -> the setting it changes."""
 STARTERS = {"todos": "all", "all": "all", "tutti": "all", "admins": "admins",
             "admin": "admins"}
+SWITCH = {"on": "on", "sim": "on", "ligado": "on", "ligar": "on", "yes": "on", "si": "on",
+          "sì": "on", "off": "off", "nao": "off", "não": "off", "desligado": "off",
+          "desligar": "off", "no": "off"}
+"""``/config dicas <word>`` (pt-BR, English, Italian) -> ``on`` or ``off`` (issue 37)."""
 ADMINS_ONLY = N_("Neste grupo só os admins abrem mesas (/config mesas).")
 
 
@@ -35,6 +40,9 @@ class House:
     table: str = ""
     timer: int | None = None
     admins_only: bool = False
+    coach: bool = True
+    """``/config dicas`` (issue 37): tables opened here have ``/dica`` and ``/revisao``
+    (on unless the group turned them off; never at a table the queue formed)."""
 
 
 async def house_of(store: GameStore, chat_key: str) -> House:
@@ -42,8 +50,9 @@ async def house_of(store: GameStore, chat_key: str) -> House:
     table = await store.get_setting(chat_key, "table") or ""
     timer = await store.get_setting(chat_key, "timer")
     starters = await store.get_setting(chat_key, "starters")
+    coach = await store.get_setting(chat_key, "coach")
     return House(table, int(timer) if timer and timer.isdigit() else None,
-                 starters == "admins")
+                 starters == "admins", coach != "off")
 
 
 def table_args(house: House, args: str) -> str:
@@ -79,7 +88,8 @@ class ConfigCalls(GameRunner):
         name = WORDS.get(word.lower())
         if name is None:
             return [Reply(player=user, text=_(
-                "Não conheço a configuração {word}: use variante, tempo, idioma ou mesas.",
+                "Não conheço a configuração {word}: use variante, tempo, idioma, mesas ou "
+                "dicas.",
                 word=echo(word)))]
         if not is_admin:
             return [Reply(player=user, text=_("Só os admins do grupo mudam a configuração."))]
@@ -108,6 +118,11 @@ class ConfigCalls(GameRunner):
             if code is None:
                 raise Refusal(N_("Idioma desconhecido: use pt, en ou it."))
             return code
+        if name == "coach":
+            switch = SWITCH.get(value.lower())
+            if switch is None:
+                raise Refusal(N_("Dicas: use on ou off."))
+            return switch
         starters = STARTERS.get(value.lower())
         if starters is None:
             raise Refusal(N_("Quem abre mesas: use todos ou admins."))
@@ -126,7 +141,9 @@ class ConfigCalls(GameRunner):
             _("Tempo de jogada: {n} s", n=house.timer or self.turn_timer_s),
             _("Idioma: {lang}", lang=LANGS.get(lang, lang)),
             _("Quem abre mesas: {who}", who=_("admins") if house.admins_only else _("todos")),
-            _("Admins mudam com /config variante|tempo|idioma|mesas ..."),
+            _("Dicas (/dica, /revisao) nas mesas novas: {state}",
+              state=_("ligadas") if house.coach else _("desligadas")),
+            _("Admins mudam com /config variante|tempo|idioma|mesas|dicas ..."),
         ])
 
     async def needs_admin_to_open(self, chat: ChatRef) -> bool:

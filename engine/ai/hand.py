@@ -67,7 +67,8 @@ class _CardFacts:
                 c = Card.of(rank, suit)
                 if not meldable(c, rules):
                     continue
-                self.set_ok[c.index] = not c.wild
+                self.set_ok[c.index] = not c.wild and (
+                    not rules.set_ranks or rank in rules.set_ranks)
                 if rank == 2 and not rules.natural_two:
                     continue
                 places = positions(c, rules) if rank != 2 else (2,)

@@ -182,6 +182,8 @@
     }
     state.session = got.body.session;
     state.game = got.body.game;
+    // an invitation's link (start_param c<code>, issue 35) finds its session on a reload
+    if (proof && proof.game && proof.game !== got.body.game) keep(proof.game, got.body.session);
     keep(got.body.game, got.body.session);
     if (proof && proof.token) history.replaceState(null, "", location.pathname + location.search);
     return true;

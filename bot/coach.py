@@ -1,0 +1,129 @@
+"""The coach's words and rules (issue 37): whether a table has it, the one line of a
+``/dica`` and the lines of a ``/revisao``, in the game's language.
+
+The moves and their reasons come from :mod:`engine.ai.coach` (which reads only the
+seat's view); this module words them: a move as the hand's buttons would name it and
+a reason from its code (:data:`engine.ai.coach.REASONS`). Whether a table has the
+coach: the group's ``/config dicas`` when the table opened (on unless a group turned
+it off), and never at a table the queue formed (``/procurar``: rated against strangers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot import play
+from bot.i18n import N_, Translator
+from bot.model import Game
+from engine.actions import Action
+from engine.cards import Card
+
+if TYPE_CHECKING:  # the engine's coach is imported when a hint is asked (bot/coach_calls.py)
+    from engine.ai.coach import Cost, Hint
+
+CODE = "dc"
+"""The hand's "Dica" button (no argument; the payload carries the hand's version)."""
+SETTING = "coach"
+"""The chat setting of ``/config dicas`` (``on``/``off``; unset: on)."""
+OFF = N_("As dicas estão desligadas nesta mesa.")
+MATCHED_OFF = N_("Nas mesas da fila (/procurar) não há dicas nem revisão: a partida vale "
+                 "para o ranking.")
+NOT_YOUR_TURN = N_("A dica é para a sua vez: espere a sua jogada.")
+SENT = N_("Mandei no seu privado.")
+NO_DEAL = N_("Ainda não há mão terminada nesta partida para revisar.")
+NOT_SEATED = N_("Você não jogou esta partida.")
+BUTTON = N_("💡 Dica")
+
+_REASONS: dict[str, str] = {
+    "out": N_("você bate agora"),
+    "canastra": N_("fecha uma canastra"),
+    "shed": N_("tira {n} cartas da mão: menos pontos a perder se alguém bater"),
+    "take_pile": N_("são {n} cartas e o {card} entra no seu jogo"),
+    "draw": N_("o lixo ({n} cartas) não compensa agora"),
+    "draw_only": N_("é a única compra possível"),
+    "safe": N_("o {card} não serve a nenhum adversário"),
+    "least_risk": N_("é o descarte de menor risco"),
+    "three": N_("ele vale pontos para o seu lado"),
+    "redraw": N_("a regra deixa trocar a primeira carta"),
+}
+
+
+def enabled(game: Game) -> bool:
+    """Whether ``game`` has the coach: the table's own flag, and never a matchmade
+    table (the queue's tables are rated against strangers, issue 35)."""
+    return game.coach and not game.matched
+
+
+def refusal_text(game: Game) -> str:
+    """Why the coach is not available at ``game`` (a msgid)."""
+    return MATCHED_OFF if game.matched else OFF
+
+
+def setting_on(value: str | None) -> bool:
+    """The ``/config dicas`` setting as stored: unset or ``on`` is on."""
+    return value != "off"
+
+
+def _cards(codes: Sequence[str] | Sequence[Card]) -> str:
+    return play.show(c if isinstance(c, Card) else Card.parse(c) for c in codes)
+
+
+def move_text(action: Action, _: Translator) -> str:
+    """A move in the words of the hand's buttons: ``Descarte o 4♣``, ``Baixe 7♥ 8♥ 9♥``."""
+    if action.do == "draw":
+        return _("Compre do monte")
+    if action.do == "redraw":
+        return _("Abra o lixo com a carta comprada e compre outra")
+    if action.do == "take_pile":
+        if action.with_:
+            return _("Pegue o lixo com {cards}", cards=_cards(action.with_))
+        if action.meld is not None:
+            return _("Pegue o lixo e ponha o topo no jogo {n}", n=action.meld + 1)
+        return _("Pegue o lixo")
+    if action.do == "discard" and action.card is not None:
+        return _("Descarte o {card}", card=play.text_of(action.card))
+    if action.do == "lay_three" and action.card is not None:
+        return _("Baixe o {card}", card=play.text_of(action.card))
+    if action.do == "extend":
+        return _("Junte {cards} ao jogo {n}", cards=_cards(action.cards),
+                 n=(action.meld or 0) + 1)
+    parts = [_cards(m) for m in action.melds]
+    parts += [_("+ jogo {n}: {cards}", n=i + 1, cards=_cards(cs)) for i, cs in action.extensions]
+    return _("Baixe {melds}", melds=" / ".join(parts))
+
+
+def reason_text(why: str, params: dict[str, Any], _: Translator) -> str:
+    """The reason code ``why`` of :mod:`engine.ai.coach` in words (cards shown)."""
+    shown = {k: (play.text_of(Card.parse(v)) if k == "card" and v else v)
+             for k, v in params.items()}
+    msgid = _REASONS.get(why)
+    return _(msgid, **shown) if msgid else ""
+
+
+def hint_line(hint: Hint, _: Translator) -> str:
+    """``Dica: Descarte o 4♣ (o 4♣ não serve a nenhum adversário).``"""
+    return _("Dica: {move} ({why}).", move=move_text(hint.action, _),
+             why=reason_text(hint.why, hint.params, _))
+
+
+def review_text(game: Game, deal: int, costs: list[Cost], _: Translator) -> str:
+    """The ``/revisao`` of deal ``deal`` (1-based): the costliest decisions first, each
+    with the robot's estimate of the points it cost; or the line that says there was
+    nothing to name."""
+    title = _("Revisão da mão {n}:", n=deal)
+    if not costs:
+        return "\n".join([title, _("Nenhuma decisão custou pontos pela conta do robô. "
+                                   "Bom jogo!")])
+    lines = [title]
+    n = max(1, len(game.seats))
+    for k, cost in enumerate(costs, start=1):
+        lines.append(_("{k}. Rodada {round}: você jogou \"{played}\"; o robô faria "
+                       "\"{better}\" ({why}). Custo estimado: {points} pontos.",
+                       k=k, round=cost.turn // n + 1, played=move_text(cost.played, _),
+                       better=move_text(cost.better, _),
+                       why=reason_text(cost.why, cost.params, _),
+                       points=round(cost.points)))
+    lines.append(_("Estimativas do robô difícil, jogando as alternativas em mãos "
+                   "sorteadas com o que você via."))
+    return "\n".join(lines)

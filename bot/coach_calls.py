@@ -1,0 +1,154 @@
+"""``/dica``, the hand's "Dica" button and ``/revisao`` as service calls (issue 37):
+:class:`bot.service.Service` extends :class:`CoachCalls`; the words are
+:mod:`bot.coach`'s, the thinking :mod:`engine.ai.coach`'s.
+
+Nothing here saves a game: a hint or a review reads the stored game, thinks off the
+event loop (:meth:`ReplayCalls._off_loop`), and answers the person alone. The hint
+is built from ``view_for(state, seat)`` only. A press answers with a
+:class:`~bot.effects.Reply` (the presser's toast, ephemeral answer, page or terminal
+line); a typed command, which may come from the group, with a
+:class:`~bot.effects.Tell` (a private message) and a reply that says where it went.
+A stale press (a hand that changed since) is told so, out of turn too; pressing again
+on the same hand gives the same hint (it is drawn from the view alone).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from bot import coach, play, turns
+from bot.effects import ChatRef, Effect, PlayerRef, Reply, Tell
+from bot.i18n import N_, Translator
+from bot.model import CorruptGame, Game
+from bot.outcome import Refusal
+from bot.replay_calls import ReplayCalls
+from engine.errors import IllegalAction
+
+log = logging.getLogger(__name__)
+
+
+class CoachCalls(ReplayCalls):
+    """The coach's calls (see the module docstring)."""
+
+    async def hint_press(self, game_id: str, user: PlayerRef, version: int) -> list[Effect]:
+        """The hand's "Dica" button: the hint as the presser's own answer. Refused (with
+        the reason, nothing changed) at a table without the coach, for a person not
+        seated, out of the person's turn, or from a hand that changed since (stale)."""
+        game = await self._coach_game(game_id)
+        if game is None:
+            return await self._reply(None, user, N_("Esta partida terminou."))
+        _ = Translator(game.lang)
+        try:
+            seat = self._hint_seat(game, user, version)
+        except Refusal as err:
+            return [Reply(player=user, text=err.render(_))]
+        return [Reply(player=user, text=await self._hint_text(game, seat, _), alert=True)]
+
+    async def hint(self, chat: ChatRef, user: PlayerRef, *,
+                   update: str | None = None) -> list[Effect]:
+        """``/dica``: the hint for the person's turn at the chat's table, sent privately
+        (never in the group); the command is answered with where it went."""
+        if not await self._fresh(update, chat):
+            return []
+        lang = await self._lang(chat)
+        gid = await self._active(chat)
+        game = await self._coach_game(gid) if gid else None
+        if game is None:
+            return await self._reply(
+                chat, user, N_("Não há jogo aberto neste grupo. Use /novojogo."), lang)
+        _ = Translator(game.lang)
+        try:
+            seat = self._hint_seat(game, user, None)
+        except Refusal as err:
+            return [Reply(player=user, text=err.render(_))]
+        text = await self._hint_text(game, seat, _)
+        return [Tell(player=user, chat=game.notices_of(seat), text=text),
+                Reply(player=user, text=_(coach.SENT))]
+
+    async def review(self, chat: ChatRef, user: PlayerRef, *,
+                     update: str | None = None) -> list[Effect]:
+        """``/revisao``: the person's three costliest decisions of the last finished deal
+        of the chat's table (or of its last finished match), with the points the robot
+        estimates each cost, sent privately."""
+        if not await self._fresh(update, chat):
+            return []
+        lang = await self._lang(chat)
+        gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
+        game = await self._coach_game(gid) if gid else None
+        if game is None or game.match is None:
+            return await self._reply(chat, user, coach.NO_DEAL, lang)
+        _ = Translator(game.lang)
+        seat = game.seat_of(user)
+        if seat is None:
+            return [Reply(player=user, text=_(coach.NOT_SEATED))]
+        if not coach.enabled(game):
+            return [Reply(player=user, text=_(coach.refusal_text(game)))]
+        found = await self._last_deal(game)
+        if found is None:
+            return [Reply(player=user, text=_(coach.NO_DEAL))]
+        index, deal = found
+        rules = play.rules_of(game)
+        from engine.ai import coach as engine_coach  # the search, loaded when first asked
+
+        try:
+            costs = await self._off_loop(engine_coach.review, rules, len(game.seats), deal,
+                                         seat)
+        except (IllegalAction, LookupError, TypeError, ValueError) as err:
+            log.error("game %s: deal %d not reviewable (%s)", game.id, index + 1,
+                      type(err).__name__)
+            return [Reply(player=user, text=_(coach.NO_DEAL))]
+        text = coach.review_text(game, index + 1, costs, _)
+        return [Tell(player=user, chat=game.notices_of(seat), text=text),
+                Reply(player=user, text=_(coach.SENT))]
+
+    # Helpers ------------------------------------------------------------------------
+    async def _coach_game(self, gid: str | None) -> Game | None:
+        """The stored game ``gid`` (None: gone or unreadable)."""
+        try:
+            got = await self.store.load_game(gid) if gid else None
+        except CorruptGame:
+            return None
+        return self._parsed(gid or "", got) if got is not None else None
+
+    @staticmethod
+    def _hint_seat(game: Game, user: PlayerRef, version: int | None) -> int:
+        """The person's seat when a hint may be given now (``version``: the pressed
+        hand's, checked as any hand button's; None for the typed command); else
+        :class:`Refusal`."""
+        if not coach.enabled(game):
+            raise Refusal(coach.refusal_text(game))
+        seat = game.seat_of(user)
+        current = game.seats[seat].ver if seat is not None else 0
+        seat = turns.check_seat(game, seat, current if version is None else version)
+        if play.deal_of(game).turn != seat:
+            raise Refusal(coach.NOT_YOUR_TURN)
+        return seat
+
+    async def _hint_text(self, game: Game, seat: int, _: Translator) -> str:
+        from engine.ai import coach as engine_coach  # the search, loaded when first asked
+
+        view = play.view_of(game, seat)  # the one gate: the seat's view and nothing else
+        got = await self._off_loop(engine_coach.hint, view)
+        return coach.hint_line(got, _)
+
+    async def _last_deal(self, game: Game) -> tuple[int, dict[str, Any]] | None:
+        """``(index, record)`` of the game's last finished deal: from the match while it
+        holds it, else from the record key (archived when the next deal was dealt)."""
+        match = play.match_of(game)
+        for index in range(len(match.logs) - 1, -1, -1):
+            log_ = match.logs[index]
+            if log_.result is None:
+                continue
+            if not log_.archived:
+                return index, log_.to_json()
+            try:
+                raw = await self.store.load_record(game.id)
+            except CorruptGame:
+                return None
+            deals = (json.loads(raw) if raw else {}).get("deals") or []
+            if index < len(deals) and isinstance(deals[index], dict):
+                return index, deals[index]
+            return None
+        return None

@@ -1,0 +1,287 @@
+"""The coach (issue 37): ``/dica``, the move the strong robot would make now and why,
+and ``/revisao``, a person's costliest decisions of a finished deal.
+
+Both read a seat's :class:`~engine.view.SeatView` and nothing else: the hint is
+``dificil``'s choice (:func:`engine.ai.dificil.choose`, which samples the hidden cards
+consistently with what the view shows, :mod:`engine.ai.determinize`) drawn with a
+random generator seeded from the view itself (:func:`view_seed`), so two deals that
+differ only in cards the seat cannot see give the same hint, and pressing twice gives
+the same answer. The reason is a code with parameters (:func:`explain`); the bot words
+it in the person's language (``bot/coach.py``).
+
+A decision's cost (:func:`decision_cost`) is the robot's estimate, in deal points, of
+how much worse the person's move left their side than the move the robot prefers
+among its alternatives (``dificil``'s candidates plus the person's own), on the same
+sampled deals and the same rollouts (``normal`` plays every seat for
+:data:`engine.ai.dificil.ROUNDS` rounds, then :func:`engine.ai.evaluate.expected_lead`).
+:func:`review` replays a finished deal's record and costs each move of one seat, made
+from the view that seat had then, within a CPU budget (``bench/coach.py`` measures it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from engine.actions import Action
+from engine.ai import dificil, normal
+from engine.ai.determinize import sample_state, unseen
+from engine.ai.evaluate import expected_lead
+from engine.ai.weights import NORMAL, tuned
+from engine.cards import Card
+from engine.deal import apply
+from engine.errors import IllegalAction
+from engine.melds import extends
+from engine.rules import Rules
+from engine.state import DealState, deal_cards
+from engine.view import SeatView, can_take_pile, rollout_view, view_for
+
+HINT_SAMPLES: Final = 24
+"""Sampled deals a hint plays at most (fewer when :data:`HINT_BUDGET_S` runs out)."""
+HINT_BUDGET_S: Final = 1.0
+"""Seconds a hint thinks at most (``dificil``'s default budget per move)."""
+REVIEW_BUDGET_S: Final = 2.5
+"""CPU seconds :func:`review` spends on one deal (issue 37: at most 3 s per deal)."""
+REVIEW_MIN_SAMPLES: Final = 2
+REVIEW_MAX_SAMPLES: Final = 12
+COSTLIEST: Final = 3
+MIN_COST: Final = 1.0
+"""Points below which a decision is not named as a mistake (noise of the estimate)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The hint for a seat: ``action`` to play, and ``why`` a reason code (one of
+    :data:`REASONS`) with ``params`` (card codes such as ``"10h"``, counts)."""
+
+    action: Action
+    why: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+REASONS: Final = ("out", "canastra", "shed", "take_pile", "draw", "draw_only", "safe",
+                  "least_risk", "three", "redraw")
+"""Reason codes of :func:`explain`: going out; closing a canastra; laying cards down;
+taking the pile; drawing rather than taking; drawing (the only draw); a discard that no
+other side can use; the least risky discard; laying a red 3 or a Dólar; redrawing."""
+
+
+def view_seed(view: SeatView) -> int:
+    """A 64-bit seed made from what ``view`` shows and nothing else (its seat, hand,
+    the table, the counts, the public pick-ups and the turn), so the same view always
+    gives the same hint and a hidden card cannot change it."""
+    def cards(cs: Sequence[Card]) -> str:
+        return ",".join(c.code for c in cs)
+
+    parts = [
+        view.rules.preset, str(view.seat), str(view.turn), view.phase, str(view.turn_count),
+        cards(view.hand), cards(view.pile), str(view.pile_size), str(view.stock_size),
+        repr(view.hand_counts), repr(view.mortos_left), repr(view.morto_taken),
+        repr(view.scores), str(view.killed_count), str(view.pending_morto),
+        "|".join(";".join(cards(m.cards) for m in side) for side in view.melds),
+        "|".join(cards(t) for t in view.laid_threes),
+        "|".join(cards(t) for t in view.seen_taken),
+        view.drawn.code if view.drawn else "", view.taken_top.code if view.taken_top else "",
+        cards(view.drawn_more), str(view.can_redraw), str(view.pile_blocked),
+        str(view.pile_reused), str(view.vuln_min), str(view.has_laid),
+    ]
+    digest = hashlib.sha256("\n".join(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def hint(view: SeatView, samples: int = HINT_SAMPLES, budget_s: float = HINT_BUDGET_S) -> Hint:
+    """``dificil``'s move for ``view.seat`` now and the reason for it.
+
+    Reads only ``view`` (the seat's :func:`~engine.view.view_for`); deterministic for
+    one view while the ``samples`` fit in ``budget_s`` seconds. Raises ``TypeError``
+    for anything but a ``SeatView`` and ``IllegalAction("not_your_turn")`` when it is
+    not this seat's turn."""
+    if not isinstance(view, SeatView):
+        raise TypeError(f"the coach takes a SeatView (view_for), not {type(view).__name__}")
+    if not view.my_turn:
+        raise IllegalAction("not_your_turn", "não é a vez deste assento")
+    rng = random.Random(view_seed(view))
+    action = dificil.choose(view, budget_s, rng, max_samples=samples)
+    why, params = explain(view, action)
+    return Hint(action, why, params)
+
+
+def explain(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
+    """The reason code (:data:`REASONS`) and parameters for playing ``action`` in
+    ``view``, from a few features: whether it empties the hand, closes a canastra, how
+    many cards it lays; the pile's size; whether a discard fits another side's meld or
+    a card it is known to hold."""
+    if action.do == "draw":
+        if can_take_pile(view):
+            return "draw", {"n": view.pile_size}
+        return "draw_only", {}
+    if action.do == "take_pile":
+        top = view.pile[-1].code if view.pile else ""
+        return "take_pile", {"n": view.pile_size, "card": top}
+    if action.do == "redraw":
+        return "redraw", {}
+    if action.do == "lay_three":
+        return "three", {"card": action.card.code if action.card else ""}
+    if action.do in ("meld", "extend"):
+        return _lay_reason(view, action)
+    card = action.card
+    if card is None:
+        return "least_risk", {"card": ""}
+    if _useful_to_others(view, card):
+        return "least_risk", {"card": card.code}
+    return "safe", {"card": card.code}
+
+
+def _lay_reason(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
+    laid = [c for m in action.melds for c in m] + [c for _, cs in action.extensions for c in cs]
+    laid += list(action.cards)
+    left = len(view.hand) - len(laid)
+    if left <= 0:
+        return "out", {"n": len(laid)}
+    own = view.melds[view.side]
+    near = [i for i, _ in action.extensions] + ([action.meld] if action.meld is not None else [])
+    grown = [len(own[i]) + len(cs) for i, cs in action.extensions if 0 <= i < len(own)]
+    if action.do == "extend" and action.meld is not None and 0 <= action.meld < len(own):
+        grown.append(len(own[action.meld]) + len(action.cards))
+    was = [own[i].is_canastra for i in near if i is not None and 0 <= i < len(own)]
+    closes = any(g >= 7 for g in grown) and not all(was)
+    closes = closes or any(len(m) >= 7 for m in action.melds)
+    if closes:
+        return "canastra", {"n": len(laid)}
+    return "shed", {"n": len(laid), "left": left}
+
+
+def _useful_to_others(view: SeatView, card: Card) -> bool:
+    """Whether ``card`` fits a meld of another side or a card another seat took from
+    the pile (a public fact): discarding it may feed them."""
+    rules: Rules = view.rules
+    for side, melds in enumerate(view.melds):
+        if side == view.side:
+            continue
+        if any(extends(m, card, rules) for m in melds):
+            return True
+    return any(c.rank == card.rank for s, taken in enumerate(view.seen_taken)
+               if s not in view.teams[view.side] for c in taken)
+
+
+# Costs --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """One decision of a seat: ``index`` of the action in the deal's record,
+    ``played`` the person's move, ``better`` the robot's preferred one and ``points``
+    what the robot estimates the person's move cost (>= 0), ``turn`` the deal's turn."""
+
+    index: int
+    turn: int
+    played: Action
+    better: Action
+    points: float
+    why: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+def _playout(state: DealState, action: Action, side: int, seed: int) -> float:
+    """``action``, then ``normal`` for every seat for :data:`dificil.ROUNDS` rounds (the
+    seat's side with the preset's tuned weights); ``side``'s expected final lead in
+    points (-1e9 when the engine refuses ``action``)."""
+    rng = random.Random(seed)
+    try:
+        apply(state, action)
+    except IllegalAction:
+        return -1e9
+    stop = state.turn_count + dificil.ROUNDS * state.n_players
+    mine = tuned(state.rules.preset)
+    steps = 0
+    while not state.over and state.turn_count < stop and steps < 2000:
+        seat_view = rollout_view(state, state.turn)
+        try:
+            apply(state, normal.choose(seat_view, rng, mine if seat_view.side == side
+                                       else NORMAL))
+        except IllegalAction:
+            break
+        steps += 1
+    return expected_lead(state, side)
+
+
+def decision_cost(view: SeatView, played: Action, rng: random.Random,
+                  deadline: float | None = None,
+                  samples: tuple[int, int] = (REVIEW_MIN_SAMPLES, REVIEW_MAX_SAMPLES),
+                  ) -> tuple[Action, float]:
+    """The robot's preferred move in ``view`` and what ``played`` cost against it, in
+    points (>= 0): both are played on the same sampled deals with the same rollouts
+    (common random numbers); the preferred move is the best on average among
+    ``dificil``'s candidates and ``played``. ``deadline`` (``time.process_time()``
+    seconds) stops sampling after ``samples[0]`` samples; ``samples[1]`` at most.
+    Reads only ``view``."""
+    cands = dificil.candidates(view, rng)
+    if played not in cands:
+        cands.append(played)
+    if len(cands) == 1:
+        return played, 0.0
+    mine = cands.index(played)
+    pool = unseen(view)
+    diffs: list[list[float]] = [[] for _ in cands]
+    low, high = samples
+    n = 0
+    while n < high and (n < low or deadline is None or time.process_time() < deadline):
+        world = sample_state(view, rng, pool)
+        seed = rng.getrandbits(64)
+        values = [_playout(world.clone(), a, view.side, seed) for a in cands]
+        for i, v in enumerate(values):
+            diffs[i].append(v - values[mine])
+        n += 1
+    means = [statistics.fmean(d) for d in diffs]
+    best = max(range(len(cands)), key=means.__getitem__)
+    return cands[best], max(0.0, means[best])
+
+
+def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
+           budget_s: float = REVIEW_BUDGET_S, top: int = COSTLIEST,
+           samples: tuple[int, int] = (REVIEW_MIN_SAMPLES, REVIEW_MAX_SAMPLES)) -> list[Cost]:
+    """The ``top`` costliest decisions of ``seat`` in a finished deal, costliest first.
+
+    ``deal``: the deal's record (``first``, ``scores``, ``deck``, ``actions``,
+    ``reshuffle``; docs/record-format.md). Each action of ``seat`` is judged from the
+    view the seat had just before it (:func:`engine.view.view_for`), a move equal to
+    the robot's first choice (``normal`` with the tuned weights) counting as free, the
+    others by :func:`decision_cost`; the CPU time (``time.process_time``) is shared
+    evenly among those, about ``budget_s`` in all (``samples``: at least and at most
+    per decision, as :func:`decision_cost`; with a budget that lasts, the review is
+    the same every time). Decisions costing less than
+    :data:`MIN_COST` points are left out. Raises ``IllegalAction`` when the record does
+    not replay, ``ValueError`` when a field is missing or malformed."""
+    start = time.process_time()
+    deck = [Card.parse(c) for c in deal["deck"]]
+    state = deal_cards(rules, players, deck, int(deal.get("first", 0)), deal.get("scores"),
+                       deal.get("reshuffle") or None)
+    seed = int.from_bytes(hashlib.sha256(repr((deal["deck"], seat)).encode()).digest()[:8],
+                          "big")
+    rng = random.Random(seed)
+    todo: list[tuple[int, int, SeatView, Action]] = []
+    for index, raw in enumerate(deal["actions"]):
+        action = Action.from_json(raw)
+        if action.seat == seat and state.turn == seat:
+            view = view_for(state, seat)
+            first = normal.choose(view, random.Random(seed + index), tuned(rules.preset))
+            if first != action:
+                todo.append((index, state.turn_count, view, action))
+        apply(state, action)
+    costs: list[Cost] = []
+    for k, (index, turn, view, action) in enumerate(todo):
+        spent = time.process_time() - start
+        share = max(0.0, budget_s - spent) / (len(todo) - k)
+        better, points = decision_cost(view, action, rng, time.process_time() + share,
+                                       samples)
+        if points >= MIN_COST and better != action:
+            why, params = explain(view, better)
+            costs.append(Cost(index, turn, action, better, points, why, params))
+    costs.sort(key=lambda c: -c.points)
+    return costs[:top]
+

@@ -1,0 +1,109 @@
+"""The coach at the table (issue 37, bot/coach_calls.py): the hand's "Dica" button,
+``/dica`` and ``/revisao`` through the service, ``/config dicas``, and no coach at a
+matchmade table. The hint goes to its person alone and nothing is saved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_service_support import ANA, BIA, CHAT, button, game_of, kinds, make_service
+from test_service_turns import two_player_buraco
+
+from bot import play
+from bot.effects import Reply, Tell, pack
+from bot.model import encode
+from bot.service import Service
+from engine.ai import choose
+from engine.view import view_for
+
+OLD = "Esse botão é antigo: use a mão mais recente (/mao)."
+
+
+def robot_chooser(view: Any, level: str) -> Any:
+    import random
+
+    return choose(view, level, rng=random.Random(1000 * view.turn_count + view.seat))
+
+
+async def test_the_dica_button_answers_its_presser_alone_and_saves_nothing(
+        svc: Service, store: Any) -> None:
+    _gid, ana, bia = await two_player_buraco(svc)
+    assert [b.label for b in ana.buttons[2]] == ["💡 Dica"]  # above the moves, on her turn
+    assert "💡 Dica" not in [b.label for r in bia.buttons for b in r]  # not Bia's turn
+    before = await game_of(store)
+    effects = await svc.press(ANA, button(ana, "💡 Dica"))
+    (reply,) = effects
+    assert isinstance(reply, Reply) and reply.player == ANA and reply.alert
+    assert reply.text == "Dica: Compre do monte (é a única compra possível)."
+    assert (await game_of(store))[0] == before[0]  # nothing saved
+    assert await svc.press(ANA, button(ana, "💡 Dica")) == effects  # again: the same hint
+
+
+async def test_dica_out_of_turn_or_from_an_old_hand_is_refused(svc: Service) -> None:
+    gid, ana, bia = await two_player_buraco(svc)
+    dica = button(ana, "💡 Dica")
+    assert await svc.press(BIA, pack(gid, bia.version, "dc")) == [
+        Reply(player=BIA, text="A dica é para a sua vez: espere a sua jogada.")]
+    await svc.press(ANA, button(ana, "Comprar do monte"))
+    refused = await svc.press(ANA, dica)  # the hand changed since
+    assert [e for e in refused if isinstance(e, Reply)] == [Reply(player=ANA, text=OLD)]
+
+
+async def test_the_dica_command_goes_to_the_private_chat_never_the_group(svc: Service) -> None:
+    await two_player_buraco(svc)
+    effects = await svc.hint(CHAT, ANA)
+    assert kinds(effects) == ["tell", "reply"]
+    tell, reply = effects
+    assert isinstance(tell, Tell) and tell.player == ANA
+    assert tell.text == "Dica: Compre do monte (é a única compra possível)."
+    assert reply == Reply(player=ANA, text="Mandei no seu privado.")
+    assert await svc.hint(CHAT, BIA) == [
+        Reply(player=BIA, text="A dica é para a sua vez: espere a sua jogada.")]
+
+
+async def test_a_group_turns_the_coach_off_for_its_new_tables(svc: Service) -> None:
+    await svc.config(CHAT, ANA, "dicas off", is_admin=True)
+    gid, ana, _bia = await two_player_buraco(svc)
+    assert "💡 Dica" not in [b.label for r in ana.buttons for b in r]
+    off = [Reply(player=ANA, text="As dicas estão desligadas nesta mesa.")]
+    assert await svc.hint(CHAT, ANA) == off
+    assert await svc.press(ANA, pack(gid, ana.version, "dc")) == off
+    assert await svc.config(CHAT, ANA, "dicas talvez", is_admin=True) == [
+        Reply(player=ANA, text="Dicas: use on ou off.")]
+
+
+async def test_a_matchmade_table_has_no_coach(svc: Service, store: Any) -> None:
+    gid, ana, _bia = await two_player_buraco(svc)
+    version, game = await game_of(store)
+    game.matched = True
+    await store.save_game(gid, version, encode(game), 3600)
+    refused = [Reply(player=ANA, text="Nas mesas da fila (/procurar) não há dicas nem "
+                     "revisão: a partida vale para o ranking.")]
+    assert await svc.press(ANA, pack(gid, ana.version, "dc")) == refused
+    assert await svc.review(CHAT, ANA) == refused
+
+
+async def test_revisao_names_the_costliest_decisions_of_the_last_deal_privately(
+        store: Any, clock: Any) -> None:
+    svc = make_service(store, clock, chooser=robot_chooser)
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.add_ai(CHAT, ANA, "normal")
+    effects = await svc.start(CHAT, ANA)
+    assert await svc.review(CHAT, ANA) == [Reply(
+        player=ANA, text="Ainda não há mão terminada nesta partida para revisar.")]
+    gid = effects[0].game_id
+    version, game = await game_of(store)
+    match = play.match_of(game)  # the deal played to its end by robots, Ana's seat facil
+    while not match.deal_state.over:
+        st = match.deal_state
+        match.act(robot_chooser(view_for(st, st.turn), "facil" if st.turn == 0 else "normal"))
+    play.store_match(game, match)
+    game.status = "between"
+    await store.save_game(gid, version, encode(game), 3600)
+    effects = await svc.review(CHAT, ANA)
+    assert kinds(effects) == ["tell", "reply"]
+    tell = effects[0]
+    assert tell.player == ANA and tell.text.splitlines()[0] == "Revisão da mão 1:"
+    assert effects[1] == Reply(player=ANA, text="Mandei no seu privado.")
+    assert await svc.review(CHAT, BIA) == [Reply(player=BIA,
+                                                 text="Você não jogou esta partida.")]
