@@ -460,6 +460,9 @@ def drive(args: argparse.Namespace, before: str) -> None:
                   f"{fig['p50_ms']:>8.1f} {fig['p99_ms']:>8.1f} {fig['cpu_ms']:>13.2f} "
                   f"{fig['people_ms']:>7.2f} {fig['cpu_pct']:>6.0f} {fig['rtt_ms']:>7.2f} "
                   f"{'compiled' if fig['native'] else 'Python'}")
+        if len({fig["native"] for fig in got.values()}) > 1:
+            print(f"{delay:>6g} the trees ran different engines (compiled and pure Python): "
+                  "not comparable; BURACO_NATIVE=0 runs both as pure Python")
         ratio = got["after"]["actions_s"] / max(got["before"]["actions_s"], 1e-9)
         alone = got["after"]["actions_s"] / max(got["1 line"]["actions_s"], 1e-9)
         print(f"{delay:>6g} after/before actions/s: {ratio:.1f}x; after/1 line (the "

@@ -18,7 +18,7 @@ import json
 import logging
 from typing import Any
 
-from bot import coach, play, turns
+from bot import buttons, coach, play, turns
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, Tell
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, Game
@@ -44,7 +44,11 @@ class CoachCalls(ReplayCalls):
             seat = self._hint_seat(game, user, version)
         except Refusal as err:
             return [Reply(player=user, text=err.render(_))]
-        return [Reply(player=user, text=await self._hint_text(game, seat, _), alert=True)]
+        text = await self._hint_text(game, seat, _)
+        if len(text) > coach.TOAST_MAX:  # a long lay-down: whole, in a private message
+            return [Tell(player=user, chat=game.notices_of(seat), text=text),
+                    Reply(player=user, text=_(coach.SENT))]
+        return [Reply(player=user, text=text, alert=True)]
 
     async def hint(self, chat: ChatRef, user: PlayerRef, *,
                    update: str | None = None) -> list[Effect]:
@@ -79,13 +83,29 @@ class CoachCalls(ReplayCalls):
         game = await self._coach_game(gid) if gid else None
         if game is None or game.match is None:
             return await self._reply(chat, user, coach.NO_DEAL, lang)
+        return await self._review_of(game, user, None)
+
+    async def review_press(self, game_id: str, user: PlayerRef,
+                           deal: int | None) -> list[Effect]:
+        """The hand's "Revisão da mão N" button (``deal``: N, 1-based): that deal's review,
+        as ``/revisao``'s. A deal the game never finished is "Botão desconhecido."."""
+        game = await self._coach_game(game_id)
+        if game is None or game.match is None:
+            return await self._reply(None, user, N_("Esta partida terminou."))
+        if deal is None or not 1 <= deal <= len(game.deals):
+            return [Reply(player=user, text=Translator(game.lang)(buttons.UNKNOWN))]
+        return await self._review_of(game, user, deal - 1)
+
+    async def _review_of(self, game: Game, user: PlayerRef, index: int | None) -> list[Effect]:
+        """The review of deal ``index`` (0-based; None: the last finished one) for
+        ``user``, privately, or the one line that says why there is none."""
         _ = Translator(game.lang)
         seat = game.seat_of(user)
         if seat is None:
             return [Reply(player=user, text=_(coach.NOT_SEATED))]
         if not coach.enabled(game):
             return [Reply(player=user, text=_(coach.refusal_text(game)))]
-        found = await self._last_deal(game)
+        found = await self._deal_record(game, index)
         if found is None:
             return [Reply(player=user, text=_(coach.NO_DEAL))]
         index, deal = found
@@ -99,7 +119,7 @@ class CoachCalls(ReplayCalls):
             log.error("game %s: deal %d not reviewable (%s)", game.id, index + 1,
                       type(err).__name__)
             return [Reply(player=user, text=_(coach.NO_DEAL))]
-        text = coach.review_text(game, index + 1, costs, _)
+        text = coach.review_text(game, index + 1, costs, _, rules)
         return [Tell(player=user, chat=game.notices_of(seat), text=text),
                 Reply(player=user, text=_(coach.SENT))]
 
@@ -131,24 +151,27 @@ class CoachCalls(ReplayCalls):
 
         view = play.view_of(game, seat)  # the one gate: the seat's view and nothing else
         got = await self._off_loop(engine_coach.hint, view)
-        return coach.hint_line(got, _)
+        return coach.hint_line(got, _, view.rules)
 
-    async def _last_deal(self, game: Game) -> tuple[int, dict[str, Any]] | None:
-        """``(index, record)`` of the game's last finished deal: from the match while it
-        holds it, else from the record key (archived when the next deal was dealt)."""
+    async def _deal_record(self, game: Game,
+                           index: int | None) -> tuple[int, dict[str, Any]] | None:
+        """``(index, record)`` of the game's finished deal ``index`` (None: the last
+        finished one): from the match while it holds it, else from the record key
+        (where it went when the next deal was dealt); None when there is none."""
         match = play.match_of(game)
-        for index in range(len(match.logs) - 1, -1, -1):
-            log_ = match.logs[index]
-            if log_.result is None:
-                continue
-            if not log_.archived:
-                return index, log_.to_json()
-            try:
-                raw = await self.store.load_record(game.id)
-            except CorruptGame:
-                return None
-            deals = (json.loads(raw) if raw else {}).get("deals") or []
-            if index < len(deals) and isinstance(deals[index], dict):
-                return index, deals[index]
+        done = [i for i, log_ in enumerate(match.logs) if log_.result is not None]
+        if index is None:
+            index = done[-1] if done else None
+        if index is None or index not in done:
             return None
+        log_ = match.logs[index]
+        if not log_.archived:
+            return index, log_.to_json()
+        try:
+            raw = await self.store.load_record(game.id)
+        except CorruptGame:
+            return None
+        deals = (json.loads(raw) if raw else {}).get("deals") or []
+        if index < len(deals) and isinstance(deals[index], dict):
+            return index, deals[index]
         return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from test_service_support import ANA, BIA, CHAT, button, game_of, kinds, make_service
-from test_service_turns import two_player_buraco
+from test_service_turns import hand_of, two_player_buraco
 
 from bot import play
 from bot.effects import Reply, Tell, pack
@@ -99,6 +99,7 @@ async def test_revisao_names_the_costliest_decisions_of_the_last_deal_privately(
         match.act(robot_chooser(view_for(st, st.turn), "facil" if st.turn == 0 else "normal"))
     play.store_match(game, match)
     game.status = "between"
+    game.deals.append(list(match.results[-1].totals))
     await store.save_game(gid, version, encode(game), 3600)
     effects = await svc.review(CHAT, ANA)
     assert kinds(effects) == ["tell", "reply"]
@@ -107,3 +108,14 @@ async def test_revisao_names_the_costliest_decisions_of_the_last_deal_privately(
     assert effects[1] == Reply(player=ANA, text="Mandei no seu privado.")
     assert await svc.review(CHAT, BIA) == [Reply(player=BIA,
                                                  text="Você não jogou esta partida.")]
+    hand = hand_of(await svc.show_hand(CHAT, ANA), ANA)  # between deals: its own review
+    pressed = await svc.press(ANA, button(hand, "📋 Revisão da mão 1"))
+    assert kinds(pressed) == ["tell", "reply"]  # the same deal's review, privately
+    assert pressed[0].player == ANA and pressed[0].text.startswith("Revisão da mão 1:\n")
+    assert await svc.press(ANA, pack(gid, hand.version, "rv", 2)) == [
+        Reply(player=ANA, text="Botão desconhecido.")]  # a deal not played
+    await svc.press(ANA, pack(gid, 0, "n", 2))  # the next deal: deal 1 goes to the record
+    assert (await game_of(store))[1].status == "playing"
+    again = await svc.review(CHAT, ANA)  # deal 1 read back from the record
+    assert kinds(again) == ["tell", "reply"]
+    assert again[0].text.startswith("Revisão da mão 1:\n")

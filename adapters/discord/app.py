@@ -25,7 +25,7 @@ from adapters import deadline, logcalm
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.commands import failure_text, run_command
 from adapters.delivery.i18n import N_, Texts
-from adapters.delivery.order import Ticket, chat_key, press_key
+from adapters.delivery.order import GAME_COMMANDS, GamePlace, Ticket, chat_key, press_key
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import GameRefs
 from adapters.delivery.stale import StaleTables
@@ -168,7 +168,7 @@ class BuracoClient(discord.AutoShardedClient):
         await self.press(interaction, payloads, page)
 
     async def _answer_in_time(self, interaction: discord.Interaction[Any], origin: Origin,
-                              pending: Awaitable[list[Effect]], place: Ticket,
+                              pending: Awaitable[list[Effect]], place: Ticket | GamePlace,
                               fresh: bool = False, command: bool = False) -> None:
         """Run the service call in its turn of ``place`` (the interaction's line in
         :attr:`Delivery.order`, taken on arrival: the Telegram handlers' order rule) and
@@ -333,8 +333,11 @@ class BuracoClient(discord.AutoShardedClient):
         """A slash command: the same service call as the Telegram command ``name``."""
         origin = Origin(interaction, dm=dm)  # arrived now: the deferral counts from here
         deadline.arrive(origin.arrived)
-        place = self.delivery.order.ticket(chat_key(str(interaction.channel_id)))
+        ticket = self.delivery.order.ticket(chat_key(str(interaction.channel_id)))
         chat, user = chat_of(interaction), player_of(interaction.user)
+        place: Ticket | GamePlace = ticket  # a command on the game: in its line (issue 36)
+        if name in GAME_COMMANDS and not (name == "entrar" and args):
+            place = GamePlace(self.delivery.order, ticket, lambda: self.service.game_of(chat))
         admin = (name in ("cancelar", "config", "novojogo", "torneio")  # issue 29
                  and interaction.permissions.manage_messages)
         pending = run_command(self.service, name, chat, user, args, admin,
