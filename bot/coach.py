@@ -29,6 +29,15 @@ CODE = "dc"
 """The hand's "Dica" button (no argument; the payload carries the hand's version)."""
 SETTING = "coach"
 """The chat setting of ``/config dicas`` (``on``/``off``; unset: on)."""
+AUTO_SETTING = "revisao"
+"""The person's own setting (under their key, as their private chat's settings): ``on``
+sends them the review of each deal they play when it ends (``/revisao auto``)."""
+AUTO_ON = frozenset({"auto", "sempre", "always", "on", "ligar", "sì", "si"})
+AUTO_OFF = frozenset({"off", "nunca", "never", "mai", "desligar", "no", "nao", "não"})
+AUTO_ON_TEXT = N_("Revisão automática ligada: no fim de cada mão que você jogar, as suas "
+                  "três decisões mais caras chegam no seu privado. /revisao off desliga.")
+AUTO_OFF_TEXT = N_("Revisão automática desligada. /revisao mostra a da última mão.")
+AUTO_BAD = N_("Use /revisao (a última mão), /revisao auto (a cada mão) ou /revisao off.")
 OFF = N_("As dicas estão desligadas nesta mesa.")
 MATCHED_OFF = N_("Nas mesas da fila (/procurar) não há dicas nem revisão: a partida vale "
                  "para o ranking.")

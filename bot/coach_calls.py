@@ -24,6 +24,7 @@ from bot.i18n import N_, Translator
 from bot.model import CorruptGame, Game
 from bot.outcome import Refusal
 from bot.replay_calls import ReplayCalls
+from bot.runner import UPDATE_TTL_S
 from engine.errors import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -71,14 +72,24 @@ class CoachCalls(ReplayCalls):
         return [Tell(player=user, chat=game.notices_of(seat), text=text),
                 Reply(player=user, text=_(coach.SENT))]
 
-    async def review(self, chat: ChatRef, user: PlayerRef, *,
+    async def review(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                      update: str | None = None) -> list[Effect]:
         """``/revisao``: the person's three costliest decisions of the last finished deal
         of the chat's table (or of its last finished match), with the points the robot
-        estimates each cost, sent privately."""
+        estimates each cost, sent privately. ``/revisao auto`` (``off``) turns on (off)
+        the person's own setting: each deal's review sent when it ends
+        (:meth:`_after_deal`); other words are refused, nothing changed."""
         if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
+        word = args.strip().lower()
+        if word:
+            if word not in coach.AUTO_ON | coach.AUTO_OFF:
+                return await self._reply(chat, user, coach.AUTO_BAD, lang)
+            on = word in coach.AUTO_ON
+            await self.store.set_setting(user.key, coach.AUTO_SETTING, "on" if on else "off")
+            return await self._reply(chat, user,
+                                     coach.AUTO_ON_TEXT if on else coach.AUTO_OFF_TEXT, lang)
         gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
         game = await self._coach_game(gid) if gid else None
         if game is None or game.match is None:
@@ -122,6 +133,25 @@ class CoachCalls(ReplayCalls):
         text = coach.review_text(game, index + 1, costs, _, rules)
         return [Tell(player=user, chat=game.notices_of(seat), text=text),
                 Reply(player=user, text=_(coach.SENT))]
+
+    async def _after_deal(self, game: Game) -> list[Effect]:
+        """The review of the deal just ended for each person at ``game`` whose own
+        setting asks for it (``/revisao auto``), privately, once per deal and person
+        (a marker set first: a worker that dies before sending leaves that review to
+        the hand's "Revisão da mão N" button, never sends it twice)."""
+        if not game.deals or not coach.enabled(game):
+            return []
+        deal = len(game.deals)
+        out: list[Effect] = []
+        for _seat, person in game.humans():
+            if await self.store.get_setting(person.key, coach.AUTO_SETTING) != "on":
+                continue
+            marker = f"rv:{game.id}:{deal}:{person.key}"
+            if not await self.store.first_seen(marker, UPDATE_TTL_S, game.chat.key):
+                continue
+            out += [e for e in await self._review_of(game, person, deal - 1)
+                    if isinstance(e, Tell)]
+        return out
 
     # Helpers ------------------------------------------------------------------------
     async def _coach_game(self, gid: str | None) -> Game | None:

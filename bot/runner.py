@@ -253,8 +253,15 @@ class GameRunner:
         if game.status == "over":
             effects = effects + await upkeep.close_out(self.store, game, self.season,
                                                        self.clock.now(), shown=True)
+        if game.status in ("between", "over"):
+            effects = effects + await self._after_deal(game)
         return places.spread(game, [e.model_copy(update={"state_version": version})
                                     if isinstance(e, TableView) else e for e in effects])
+
+    async def _after_deal(self, game: Game) -> list[Effect]:
+        """Follow-ups of a save of ``game`` between deals or over (none here; the coach's
+        automatic review, :class:`bot.coach_calls.CoachCalls`, issue 37)."""
+        return []
 
     async def _announce(self, gid: str, version: int) -> None:
         """Announce that game ``gid`` is at ``version`` (``store.announce``: the web

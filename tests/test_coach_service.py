@@ -14,6 +14,7 @@ from bot.effects import Reply, Tell, pack
 from bot.model import encode
 from bot.service import Service
 from engine.ai import choose
+from engine.deal import apply
 from engine.view import view_for
 
 OLD = "Esse botão é antigo: use a mão mais recente (/mao)."
@@ -119,3 +120,45 @@ async def test_revisao_names_the_costliest_decisions_of_the_last_deal_privately(
     again = await svc.review(CHAT, ANA)  # deal 1 read back from the record
     assert kinds(again) == ["tell", "reply"]
     assert again[0].text.startswith("Revisão da mão 1:\n")
+
+
+async def test_revisao_auto_sends_each_deal_s_review_when_it_ends(store: Any, clock: Any) -> None:
+    """``/revisao auto``: the person's own setting; the deal's end (here the robot's last
+    move, played by the service's timer) sends that deal's review privately, once."""
+    svc = make_service(store, clock, chooser=robot_chooser)
+    assert await svc.review(CHAT, ANA, "talvez") == [Reply(player=ANA, text=(
+        "Use /revisao (a última mão), /revisao auto (a cada mão) ou /revisao off."))]
+    said = await svc.review(CHAT, ANA, "auto")
+    assert said[0].text.startswith("Revisão automática ligada:")
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.add_ai(CHAT, ANA, "normal")
+    effects = await svc.start(CHAT, ANA)
+    gid = effects[0].game_id
+    version, game = await game_of(store)
+    match = play.match_of(game)  # played up to the robot's move that ends the deal
+    while True:
+        st = match.deal_state
+        action = robot_chooser(view_for(st, st.turn), "facil" if st.turn == 0 else "normal")
+        if st.turn == 1:
+            trial = st.clone()
+            apply(trial, action)
+            if trial.over:
+                break
+        match.act(action)
+        assert not match.deal_state.over, "the deal ended on Ana's move: another deck"
+    play.store_match(game, match)
+    game.step_at = clock.now()
+    await store.save_game(gid, version, encode(game), 3600, deadline=clock.now())
+    clock.advance(5)
+    ticked = await svc.tick()
+    _v, game = await game_of(store)
+    assert game.status == "between"
+    tells = [e for e in ticked if isinstance(e, Tell)]
+    assert len(tells) == 1 and tells[0].player == ANA
+    assert tells[0].text.startswith("Revisão da mão 1:\n")
+    hand = hand_of(await svc.show_hand(CHAT, ANA), ANA)
+    await svc.press(ANA, button(hand, "📋 Revisão da mão 1"))  # a save-less look
+    assert not [e for e in await svc.leave(CHAT, ANA) if isinstance(e, Tell)]  # sent once
+    off = await svc.review(CHAT, ANA, "off")
+    assert off == [Reply(player=ANA, text="Revisão automática desligada. /revisao mostra a "
+                         "da última mão.")]

@@ -13,9 +13,10 @@ from aiohttp import web
 from discord import app_commands
 from threaded_app import RoutesApp
 
-from adapters.discord.app import last_views, shard_settings
+from adapters.discord.app import last_views
 from adapters.discord.commands import GettextTranslator, install
 from adapters.discord.items import CardSelect
+from adapters.discord.shards import shard_settings
 from bot import __main__ as cli
 from bot.effects import ChatRef, HandView, PlayerRef, Reply, TableView, View
 
