@@ -345,6 +345,8 @@ async def child(args: argparse.Namespace) -> dict[str, float]:
             profile.disable()
             profile.dump_stats(os.environ["BENCH_PROFILE"])
     finally:
+        with contextlib.suppress(Exception):  # the edits still queued write their refs
+            await asyncio.wait_for(delivery.flush(), 15)  # before the keys are deleted
         keys = [k async for k in store.client.scan_iter(match=f"{prefix}*", count=1000)]
         for start in range(0, len(keys), 500):
             await store.client.delete(*keys[start:start + 500])
