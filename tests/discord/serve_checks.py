@@ -37,6 +37,8 @@ PUBLIC_CODES = {"j", "lv", "ai", "ar", "sh", "v", "s", "x", "h", "n", "ph"}
 """Codes a table button may carry: none names a card."""
 FACE = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9AJQK])[♠♥♦♣]|🃏")
 SUITS = "♠♥♦♣🃏"
+CODE = re.compile(r"\b(?:10|[2-9AJQKT])[cdhs]\b|\bJK\b")
+"""A card's code (``10h``, ``Qs``, ``JK``) standing alone: no log line has one."""
 DEAL_END = re.compile(r"^Fim da mão 1\.$", re.M)
 TITLE = "Buraco Bossa Nova"
 
@@ -264,6 +266,7 @@ class Checker:
         for log in self.logs:
             text = log.read_text() if log.exists() else ""
             assert not any(s in text for s in SUITS), "a card in the log"
+            assert not CODE.search(text), CODE.search(text)
             assert "Sua mão" not in text and not any(t in text for t in self.tokens)
 
     def page_secrecy(self, name: str, page: WebPage, truth: Truth) -> None:

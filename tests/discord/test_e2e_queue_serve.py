@@ -11,8 +11,8 @@ After every version of the game, against the game state read from Redis (the tru
 every place's table shows the table of the stored state; no public message, button
 payload, web frame or log line names a card of a hand it does not belong to; each
 person's web frames show exactly their stored hand. The deal's result is the same in
-every place; nobody's global rating moves before the match ends (it is counted at the
-match's end, once: bot/season/followup.py).
+every place; nobody's global rating moves before the match ends (counted once at its
+end: test_e2e_queue_rating.py plays a matchmade match to its end through a SIGKILL).
 """
 
 from __future__ import annotations
