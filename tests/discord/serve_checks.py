@@ -273,8 +273,7 @@ class Checker:
         """Each web frame of ``name``'s page at a version V of the deal in play shows
         their hand exactly as stored at V, and names no card but theirs and the public
         ones."""
-        with page._lock:
-            frames = list(page.frames)
+        frames = page.received()
         seat = truth.seat_of(self.seats.key(name))
         for frame in frames[self.frames_checked.get(name, 0):]:
             view = frame.get("view") if frame.get("type") == "view" else None
