@@ -18,12 +18,13 @@ import json
 import logging
 from typing import Any
 
-from bot import coach, play, turns
+from bot import buttons, coach, play, turns
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, Tell
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, Game
 from bot.outcome import Refusal
 from bot.replay_calls import ReplayCalls
+from bot.runner import UPDATE_TTL_S
 from engine.errors import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,11 @@ class CoachCalls(ReplayCalls):
             seat = self._hint_seat(game, user, version)
         except Refusal as err:
             return [Reply(player=user, text=err.render(_))]
-        return [Reply(player=user, text=await self._hint_text(game, seat, _), alert=True)]
+        text = await self._hint_text(game, seat, _)
+        if len(text) > coach.TOAST_MAX:  # a long lay-down: whole, in a private message
+            return [Tell(player=user, chat=game.notices_of(seat), text=text),
+                    Reply(player=user, text=_(coach.SENT))]
+        return [Reply(player=user, text=text, alert=True)]
 
     async def hint(self, chat: ChatRef, user: PlayerRef, *,
                    update: str | None = None) -> list[Effect]:
@@ -67,25 +72,51 @@ class CoachCalls(ReplayCalls):
         return [Tell(player=user, chat=game.notices_of(seat), text=text),
                 Reply(player=user, text=_(coach.SENT))]
 
-    async def review(self, chat: ChatRef, user: PlayerRef, *,
+    async def review(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                      update: str | None = None) -> list[Effect]:
         """``/revisao``: the person's three costliest decisions of the last finished deal
         of the chat's table (or of its last finished match), with the points the robot
-        estimates each cost, sent privately."""
+        estimates each cost, sent privately. ``/revisao auto`` (``off``) turns on (off)
+        the person's own setting: each deal's review sent when it ends
+        (:meth:`_after_deal`); other words are refused, nothing changed."""
         if not await self._fresh(update, chat):
             return []
         lang = await self._lang(chat)
+        word = args.strip().lower()
+        if word:
+            if word not in coach.AUTO_ON | coach.AUTO_OFF:
+                return await self._reply(chat, user, coach.AUTO_BAD, lang)
+            on = word in coach.AUTO_ON
+            await self.store.set_setting(user.key, coach.AUTO_SETTING, "on" if on else "off")
+            return await self._reply(chat, user,
+                                     coach.AUTO_ON_TEXT if on else coach.AUTO_OFF_TEXT, lang)
         gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
         game = await self._coach_game(gid) if gid else None
         if game is None or game.match is None:
             return await self._reply(chat, user, coach.NO_DEAL, lang)
+        return await self._review_of(game, user, None)
+
+    async def review_press(self, game_id: str, user: PlayerRef,
+                           deal: int | None) -> list[Effect]:
+        """The hand's "Revisão da mão N" button (``deal``: N, 1-based): that deal's review,
+        as ``/revisao``'s. A deal the game never finished is "Botão desconhecido."."""
+        game = await self._coach_game(game_id)
+        if game is None or game.match is None:
+            return await self._reply(None, user, N_("Esta partida terminou."))
+        if deal is None or not 1 <= deal <= len(game.deals):
+            return [Reply(player=user, text=Translator(game.lang)(buttons.UNKNOWN))]
+        return await self._review_of(game, user, deal - 1)
+
+    async def _review_of(self, game: Game, user: PlayerRef, index: int | None) -> list[Effect]:
+        """The review of deal ``index`` (0-based; None: the last finished one) for
+        ``user``, privately, or the one line that says why there is none."""
         _ = Translator(game.lang)
         seat = game.seat_of(user)
         if seat is None:
             return [Reply(player=user, text=_(coach.NOT_SEATED))]
         if not coach.enabled(game):
             return [Reply(player=user, text=_(coach.refusal_text(game)))]
-        found = await self._last_deal(game)
+        found = await self._deal_record(game, index)
         if found is None:
             return [Reply(player=user, text=_(coach.NO_DEAL))]
         index, deal = found
@@ -99,9 +130,28 @@ class CoachCalls(ReplayCalls):
             log.error("game %s: deal %d not reviewable (%s)", game.id, index + 1,
                       type(err).__name__)
             return [Reply(player=user, text=_(coach.NO_DEAL))]
-        text = coach.review_text(game, index + 1, costs, _)
+        text = coach.review_text(game, index + 1, costs, _, rules)
         return [Tell(player=user, chat=game.notices_of(seat), text=text),
                 Reply(player=user, text=_(coach.SENT))]
+
+    async def _after_deal(self, game: Game) -> list[Effect]:
+        """The review of the deal just ended for each person at ``game`` whose own
+        setting asks for it (``/revisao auto``), privately, once per deal and person
+        (a marker set first: a worker that dies before sending leaves that review to
+        the hand's "Revisão da mão N" button, never sends it twice)."""
+        if not game.deals or not coach.enabled(game):
+            return []
+        deal = len(game.deals)
+        out: list[Effect] = []
+        for _seat, person in game.humans():
+            if await self.store.get_setting(person.key, coach.AUTO_SETTING) != "on":
+                continue
+            marker = f"rv:{game.id}:{deal}:{person.key}"
+            if not await self.store.first_seen(marker, UPDATE_TTL_S, game.chat.key):
+                continue
+            out += [e for e in await self._review_of(game, person, deal - 1)
+                    if isinstance(e, Tell)]
+        return out
 
     # Helpers ------------------------------------------------------------------------
     async def _coach_game(self, gid: str | None) -> Game | None:
@@ -131,24 +181,27 @@ class CoachCalls(ReplayCalls):
 
         view = play.view_of(game, seat)  # the one gate: the seat's view and nothing else
         got = await self._off_loop(engine_coach.hint, view)
-        return coach.hint_line(got, _)
+        return coach.hint_line(got, _, view.rules)
 
-    async def _last_deal(self, game: Game) -> tuple[int, dict[str, Any]] | None:
-        """``(index, record)`` of the game's last finished deal: from the match while it
-        holds it, else from the record key (archived when the next deal was dealt)."""
+    async def _deal_record(self, game: Game,
+                           index: int | None) -> tuple[int, dict[str, Any]] | None:
+        """``(index, record)`` of the game's finished deal ``index`` (None: the last
+        finished one): from the match while it holds it, else from the record key
+        (where it went when the next deal was dealt); None when there is none."""
         match = play.match_of(game)
-        for index in range(len(match.logs) - 1, -1, -1):
-            log_ = match.logs[index]
-            if log_.result is None:
-                continue
-            if not log_.archived:
-                return index, log_.to_json()
-            try:
-                raw = await self.store.load_record(game.id)
-            except CorruptGame:
-                return None
-            deals = (json.loads(raw) if raw else {}).get("deals") or []
-            if index < len(deals) and isinstance(deals[index], dict):
-                return index, deals[index]
+        done = [i for i, log_ in enumerate(match.logs) if log_.result is not None]
+        if index is None:
+            index = done[-1] if done else None
+        if index is None or index not in done:
             return None
+        log_ = match.logs[index]
+        if not log_.archived:
+            return index, log_.to_json()
+        try:
+            raw = await self.store.load_record(game.id)
+        except CorruptGame:
+            return None
+        deals = (json.loads(raw) if raw else {}).get("deals") or []
+        if index < len(deals) and isinstance(deals[index], dict):
+            return index, deals[index]
         return None

@@ -36,8 +36,9 @@ class InviteCalls(QueueCalls):
     async def invite(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                      update: str | None = None) -> list[Effect]:
         """``/convidar``: a new code for one seat of the chat's lobby, told to ``user``
-        with the links of their platform; ``/convidar retirar [código|todos]``: the
-        creator withdraws that code (or every one)."""
+        with the links of every platform this process serves (theirs first: a Discord
+        person may call a Telegram friend with the ``t.me`` links); ``/convidar
+        retirar [código|todos]``: the creator withdraws that code (or every one)."""
         gid = await self._chat_game(chat, user, update)
         if isinstance(gid, list):
             return gid
@@ -66,8 +67,9 @@ class InviteCalls(QueueCalls):
             return []  # a redelivered /convidar: its code was told the first time
         lang = await self._lang(chat)
         text = Translator(lang)(INVITED, code=code, minutes=self.invite_ttl_s // 60)
-        links = getattr(self, "invite_links", {}).get(user.platform)
-        if links is not None:
+        known: dict[str, InviteLinks] = getattr(self, "invite_links", {})
+        mine = [known[user.platform]] if user.platform in known else []
+        for links in [*mine, *(f for p, f in sorted(known.items()) if p != user.platform)]:
             text = "\n".join([text, *links(code)])
         return [Reply(player=user, text=text)]
 

@@ -15,9 +15,9 @@ from bot.effects import Button, ChatRef, Effect, PlayerRef, Reply, Rewrite, Tell
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, encode, new_game_id
 from bot.outcome import Refusal
-from bot.runner import TICK_CLAIMS, GameRunner
 from bot.season.ports import PLATFORM
 from bot.season.rating import Rating
+from bot.ticking import TICK_CLAIMS, TimerCalls
 
 log = logging.getLogger(__name__)
 FORM_LIMIT = 20
@@ -110,7 +110,7 @@ class QueueStore(Protocol):
         ...
 
 
-class QueueCalls(GameRunner):
+class QueueCalls(TimerCalls):
     """``/procurar``, ``/sairfila`` and :meth:`form_tables` (see the module docstring).
     ``queue`` None: the calls say the queue is not available (the in-memory store)."""
 
@@ -122,7 +122,7 @@ class QueueCalls(GameRunner):
 
     async def tick(self, now: float | None = None, limit: int = TICK_CLAIMS,
                    platforms: frozenset[str] | None = None) -> list[Effect]:
-        """The timers' tick (:meth:`bot.runner.GameRunner.tick`), then, every
+        """The timers' tick (:meth:`bot.ticking.TimerCalls.tick`), then, every
         :data:`FORM_EVERY_S` seconds, a formation round (:meth:`form_tables`); a round
         that fails is logged by kind and tried at the next tick."""
         return await super().tick(now, limit, platforms) + await self.form_round()

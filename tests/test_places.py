@@ -219,3 +219,16 @@ async def test_a_lobby_shown_in_a_chat_that_joined_by_code_offers_no_entrar(
     assert away.view.lines == home.view.lines
     (_home, again) = await svc.table_of(home.game_id)  # a re-render (relay, stale) alike
     assert [[b.label for b in row] for row in again.view.buttons] == away_labels
+
+
+async def test_a_discord_person_s_invitation_carries_the_telegram_links_too(
+        svc: Service) -> None:
+    """Issue 35: where the process serves Telegram too (``python -m bot serve``), a
+    Discord person's /convidar also gives the t.me links, for a friend on Telegram."""
+    svc.invite_links["tg"] = lambda code: [f"https://t.me/bot?start=c{code}",
+                                           f"https://t.me/bot/mesa?startapp=c{code}"]
+    await svc.new_game(DC, ZE, "buraco")
+    (reply,) = await svc.invite(DC, ZE)
+    code = code_of([reply])
+    assert reply.text.splitlines()[-2:] == [f"https://t.me/bot?start=c{code}",
+                                            f"https://t.me/bot/mesa?startapp=c{code}"]
