@@ -97,14 +97,14 @@ more are waiting."""
 
 async def upkeep(service: Any, outbox: Delivery) -> None:
     """One round's upkeep, beside the claims (the module docstring): re-render the tables
-    a dead worker left stale (:meth:`Delivery.redo`), deliver what another platform's
+    and hands a dead worker left stale (:meth:`Delivery.redo`), deliver what another platform's
     process handed to this platform (:meth:`Delivery.relayed`: a table shown in places
     on both, issue 35; again at once while a batch found work, up to
     :data:`RELAY_ROUNDS`), form the queue's tables (:func:`_form`). A failure is logged
     (as a round's), never raised."""
     try:
-        await outbox.redo(service.table_of)
         rehand = getattr(service, "show_hand_of", None)
+        await outbox.redo(service.table_of, rehand=rehand)
         for _ in range(RELAY_ROUNDS):
             if not await outbox.relayed(service.table_of, rehand=rehand):
                 break

@@ -50,6 +50,8 @@ REVIEW_BUDGET_S: Final = 2.5
 REVIEW_MIN_SAMPLES: Final = 2
 REVIEW_MAX_SAMPLES: Final = 12
 COSTLIEST: Final = 3
+CANASTRA: Final = 7
+"""Cards of a canastra (RULES §2 "canastra"; ``Meld.is_canastra``)."""
 MIN_COST: Final = 1.0
 """Points below which a decision is not named as a mistake (noise of the estimate)."""
 
@@ -144,13 +146,12 @@ def _lay_reason(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
     if left <= 0:
         return "out", {"n": len(laid)}
     own = view.melds[view.side]
-    near = [i for i, _ in action.extensions] + ([action.meld] if action.meld is not None else [])
-    grown = [len(own[i]) + len(cs) for i, cs in action.extensions if 0 <= i < len(own)]
-    if action.do == "extend" and action.meld is not None and 0 <= action.meld < len(own):
-        grown.append(len(own[action.meld]) + len(action.cards))
-    was = [own[i].is_canastra for i in near if i is not None and 0 <= i < len(own)]
-    closes = any(g >= 7 for g in grown) and not all(was)
-    closes = closes or any(len(m) >= 7 for m in action.melds)
+    grown = list(action.extensions)
+    if action.do == "extend" and action.meld is not None:
+        grown.append((action.meld, action.cards))
+    closes = any(len(m) >= CANASTRA for m in action.melds) or any(
+        0 <= i < len(own) and not own[i].is_canastra and len(own[i]) + len(cs) >= CANASTRA
+        for i, cs in grown)
     if closes:
         return "canastra", {"n": len(laid)}
     return "shed", {"n": len(laid), "left": left}
