@@ -9,9 +9,9 @@ order with its presses while one slow game (a dying Redis node, a robot that thi
 holds no other (issue 36). The upkeep of each round (the stale tables, the other
 platforms' hand-over, the queue's formation: keys in slots of their own) runs beside the
 claims, never in their way: a Redis node that dies holds up the upkeep's keys on it, not
-the robots' moves of the games on the other nodes (measured before: the robots of every
-game of a worker stood still 3-4 s when one of three primaries was SIGKILLed,
-tests/cluster/test_failover_isolation.py)."""
+the robots' moves of the games on the other nodes (before, a stale-table set on a dead
+primary held every round, so no robot of the worker moved until the promotion;
+tests/cluster/test_failover_isolation.py measures the pauses now)."""
 
 from __future__ import annotations
 
