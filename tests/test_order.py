@@ -267,7 +267,7 @@ async def test_an_upkeep_that_hangs_on_redis_holds_no_robot_move(setup: Any) -> 
     stuck = asyncio.Event()
     redone: list[int] = []
 
-    async def redo(retable: Any, limit: int = 10) -> int:
+    async def redo(retable: Any, limit: int = 10, rehand: Any = None) -> int:
         redone.append(1)
         await stuck.wait()
         return 0

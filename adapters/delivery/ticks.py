@@ -9,9 +9,9 @@ order with its presses while one slow game (a dying Redis node, a robot that thi
 holds no other (issue 36). The upkeep of each round (the stale tables, the other
 platforms' hand-over, the queue's formation: keys in slots of their own) runs beside the
 claims, never in their way: a Redis node that dies holds up the upkeep's keys on it, not
-the robots' moves of the games on the other nodes (measured before: the robots of every
-game of a worker stood still 3-4 s when one of three primaries was SIGKILLed,
-tests/cluster/test_failover_isolation.py)."""
+the robots' moves of the games on the other nodes (before, a stale-table set on a dead
+primary held every round, so no robot of the worker moved until the promotion;
+tests/cluster/test_failover_isolation.py measures the pauses now)."""
 
 from __future__ import annotations
 
@@ -98,14 +98,14 @@ more are waiting."""
 
 async def upkeep(service: Any, outbox: Delivery) -> None:
     """One round's upkeep, beside the claims (the module docstring): re-render the tables
-    a dead worker left stale (:meth:`Delivery.redo`), deliver what another platform's
+    and hands a dead worker left stale (:meth:`Delivery.redo`), deliver what another platform's
     process handed to this platform (:meth:`Delivery.relayed`: a table shown in places
     on both, issue 35; again at once while a batch found work, up to
     :data:`RELAY_ROUNDS`), form the queue's tables (:func:`_form`). A failure is logged
     (as a round's), never raised."""
     try:
-        await outbox.redo(service.table_of)
         rehand = getattr(service, "show_hand_of", None)
+        await outbox.redo(service.table_of, rehand=rehand)
         for _ in range(RELAY_ROUNDS):
             if not await outbox.relayed(service.table_of, rehand=rehand):
                 break
