@@ -147,17 +147,18 @@ def hint_line(hint: Hint, _: Translator, rules: Rules | None = None) -> str:
              why=reason_text(hint.why, hint.params, _))
 
 
-def review_text(game: Game, deal: int, costs: list[Cost], _: Translator,
+def review_text(players: int, deal: int, costs: list[Cost], _: Translator,
                 rules: Rules | None = None) -> str:
-    """The ``/revisao`` of deal ``deal`` (1-based): the costliest decisions first, each
-    with the robot's estimate of the points it cost; or the line that says there was
-    nothing to name."""
+    """The ``/revisao`` of deal ``deal`` (1-based) at a table of ``players`` seats (its
+    rounds are counted from the costs' turns): the costliest decisions first, each with
+    the robot's estimate of the points it cost; or the line that says there was nothing
+    to name."""
     title = _("Revisão da mão {n}:", n=deal)
     if not costs:
         return "\n".join([title, _("Nenhuma decisão custou pontos pela conta do robô. "
                                    "Bom jogo!")])
     lines = [title]
-    n = max(1, len(game.seats))
+    n = max(1, players)
     for k, cost in enumerate(costs, start=1):
         lines.append(_("{k}. Rodada {round}: você jogou \"{played}\"; o robô jogaria "
                        "\"{better}\" ({why}). Custo estimado: {points} pontos.",

@@ -122,14 +122,9 @@ async def test_revisao_names_the_costliest_decisions_of_the_last_deal_privately(
     assert again[0].text.startswith("Revisão da mão 1:\n")
 
 
-async def test_revisao_auto_sends_each_deal_s_review_when_it_ends(store: Any, clock: Any) -> None:
-    """``/revisao auto``: the person's own setting; the deal's end (here the robot's last
-    move, played by the service's timer) sends that deal's review privately, once."""
-    svc = make_service(store, clock, chooser=robot_chooser)
-    assert await svc.review(CHAT, ANA, "talvez") == [Reply(player=ANA, text=(
-        "Use /revisao (a última mão), /revisao auto (a cada mão) ou /revisao off."))]
-    said = await svc.review(CHAT, ANA, "auto")
-    assert said[0].text.startswith("Revisão automática ligada:")
+async def up_to_the_robots_deal_ending_move(svc: Service, store: Any, clock: Any) -> str:
+    """A buraco table of Ana (seat 0, played as ``facil``) and a ``normal`` robot, played
+    up to the robot's move that ends the first deal, that move due now; the game id."""
     await svc.new_game(CHAT, ANA, "buraco")
     await svc.add_ai(CHAT, ANA, "normal")
     effects = await svc.start(CHAT, ANA)
@@ -150,6 +145,20 @@ async def test_revisao_auto_sends_each_deal_s_review_when_it_ends(store: Any, cl
     game.step_at = clock.now()
     await store.save_game(gid, version, encode(game), 3600, deadline=clock.now())
     clock.advance(5)
+    return gid
+
+
+async def test_revisao_auto_sends_each_deal_s_review_when_it_ends(store: Any, clock: Any) -> None:
+    """``/revisao auto``: the person's own setting; the deal's end (here the robot's last
+    move, played by the service's timer) sends that deal's review privately, once; a
+    service with no delivery for its follow-ups (here) returns it with the step's
+    effects (tests/test_coach_later.py: a worker's sends it after)."""
+    svc = make_service(store, clock, chooser=robot_chooser)
+    assert await svc.review(CHAT, ANA, "talvez") == [Reply(player=ANA, text=(
+        "Use /revisao (a última mão), /revisao auto (a cada mão) ou /revisao off."))]
+    said = await svc.review(CHAT, ANA, "auto")
+    assert said[0].text.startswith("Revisão automática ligada:")
+    await up_to_the_robots_deal_ending_move(svc, store, clock)
     ticked = await svc.tick()
     _v, game = await game_of(store)
     assert game.status == "between"

@@ -36,6 +36,7 @@ from adapters.discord.items import ITEMS, item_of, payloads_of
 from adapters.discord.platform import DiscordPlatform, Origin
 from adapters.ops.metrics import answered
 from bot.effects import ChatRef, Effect, HandView, PlayerRef, TableView
+from bot.later import FollowUps
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,9 @@ class BuracoClient(discord.AutoShardedClient):
             group_edits=EditCoalescer(gap_s=3.0, per_minute=20, shared=window),
             dm_edits=EditCoalescer(gap_s=0.5, per_minute=120),
             stale=StaleTables(redis, prefix, PLATFORM, sets=timer_sets))
+        self.follow_ups: FollowUps | None = None
+        """The service's follow-ups once :func:`adapters.discord.process.serve` has them
+        delivered here (the coach's reviews, issue 37): waited for at shutdown."""
         self._ticking: asyncio.Task[None] | None = None
         self._halt = asyncio.Event()
 
@@ -146,7 +150,8 @@ class BuracoClient(discord.AutoShardedClient):
     async def shutdown(self) -> None:
         """SIGTERM: finish the tick round and the service calls in progress, deliver what
         is waiting (:func:`adapters.delivery.ticks.wind_down`), close the connection."""
-        await wind_down(self._ticking, self._halt, self.delivery)
+        await wind_down(self._ticking, self._halt, self.delivery,
+                        follow_ups=self.follow_ups)
         await self.close()
 
     # ---- interactions --------------------------------------------------------------

@@ -110,6 +110,8 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
         watch_discord_rate_limits()
         ops = await start_ops(store, settings.metrics_port)
         client = await _client(settings, store)
+        client.follow_ups = client.service.follow_ups  # the coach's reviews (issue 37)
+        client.follow_ups.deliver = client.delivery.deliver
         stop = stop or stop_on_signals()
         async with client, web_table(settings, store, client.service, "dc",
                                      client.delivery.deliver,

@@ -207,15 +207,15 @@ class Checker:
                  timeout=20, what=f"every place's table at version {truth.version}:\n"
                                   f"{want}\n{place_texts(self.seats)}")
 
-    def history(self) -> int:
+    def history(self) -> dict[str, int]:
         """Every table text each place was ever sent is the table of a stored version,
         and each place went through them in the order of the versions (an edit may skip
         versions: the places are edited at most every few seconds). Returns how many
-        table texts were checked."""
+        table texts were checked in each place."""
         texts: dict[str, list[int]] = {}
         for version in sorted(self.truths):
             texts.setdefault(self.truths[version].table_text(), []).append(version)
-        checked = 0
+        checked: dict[str, int] = {}
         for place, shown in sent_tables(self.seats).items():
             at = 0
             for text in shown:
@@ -223,7 +223,7 @@ class Checker:
                 assert later, (f"{place} showed a table of no stored version after "
                                f"version {at}:\n{text}")
                 at = later[0]
-                checked += 1
+                checked[place] = checked.get(place, 0) + 1
         return checked
 
     def secrecy(self, truth: Truth) -> None:
@@ -273,8 +273,7 @@ class Checker:
         """Each web frame of ``name``'s page at a version V of the deal in play shows
         their hand exactly as stored at V, and names no card but theirs and the public
         ones."""
-        with page._lock:
-            frames = list(page.frames)
+        frames = page.received()
         seat = truth.seat_of(self.seats.key(name))
         for frame in frames[self.frames_checked.get(name, 0):]:
             view = frame.get("view") if frame.get("type") == "view" else None

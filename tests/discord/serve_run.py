@@ -150,6 +150,11 @@ class WebPage:
                 self._ws = None
                 await asyncio.sleep(0.2)
 
+    def received(self) -> list[dict[str, Any]]:
+        """Every frame received so far (a copy)."""
+        with self._lock:
+            return list(self.frames)
+
     def version(self) -> int:
         """The newest view version received (0: none)."""
         with self._lock:

@@ -98,6 +98,7 @@ def test_a_matchmade_match_is_rated_once_for_each_person_through_a_kill(
     port = free_port()
     client = redis.Redis.from_url(REDIS, decode_responses=True)
     until = time.monotonic() + MATCH_S
+    keys = [f"tg:{ana.user_id}", f"dc:{ze.user_id}"]
     with start_emulator(TG_TOKEN) as emu, \
             synced_fake(DC_TOKEN, [ze], tmp_path, REDIS) as fake:
         prefix = prefix_of(fake)
@@ -110,12 +111,12 @@ def test_a_matchmade_match_is_rated_once_for_each_person_through_a_kill(
             gid = str(wait_for(lambda: client.get(StoreKeys(prefix).chat(f"tg:{ana.user_id}")),
                                timeout=30, what="the formed table"))
             emu.command_in_private(ana, "/sair")
-            wait_for(lambda: stored(client, prefix, gid)[1].seats[0].away
-                     or stored(client, prefix, gid)[1].seats[1].away, what="Ana away")
+            wait_for(lambda: any(s.away and s.player is not None and s.player.key == keys[0]
+                                 for s in stored(client, prefix, gid)[1].seats),
+                     what="Ana's seat played by the robot")
             ze_plays(client, prefix, gid, seats, ze, fake, until, stop_after=5)
             started[0].send_signal(signal.SIGKILL)
             assert started[0].wait(timeout=10) == -signal.SIGKILL
-        keys = [f"tg:{ana.user_id}", f"dc:{ze.user_id}"]
         ratings = f"{prefix}:{{season}}:rating"
         assert client.hmget(ratings, keys) == [None, None]  # the match goes on
         with run_serve(emu, fake, tmp_path, REDIS, port, log_name="serve-2.log"):
