@@ -17,6 +17,7 @@ from typing import Any
 from bot import places, robot, timers, upkeep
 from bot.effects import ChatRef, Effect, PlayerRef, Reply, TableView
 from bot.i18n import DEFAULT_LANG, N_, Translator
+from bot.later import FollowUps
 from bot.model import Codec, CorruptGame, Game, decode, encode
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
@@ -89,6 +90,9 @@ class GameRunner:
         self._cache: OrderedDict[str, tuple[int, str, Game]] = OrderedDict()
         self._swept_at = float("-inf")
         self._fresh_share = 1.0
+        self.follow_ups = FollowUps()
+        """Work a call does not wait for (the coach's automatic reviews, issue 37); the
+        worker sets its ``deliver`` to its delivery (:mod:`bot.later`)."""
 
     # Plumbing ---------------------------------------------------------------------
     async def _fresh(self, update: str | None, chat: ChatRef | None) -> bool:
@@ -253,8 +257,16 @@ class GameRunner:
         if game.status == "over":
             effects = effects + await upkeep.close_out(self.store, game, self.season,
                                                        self.clock.now(), shown=True)
+        if game.status in ("between", "over"):
+            effects = effects + await self._after_deal(game)
         return places.spread(game, [e.model_copy(update={"state_version": version})
                                     if isinstance(e, TableView) else e for e in effects])
+
+    async def _after_deal(self, game: Game) -> list[Effect]:
+        """Follow-ups of a save of ``game`` between deals or over (none here; the coach's
+        automatic review, :class:`bot.coach_calls.CoachCalls`, issue 37, which starts
+        them in :attr:`follow_ups` and returns at once)."""
+        return []
 
     async def _announce(self, gid: str, version: int) -> None:
         """Announce that game ``gid`` is at ``version`` (``store.announce``: the web

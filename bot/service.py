@@ -32,7 +32,7 @@ from bot import (
 )
 from bot.chat_calls import CHAT_BIND_TTL_S, ChatCalls
 from bot.coach_calls import CoachCalls
-from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, unpack
+from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, number, unpack
 from bot.i18n import N_, Translator
 from bot.invite_calls import InviteCalls
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
@@ -253,6 +253,12 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
         table's commands work there."""
         return await self._active(chat) is not None
 
+    async def game_of(self, chat: ChatRef) -> str | None:
+        """The id of the game ``chat`` is bound to (one read; the game may be over or gone
+        since: the call that follows says so), or None: what an adapter lines a command
+        acting on the chat's game up by (adapters/delivery/order.py ``GamePlace``)."""
+        return await self.store.chat_game(chat.key)
+
     async def needs_admin(self, user: PlayerRef, *, chat: ChatRef | None = None,
                           game_id: str | None = None) -> bool:
         """Whether closing the game of ``chat`` (or game ``game_id``) by ``user``, or
@@ -298,6 +304,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
             return await self.show_hand_of(game_id, user)
         if code == coach.CODE:  # issue 37: the hand's "Dica", reads and saves nothing
             return await self.hint_press(game_id, user, version)
+        if code == coach.REVIEW_CODE:  # issue 37: "Revisão da mão N", the same
+            return await self.review_press(game_id, user, number(arg))
         if code == replay.CODE:  # a /replay step: reads the record, saves nothing
             return await self.replay_press(game_id, user, version, arg, chat=chat)
         held = await self.hold_seat(game_id, user) if code == "j" else None  # issue 35

@@ -164,8 +164,8 @@ def exit_code(err: BaseException) -> int:
         refused += (importlib.import_module("telegram.error").InvalidToken,)
     if "discord" in sys.modules:
         refused += (importlib.import_module("discord").LoginFailure,)
-    if "adapters.discord.app" in sys.modules:
-        refused += (importlib.import_module("adapters.discord.app").ShardSettingError,)
+    if "adapters.discord.shards" in sys.modules:
+        refused += (importlib.import_module("adapters.discord.shards").ShardSettingError,)
     return EXIT_SETTING if isinstance(err, refused) else 1
 
 
@@ -204,7 +204,7 @@ def setup_error(err: BaseException) -> str | None:
         if isinstance(err, discord.GatewayNotFound | aiohttp.ClientError | discord.HTTPException):
             return Words._("Sem conexão com o Discord: {err}", err=err)
     if "adapters.discord.app" in sys.modules:
-        from adapters.discord.app import ShardSettingError
+        from adapters.discord.shards import ShardSettingError
 
         if isinstance(err, ShardSettingError):
             return err.line(Words._.lang)

@@ -147,3 +147,22 @@ def test_a_review_names_at_most_three_decisions_costliest_first() -> None:
         assert c.played.seat == 0 and c.better != c.played and c.why in coach.REASONS
     again = coach.review(match.rules, 2, deal, 0, budget_s=600, samples=(2, 2))
     assert [(c.index, c.points) for c in again] == [(c.index, c.points) for c in costs]
+
+
+def test_a_seventh_card_closes_a_canastra_and_a_discard_that_feeds_a_meld_is_no_safe_one(
+) -> None:
+    from engine.melds import make_meld
+
+    state = _played("buraco", 11, 4)
+    seat = state.turn
+    side, other = state.side_of[seat], 1 - state.side_of[seat]
+    run = [Card.parse(c) for c in ("4h", "5h", "6h", "7h", "8h", "9h")]
+    state.melds[side] = [make_meld(run, state.rules)]
+    state.melds[other] = [make_meld([Card.parse(c) for c in ("5s", "6s", "7s")], state.rules)]
+    view = view_for(state, seat)
+    assert coach.explain(view, Action.extend(seat, 0, [Card.parse("10h")])) == (
+        "canastra", {"n": 1})
+    assert coach.explain(view, Action.discard(seat, Card.parse("8s"))) == (
+        "least_risk", {"card": "8s"})  # it extends the other side's 5♠ 6♠ 7♠
+    assert coach.explain(view, Action.discard(seat, Card.parse("Kd"))) == (
+        "safe", {"card": "Kd"})

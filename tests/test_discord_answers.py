@@ -70,6 +70,10 @@ class SlowService:
         await asyncio.sleep(self.delay_s)
         return self.effects
 
+    async def game_of(self, chat: ChatRef) -> str | None:
+        """The chat's game, for lining a command up (none here)."""
+        return None
+
     async def help(self, chat: ChatRef, user: PlayerRef) -> list[Any]:
         return []
 

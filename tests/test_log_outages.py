@@ -146,7 +146,7 @@ class QuietOutbox:
     async def deliver(self, effects: list[Any]) -> None:
         return None
 
-    async def redo(self, table_of: Any) -> None:
+    async def redo(self, table_of: Any, **kw: Any) -> None:
         return None
 
     async def relayed(self, table_of: Any, **kw: Any) -> bool:

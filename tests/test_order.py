@@ -246,10 +246,12 @@ async def test_a_step_that_hangs_on_redis_leaves_the_bound_and_the_others_go_on(
     service = Due(["gA", "gB", "gC"], step_s=0.0, held=frozenset({"gA"}))
     halt = asyncio.Event()
     ticking = asyncio.ensure_future(tick_loop(service, delivery, every_s=0.01, stop=halt,
-                                              bound=1, slow_s=0.1))
-    await asyncio.sleep(0.05)
+                                              bound=1, slow_s=1.0))
+    # A is claimed first and holds the only room until slow_s (1 s, long enough for a
+    # loaded machine to reach this check well inside it): nothing else is stepped.
+    await asyncio.wait_for(_until(lambda: service.asked == [1]), 2.0)
     assert (service.stepped, service.asked) == ([], [1])  # A holds the only room
-    await asyncio.wait_for(_until(lambda: service.stepped == ["gB", "gC"]), 2.0)
+    await asyncio.wait_for(_until(lambda: service.stepped == ["gB", "gC"]), 5.0)
     assert service.peak == 2  # A (out of the bound) and one more, never two more
     service.gate.set()
     await wind_down(ticking, halt, delivery, wait_s=5.0)
@@ -265,7 +267,7 @@ async def test_an_upkeep_that_hangs_on_redis_holds_no_robot_move(setup: Any) -> 
     stuck = asyncio.Event()
     redone: list[int] = []
 
-    async def redo(retable: Any, limit: int = 10) -> int:
+    async def redo(retable: Any, limit: int = 10, rehand: Any = None) -> int:
         redone.append(1)
         await stuck.wait()
         return 0

@@ -9,9 +9,9 @@ order with its presses while one slow game (a dying Redis node, a robot that thi
 holds no other (issue 36). The upkeep of each round (the stale tables, the other
 platforms' hand-over, the queue's formation: keys in slots of their own) runs beside the
 claims, never in their way: a Redis node that dies holds up the upkeep's keys on it, not
-the robots' moves of the games on the other nodes (measured before: the robots of every
-game of a worker stood still 3-4 s when one of three primaries was SIGKILLed,
-tests/cluster/test_failover_isolation.py)."""
+the robots' moves of the games on the other nodes (before, a stale-table set on a dead
+primary held every round, so no robot of the worker moved until the promotion;
+tests/cluster/test_failover_isolation.py measures the pauses now)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from adapters.delivery.order import game_key
 from adapters.delivery.outbox import Delivery
 from adapters.ops.metrics import REDIS_ERRORS
 from adapters.ops.series import TICK_STEPS, tick_round
+from bot.later import FollowUps
 
 log = logging.getLogger(__name__)
 
@@ -121,14 +122,14 @@ more are waiting."""
 
 async def upkeep(service: Any, outbox: Delivery) -> None:
     """One round's upkeep, beside the claims (the module docstring): re-render the tables
-    a dead worker left stale (:meth:`Delivery.redo`), deliver what another platform's
+    and hands a dead worker left stale (:meth:`Delivery.redo`), deliver what another platform's
     process handed to this platform (:meth:`Delivery.relayed`: a table shown in places
     on both, issue 35; again at once while a batch found work, up to
     :data:`RELAY_ROUNDS`), form the queue's tables (:func:`_form`). A failure is logged
     (as a round's), never raised."""
     try:
-        await outbox.redo(service.table_of)
         rehand = getattr(service, "show_hand_of", None)
+        await outbox.redo(service.table_of, rehand=rehand)
         for _ in range(RELAY_ROUNDS):
             if not await outbox.relayed(service.table_of, rehand=rehand):
                 break
@@ -185,10 +186,12 @@ async def step(service: Any, outbox: Delivery, gid: str,
 
 
 async def wind_down(ticking: asyncio.Task[None] | None, stop: asyncio.Event,
-                    outbox: Delivery, wait_s: float = STOP_WAIT_S) -> None:
+                    outbox: Delivery, wait_s: float = STOP_WAIT_S,
+                    follow_ups: FollowUps | None = None) -> None:
     """Stop cleanly (SIGTERM): let the steps in progress finish, wait for every call in
     :attr:`Delivery.order` (presses in hand: running, or waiting for their game's turn)
-    to be done with its service call, then deliver every coalesced edit. A step that
+    to be done with its service call, and for the service's ``follow_ups`` (the coach's
+    reviews, :class:`bot.later.FollowUps`), then deliver every coalesced edit. A step that
     does not finish in ``wait_s`` is abandoned: nothing half-saved, since the store saves
     a step atomically, and a table left unshown stays in the stale set for another
     worker."""
@@ -202,6 +205,8 @@ async def wind_down(ticking: asyncio.Task[None] | None, stop: asyncio.Event,
                 await ticking
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(outbox.order.drained(), wait_s)
+    if follow_ups is not None:
+        await follow_ups.done(wait_s)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(outbox.flush(), wait_s)
 

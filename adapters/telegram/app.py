@@ -213,6 +213,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
 
     refs = MessageRefs(store.client, settings.redis_prefix, layout=store.layout)
     application, handlers = build_application(settings, service, refs, lang_of)
+    service.follow_ups.deliver = handlers.outbox.deliver  # the coach's reviews (issue 37)
     pending_from(application.update_queue.qsize)  # the operator's intake lag (issue 36)
     stop = stop or stop_on_signals()
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY]
@@ -249,7 +250,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 else:
                     await application.updater.stop()
                 began = time.monotonic()
-                await wind_down(ticking, halt, handlers.outbox)  # finish what runs
+                await wind_down(ticking, halt, handlers.outbox,  # finish what runs
+                                follow_ups=service.follow_ups)
                 if hook is not None:  # answer what was handled, then close
                     await hook.stop(STOP_WAIT_S)
                 log.info("stopping: updates in hand finished in %.1f s",

@@ -50,6 +50,8 @@ REVIEW_BUDGET_S: Final = 2.5
 REVIEW_MIN_SAMPLES: Final = 2
 REVIEW_MAX_SAMPLES: Final = 12
 COSTLIEST: Final = 3
+CANASTRA: Final = 7
+"""Cards of a canastra (RULES §2 "canastra"; ``Meld.is_canastra``)."""
 MIN_COST: Final = 1.0
 """Points below which a decision is not named as a mistake (noise of the estimate)."""
 
@@ -144,13 +146,12 @@ def _lay_reason(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
     if left <= 0:
         return "out", {"n": len(laid)}
     own = view.melds[view.side]
-    near = [i for i, _ in action.extensions] + ([action.meld] if action.meld is not None else [])
-    grown = [len(own[i]) + len(cs) for i, cs in action.extensions if 0 <= i < len(own)]
-    if action.do == "extend" and action.meld is not None and 0 <= action.meld < len(own):
-        grown.append(len(own[action.meld]) + len(action.cards))
-    was = [own[i].is_canastra for i in near if i is not None and 0 <= i < len(own)]
-    closes = any(g >= 7 for g in grown) and not all(was)
-    closes = closes or any(len(m) >= 7 for m in action.melds)
+    grown = list(action.extensions)
+    if action.do == "extend" and action.meld is not None:
+        grown.append((action.meld, action.cards))
+    closes = any(len(m) >= CANASTRA for m in action.melds) or any(
+        0 <= i < len(own) and not own[i].is_canastra and len(own[i]) + len(cs) >= CANASTRA
+        for i, cs in grown)
     if closes:
         return "canastra", {"n": len(laid)}
     return "shed", {"n": len(laid), "left": left}
@@ -217,7 +218,10 @@ def decision_cost(view: SeatView, played: Action, rng: random.Random,
     """The robot's preferred move in ``view`` and what ``played`` cost against it, in
     points (>= 0): both are played on the same sampled deals with the same rollouts
     (common random numbers); the preferred move is the best on average among
-    ``dificil``'s candidates and ``played``. ``deadline`` (``time.process_time()``
+    ``dificil``'s candidates and ``played``, and costs count only when it beats
+    ``played`` by more than :data:`engine.ai.dificil.CONFIDENCE` standard errors of the
+    paired differences (else ``played`` and 0: the best of several noisy means is
+    flattered by the noise). ``deadline`` (``time.process_time()``
     seconds) stops sampling after ``samples[0]`` samples; ``samples[1]`` at most.
     Reads only ``view``."""
     cands = dificil.candidates(view, rng)
@@ -239,7 +243,12 @@ def decision_cost(view: SeatView, played: Action, rng: random.Random,
         n += 1
     means = [statistics.fmean(d) for d in diffs]
     best = max(range(len(cands)), key=means.__getitem__)
-    return cands[best], max(0.0, means[best])
+    if best == mine or n < 2:
+        return played, 0.0
+    mean, se = dificil.mean_se(diffs[best])
+    if mean <= dificil.CONFIDENCE * se:  # not clearly better on these samples: no cost
+        return played, 0.0
+    return cands[best], mean
 
 
 def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
@@ -252,7 +261,8 @@ def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
     view the seat had just before it (:func:`engine.view.view_for`), a move equal to
     the robot's first choice (``normal`` with the tuned weights) counting as free, the
     others by :func:`decision_cost`; the CPU time (``time.process_time``) is shared
-    evenly among those, about ``budget_s`` in all (``samples``: at least and at most
+    evenly among those, about ``budget_s`` in all, and the decisions still waiting when
+    it is spent are left out (``samples``: at least and at most
     per decision, as :func:`decision_cost`; with a budget that lasts, the review is
     the same every time). Decisions costing less than
     :data:`MIN_COST` points are left out. Raises ``IllegalAction`` when the record does
@@ -276,7 +286,9 @@ def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
     costs: list[Cost] = []
     for k, (index, turn, view, action) in enumerate(todo):
         spent = time.process_time() - start
-        share = max(0.0, budget_s - spent) / (len(todo) - k)
+        if spent >= budget_s:
+            break  # out of time: the decisions left are not costed (the budget holds)
+        share = (budget_s - spent) / (len(todo) - k)
         better, points = decision_cost(view, action, rng, time.process_time() + share,
                                        samples)
         if points >= MIN_COST and better != action:

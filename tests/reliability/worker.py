@@ -32,7 +32,8 @@ stepped concurrently, the stale tables' and the relay's claims, the queue's form
 rounds; the service has the Telegram process's queue) over a :class:`EventsOutbox`, and
 serves each press in its game's line of the same :class:`KeyedOrder` as a Telegram
 worker does (issue 36); every save is then also logged to ``<P>:moves`` as ``"<game id>
-<version> <Unix time> <update key or ->"`` (``-``: a timer step).
+<version> <Unix time> <update key or -> <r or p>"`` (``-``: a timer step; ``r``: the
+state saved leaves a robot's move due at once, ``p``: it waits for a person).
 SIGTERM stops taking requests, lets the ones in flight finish (up to 10 s) and exits 0.
 """
 
@@ -64,7 +65,7 @@ from adapters.ops.series import tick_round
 from adapters.ops.server import start_ops
 from adapters.storage.connect import RedisTarget, open_store
 from adapters.storage.queue import RedisQueue
-from bot import robot
+from bot import play, robot
 from bot.effects import ChatRef, PlayerRef
 from bot.model import decode
 from bot.service import Service
@@ -122,10 +123,10 @@ class LoggedStore:
         if done:
             await self.control.rpush(f"{self.prefix}:saves",
                                      f"{game_id} {expected_version + 1} {time.time():.3f}")
-            if self.moves:  # who moved: the update key of a press, "-" for a timer step
+            if self.moves:  # who moved, and who is owed the next move
                 await self.control.rpush(f"{self.prefix}:moves", f"{game_id} "
                                          f"{expected_version + 1} {time.time():.3f} "
-                                         f"{update or '-'}")
+                                         f"{update or '-'} {_owed(state)}")
             if self.history:  # every stored state, for the secrecy checks
                 await self.control.rpush(f"{self.prefix}:history", json.dumps(
                     [game_id, expected_version + 1, state]))
@@ -133,6 +134,15 @@ class LoggedStore:
             if decode(state).status == "over":
                 self.crashes.hit("after_save_over")
         return done
+
+
+def _owed(state: str) -> str:
+    """``r`` when the saved state leaves a move to the timers at once (a robot's turn in
+    a deal), else ``p`` (a person's turn, a lobby, between deals, over)."""
+    game = decode(state)
+    if game.status != "playing":
+        return "p"
+    return "r" if game.seats[play.deal_of(game).turn].robot_plays else "p"
 
 
 def _chooser(crashes: Crashes) -> robot.Chooser | None:
