@@ -55,6 +55,11 @@ EXPIRED = N_("Ninguém para a sua mesa em {minutes} min: você saiu da fila. Man
 FORMED = N_("Mesa formada: {names}. A partida começou!")
 BLOCK_HOW = N_("Use /bloquear seguido do nome de alguém desta mesa.")
 BLOCKED = N_("A fila não vai mais pôr {name} na sua mesa.")
+NOTED = N_("Anotado. A resposta vai no seu privado com o bot.")
+"""What a group reads of ``/bloquear`` (the name blocked goes privately; tester, issue 35)."""
+REPLIES_SEEN_BY_ALL = frozenset({"tg"})
+"""Platforms whose answer to a command in a group the whole group reads (Telegram; a
+Discord slash command's answer is ephemeral). A private chat there has the person's id."""
 NO_QUEUE = N_("A fila para achar jogadores não está disponível aqui.")
 
 
@@ -226,7 +231,10 @@ class QueueCalls(TimerCalls):
         if not wanted or not found:
             return [Reply(player=user, text=_(BLOCK_HOW))]
         await self.queue.block(user.key, found[0].key)
-        return [Reply(player=user, text=_(BLOCKED, name=found[0].name))]
+        text = _(BLOCKED, name=found[0].name)
+        if chat.platform in REPLIES_SEEN_BY_ALL and chat.chat_id != user.user_id:
+            return [Tell(player=user, chat=chat, text=text), Reply(player=user, text=_(NOTED))]
+        return [Reply(player=user, text=text)]
 
     async def _seated_text(self, gid: str, _: Translator) -> str:
         """What a person told they hold a seat at game ``gid`` reads: :data:`SEATED` for

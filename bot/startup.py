@@ -62,6 +62,13 @@ def _platforms(command: str, settings: Settings) -> list[str]:
     return []
 
 
+def served_platforms(settings: Settings) -> frozenset[str]:
+    """The platforms the bot serves, as player keys (``{"tg", "dc"}``): those with a token
+    (``TELEGRAM_TOKEN``, ``DISCORD_TOKEN``). ``/convidar`` names only these (issue 35)."""
+    return frozenset(key for key, token in (("tg", settings.telegram_token),
+                                            ("dc", settings.discord_token)) if token)
+
+
 def missing_package(command: str, settings: Settings) -> str | None:
     """The line for the first package ``command`` needs that is not installed (a venv
     made by ``make play`` has only the terminal game's), None when all are: each

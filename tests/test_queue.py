@@ -187,6 +187,32 @@ async def test_a_blocked_person_is_never_matched_with_who_blocked_them(
     assert len(newest) == 1 and "tg:3" in {p.key for _s, p in newest[0].humans()}
 
 
+@pytest.mark.parametrize("lang", ["pt", "en", "it"])
+async def test_bloquear_in_a_telegram_group_names_the_person_only_privately(
+        redis: Redis, clock: FakeClock, lang: str) -> None:
+    """A Telegram group reads every command's answer: who was blocked goes to the
+    person's private chat, the group reads a neutral line (tester, issue 35)."""
+    svc = worker(redis, clock)
+    await svc.new_game(GROUP, tg(1, "Ana"), "buraco")
+    await svc.join(GROUP, tg(2, "Bia"))
+    await svc.set_language(GROUP, tg(1, "Ana"), lang)
+    effects = await svc.block(GROUP, tg(1, "Ana"), "Bia")
+    private, noted = {"pt": ("A fila não vai mais pôr Bia na sua mesa.",
+                             "Anotado. A resposta vai no seu privado com o bot."),
+                      "en": ("The queue will no longer put Bia at your table.",
+                             "Noted. The answer goes to your private chat with the bot."),
+                      "it": ("La coda non metterà più Bia al tuo tavolo.",
+                             "Fatto. La risposta arriva nella tua chat privata con il bot.")}[lang]
+    assert [(e.kind, e.text) for e in effects] == [("tell", private), ("reply", noted)]
+    assert effects[0].player.key == "tg:1"
+    # a Discord channel's answer is ephemeral: said there, to the person alone
+    await svc.new_game(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "buraco")
+    await svc.join(CHANNEL, PlayerRef(platform="dc", user_id="8", name="Lu"))
+    said = await svc.block(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "lu")
+    assert [(e.kind, e.text) for e in said] == [
+        ("reply", "A fila não vai mais pôr Lu na sua mesa.")]
+
+
 async def test_people_of_both_platforms_share_a_table(redis: Redis, clock: FakeClock) -> None:
     svc = worker(redis, clock)
     await svc.seek(GROUP, tg(1, "Ana"), "tranca 2")

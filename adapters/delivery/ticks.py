@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections import Counter
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -39,6 +40,9 @@ TICK_CONCURRENCY = 8
 claimed game starts at once, well within its lease (:data:`bot.ports.LEASE_S`); robot
 moves think in threads (they share the worker's CPU: more at once would make each one
 slower, not the whole faster)."""
+_SERVED: Counter[str] = Counter()
+"""The platforms whose tick loops run in this process (``python -m bot serve`` runs one
+per platform): each loop steps the games of all of them (:func:`served`)."""
 SLOW_STEP_S = 1.0
 """A step still running after this long leaves the bound (it goes on): it waits on
 Redis (a dying node, a failover), not on the CPU, and must not keep the due games of
@@ -57,7 +61,26 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
     one is done (beside the claims: a dead node's keys hold it up, not them). Steps and
     the upkeep in progress when ``stop`` is set are finished before this returns."""
     stop = stop or asyncio.Event()
-    mine = frozenset({outbox.platform.name})  # games of other platforms are handed back
+    _SERVED[outbox.platform.name] += 1
+    try:
+        await _ticking(service, outbox, every_s, stop, bound, slow_s)
+    finally:
+        _SERVED[outbox.platform.name] -= 1
+
+
+def served(platform: str) -> frozenset[str]:
+    """The platforms a tick loop of ``platform`` steps games for: its own and those of
+    the other loops running in this process (``python -m bot serve``: a Discord loop
+    that claims a Telegram table's due robot move plays it and hands its views to the
+    Telegram loop beside it, adapters/delivery/relay.py, instead of handing the game
+    back a second later, which slowed every one-platform table's robots, issue 35).
+    A game of a platform no loop here serves is handed back, for its own processes."""
+    return frozenset({platform, *(p for p, n in _SERVED.items() if n > 0)})
+
+
+async def _ticking(service: Any, outbox: Delivery, every_s: float, stop: asyncio.Event,
+                   bound: int, slow_s: float) -> None:
+    """:func:`tick_loop`'s rounds."""
     loop = asyncio.get_running_loop()
     busy: set[asyncio.Task[None]] = set()  # counted against the bound
     alive: set[asyncio.Task[None]] = set()  # every step not finished
@@ -68,6 +91,7 @@ async def tick_loop(service: Any, outbox: Delivery, every_s: float = TICK_S,
             with tick_round() as round_:
                 if len(busy) < bound:
                     claimed = list(await service.due(limit=bound - len(busy)))
+                mine = served(outbox.platform.name)  # other platforms' games: handed back
                 for gid in claimed:
                     task = loop.create_task(step(service, outbox, gid, mine))
                     busy.add(task)

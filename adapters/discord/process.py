@@ -74,16 +74,19 @@ async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
+    from bot.startup import served_platforms
 
     tuning = DiscordTuning()
     point_at(tuning.discord_api_base)
     count, ids = shard_settings(tuning.discord_shard_count, tuning.discord_shard_ids)
-    service = MeteredService(Service(
+    core = Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
         docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
         queue=RedisQueue(store.client, settings.redis_prefix),
-        queue_ttl_s=settings.queue_ttl_s))
+        queue_ttl_s=settings.queue_ttl_s)
+    core.served = served_platforms(settings)  # /convidar names only these (issue 35)
+    service = MeteredService(core)
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"

@@ -197,15 +197,18 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
+    from bot.startup import served_platforms
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry the token
     store = await open_settings_store(settings)
-    service = MeteredService(Service(
+    core = Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
         docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
         queue=RedisQueue(store.client, settings.redis_prefix),
-        queue_ttl_s=settings.queue_ttl_s))
+        queue_ttl_s=settings.queue_ttl_s)
+    core.served = served_platforms(settings)  # /convidar names only these (issue 35)
+    service = MeteredService(core)
     ops = None  # started in the try: a port in use still closes the store
 
     async def lang_of(chat_key: str) -> str:

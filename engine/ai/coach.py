@@ -4,10 +4,11 @@ and ``/revisao``, a person's costliest decisions of a finished deal.
 Both read a seat's :class:`~engine.view.SeatView` and nothing else: the hint is
 ``dificil``'s choice (:func:`engine.ai.dificil.choose`, which samples the hidden cards
 consistently with what the view shows, :mod:`engine.ai.determinize`) drawn with a
-random generator seeded from the view itself (:func:`view_seed`), so two deals that
-differ only in cards the seat cannot see give the same hint, and pressing twice gives
-the same answer. The reason is a code with parameters (:func:`explain`); the bot words
-it in the person's language (``bot/coach.py``).
+random generator seeded from the view itself (:func:`view_seed`) and a fixed number of
+samples (:data:`HINT_SAMPLES`, never cut by the clock), so two deals that differ only
+in cards the seat cannot see give the same hint, and pressing twice gives the same
+answer, however busy the machine. The reason is a code with parameters
+(:func:`explain`); the bot words it in the person's language (``bot/coach.py``).
 
 A decision's cost (:func:`decision_cost`) is the robot's estimate, in deal points, of
 how much worse the person's move left their side than the move the robot prefers
@@ -29,6 +30,7 @@ tests/test_coach_words.py), although a deal where neither side took it ends near
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import statistics
 import time
@@ -49,10 +51,12 @@ from engine.rules import Rules
 from engine.state import DealState, deal_cards
 from engine.view import SeatView, can_take_pile, rollout_view, view_for
 
-HINT_SAMPLES: Final = 24
-"""Sampled deals a hint plays at most (fewer when :data:`HINT_BUDGET_S` runs out)."""
-HINT_BUDGET_S: Final = 1.0
-"""Seconds a hint thinks at most (``dificil``'s default budget per move)."""
+HINT_SAMPLES: Final = 48
+"""Sampled deals a hint plays: a fixed amount of search, never cut by the clock, so a
+view gives the same hint on a quiet machine and a busy one (fewer only when
+``dificil``'s racing has dropped every alternative, which depends on the samples
+alone). About 0.05-0.25 s of CPU on average, 0.45 s at most, pure Python
+(bench/coach.py, bench/README.md "The coach")."""
 REVIEW_BUDGET_S: Final = 2.5
 """CPU seconds :func:`review` spends on one deal (issue 37: at most 3 s per deal)."""
 REVIEW_MIN_SAMPLES: Final = 2
@@ -106,19 +110,21 @@ def view_seed(view: SeatView) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def hint(view: SeatView, samples: int = HINT_SAMPLES, budget_s: float = HINT_BUDGET_S) -> Hint:
-    """``dificil``'s move for ``view.seat`` now and the reason for it.
+def hint(view: SeatView, samples: int = HINT_SAMPLES) -> Hint:
+    """``dificil``'s move for ``view.seat`` now and the reason for it, from ``samples``
+    sampled deals (:func:`engine.ai.dificil.choose` with no time limit).
 
     Reads only ``view`` (the seat's :func:`~engine.view.view_for`); deterministic for
-    one view while the ``samples`` fit in ``budget_s`` seconds. Raises ``TypeError``
-    for anything but a ``SeatView`` and ``IllegalAction("not_your_turn")`` when it is
-    not this seat's turn."""
+    one view (the random generator is seeded from it and the search is a fixed amount
+    of work, however long it takes). Raises ``TypeError`` for anything but a
+    ``SeatView`` and ``IllegalAction("not_your_turn")`` when it is not this seat's
+    turn."""
     if not isinstance(view, SeatView):
         raise TypeError(f"the coach takes a SeatView (view_for), not {type(view).__name__}")
     if not view.my_turn:
         raise IllegalAction("not_your_turn", "não é a vez deste assento")
     rng = random.Random(view_seed(view))
-    action = dificil.choose(view, budget_s, rng, max_samples=samples)
+    action = dificil.choose(view, math.inf, rng, max_samples=samples)
     why, params = explain(view, action)
     return Hint(action, why, params)
 

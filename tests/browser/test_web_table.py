@@ -199,10 +199,13 @@ def test_a_14_card_pile_and_a_22_card_hand_fit_360_px(server: InProcess,
                            timeout=5_000)
     assert len(web.hand_codes(page)) == 22
     assert page.eval_on_selector_all("#pile .card", "c => c.length") == 14
-    web.assert_fits(page)
+    web.assert_fits(page)  # the hand's "Dica" (issue 37) too, with the moves in view
     box = page.eval_on_selector("#pile", "p => p.getBoundingClientRect().right")
     assert box <= 360
     chromium.screenshot(page, "table-full-360x640")
+    web.tap(page, '#hint-box button[data-action="dc"]')  # the hint, as a toast
+    assert web.toast(page).startswith("Dica: ")
+    chromium.screenshot(page, "table-hint-360x640")
 
 
 def test_the_lobby_is_played_from_the_page_robot_and_start(server: InProcess,
