@@ -345,6 +345,8 @@ async def child(args: argparse.Namespace) -> dict[str, float]:
             profile.disable()
             profile.dump_stats(os.environ["BENCH_PROFILE"])
     finally:
+        with contextlib.suppress(Exception):  # the edits still queued write their refs
+            await asyncio.wait_for(delivery.flush(), 15)  # before the keys are deleted
         keys = [k async for k in store.client.scan_iter(match=f"{prefix}*", count=1000)]
         for start in range(0, len(keys), 500):
             await store.client.delete(*keys[start:start + 500])
@@ -460,6 +462,9 @@ def drive(args: argparse.Namespace, before: str) -> None:
                   f"{fig['p50_ms']:>8.1f} {fig['p99_ms']:>8.1f} {fig['cpu_ms']:>13.2f} "
                   f"{fig['people_ms']:>7.2f} {fig['cpu_pct']:>6.0f} {fig['rtt_ms']:>7.2f} "
                   f"{'compiled' if fig['native'] else 'Python'}")
+        if len({fig["native"] for fig in got.values()}) > 1:
+            print(f"{delay:>6g} the trees ran different engines (compiled and pure Python): "
+                  "not comparable; BURACO_NATIVE=0 runs both as pure Python")
         ratio = got["after"]["actions_s"] / max(got["before"]["actions_s"], 1e-9)
         alone = got["after"]["actions_s"] / max(got["1 line"]["actions_s"], 1e-9)
         print(f"{delay:>6g} after/before actions/s: {ratio:.1f}x; after/1 line (the "

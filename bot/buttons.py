@@ -23,12 +23,13 @@ INDEXED = frozenset({"t", "u", "e", "w", "ew", "pw", "gw"})
 100 · meld + slot; ``gw``: 100 · a group's first card + slot, issue 30)."""
 MAYBE_INDEXED = frozenset({"p"})
 """Codes with an optional meld index ("Pegar o lixo", "Lixo → N")."""
-NUMBERED = frozenset({"ai", "ar", "sh", "v", "n", "ph"})
+NUMBERED = frozenset({"ai", "ar", "sh", "v", "n", "ph", "rv"})
 """Codes whose argument is a number checked by the use case (an old button of an
 earlier format, without it, is refused there as old). "Robô" (``ai``) carries none now
 (the next free seat); the robot count an older lobby's carried is still taken. "Tirar
 Robô N" (``ar``) carries the number in the robot's name (issue 30); a preset phrase
-(``ph``) its index (issue 35, bot/phrases.py)."""
+(``ph``) its index (issue 35, bot/phrases.py); "Revisão da mão N" (``rv``) the deal's
+number (issue 37, bot/coach.py)."""
 STEPPED = frozenset({"rp"})
 """Codes whose argument is a step ``<deal>.<move>`` (``/replay``, :mod:`bot.replay`; the
 payload's version slot carries the chat's replay serial)."""

@@ -63,11 +63,21 @@ def verdict_lines(checks: list[DealCheck], players: list[str], _: Translator) ->
         if len(check.mismatches) > MAX_SHOWN:
             lines.append("  " + _("… e mais {n} diferenças.",
                                   n=len(check.mismatches) - MAX_SHOWN))
-    bad = sum(not c.ok for c in checks)
-    lines.append(_("Resultado: {n} de {total} mãos não conferem.", n=bad, total=len(checks))
-                 if bad else _("Resultado: OK, todas as {n} mãos conferem com as sementes.",
-                               n=len(checks)))
+    lines.append(result_line(sum(not c.ok for c in checks), len(checks), _))
     return lines
+
+
+def result_line(bad: int, total: int, _: Translator) -> str:
+    """The last line of ``/verificar``: ``bad`` of ``total`` deals do not match (plural
+    forms of the language: one deal is "a mão confere", not "todas as 1 mãos")."""
+    if not bad:
+        return _.n("Resultado: OK, {n} mão verificada, confere com a semente.",
+                   "Resultado: OK, {n} mãos verificadas, todas conferem com as sementes.",
+                   total)
+    if total == 1:
+        return _("Resultado: a mão não confere com a semente.")
+    return _.n("Resultado: {n} de {total} mãos não confere.",
+               "Resultado: {n} de {total} mãos não conferem.", bad, total=total)
 
 
 MAX_SHOWN = 6

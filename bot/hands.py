@@ -108,6 +108,9 @@ def hand_view(game: Game, seat: int, _: Translator) -> View:
             rows += _wild_rows([view.hand[i] for i in s.sel], view, b, _)
         rows += staged.rows(game, seat, b, _)  # each group set aside: its wild's place
         lines.append(_draw_line(view, _) if view.phase == "draw" else _play_line(view, _))
+    elif game.status in ("between", "over") and game.deals and coach.enabled(game):
+        n = len(game.deals)  # issue 37: the deal just played, reviewed privately
+        rows.append([b(coach.REVIEW_BUTTON, coach.REVIEW_CODE, n, n=n)])
     elif game.status == "playing":
         # not "Vez de X.": a hand is sent again when its own turn comes, not at every
         # turn, so a name here went stale (a trial, four players)

@@ -147,7 +147,8 @@ def help_text(_: Translator, guide: str | None = None) -> str:
         _("/exportar — registro da última partida terminada"),
         _("/replay — rever a última partida terminada, mão a mão e jogada a jogada"),
         _("/dica — a jogada que o robô forte faria agora, e por quê (só você vê)"),
-        _("/revisao — suas três decisões mais caras da última mão, em pontos (no privado)"),
+        _("/revisao [auto|off] — suas três decisões mais caras da última mão, em pontos "
+          "(no privado); auto: a cada mão"),
         _("/verificar [jogo] — confere o embaralhamento de cada mão pela semente revelada"),
         _("/idioma [pt|en|it] — idioma do grupo"),
         _("/ranking [semana|mes|ano|sempre|geral] — ranking do grupo por período"),

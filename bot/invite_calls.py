@@ -18,8 +18,11 @@ ALL_WORDS = {"todos", "all", "tutti"}
 InviteLinks = Callable[[str], list[str]]
 """A platform's links for a code (Telegram: ``t.me/<bot>?start=c<code>``)."""
 INVITED = N_("Convite para esta mesa: {code}\nQuem recebe entra de qualquer grupo ou do "
-             "privado com o bot, no Telegram ou no Discord, com /entrar {code}\nVale "
+             "privado com o bot, {where}, com /entrar {code}\nVale "
              "{minutes} min e um lugar. Para retirar: /convidar retirar {code}")
+WHERE = {"tg": N_("no Telegram"), "dc": N_("no Discord")}
+"""Where ``/entrar`` works, per platform served (issue 35: only those the bot serves)."""
+BOTH = N_("{first} ou {second}")
 PLAYING = N_("Você está numa partida em andamento: termine-a antes de entrar em outra mesa.")
 WITHDRAWN = N_("Convite retirado.")
 WITHDRAWN_ALL = N_("Convites retirados.")
@@ -28,16 +31,21 @@ WITHDRAWN_ALL = N_("Convites retirados.")
 class InviteCalls(QueueCalls):
     """``/convidar`` and ``/entrar <código>`` (see the module docstring).
     ``invite_ttl_s``: how long a code seats someone (``INVITE_TTL_S``); ``invite_links``:
-    per platform (``"tg"``), the links its adapter offers for a code."""
+    per platform (``"tg"``), the links its adapter offers for a code; ``served``: the
+    platforms the bot serves (``{"tg", "dc"}``, set by the adapters from the tokens,
+    :func:`bot.startup.served_platforms`): the reply names only those, and the caller's.
+    """
 
     invite_ttl_s: int = invites.INVITE_TTL_S
     invite_links: dict[str, InviteLinks]
+    served: frozenset[str] = frozenset()
 
     async def invite(self, chat: ChatRef, user: PlayerRef, args: str = "", *,
                      update: str | None = None) -> list[Effect]:
         """``/convidar``: a new code for one seat of the chat's lobby, told to ``user``
-        with the links of their platform; ``/convidar retirar [código|todos]``: the
-        creator withdraws that code (or every one)."""
+        with the links of every platform this process serves (theirs first: a Discord
+        person may call a Telegram friend with the ``t.me`` links); ``/convidar
+        retirar [código|todos]``: the creator withdraws that code (or every one)."""
         gid = await self._chat_game(chat, user, update)
         if isinstance(gid, list):
             return gid
@@ -64,10 +72,12 @@ class InviteCalls(QueueCalls):
         got = await self._load(gid)
         if got is None or code not in got[1].invites:
             return []  # a redelivered /convidar: its code was told the first time
-        lang = await self._lang(chat)
-        text = Translator(lang)(INVITED, code=code, minutes=self.invite_ttl_s // 60)
-        links = getattr(self, "invite_links", {}).get(user.platform)
-        if links is not None:
+        _ = Translator(await self._lang(chat))
+        known: dict[str, InviteLinks] = getattr(self, "invite_links", {})
+        text = _(INVITED, code=code, minutes=self.invite_ttl_s // 60,
+                 where=served_text({user.platform, *known, *self.served}, _))
+        mine = [known[user.platform]] if user.platform in known else []
+        for links in [*mine, *(f for p, f in sorted(known.items()) if p != user.platform)]:
             text = "\n".join([text, *links(code)])
         return [Reply(player=user, text=text)]
 
@@ -107,3 +117,10 @@ class InviteCalls(QueueCalls):
             await self.store.unbind_chat(chat.key, gid)  # the seat was refused
         await self.took_seat(gid, user, held)
         return out
+
+
+def served_text(platforms: set[str], _: Translator) -> str:
+    """Where ``/entrar`` works for ``platforms`` (``{"tg"}``: "no Telegram"; both: "no
+    Telegram ou no Discord"), Telegram first; unknown keys are left out."""
+    names = [_(WHERE[p]) for p in sorted(platforms, key=lambda p: p != "tg") if p in WHERE]
+    return _(BOTH, first=names[0], second=names[1]) if len(names) > 1 else "".join(names)

@@ -339,18 +339,25 @@ def cancel(game: Game, user: PlayerRef, is_admin: bool) -> Outcome:
 
 
 def come_back(game: Game, user: PlayerRef, now: float) -> Outcome:
-    """``/voltar``: the person takes their seat back from the AI (RULES-free, issue 4)."""
+    """``/voltar``: the person takes their seat back from the AI (RULES-free, issue 4).
+    A table that was waiting (nobody present) resumes: a robot whose turn it is moves at
+    its pace from now, so its deadline is a real one, not the time the table paused (a
+    deadline hours in the past read as a frozen game to the overdue gauge and to the
+    reliability checks, issue 36)."""
     seat = game.seat_of(user)
     if seat is None:
         raise Refusal(N_("Você não está nesta partida."))
     s = game.seats[seat]
     if not s.away:
         raise Refusal(N_("Você já está jogando."))
+    resumes = game.paused()
     s.away, s.misses = False, 0
     s.ver += 1
     game.touched = now
     if game.status == "playing" and play.deal_of(game).turn == seat:
         game.turn_since = now
+    if resumes:
+        game.step_at = now  # the robots waited with the table: their pace starts again now
     out: list[Effect] = [views.came_back(game, user.name)]
     if game.match is not None:
         out += views.after_move_effects(game, {seat}, ping=False)

@@ -14,7 +14,7 @@ from typing import Protocol
 LEASE_S = 10.0
 """Seconds a claimed deadline is held by the worker that claimed it (every store's
 ``claim_due``). A step takes well under a second (a ``dificil`` move about 0.1-1 s) and a
-tick claims at most :data:`bot.runner.TICK_CLAIMS` games, so a live worker finishes
+tick claims at most :data:`bot.ticking.TICK_CLAIMS` games, so a live worker finishes
 within it; a worker killed mid-move (SIGKILL, a crash: a SIGTERM lets the round finish)
 delays that game by at most this. Expiry while a slow worker still works only costs a
 second worker the same step: the compare-and-set save applies it once."""

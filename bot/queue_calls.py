@@ -15,9 +15,9 @@ from bot.effects import Button, ChatRef, Effect, PlayerRef, Reply, Rewrite, Tell
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, encode, new_game_id
 from bot.outcome import Refusal
-from bot.runner import TICK_CLAIMS, GameRunner
 from bot.season.ports import PLATFORM
 from bot.season.rating import Rating
+from bot.ticking import TICK_CLAIMS, TimerCalls
 
 log = logging.getLogger(__name__)
 FORM_LIMIT = 20
@@ -50,11 +50,16 @@ QUEUE_MARK = "queue"
 """The name the platforms keep the queue's answer under (:attr:`bot.effects.Reply.mark`)."""
 LEAVE_BUTTON = N_("Sair da fila")
 NOT_QUEUED = N_("Você não está na fila.")
-EXPIRED = N_("Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande /procurar "
+EXPIRED = N_("Ninguém para a sua mesa em {minutes} min: você saiu da fila. Mande /procurar "
              "de novo quando quiser.")
 FORMED = N_("Mesa formada: {names}. A partida começou!")
 BLOCK_HOW = N_("Use /bloquear seguido do nome de alguém desta mesa.")
 BLOCKED = N_("A fila não vai mais pôr {name} na sua mesa.")
+NOTED = N_("Anotado. A resposta vai no seu privado com o bot.")
+"""What a group reads of ``/bloquear`` (the name blocked goes privately; tester, issue 35)."""
+REPLIES_SEEN_BY_ALL = frozenset({"tg"})
+"""Platforms whose answer to a command in a group the whole group reads (Telegram; a
+Discord slash command's answer is ephemeral). A private chat there has the person's id."""
 NO_QUEUE = N_("A fila para achar jogadores não está disponível aqui.")
 
 
@@ -110,17 +115,19 @@ class QueueStore(Protocol):
         ...
 
 
-class QueueCalls(GameRunner):
+class QueueCalls(TimerCalls):
     """``/procurar``, ``/sairfila`` and :meth:`form_tables` (see the module docstring).
     ``queue`` None: the calls say the queue is not available (the in-memory store)."""
 
     queue: QueueStore | None = None
     turn_timer_s: int
+    queue_ttl_s: int = matchmaking.QUEUE_TTL_S
+    """Seconds an entry waits before it expires (``QUEUE_TTL_S``)."""
     _formed_at: float = float("-inf")
 
     async def tick(self, now: float | None = None, limit: int = TICK_CLAIMS,
                    platforms: frozenset[str] | None = None) -> list[Effect]:
-        """The timers' tick (:meth:`bot.runner.GameRunner.tick`), then, every
+        """The timers' tick (:meth:`bot.ticking.TimerCalls.tick`), then, every
         :data:`FORM_EVERY_S` seconds, a formation round (:meth:`form_tables`); a round
         that fails is logged by kind and tried at the next tick."""
         return await super().tick(now, limit, platforms) + await self.form_round()
@@ -224,7 +231,10 @@ class QueueCalls(GameRunner):
         if not wanted or not found:
             return [Reply(player=user, text=_(BLOCK_HOW))]
         await self.queue.block(user.key, found[0].key)
-        return [Reply(player=user, text=_(BLOCKED, name=found[0].name))]
+        text = _(BLOCKED, name=found[0].name)
+        if chat.platform in REPLIES_SEEN_BY_ALL and chat.chat_id != user.user_id:
+            return [Tell(player=user, chat=chat, text=text), Reply(player=user, text=_(NOTED))]
+        return [Reply(player=user, text=text)]
 
     async def _seated_text(self, gid: str, _: Translator) -> str:
         """What a person told they hold a seat at game ``gid`` reads: :data:`SEATED` for
@@ -327,12 +337,12 @@ class QueueCalls(GameRunner):
         for name in await self.queue.queues():
             preset, _sep, size = name.partition(":")
             expired, tables = await self.queue.form(
-                name, int(size), now, matchmaking.QUEUE_TTL_S,
+                name, int(size), now, self.queue_ttl_s,
                 (matchmaking.BAND_BASE, matchmaking.BAND_PER_S, matchmaking.BAND_MAX),
                 [new_game_id() for _ in range(FORM_LIMIT)])
             for entry in expired:
                 player = PlayerRef.model_validate(entry["player"])
-                text = Translator("pt")(EXPIRED)
+                text = Translator("pt")(EXPIRED, minutes=max(1, self.queue_ttl_s // 60))
                 out += [Tell(player=player, chat=ChatRef.model_validate(entry["queued"]),
                              text=text), Rewrite(player=player, mark=QUEUE_MARK, text=text)]
             for table in tables:

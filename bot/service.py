@@ -4,7 +4,7 @@ Each call loads the game (one store key with a version), runs a pure use case fr
 :mod:`bot.lobby`, :mod:`bot.turns`, :mod:`bot.results` or :mod:`bot.timers`, saves with
 compare-and-set (on conflict: reload and run again, so the use case re-verifies), then
 does the follow-ups (deadline, record, ranking, unbinding the chat) and returns the
-effects; that plumbing and the timers are in :mod:`bot.runner`. A refused request
+effects; that plumbing is in :mod:`bot.runner`, the timers in :mod:`bot.ticking`. A refused request
 returns a :class:`Reply` with the reason and saves nothing.
 """
 
@@ -18,6 +18,7 @@ from bot import (
     info,
     invites,
     lobby,
+    matchmaking,
     phrases,
     places,
     play,
@@ -31,20 +32,21 @@ from bot import (
 )
 from bot.chat_calls import CHAT_BIND_TTL_S, ChatCalls
 from bot.coach_calls import CoachCalls
-from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, unpack
+from bot.effects import ChatRef, Closed, Effect, PlayerRef, Reply, Say, number, unpack
 from bot.i18n import N_, Translator
 from bot.invite_calls import InviteCalls
 from bot.model import DEFAULT_CODEC, Codec, CorruptGame, Game, check_codec, encode, new_game_id
 from bot.outcome import Outcome, Refusal
 from bot.ports import Clock, GameStore
 from bot.queue_calls import QUEUE_ID, QUEUE_LEAVE, QueueStore
-from bot.runner import CORRUPT, HANDOFF_S, UPDATE_TTL_S, UseCase
+from bot.runner import CORRUPT, UPDATE_TTL_S, UseCase
 from bot.season import config
 from bot.season.calls import SeasonCalls
 from bot.season.config import ConfigCalls
 from bot.season.ports import SeasonStore
 from bot.season.tournament import texts as tournament_texts
 from bot.season.tournament.calls import TournamentCalls
+from bot.ticking import HANDOFF_S
 from bot.verify_calls import VerifyCalls
 
 __all__ = ["HANDOFF_S", "Service"]
@@ -79,7 +81,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
     rankings by period, profiles and achievements are counted (issue 29,
     :mod:`bot.season`); None counts none of them. ``docs_url``: where ``/ajuda``'s link
     to the player's guide points (``DOCS_URL``, :func:`bot.info.guide_link`).
-    ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``).
+    ``invite_ttl_s``: how long a ``/convidar`` code seats someone (``INVITE_TTL_S``);
+    ``queue_ttl_s``: how long a ``/procurar`` entry waits (``QUEUE_TTL_S``).
     ``queue``: the queue to find players (issue 35, :mod:`bot.queue_calls`; None: the
     queue is not available, as on the in-memory store).
     """
@@ -91,7 +94,8 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
                  compress: Codec = DEFAULT_CODEC, season: SeasonStore | None = None,
                  docs_url: str | None = None,
                  invite_ttl_s: int = invites.INVITE_TTL_S,
-                 queue: QueueStore | None = None) -> None:
+                 queue: QueueStore | None = None,
+                 queue_ttl_s: int = matchmaking.QUEUE_TTL_S) -> None:
         super().__init__(
             store, clock, pacing=timers.Pacing(ai_pace_s, next_deal_s, idle_s),
             chooser=robot.engine_chooser() if isinstance(chooser, str) else chooser,
@@ -99,6 +103,7 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
         self.turn_timer_s = turn_timer_s
         self.invite_ttl_s = invite_ttl_s
         self.queue = queue
+        self.queue_ttl_s = queue_ttl_s
         self.invite_links = {}  # per platform, set by its adapter (bot/invite_calls.py)
         self.season = season
         self.docs_url = docs_url
@@ -248,6 +253,12 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
         table's commands work there."""
         return await self._active(chat) is not None
 
+    async def game_of(self, chat: ChatRef) -> str | None:
+        """The id of the game ``chat`` is bound to (one read; the game may be over or gone
+        since: the call that follows says so), or None: what an adapter lines a command
+        acting on the chat's game up by (adapters/delivery/order.py ``GamePlace``)."""
+        return await self.store.chat_game(chat.key)
+
     async def needs_admin(self, user: PlayerRef, *, chat: ChatRef | None = None,
                           game_id: str | None = None) -> bool:
         """Whether closing the game of ``chat`` (or game ``game_id``) by ``user``, or
@@ -264,10 +275,12 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
 
     # Buttons ------------------------------------------------------------------------
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False, *,
-                    update: str | None = None, chat: ChatRef | None = None) -> list[Effect]:
+                    update: str | None = None, chat: ChatRef | None = None,
+                    private: bool = False) -> list[Effect]:
         """Any button: decode ``data`` and do it (see :meth:`act`). ``chat`` is where it
         was pressed, when the platform says: a payload that is no button of ours is
-        answered in its language."""
+        answered in its language; ``private``: pressed in the person's own private chat
+        with the bot (what is sent privately needs no "sent to you privately" then)."""
         parsed = unpack(data)
         if parsed is None:
             return await self._unknown(user, chat, None, update)
@@ -278,11 +291,11 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
             return await self.tournament_press(user, gid, code, arg, is_admin,
                                                update=update, chat=chat)
         return await self.act(gid, user, version, code, arg, is_admin=is_admin,
-                              update=update, chat=chat)
+                              update=update, chat=chat, private=private)
 
     async def act(self, game_id: str, user: PlayerRef, version: int, code: str,
                   arg: str = "", *, is_admin: bool = False, update: str | None = None,
-                  chat: ChatRef | None = None) -> list[Effect]:
+                  chat: ChatRef | None = None, private: bool = False) -> list[Effect]:
         """One decoded button press by ``user`` on game ``game_id``; ``update`` (the
         platform's update key) makes a redelivery of an applied press a no-op. A code or
         argument no button carries (:mod:`bot.buttons`) gets "Botão desconhecido." and
@@ -292,7 +305,9 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
         if code == "h":
             return await self.show_hand_of(game_id, user)
         if code == coach.CODE:  # issue 37: the hand's "Dica", reads and saves nothing
-            return await self.hint_press(game_id, user, version)
+            return await self.hint_press(game_id, user, version, private)
+        if code == coach.REVIEW_CODE:  # issue 37: "Revisão da mão N", the same
+            return await self.review_press(game_id, user, number(arg), private)
         if code == replay.CODE:  # a /replay step: reads the record, saves nothing
             return await self.replay_press(game_id, user, version, arg, chat=chat)
         held = await self.hold_seat(game_id, user) if code == "j" else None  # issue 35

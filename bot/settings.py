@@ -21,7 +21,8 @@ from bot.outcome import echo
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 RedisMode = Literal["single", "cluster", "sentinel"]
-_UNITS = {"turn_timer_s", "ai_pace_s", "telegram_poll_interval", "invite_ttl_s"}  # in seconds
+_UNITS = {"turn_timer_s", "ai_pace_s", "telegram_poll_interval", "invite_ttl_s",
+          "queue_ttl_s"}  # in seconds
 _MODELS: dict[str, type[BaseSettings]] = {}
 """Adapters' own settings models by class name (:func:`described`), whose fields'
 ranges the refusal lines tell as they do :class:`Settings`'."""
@@ -114,6 +115,9 @@ class Settings(BaseSettings):
     ai_pace_s: float = Field(default=1.0, ge=0, le=60, allow_inf_nan=False)
     invite_ttl_s: int = Field(default=1800, ge=60, le=86_400)
     """Seconds a ``/convidar`` code seats someone (issue 35, bot/invites.py)."""
+    queue_ttl_s: int = Field(default=600, ge=60, le=3_600)
+    """Seconds a ``/procurar`` entry waits for a table before it expires, with a message
+    (issue 35, bot/matchmaking.py)."""
     log_level: LogLevel = "INFO"
     state_codec: Literal["z1", "z2", "z3"] = "z3"
     """How game states are written (bot.model.encode, :data:`bot.model.DEFAULT_CODEC`):

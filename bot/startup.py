@@ -62,6 +62,13 @@ def _platforms(command: str, settings: Settings) -> list[str]:
     return []
 
 
+def served_platforms(settings: Settings) -> frozenset[str]:
+    """The platforms the bot serves, as player keys (``{"tg", "dc"}``): those with a token
+    (``TELEGRAM_TOKEN``, ``DISCORD_TOKEN``). ``/convidar`` names only these (issue 35)."""
+    return frozenset(key for key, token in (("tg", settings.telegram_token),
+                                            ("dc", settings.discord_token)) if token)
+
+
 def missing_package(command: str, settings: Settings) -> str | None:
     """The line for the first package ``command`` needs that is not installed (a venv
     made by ``make play`` has only the terminal game's), None when all are: each
@@ -164,8 +171,8 @@ def exit_code(err: BaseException) -> int:
         refused += (importlib.import_module("telegram.error").InvalidToken,)
     if "discord" in sys.modules:
         refused += (importlib.import_module("discord").LoginFailure,)
-    if "adapters.discord.app" in sys.modules:
-        refused += (importlib.import_module("adapters.discord.app").ShardSettingError,)
+    if "adapters.discord.shards" in sys.modules:
+        refused += (importlib.import_module("adapters.discord.shards").ShardSettingError,)
     return EXIT_SETTING if isinstance(err, refused) else 1
 
 
@@ -204,7 +211,7 @@ def setup_error(err: BaseException) -> str | None:
         if isinstance(err, discord.GatewayNotFound | aiohttp.ClientError | discord.HTTPException):
             return Words._("Sem conexão com o Discord: {err}", err=err)
     if "adapters.discord.app" in sys.modules:
-        from adapters.discord.app import ShardSettingError
+        from adapters.discord.shards import ShardSettingError
 
         if isinstance(err, ShardSettingError):
             return err.line(Words._.lang)

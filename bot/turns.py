@@ -58,11 +58,13 @@ def check_seat(game: Game, seat: int | None, version: int) -> int:
 def press(game: Game, seat: int, code: str, arg: str, now: float) -> Outcome:
     """Do what hand button ``code`` (with ``arg``) asks, for ``seat``."""
     s = game.seats[seat]
-    was_away = s.away
+    was_away, resumes = s.away, game.paused()
     s.away, s.misses = False, 0
     s.seen = now  # the hand is open (bot.model.hand_open): its turns are not pinged
     if was_away and play.deal_of(game).turn == seat:
         game.turn_since = now  # back in the middle of their turn: a full timer again
+    if resumes:
+        game.step_at = now  # a waiting table resumes: the robots' pace starts now
     if code == "t":
         _select(game, seat, arg)
     elif code == "u":

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import math
 import random
+import time
+from typing import Any
 
 import pytest
 
 from engine.actions import Action
-from engine.ai import coach
+from engine.ai import coach, dificil
 from engine.ai.selfplay import play_deal
 from engine.cards import Card, full_deck
 from engine.deal import apply
@@ -58,11 +60,34 @@ def test_two_deals_that_differ_only_in_hidden_cards_give_the_same_hint(
     twin = _swap_hidden(state, seat)
     assert sorted(c.index for c in twin.hands[1 - seat]) != sorted(
         c.index for c in state.hands[1 - seat])  # the deals do differ
-    first = coach.hint(view_for(state, seat), samples=6, budget_s=120)
-    second = coach.hint(view_for(twin, seat), samples=6, budget_s=120)
+    first = coach.hint(view_for(state, seat), samples=6)
+    second = coach.hint(view_for(twin, seat), samples=6)
     assert (first.action, first.why, first.params) == (second.action, second.why,
                                                        second.params)
     assert first.why in coach.REASONS
+
+
+def test_a_hint_is_the_same_search_however_busy_the_machine(monkeypatch: Any) -> None:
+    """A fixed amount of search, never cut by the clock: with every reading of the clock
+    10 s after the last (a machine so busy that any time budget would stop at
+    ``dificil``'s first two samples), the hint plays the same rollouts and is the same."""
+    state = _played("bossa_nova", 5, 9)
+    view = view_for(state, state.turn)
+    played = dificil.ROLLOUTS_PLAYED
+    before = played[0]
+    quiet = coach.hint(view)
+    quiet_rollouts = played[0] - before
+    now = [time.perf_counter()]
+
+    def busy() -> float:
+        now[0] += 10.0
+        return now[0]
+
+    monkeypatch.setattr(time, "perf_counter", busy)
+    before = played[0]
+    assert coach.hint(view) == quiet
+    assert played[0] - before == quiet_rollouts
+    assert quiet_rollouts > 4 * dificil.MIN_SAMPLES  # more than two samples' worth
 
 
 def test_the_hint_takes_a_view_never_the_deal() -> None:
@@ -107,7 +132,7 @@ def test_a_weak_robot_following_the_hints_wins_more_mirrored_deals() -> None:
     swapped (24 deals), once playing its own moves and once the hint's (a small search:
     two sampled deals per hint). Seeded: the same deals every run (about 15 s)."""
     rules = make_rules("buraco")
-    players = {"coached": lambda view, rng: coach.hint(view, samples=2, budget_s=60).action}
+    players = {"coached": lambda view, rng: coach.hint(view, samples=2).action}
     wins = {"coached": 0, "facil": 0}
     for d in range(12):
         deck = _deck(d, rules.jokers)
@@ -147,3 +172,22 @@ def test_a_review_names_at_most_three_decisions_costliest_first() -> None:
         assert c.played.seat == 0 and c.better != c.played and c.why in coach.REASONS
     again = coach.review(match.rules, 2, deal, 0, budget_s=600, samples=(2, 2))
     assert [(c.index, c.points) for c in again] == [(c.index, c.points) for c in costs]
+
+
+def test_a_seventh_card_closes_a_canastra_and_a_discard_that_feeds_a_meld_is_no_safe_one(
+) -> None:
+    from engine.melds import make_meld
+
+    state = _played("buraco", 11, 4)
+    seat = state.turn
+    side, other = state.side_of[seat], 1 - state.side_of[seat]
+    run = [Card.parse(c) for c in ("4h", "5h", "6h", "7h", "8h", "9h")]
+    state.melds[side] = [make_meld(run, state.rules)]
+    state.melds[other] = [make_meld([Card.parse(c) for c in ("5s", "6s", "7s")], state.rules)]
+    view = view_for(state, seat)
+    assert coach.explain(view, Action.extend(seat, 0, [Card.parse("10h")])) == (
+        "canastra", {"n": 1})
+    assert coach.explain(view, Action.discard(seat, Card.parse("8s"))) == (
+        "least_risk", {"card": "8s"})  # it extends the other side's 5♠ 6♠ 7♠
+    assert coach.explain(view, Action.discard(seat, Card.parse("Kd"))) == (
+        "safe", {"card": "Kd"})

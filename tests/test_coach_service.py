@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from test_service_support import ANA, BIA, CHAT, button, game_of, kinds, make_service
-from test_service_turns import two_player_buraco
+from test_service_turns import hand_of, two_player_buraco
 
 from bot import play
 from bot.effects import Reply, Tell, pack
 from bot.model import encode
 from bot.service import Service
 from engine.ai import choose
+from engine.deal import apply
 from engine.view import view_for
 
 OLD = "Esse botão é antigo: use a mão mais recente (/mao)."
@@ -99,6 +100,7 @@ async def test_revisao_names_the_costliest_decisions_of_the_last_deal_privately(
         match.act(robot_chooser(view_for(st, st.turn), "facil" if st.turn == 0 else "normal"))
     play.store_match(game, match)
     game.status = "between"
+    game.deals.append(list(match.results[-1].totals))
     await store.save_game(gid, version, encode(game), 3600)
     effects = await svc.review(CHAT, ANA)
     assert kinds(effects) == ["tell", "reply"]
@@ -107,3 +109,65 @@ async def test_revisao_names_the_costliest_decisions_of_the_last_deal_privately(
     assert effects[1] == Reply(player=ANA, text="Mandei no seu privado.")
     assert await svc.review(CHAT, BIA) == [Reply(player=BIA,
                                                  text="Você não jogou esta partida.")]
+    hand = hand_of(await svc.show_hand(CHAT, ANA), ANA)  # between deals: its own review
+    pressed = await svc.press(ANA, button(hand, "📋 Revisão da mão 1"))
+    assert kinds(pressed) == ["tell", "reply"]  # the same deal's review, privately
+    assert pressed[0].player == ANA and pressed[0].text.startswith("Revisão da mão 1:\n")
+    assert await svc.press(ANA, pack(gid, hand.version, "rv", 2)) == [
+        Reply(player=ANA, text="Botão desconhecido.")]  # a deal not played
+    await svc.press(ANA, pack(gid, 0, "n", 2))  # the next deal: deal 1 goes to the record
+    assert (await game_of(store))[1].status == "playing"
+    again = await svc.review(CHAT, ANA)  # deal 1 read back from the record
+    assert kinds(again) == ["tell", "reply"]
+    assert again[0].text.startswith("Revisão da mão 1:\n")
+
+
+async def up_to_the_robots_deal_ending_move(svc: Service, store: Any, clock: Any) -> str:
+    """A buraco table of Ana (seat 0, played as ``facil``) and a ``normal`` robot, played
+    up to the robot's move that ends the first deal, that move due now; the game id."""
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.add_ai(CHAT, ANA, "normal")
+    effects = await svc.start(CHAT, ANA)
+    gid = effects[0].game_id
+    version, game = await game_of(store)
+    match = play.match_of(game)  # played up to the robot's move that ends the deal
+    while True:
+        st = match.deal_state
+        action = robot_chooser(view_for(st, st.turn), "facil" if st.turn == 0 else "normal")
+        if st.turn == 1:
+            trial = st.clone()
+            apply(trial, action)
+            if trial.over:
+                break
+        match.act(action)
+        assert not match.deal_state.over, "the deal ended on Ana's move: another deck"
+    play.store_match(game, match)
+    game.step_at = clock.now()
+    await store.save_game(gid, version, encode(game), 3600, deadline=clock.now())
+    clock.advance(5)
+    return gid
+
+
+async def test_revisao_auto_sends_each_deal_s_review_when_it_ends(store: Any, clock: Any) -> None:
+    """``/revisao auto``: the person's own setting; the deal's end (here the robot's last
+    move, played by the service's timer) sends that deal's review privately, once; a
+    service with no delivery for its follow-ups (here) returns it with the step's
+    effects (tests/test_coach_later.py: a worker's sends it after)."""
+    svc = make_service(store, clock, chooser=robot_chooser)
+    assert await svc.review(CHAT, ANA, "talvez") == [Reply(player=ANA, text=(
+        "Use /revisao (a última mão), /revisao auto (a cada mão) ou /revisao off."))]
+    said = await svc.review(CHAT, ANA, "auto")
+    assert said[0].text.startswith("Revisão automática ligada para você:")
+    await up_to_the_robots_deal_ending_move(svc, store, clock)
+    ticked = await svc.tick()
+    _v, game = await game_of(store)
+    assert game.status == "between"
+    tells = [e for e in ticked if isinstance(e, Tell)]
+    assert len(tells) == 1 and tells[0].player == ANA
+    assert tells[0].text.startswith("Revisão da mão 1:\n")
+    hand = hand_of(await svc.show_hand(CHAT, ANA), ANA)
+    await svc.press(ANA, button(hand, "📋 Revisão da mão 1"))  # a save-less look
+    assert not [e for e in await svc.leave(CHAT, ANA) if isinstance(e, Tell)]  # sent once
+    off = await svc.review(CHAT, ANA, "off")
+    assert off == [Reply(player=ANA, text="Revisão automática desligada. /revisao mostra a "
+                         "da última mão.")]

@@ -101,7 +101,7 @@ async def test_a_whole_match_to_the_score() -> None:
 
 
 def test_cli_parses_play_options() -> None:
-    args = cli._parser().parse_args(["play", "--variant", "tranca", "--players", "4"])
+    args = cli.build_parser().parse_args(["play", "--variant", "tranca", "--players", "4"])
     assert (args.command, args.variant, args.players) == ("play", "tranca", 4)
 
 
@@ -158,9 +158,9 @@ async def test_robot_levels_are_chosen_seat_by_seat() -> None:
 
 
 def test_cli_parses_robot_levels() -> None:
-    args = cli._parser().parse_args(["play", "--robos", "facil, DIFÍCIL"])
+    args = cli.build_parser().parse_args(["play", "--robos", "facil, DIFÍCIL"])
     assert args.levels == ["facil", "dificil"]
-    assert cli._parser().parse_args(["play"]).levels == ["normal"]
+    assert cli.build_parser().parse_args(["play"]).levels == ["normal"]
 
 
 async def test_quitting_closes_the_game_and_a_new_run_starts_afresh() -> None:

@@ -14,7 +14,7 @@ from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.platform import MessageGone, PrivateRefused
 from adapters.delivery.refs import CLOSED_V, GameRefs
-from adapters.delivery.stale import StaleTables
+from adapters.delivery.stale import HAND_GRACE_S, StaleTables, hand_member
 from bot.effects import (
     ChatRef,
     Closed,
@@ -325,6 +325,46 @@ async def test_a_table_edit_lost_with_its_worker_is_redone_by_another(
     await alive.flush()
     assert platform.calls == [("post", "table:from the store", "m1")]
     assert await alive.redo(retable) == 0  # shown: the mark is gone
+
+
+async def test_a_shown_hand_leaves_no_stale_mark(setup: Any) -> None:
+    delivery, _platform = setup
+    await delivery.deliver([hand("mão v1")])
+    await delivery.flush()
+    assert await delivery.stale_hands.client.zcard(delivery.stale_hands.key) == 0
+
+
+async def test_a_hand_edit_lost_with_its_worker_is_redone_by_another(
+        store_clients: Any, store_prefix: str) -> None:
+    """Issue 36: a hand edit waiting in a dead worker's coalescer (SIGKILL between the
+    move's save and the edit) stays marked in Redis, and a live worker sends the hand
+    again from the stored game, instead of the old hand staying on screen until the
+    next move; a hand shown leaves no mark."""
+    now = [1000.0]
+    dead = StaleTables(store_clients(), store_prefix, "xx", clock=lambda: now[0]).hands()
+    await dead.mark(hand_member("g1", "1"), wait_s=1.0)  # queued, then SIGKILL
+    platform = Recorder()
+    client = store_clients()
+    alive = Delivery(platform, GameRefs(client, store_prefix, platform="xx"),
+                     EditCoalescer(gap_s=0, per_minute=10_000),
+                     EditCoalescer(gap_s=0, per_minute=10_000),
+                     StaleTables(client, store_prefix, "xx", clock=lambda: now[0]))
+    asked: list[tuple[str, PlayerRef]] = []
+
+    async def rehand(game_id: str, person: PlayerRef) -> list[Any]:
+        asked.append((game_id, person))
+        return [hand("mão do store")]
+
+    async def retable(game_id: str) -> list[Any]:
+        return []
+
+    assert await alive.redo(retable, rehand=rehand) == 0  # not due: the owner may show it
+    now[0] += 1.0 + HAND_GRACE_S + 0.1
+    assert await alive.redo(retable, rehand=rehand) == 1
+    await alive.flush()
+    assert [(g, p.key) for g, p in asked] == [("g1", ANA.key)]
+    assert platform.calls == [("send_private", "hand:mão do store", "m1")]
+    assert await alive.redo(retable, rehand=rehand) == 0  # shown: the mark is gone
 
 
 async def test_a_newer_mark_survives_the_clear_of_an_older_show(

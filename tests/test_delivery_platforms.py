@@ -50,3 +50,63 @@ async def test_a_table_with_a_place_on_the_other_platform_is_stepped_by_either(
     assert texts(effects)[0] == MISS_1
     assert {e.chat.key for e in effects if e.kind == "table"} == {"tg:-100", "dc:900"}
     assert (await game_of(store))[0] > version
+
+
+async def test_the_tick_loops_of_one_process_step_each_other_s_games(
+        store_clients: Any, store_prefix: str) -> None:
+    """Issue 35: in one process serving both platforms (``python -m bot serve``) each
+    tick loop steps the games of both (the other's views relayed), so no loop hands a
+    game back to the loop beside it, a second later (which slowed every one-platform
+    table's robots when both ran); a loop alone steps its own platform's only."""
+    import asyncio
+
+    from test_delivery import Recorder
+
+    from adapters.delivery.coalesce import EditCoalescer
+    from adapters.delivery.outbox import Delivery
+    from adapters.delivery.refs import GameRefs
+    from adapters.delivery.stale import StaleTables
+    from adapters.delivery.ticks import served, tick_loop
+
+    seen: dict[str, frozenset[str] | None] = {}
+    both = asyncio.Event()
+
+    class Service:
+        def __init__(self, name: str) -> None:
+            self.name, self.calls = name, 0
+
+        async def due(self, limit: int) -> list[str]:
+            self.calls += 1
+            return [f"g-{self.name}"] if both.is_set() and self.name not in seen else []
+
+        async def tick_game(self, gid: str,
+                            platforms: frozenset[str] | None = None) -> list[Any]:
+            seen[self.name] = platforms
+            return []
+
+        async def table_of(self, game_id: str) -> list[Any]:
+            return []
+
+    def delivery(name: str) -> Delivery:
+        platform = Recorder()
+        platform.name = name
+        client = store_clients()
+        return Delivery(platform, GameRefs(client, store_prefix, platform=name),
+                        EditCoalescer(gap_s=0, per_minute=10_000),
+                        EditCoalescer(gap_s=0, per_minute=10_000),
+                        StaleTables(client, store_prefix, name))
+
+    assert served("tg") == frozenset({"tg"})  # no loop running: its own only
+    halt = asyncio.Event()
+    loops = [asyncio.create_task(tick_loop(Service(n), delivery(n), every_s=0.02,
+                                           stop=halt)) for n in ("tg", "dc")]
+    await asyncio.sleep(0.05)
+    both.set()
+    for _ in range(200):
+        if len(seen) == 2:
+            break
+        await asyncio.sleep(0.02)
+    halt.set()
+    await asyncio.gather(*loops)
+    assert seen == {"tg": frozenset({"tg", "dc"}), "dc": frozenset({"tg", "dc"})}
+    assert served("dc") == frozenset({"dc"})  # the loops ended

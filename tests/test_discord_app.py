@@ -13,9 +13,10 @@ from aiohttp import web
 from discord import app_commands
 from threaded_app import RoutesApp
 
-from adapters.discord.app import last_views, shard_settings
+from adapters.discord.app import last_views
 from adapters.discord.commands import GettextTranslator, install
 from adapters.discord.items import CardSelect
+from adapters.discord.shards import shard_settings
 from bot import __main__ as cli
 from bot.effects import ChatRef, HandView, PlayerRef, Reply, TableView, View
 
@@ -56,10 +57,10 @@ def installed_tree() -> app_commands.CommandTree[Any]:
 async def test_the_commands_have_the_telegram_names_and_choices() -> None:
     tree = installed_tree()
     names = sorted(c.name for c in tree.get_commands())
-    assert names == ["ajuda", "bloquear", "cancelar", "config", "convidar", "entrar",
+    assert names == ["ajuda", "bloquear", "cancelar", "config", "convidar", "dica", "entrar",
                      "exportar", "idioma", "iniciar", "mao", "novojogo", "perfil", "placar",
-                     "procurar", "ranking", "regras", "replay", "robo", "sair", "sairfila",
-                     "torneio", "verificar", "voltar"]
+                     "procurar", "ranking", "regras", "replay", "revisao", "robo", "sair",
+                     "sairfila", "torneio", "verificar", "voltar"]
     procurar = tree.get_command("procurar")  # issue 35: the queue
     assert isinstance(procurar, app_commands.Command)
     assert [p.name for p in procurar.parameters] == ["variante", "jogadores", "robos"]

@@ -360,3 +360,13 @@ def test_json_that_is_no_record_gets_a_plain_reason(tmp_path: Path, text: str,
     done = subprocess.run([sys.executable, "-I", str(SCRIPT), str(bad)], capture_output=True,
                           text=True, timeout=60, check=False)
     assert (done.returncode, done.stderr) == (2, f"Não é um registro de partida: {why}\n")
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("pt", "Resultado: OK, a mão confere com a semente."),
+    ("en", "Result: OK, the deal matches its seed."),
+    ("it", "Risultato: OK, la mano corrisponde al seme.")])
+def test_the_script_says_one_deal_in_the_singular(lang: str, line: str) -> None:
+    """A one-deal match's record: not "todas as 1 mãos" (tester, issue 35)."""
+    code, lines = verify_deal.verify(played("buraco", 2).record(), verify_deal.TEXTS[lang])
+    assert code == 0 and lines[-1] == line

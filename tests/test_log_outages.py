@@ -146,7 +146,7 @@ class QuietOutbox:
     async def deliver(self, effects: list[Any]) -> None:
         return None
 
-    async def redo(self, table_of: Any) -> None:
+    async def redo(self, table_of: Any, **kw: Any) -> None:
         return None
 
     async def relayed(self, table_of: Any, **kw: Any) -> bool:
@@ -208,7 +208,7 @@ def test_a_repeated_error_is_written_five_times_a_minute_then_counted() -> None:
     shown = []
     for k in range(30):
         now[0] = k * 3.0  # one every 3 s: 20 in the first minute
-        record = logging.LogRecord("bot.runner", logging.ERROR, __file__, 1,
+        record = logging.LogRecord("bot.ticking", logging.ERROR, __file__, 1,
                                    "game %s: timer step failed (%s)", (f"g{k}", "KeyError"), None)
         record.template = record.msg
         if calm.filter(record):

@@ -60,7 +60,7 @@ def hide(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
 
 
 def subcommands() -> set[str]:
-    parser = cli._parser()
+    parser = cli.build_parser()
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return set(action.choices)
 

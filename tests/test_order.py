@@ -246,14 +246,43 @@ async def test_a_step_that_hangs_on_redis_leaves_the_bound_and_the_others_go_on(
     service = Due(["gA", "gB", "gC"], step_s=0.0, held=frozenset({"gA"}))
     halt = asyncio.Event()
     ticking = asyncio.ensure_future(tick_loop(service, delivery, every_s=0.01, stop=halt,
-                                              bound=1, slow_s=0.1))
-    await asyncio.sleep(0.05)
+                                              bound=1, slow_s=1.0))
+    # A is claimed first and holds the only room until slow_s (1 s, long enough for a
+    # loaded machine to reach this check well inside it): nothing else is stepped.
+    await asyncio.wait_for(_until(lambda: service.asked == [1]), 2.0)
     assert (service.stepped, service.asked) == ([], [1])  # A holds the only room
-    await asyncio.wait_for(_until(lambda: service.stepped == ["gB", "gC"]), 2.0)
+    await asyncio.wait_for(_until(lambda: service.stepped == ["gB", "gC"]), 5.0)
     assert service.peak == 2  # A (out of the bound) and one more, never two more
     service.gate.set()
     await wind_down(ticking, halt, delivery, wait_s=5.0)
     assert service.stepped == ["gB", "gC", "gA"]
+
+
+async def test_an_upkeep_that_hangs_on_redis_holds_no_robot_move(setup: Any) -> None:
+    """The stale tables' claim waits on a dead Redis node (its set's slot is there): the
+    due games are claimed and stepped all the same, round after round (before: every
+    round waited for the upkeep, and every game's robot stood still 3-4 s when one of
+    three primaries died, tests/cluster/test_failover_isolation.py)."""
+    delivery, _platform = setup
+    stuck = asyncio.Event()
+    redone: list[int] = []
+
+    async def redo(retable: Any, limit: int = 10, rehand: Any = None) -> int:
+        redone.append(1)
+        await stuck.wait()
+        return 0
+
+    delivery.redo = redo
+    service = Due([f"g{n}" for n in range(6)], step_s=0.0)
+    halt = asyncio.Event()
+    ticking = asyncio.ensure_future(tick_loop(service, delivery, every_s=0.01, stop=halt,
+                                              bound=2))
+    await asyncio.wait_for(_until(lambda: len(service.stepped) == 6), 2.0)
+    assert redone == [1]  # one upkeep at a time: the hung one is not started again
+    stuck.set()
+    await asyncio.wait_for(_until(lambda: len(redone) >= 2), 2.0)  # the next round's
+    await wind_down(ticking, halt, delivery, wait_s=5.0)
+    assert sorted(service.stepped) == [f"g{n}" for n in range(6)]
 
 
 async def _until(check: Any) -> None:

@@ -18,6 +18,8 @@ from bot.effects import ChatRef, PlayerRef
 from bot.model import decode, encode
 from bot.places import spread
 from bot.service import Service
+from bot.settings import Settings
+from bot.startup import served_platforms
 
 DC = ChatRef(platform="dc", chat_id="900", title="Canal do Zé")
 ZE = PlayerRef(platform="dc", user_id="77", name="Zé")
@@ -44,6 +46,7 @@ async def invited(svc: Service) -> str:
 async def test_invite_reply_tells_the_code_how_to_use_it_and_the_platform_links(
         svc: Service) -> None:
     svc.invite_links["tg"] = lambda code: [f"https://t.me/bot?start=c{code}"]
+    svc.served = frozenset({"tg", "dc"})
     await svc.new_game(CHAT, ANA, "buraco")
     effects = await svc.invite(CHAT, ANA)
     code = code_of(effects)
@@ -52,6 +55,32 @@ async def test_invite_reply_tells_the_code_how_to_use_it_and_the_platform_links(
         f"Convite para esta mesa: {code}\nQuem recebe entra de qualquer grupo ou do privado "
         f"com o bot, no Telegram ou no Discord, com /entrar {code}\nVale 30 min e um lugar. "
         f"Para retirar: /convidar retirar {code}\nhttps://t.me/bot?start=c{code}")
+
+
+async def test_invite_reply_names_only_the_platforms_the_bot_serves(svc: Service) -> None:
+    """A Telegram-only bot (no DISCORD_TOKEN) does not send people to Discord (issue 35,
+    found by a tester); in English and Italian too."""
+    svc.invite_links["tg"] = lambda code: [f"https://t.me/bot?start=c{code}"]
+    svc.served = frozenset({"tg"})
+    await svc.new_game(CHAT, ANA, "buraco")
+    effects = await svc.invite(CHAT, ANA)
+    code = code_of(effects)
+    assert effects[0].text.splitlines()[1] == (
+        f"Quem recebe entra de qualquer grupo ou do privado com o bot, no Telegram, com "
+        f"/entrar {code}")
+    for lang, line in [("en", "Whoever gets it joins from any group or their private chat "
+                              "with the bot, on Telegram, with /entrar {code}"),
+                       ("it", "Chi lo riceve entra da qualsiasi gruppo o dalla chat privata "
+                              "con il bot, su Telegram, con /entrar {code}")]:
+        await svc.set_language(CHAT, ANA, lang)
+        effects = await svc.invite(CHAT, ANA)
+        assert effects[0].text.splitlines()[1] == line.format(code=code_of(effects))
+
+
+def test_the_platforms_served_are_those_with_a_token() -> None:
+    tokens = {"telegram_token": "1:x", "discord_token": None}
+    assert served_platforms(Settings(**tokens)) == {"tg"}
+    assert served_platforms(Settings(**{**tokens, "discord_token": "d"})) == {"tg", "dc"}
 
 
 async def test_a_code_seats_a_discord_person_and_their_channel_becomes_a_place(
@@ -219,3 +248,16 @@ async def test_a_lobby_shown_in_a_chat_that_joined_by_code_offers_no_entrar(
     assert away.view.lines == home.view.lines
     (_home, again) = await svc.table_of(home.game_id)  # a re-render (relay, stale) alike
     assert [[b.label for b in row] for row in again.view.buttons] == away_labels
+
+
+async def test_a_discord_person_s_invitation_carries_the_telegram_links_too(
+        svc: Service) -> None:
+    """Issue 35: where the process serves Telegram too (``python -m bot serve``), a
+    Discord person's /convidar also gives the t.me links, for a friend on Telegram."""
+    svc.invite_links["tg"] = lambda code: [f"https://t.me/bot?start=c{code}",
+                                           f"https://t.me/bot/mesa?startapp=c{code}"]
+    await svc.new_game(DC, ZE, "buraco")
+    (reply,) = await svc.invite(DC, ZE)
+    code = code_of([reply])
+    assert reply.text.splitlines()[-2:] == [f"https://t.me/bot?start=c{code}",
+                                            f"https://t.me/bot/mesa?startapp=c{code}"]

@@ -57,3 +57,22 @@ def test_each_guide_exists_covers_the_first_hour_and_shows_both_platforms() -> N
         assert all((ROOT / "docs" / image).is_file() for image in images), lang
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert all(f"docs/{name}" in readme for name in GUIDES.values())
+
+
+def test_the_guides_number_their_sections_once_each_and_alike() -> None:
+    """The three guides number every ``##`` section 1, 2, 3, ... (a tester found two
+    "## 7." and the sections after 8 unnumbered, issue 35), the same sections in each."""
+    counts = []
+    for name in GUIDES.values():
+        heads = re.findall(r"^## (.*)$", (ROOT / "docs" / name).read_text(), re.M)
+        assert [h.split(". ", 1)[0] for h in heads] == [str(k) for k in
+                                                        range(1, len(heads) + 1)], name
+        counts.append(len(heads))
+    assert len(set(counts)) == 1 and counts[0] >= 11
+
+
+def test_the_readme_names_the_commands_beyond_one_group_with_the_guides() -> None:
+    readme = (ROOT / "README.md").read_text()
+    for command in ("/procurar", "/convidar", "/entrar <código>", "/verificar"):
+        line = next(line for line in readme.splitlines() if line.startswith(f"- `{command}"))
+        assert "guide section" in readme[readme.index(line):].split("\n- ")[0], command

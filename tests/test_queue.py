@@ -109,7 +109,7 @@ async def test_an_entry_expires_with_a_message(redis: Redis, clock: FakeClock) -
     await svc.seek(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "buraco 2")
     clock.advance(matchmaking.QUEUE_TTL_S)
     effects = await svc.form_tables()
-    expired = ("Ninguém para a sua mesa em 10 minutos: você saiu da fila. Mande /procurar "
+    expired = ("Ninguém para a sua mesa em 10 min: você saiu da fila. Mande /procurar "
                "de novo quando quiser.")
     assert [(e.kind, e.chat.key, e.text) for e in effects if e.kind == "tell"] == [
         ("tell", "dc:900", expired)]
@@ -117,6 +117,21 @@ async def test_an_entry_expires_with_a_message(redis: Redis, clock: FakeClock) -
     assert [(e.player.key, e.mark, e.text) for e in effects if e.kind == "rewrite"] == [
         ("dc:7", "queue", expired)]
     assert await svc.queue.queues() == []  # type: ignore[union-attr]
+
+
+async def test_the_entry_s_wait_is_the_queue_ttl_setting(redis: Redis, clock: FakeClock) -> None:
+    """``QUEUE_TTL_S`` (the service's ``queue_ttl_s``): an entry waits that long, and the
+    message names it."""
+    store = redis.store()
+    svc = make_service(store, clock, queue=RedisQueue(store.client, redis.prefix),
+                       queue_ttl_s=120)
+    await svc.seek(GROUP, tg(1), "buraco 2")
+    clock.advance(119)
+    assert await svc.form_tables() == []
+    clock.advance(1)
+    assert [e.text for e in await svc.form_tables() if e.kind == "tell"] == [
+        "Ninguém para a sua mesa em 2 min: você saiu da fila. Mande /procurar de novo "
+        "quando quiser."]
 
 
 async def test_the_band_widens_with_the_wait(redis: Redis, clock: FakeClock) -> None:
@@ -170,6 +185,32 @@ async def test_a_blocked_person_is_never_matched_with_who_blocked_them(
     await svc.form_tables()
     newest = [g for g in await games_of(svc) if g.status == "playing"]
     assert len(newest) == 1 and "tg:3" in {p.key for _s, p in newest[0].humans()}
+
+
+@pytest.mark.parametrize("lang", ["pt", "en", "it"])
+async def test_bloquear_in_a_telegram_group_names_the_person_only_privately(
+        redis: Redis, clock: FakeClock, lang: str) -> None:
+    """A Telegram group reads every command's answer: who was blocked goes to the
+    person's private chat, the group reads a neutral line (tester, issue 35)."""
+    svc = worker(redis, clock)
+    await svc.new_game(GROUP, tg(1, "Ana"), "buraco")
+    await svc.join(GROUP, tg(2, "Bia"))
+    await svc.set_language(GROUP, tg(1, "Ana"), lang)
+    effects = await svc.block(GROUP, tg(1, "Ana"), "Bia")
+    private, noted = {"pt": ("A fila não vai mais pôr Bia na sua mesa.",
+                             "Anotado. A resposta vai no seu privado com o bot."),
+                      "en": ("The queue will no longer put Bia at your table.",
+                             "Noted. The answer goes to your private chat with the bot."),
+                      "it": ("La coda non metterà più Bia al tuo tavolo.",
+                             "Fatto. La risposta arriva nella tua chat privata con il bot.")}[lang]
+    assert [(e.kind, e.text) for e in effects] == [("tell", private), ("reply", noted)]
+    assert effects[0].player.key == "tg:1"
+    # a Discord channel's answer is ephemeral: said there, to the person alone
+    await svc.new_game(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "buraco")
+    await svc.join(CHANNEL, PlayerRef(platform="dc", user_id="8", name="Lu"))
+    said = await svc.block(CHANNEL, PlayerRef(platform="dc", user_id="7", name="Zé"), "lu")
+    assert [(e.kind, e.text) for e in said] == [
+        ("reply", "A fila não vai mais pôr Lu na sua mesa.")]
 
 
 async def test_people_of_both_platforms_share_a_table(redis: Redis, clock: FakeClock) -> None:

@@ -188,7 +188,7 @@ async def test_the_scoreboard_of_an_undecodable_game_says_it_is_damaged(
 async def test_an_unreadable_game_s_timer_is_retried_hourly_not_every_minute(
         svc: Service, store: Any, clock: Any, caplog: pytest.LogCaptureFixture) -> None:
     """A trial: the timer of a damaged game logged "timer step failed" once a minute for
-    the two days its key lives (bot.runner.CORRUPT_RETRY_S)."""
+    the two days its key lives (bot.ticking.CORRUPT_RETRY_S)."""
     await svc.new_game(CHAT, ANA, "buraco")
     gid = await store.chat_game(CHAT.key)
     await store.create_game(gid, "z3:AAAAgarbage", 86_400)

@@ -145,7 +145,10 @@ async def test_next_deal_after_30_s_or_on_the_button(svc: Service, store: Any,
     assert [len(h.view.cards) for h in ended[3:]] == [
         len(play.deal_of(game).hands[seat]) for seat in (0, 1)]
     assert all(b.data.split("|")[2] in ("t", "u") for h in ended[3:]
-               for row in h.view.buttons for b in row)
+               for row in h.view.buttons[:-1] for b in row)
+    # but the deal's own review, for each person (issue 37, bot/coach.py)
+    assert [[b.label for b in h.view.buttons[-1]] for h in ended[3:]] == [
+        ["📋 Revisão da mão 1"]] * 2
     clock.advance(29)
     assert await svc.tick() == []
     clock.advance(1)

@@ -1,5 +1,5 @@
 """The games a sequential tick claims are each stepped at the time of their own step
-(``Service.tick``, bot/runner.py): a step that takes long (a robot thinking on a loaded
+(``Service.tick``, bot/ticking.py): a step that takes long (a robot thinking on a loaded
 machine, a slow save) must not make the next game's step run at the tick's start time,
 which would stamp its move in the past and set its next deadline already overdue (the
 reliability suite's burst saw a live game whose deadline lay tens of game seconds

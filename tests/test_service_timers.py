@@ -183,3 +183,27 @@ async def test_per_game_timer_option(svc: Service, clock: FakeClock) -> None:
     assert await svc.tick() == []
     clock.advance(0.1)
     assert texts(await svc.tick())[0] == MISS_1
+
+
+async def test_a_waiting_table_resumed_by_voltar_gives_the_robot_a_deadline_from_then(
+        svc: Service, store: Any, clock: FakeClock) -> None:
+    """Nobody present, the robot's turn waits an hour; /voltar resumes the table: the
+    robot's deadline is the return (plus its pace), not the hour-old time the table
+    paused, which read as a deadline an hour overdue (issue 36: the overdue gauge, and
+    the reliability burst's check, took a table resumed just before the workers stopped
+    for a frozen one). The robot then moves at once (its pace here is 0)."""
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.add_ai(CHAT, ANA, "")
+    await svc.start(CHAT, ANA)
+    for _ in range(2):  # two misses: Ana is away, nobody is present
+        clock.advance(90)
+        while await svc.tick():
+            pass
+    version, game = await game_of(store)
+    assert game.paused() and play.deal_of(game).turn == 1
+    clock.advance(3600)
+    await svc.come_back(CHAT, ANA)
+    assert await store.claim_due(clock.now() - 1.0, 10) == []  # not due an hour ago
+    moved = await svc.tick()
+    assert (await game_of(store))[0] > version + 1  # /voltar, then the robot's move
+    assert "table" in kinds(moved)

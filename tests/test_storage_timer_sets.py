@@ -167,6 +167,44 @@ async def test_a_set_that_cannot_be_reached_is_skipped_and_the_others_claimed(
         await store.claim_due(3000.0)
 
 
+async def test_a_slow_set_puts_aside_the_other_sets_of_its_node_at_once(
+        pair: tuple[Any, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a cluster the sets of a dead node are found slow once per tick, not once per
+    set: 4 of 8 sets on node "b", whose claims hang; the first tick waits SLOW_S for one
+    of them and claims the sets of node "a", the next waits for none."""
+    import asyncio
+    import time
+
+    from adapters.storage.timers import SLOW_S
+
+    store = store_on(pair, 8)
+    for n, gid in enumerate(GAMES):
+        await store.set_deadline(gid, 1000.0 + n)
+    on_b = {store.timers.key(k) for k in range(4, 8)}
+    monkeypatch.setattr(store.timers, "_node_of", lambda key: "b" if key in on_b else "a")
+    claim = store.timers._claim
+    hang = asyncio.Event()
+
+    async def dying(keys: list[str], args: list[Any]) -> Any:
+        if keys[0] in on_b:
+            await hang.wait()
+        return await claim(keys=keys, args=args)
+
+    monkeypatch.setattr(store.timers, "_claim", dying)
+    began = time.monotonic()
+    first = await store.claim_due(2000.0, limit=100)
+    took = time.monotonic() - began
+    began = time.monotonic()
+    second = await store.claim_due(2001.0, limit=100)
+    again = time.monotonic() - began
+    hang.set()
+    await store.timers.close()
+    assert sorted(first) == [g for g in GAMES if range_of(g, 8) < 4]
+    assert second == []  # node a's games are leased; node b's claims still aside
+    assert SLOW_S <= took < 2 * SLOW_S  # one wait for node b, not one per set
+    assert again < SLOW_S
+
+
 async def test_the_store_opened_with_timer_sets_uses_them(store_url: str | None) -> None:
     store = await open_store(store_url, f"test-{uuid.uuid4().hex}",
                              RedisTarget(url=store_url, timer_sets=5))

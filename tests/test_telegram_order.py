@@ -14,6 +14,7 @@ from typing import Any
 
 from telegram import Update
 
+from adapters.delivery.order import GAME_COMMANDS
 from adapters.delivery.ticks import tick_loop, wind_down
 from adapters.ops.metrics import REGISTRY
 from adapters.storage import RedisStore
@@ -229,3 +230,37 @@ def test_updates_are_lined_up_by_the_game_they_name_else_by_their_chat() -> None
     assert order_key(message("/start jab12cd34", private)) == "g:ab12cd34"
     assert order_key(message("/start g", private)) == "c:1"
     assert order_key(object()) == ""
+
+
+def command_update(tg: Tg, person: dict[str, Any], text: str,
+                   chat: dict[str, Any]) -> Update:
+    """An update of ``person`` sending the command ``text`` in ``chat``."""
+    return Update.de_json({"update_id": next(_ids), "message": {
+        "message_id": next(_ids), "date": 0, "chat": chat, "from": person, "text": text,
+        "entities": [{"type": "bot_command", "offset": 0,
+                      "length": len(text.split()[0])}]}}, tg.app.bot)
+
+
+async def test_a_command_on_the_game_runs_after_the_game_s_press_that_came_before_it(
+        store_clients: Any, store_prefix: str) -> None:
+    """Ana taps "Comprar do monte" and at once sends /cancelar; the tap's save is the
+    slower. /cancelar acts on the game, so it waits in the game's line: the draw is
+    applied (its button answered without a refusal), then the table is closed. In the
+    chat's line the two ran side by side and the later /cancelar won the race: the tap
+    that came first was refused."""
+    async with concurrent_bot(store_clients, store_prefix) as (tg, store):
+        game = await open_game(tg, GROUP)
+        tap, query = press_update(tg, ANA, hand_of(tg, ANA, game), "Comprar do monte")
+        store.save_delay = lambda update: 0.2 if update and update.endswith(
+            ":q:" + query) else 0.0
+        await tg.app.update_queue.put(tap)
+        await tg.app.update_queue.put(command_update(tg, ANA, "/cancelar", GROUP))
+        await until(lambda: any("cancelado" in t for t in said(tg, GROUP)), 3.0)
+        await until(lambda: len(answers(tg, query)) == 1)
+        assert "text" not in answers(tg, query)[0]  # applied, not refused
+        assert any("Jogo cancelado por Ana." in t for t in said(tg, GROUP)), said(tg, GROUP)
+
+
+def test_commands_acting_on_the_game_are_lined_up_with_it_and_the_others_by_chat() -> None:
+    assert {"sair", "robo", "iniciar", "mao", "voltar", "cancelar", "placar"} <= GAME_COMMANDS
+    assert not {"novojogo", "idioma", "config", "ranking", "procurar"} & GAME_COMMANDS

@@ -27,7 +27,7 @@ from adapters.console.app import ME as TERMINAL_ME
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import GameRefs
-from bot import play, webview
+from bot import fairness, play, webview
 from bot.effects import (
     ChatRef,
     Effect,
@@ -39,6 +39,7 @@ from bot.effects import (
     View,
     pack,
 )
+from bot.i18n import Translator
 from bot.memstore import MemoryStore
 from bot.service import Service
 from engine.cards import Card
@@ -162,7 +163,9 @@ async def test_verificar_checks_the_last_finished_game(redis: Redis, clock: Fake
     expected = [f"Conferência do embaralhamento do jogo {gid}:",
                 *(f"Mão {n}: OK (compromisso {d['commitment'][:16]}…, semente conferida)."
                   for n, d in enumerate(deals, 1)),
-                f"Resultado: OK, todas as {len(deals)} mãos conferem com as sementes.",
+                "Resultado: OK, 1 mão verificada, confere com a semente." if len(deals) == 1
+                else f"Resultado: OK, {len(deals)} mãos verificadas, todas conferem com as "
+                "sementes.",
                 "Para conferir sem o bot: /exportar e python3 verify_deal.py <arquivo> "
                 "(tools/verify_deal.py, só Python)."]
     assert reply(await svc.verify_deal(CHAT, BIA)).splitlines() == expected
@@ -196,7 +199,29 @@ async def test_verificar_says_exactly_what_a_tampered_record_changed(
         f"{show[0]}, a semente dá {show[1]}",
         f"  posição {k + 1} do baralho (mão de {names[(first + k) % 2]}, carta {k // 2 + 1}): "
         f"o registro tem {show[1]}, a semente dá {show[0]}"]
-    assert lines[-2] == f"Resultado: 1 de {len(whole.get('deals', [1]))} mãos não conferem."
+    total = len(whole.get("deals", [1]))
+    assert lines[-2] == ("Resultado: a mão não confere com a semente." if total == 1
+                         else f"Resultado: 1 de {total} mãos não confere.")
+
+
+@pytest.mark.parametrize(("lang", "bad", "total", "line"), [
+    ("pt", 0, 1, "Resultado: OK, 1 mão verificada, confere com a semente."),
+    ("pt", 0, 3, "Resultado: OK, 3 mãos verificadas, todas conferem com as sementes."),
+    ("pt", 1, 1, "Resultado: a mão não confere com a semente."),
+    ("pt", 1, 3, "Resultado: 1 de 3 mãos não confere."),
+    ("pt", 2, 3, "Resultado: 2 de 3 mãos não conferem."),
+    ("en", 0, 1, "Result: OK, 1 deal checked, it matches its seed."),
+    ("en", 0, 2, "Result: OK, 2 deals checked, all match their seeds."),
+    ("en", 1, 1, "Result: the deal does not match its seed."),
+    ("en", 2, 5, "Result: 2 of 5 deals do not match."),
+    ("it", 0, 1, "Risultato: OK, 1 mano verificata, corrisponde al seme."),
+    ("it", 0, 4, "Risultato: OK, 4 mani verificate, tutte corrispondono ai semi."),
+    ("it", 1, 2, "Risultato: 1 mano su 2 non corrisponde."),
+    ("it", 2, 2, "Risultato: 2 mani su 2 non corrispondono.")])
+def test_verificar_result_line_takes_the_plural_of_the_count(
+        lang: str, bad: int, total: int, line: str) -> None:
+    """``/verificar`` of a one-deal match: never "todas as 1 mãos" (tester, issue 35)."""
+    assert fairness.result_line(bad, total, Translator(lang)) == line
 
 
 async def test_verificar_refuses_a_game_in_play_a_bad_argument_and_an_unknown_game(
@@ -302,7 +327,7 @@ async def test_the_terminal_shows_the_commitment_before_the_hand_and_verificar_a
     assert text.index("Compromisso do baralho (SHA-256): ") < text.index("Sua mão (11 cartas)")
     verdict = text[text.index("Conferência do embaralhamento do jogo"):]
     assert "Mão 1: OK (compromisso " in verdict
-    assert "Resultado: OK, todas as " in verdict
+    assert "Resultado: OK, 1 mão verificada, confere com a semente." in verdict
     # the terminal names its own commands, typed without a slash (issue 38)
     assert "/verificar" not in text and "/exportar" not in text
     words = " ".join(text.split())  # rich wraps the long seed line

@@ -56,6 +56,7 @@ TEXTS = {
         "seen_ok": "O compromisso {c} é o da mão {n}.",
         "seen_bad": "Nenhuma mão deste registro tem o compromisso {c}.",
         "all_ok": "Resultado: OK, todas as {n} mãos conferem com as sementes.",
+        "one_ok": "Resultado: OK, a mão confere com a semente.",
         "not_ok": "Resultado: NÃO CONFERE ({n} de {total} mãos).",
         "unreadable": "Não é um registro de partida: {why}",
         "not_object": "o arquivo é JSON, mas não o objeto de um registro (é {kind}); use o "
@@ -90,6 +91,7 @@ TEXTS = {
         "seen_ok": "The commitment {c} is deal {n}'s.",
         "seen_bad": "No deal of this record has the commitment {c}.",
         "all_ok": "Result: OK, all {n} deals match their seeds.",
+        "one_ok": "Result: OK, the deal matches its seed.",
         "not_ok": "Result: DOES NOT MATCH ({n} of {total} deals).",
         "unreadable": "Not a game record: {why}",
         "not_object": "the file is JSON but not a record's object (it is {kind}); use the "
@@ -124,6 +126,7 @@ TEXTS = {
         "seen_ok": "L'impegno {c} è quello della mano {n}.",
         "seen_bad": "Nessuna mano di questo registro ha l'impegno {c}.",
         "all_ok": "Risultato: OK, tutte le {n} mani corrispondono ai semi.",
+        "one_ok": "Risultato: OK, la mano corrisponde al seme.",
         "not_ok": "Risultato: NON CORRISPONDE ({n} mani su {total}).",
         "unreadable": "Non è un registro di partita: {why}",
         "not_object": "il file è JSON ma non l'oggetto di un registro (è {kind}); usa il "
@@ -326,7 +329,7 @@ def verify(record, t, seen=None, quiet=False):
         out.append(line)
         code = code if found else 1
     out.append(t["not_ok"].format(n=failed, total=len(deals)) if failed
-               else t["all_ok"].format(n=len(deals)))
+               else t["one_ok"] if len(deals) == 1 else t["all_ok"].format(n=len(deals)))
     return code, out
 
 

@@ -67,7 +67,7 @@ def failure_text(error: BaseException | None) -> str:
     return TRY_AGAIN if error is not None and unavailable(error) else GENERIC_ERROR
 SIMPLE = {"entrar": "join", "sair": "leave", "iniciar": "start", "mao": "show_hand",
           "placar": "scoreboard", "voltar": "come_back", "exportar": "export",
-          "replay": "replay", "dica": "hint", "revisao": "review"}
+          "replay": "replay", "dica": "hint"}
 
 
 async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, args: str,
@@ -85,6 +85,8 @@ async def run_command(service: Any, name: str, chat: ChatRef, user: PlayerRef, a
             return list(await s.unseek(chat, user, update=key))
         seek: Call = s.seek if name == "procurar" else s.block
         return list(await seek(chat, user, args, update=key))
+    if name == "revisao":  # issue 37: /revisao [auto|off]
+        return list(await s.review(chat, user, args, update=key))
     if name == "convidar":
         return list(await s.invite(chat, user, args, update=key))
     if name in SIMPLE:

@@ -28,6 +28,7 @@ game's timer step is ordered with its presses.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 
 from bot.effects import unpack
@@ -44,6 +45,16 @@ def game_key(game_id: str) -> str:
 def chat_key(chat_id: str | int) -> str:
     """The line of a chat's calls that name no game (commands, ``/start``)."""
     return f"c:{chat_id}"
+
+
+GAME_COMMANDS = frozenset({"entrar", "sair", "robo", "iniciar", "mao", "voltar", "cancelar",
+                           "placar", "dica", "revisao", "exportar"})
+"""Commands that act on or show the chat's game (``/entrar`` with no code, ``/sair``,
+``/robo``, ``/iniciar``, ``/mao``, ``/voltar``, ``/cancelar``, ``/placar``, ``/dica``,
+``/revisao``, ``/exportar``): each runs in that game's line, after the presses and timer
+steps of the game that came before it (:class:`GamePlace`). The others (``/novojogo``,
+``/idioma``, ``/config``, ``/ranking``, the queue's, ...) act on the chat or the person
+and stay in the chat's line."""
 
 
 def press_key(data: str, chat_id: str | int | None) -> str:
@@ -179,3 +190,46 @@ class KeyedOrder:
         if self._idle is None:
             self._idle = asyncio.Event()
         await self._idle.wait()
+
+
+class GamePlace:
+    """A command's place that follows it to its game (issue 36: the presses and timer
+    steps of one game keep their order, and a command acting on the game is one of its
+    calls). ``place`` is the command's place in its chat's line, taken when it arrived;
+    in that place's turn ``game_of()`` names the chat's game (None: it has none), and the
+    command takes the next place in that game's line there and then and gives its chat
+    place up, so the chat's commands reach their game in the order they arrived and a
+    press of the game that came first runs first. With no game the command runs in its
+    chat's turn. Entered once, like a :class:`Ticket`; :meth:`release` gives up every
+    place it holds."""
+
+    def __init__(self, order: KeyedOrder, place: Ticket,
+                 game_of: Callable[[], Awaitable[str | None]]) -> None:
+        self.key = place.key
+        self._order = order
+        self._chat = place
+        self._game_of = game_of
+        self._game: Ticket | None = None
+
+    async def __aenter__(self) -> GamePlace:
+        await self._chat.__aenter__()
+        try:
+            game_id = await self._game_of()
+        except BaseException:
+            self._chat.release()
+            raise
+        if game_id:
+            self._game = self._order.ticket(game_key(game_id))
+            self._chat.release()
+            await self._game.__aenter__()
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                        trace: TracebackType | None) -> None:
+        self.release()
+
+    def release(self) -> None:
+        """Give up the places held (idempotent)."""
+        self._chat.release()
+        if self._game is not None:
+            self._game.release()

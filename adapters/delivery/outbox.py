@@ -44,7 +44,7 @@ from adapters.delivery.order import KeyedOrder, game_key
 from adapters.delivery.platform import MessageGone, Platform, PrivateRefused
 from adapters.delivery.refs import GameRefs
 from adapters.delivery.relay import Relay
-from adapters.delivery.stale import StaleTables
+from adapters.delivery.stale import StaleTables, hand_member
 from adapters.ops.metrics import API_ERRORS
 from adapters.ops.series import watch_delivery
 from bot.effects import (
@@ -114,6 +114,7 @@ class Delivery:
         self.group_edits = group_edits or EditCoalescer(gap_s=3.0, per_minute=20)
         self.dm_edits = dm_edits or EditCoalescer(gap_s=1.0, per_minute=60)
         self.stale = stale
+        self.stale_hands = stale.hands() if stale is not None else None
         self._shown: dict[str, Any] = {}
         self._openings: dict[str, asyncio.Event] = {}
         watch_delivery(self)  # its backlog in the operator's series (issue 36)
@@ -309,10 +310,12 @@ class Delivery:
         if new is not None:
             await self.refs.put(game_id, field, new)
 
-    async def redo(self, retable: Retable, limit: int = 10) -> int:
-        """Bring up to date the tables a dead worker left stale: claim them and queue the
-        table ``retable(game_id)`` renders from the stored game, in the game's line of
-        :attr:`order`. Returns how many."""
+    async def redo(self, retable: Retable, limit: int = 10,
+                   rehand: Rehand | None = None) -> int:
+        """Bring up to date the tables and hands a dead worker left stale: claim them and
+        queue the table ``retable(game_id)`` renders from the stored game, and the hand
+        ``rehand(game_id, person)`` does (the service's ``show_hand_of``; None: hands are
+        not redone), in the game's line of :attr:`order`. Returns how many."""
         if self.stale is None:
             return 0
         games = await self.stale.claim(limit)
@@ -322,7 +325,19 @@ class Delivery:
                 if not effects:
                     await self.stale.forget(game_id)
                 self.stage(effects)
-        return len(games)
+        if rehand is None or self.stale_hands is None:
+            return len(games)
+        owed = await self.stale_hands.claim(limit)
+        for member in owed:
+            game_id, _sep, user_id = member.partition("|")
+            async with self.order.ticket(game_key(game_id)):
+                person = PlayerRef(platform=self.platform.name, user_id=user_id, name="?")
+                hands: list[Effect] = [e for e in await rehand(game_id, person)
+                                       if isinstance(e, HandView)]
+                if not hands:  # the game is over or gone, or the person left it
+                    await self.stale_hands.forget(member)
+                self.stage(hands)
+        return len(games) + len(owed)
 
     def _queue_closed(self, effect: Closed) -> None:
         game_id = effect.game_id
@@ -338,6 +353,8 @@ class Delivery:
             for name, value in refs.items():
                 if name.startswith("hand:"):
                     await self.platform.strip_private(name[5:], value)
+                    if self.stale_hands is not None:
+                        await self.stale_hands.forget(hand_member(game_id, name[5:]))
                 elif name.startswith("ping:"):
                     await self.platform.delete_private(name[5:], value)
             if any(_is_table(name) for name in await self.refs.all(game_id)):
@@ -361,11 +378,24 @@ class Delivery:
 
     # ---- people --------------------------------------------------------------------
     def _queue_hand(self, effect: HandView, origin: Any, fresh: bool) -> None:
+        """Queue the hand's edit (coalesced per message), its mark in the stale hands
+        set while it waits (a worker that dies first leaves it to another's
+        :meth:`redo`, issue 36)."""
         key = f"{effect.game_id}:{effect.player.user_id}"
-        if fresh:
-            self.dm_edits.submit(key, lambda: self.fresh_hand(effect, origin))
-        else:
-            self.dm_edits.submit(key, lambda: self._hand(effect, None))
+        member = hand_member(effect.game_id, effect.player.user_id)
+        marked = None if self.stale_hands is None else asyncio.get_running_loop().create_task(
+            self.stale_hands.mark(member, self.dm_edits.delay_for(key, False)))
+
+        async def show() -> None:
+            due = await marked if marked is not None else None
+            if fresh:
+                await self.fresh_hand(effect, origin)
+            else:
+                await self._hand(effect, None)
+            if due is not None and self.stale_hands is not None:
+                await self.stale_hands.clear(member, due)
+
+        self.dm_edits.submit(key, show)
 
     async def _hand(self, effect: HandView, origin: Any) -> None:
         await self._after_opening(effect.game_id)

@@ -14,6 +14,12 @@ with ``sets`` (the store's ``REDIS_TIMER_SETS``) 1, the one set
 range ``k`` and carries that range's hash tag, so marking and clearing a game's table
 touch the node of the game's own slot. A claim walks this worker's sets and the one-set
 name (where workers with one set, or of the layout before issue 36, mark).
+
+A person's hand message is marked the same way (:meth:`StaleTables.hands`, issue 36): a
+worker SIGKILLed between a move's save and the hand edit it owed leaves the mark, and
+a live worker's tick loop sends the hand again from the stored game
+(:meth:`adapters.delivery.outbox.Delivery.redo`), instead of the old hand staying on
+screen until the next move.
 """
 
 from __future__ import annotations
@@ -29,6 +35,10 @@ from adapters.storage.timers import range_of, range_tag
 GRACE_S = 70.0
 """Longer than the longest wait a live worker's coalescer may impose (the 20-a-minute
 window is 61 s), so a live worker's pending edit is never redone by another."""
+HAND_GRACE_S = 10.0
+"""The same for a hand message (issue 36): its coalescer waits 1 s between two edits of
+one message (60 a minute), so a hand mark older than this was left by a dead worker.
+A live worker's edit redone all the same would only show the same hand again."""
 # ARGV: member, due. Never move a mark earlier; return the mark's due time.
 _MARK = """
 local score = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0')
@@ -56,15 +66,23 @@ class StaleTables:
 
     def __init__(self, client: Any, prefix: str = "buraco", platform: str = "tg",
                  grace_s: float = GRACE_S, clock: Callable[[], float] = time.time,
-                 sets: int = 1) -> None:
+                 sets: int = 1, kind: str = "") -> None:
         self.client = client
-        self.key = StoreKeys(prefix).stale(platform)
+        self.prefix, self.platform = prefix, platform
+        self.key = StoreKeys(prefix).stale(platform) + (f":{kind}" if kind else "")
         self.sets = sets
         self.keys = [self.key if sets == 1 else f"{self.key}:{{{range_tag(k, sets)}}}"
                      for k in range(sets)]
         self.grace_s = grace_s
         self.clock = clock
         self._claim = client.register_script(CLAIM_DUE)  # the timers' lease, same rule
+
+    def hands(self) -> StaleTables:
+        """The marks of hand messages owing an edit (issue 36), beside this platform's
+        tables: the sorted set ``<this set's name>:hands`` (with its slot ranges), members
+        ``<game id>|<user id>`` (:func:`hand_member`), grace :data:`HAND_GRACE_S`."""
+        return StaleTables(self.client, self.prefix, self.platform, HAND_GRACE_S,
+                           self.clock, self.sets, kind="hands")
 
     async def mark(self, game_id: str, wait_s: float) -> float:
         """Mark the game's table stale, due ``wait_s`` + grace from now (or later, when it
@@ -99,3 +117,9 @@ class StaleTables:
     async def forget(self, game_id: str) -> None:
         """The game closed: no table edit is owed any more."""
         await self.client.zrem(self.home(game_id), game_id)
+
+
+def hand_member(game_id: str, user_id: str) -> str:
+    """The mark of ``user_id``'s hand message of game ``game_id`` (a game id never holds
+    ``|``: :func:`bot.model.new_game_id`)."""
+    return f"{game_id}|{user_id}"

@@ -25,7 +25,7 @@ from adapters import deadline, logcalm
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.commands import failure_text, run_command
 from adapters.delivery.i18n import N_, Texts
-from adapters.delivery.order import Ticket, chat_key, press_key
+from adapters.delivery.order import GAME_COMMANDS, GamePlace, Ticket, chat_key, press_key
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import GameRefs
 from adapters.delivery.stale import StaleTables
@@ -35,7 +35,8 @@ from adapters.discord.commands import GettextTranslator, install
 from adapters.discord.items import ITEMS, item_of, payloads_of
 from adapters.discord.platform import DiscordPlatform, Origin
 from adapters.ops.metrics import answered
-from bot.effects import ChatRef, Effect, HandView, PlayerRef, TableView, number
+from bot.effects import ChatRef, Effect, HandView, PlayerRef, TableView
+from bot.later import FollowUps
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,9 @@ class BuracoClient(discord.AutoShardedClient):
             group_edits=EditCoalescer(gap_s=3.0, per_minute=20, shared=window),
             dm_edits=EditCoalescer(gap_s=0.5, per_minute=120),
             stale=StaleTables(redis, prefix, PLATFORM, sets=timer_sets))
+        self.follow_ups: FollowUps | None = None
+        """The service's follow-ups once :func:`adapters.discord.process.serve` has them
+        delivered here (the coach's reviews, issue 37): waited for at shutdown."""
         self._ticking: asyncio.Task[None] | None = None
         self._halt = asyncio.Event()
 
@@ -146,7 +150,8 @@ class BuracoClient(discord.AutoShardedClient):
     async def shutdown(self) -> None:
         """SIGTERM: finish the tick round and the service calls in progress, deliver what
         is waiting (:func:`adapters.delivery.ticks.wind_down`), close the connection."""
-        await wind_down(self._ticking, self._halt, self.delivery)
+        await wind_down(self._ticking, self._halt, self.delivery,
+                        follow_ups=self.follow_ups)
         await self.close()
 
     # ---- interactions --------------------------------------------------------------
@@ -168,7 +173,7 @@ class BuracoClient(discord.AutoShardedClient):
         await self.press(interaction, payloads, page)
 
     async def _answer_in_time(self, interaction: discord.Interaction[Any], origin: Origin,
-                              pending: Awaitable[list[Effect]], place: Ticket,
+                              pending: Awaitable[list[Effect]], place: Ticket | GamePlace,
                               fresh: bool = False, command: bool = False) -> None:
         """Run the service call in its turn of ``place`` (the interaction's line in
         :attr:`Delivery.order`, taken on arrival: the Telegram handlers' order rule) and
@@ -333,8 +338,11 @@ class BuracoClient(discord.AutoShardedClient):
         """A slash command: the same service call as the Telegram command ``name``."""
         origin = Origin(interaction, dm=dm)  # arrived now: the deferral counts from here
         deadline.arrive(origin.arrived)
-        place = self.delivery.order.ticket(chat_key(str(interaction.channel_id)))
+        ticket = self.delivery.order.ticket(chat_key(str(interaction.channel_id)))
         chat, user = chat_of(interaction), player_of(interaction.user)
+        place: Ticket | GamePlace = ticket  # a command on the game: in its line (issue 36)
+        if name in GAME_COMMANDS and not (name == "entrar" and args):
+            place = GamePlace(self.delivery.order, ticket, lambda: self.service.game_of(chat))
         admin = (name in ("cancelar", "config", "novojogo", "torneio")  # issue 29
                  and interaction.permissions.manage_messages)
         pending = run_command(self.service, name, chat, user, args, admin,
@@ -360,7 +368,7 @@ class BuracoClient(discord.AutoShardedClient):
             for k, payload in enumerate(data):
                 key = f"{PLATFORM}:i:{interaction.id}:{k}"
                 out += await self.service.press(user, payload, is_admin=admin, update=key,
-                                                chat=chat)
+                                                chat=chat, private=chat is None)
             return out
 
         await self._answer_in_time(interaction, origin, presses(), place)
@@ -376,42 +384,3 @@ def _on_message(message: discord.Message | None, custom_id: str) -> bool:
             if getattr(child, "custom_id", None) == custom_id:
                 return True
     return False
-
-
-class ShardSettingError(ValueError):
-    """A bad ``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``: ``template`` is the pt-BR
-    line (a msgid of the ``chat`` domain) and ``params`` its values; ``str()`` is the
-    pt-BR line, :meth:`line` the line in another language."""
-
-    def __init__(self, template: str, **params: str) -> None:
-        self.template, self.params = template, params
-        super().__init__(template.format(**params))
-
-    def line(self, lang: str) -> str:
-        """The line in ``lang`` (pt, en or it)."""
-        return Texts(lang)(self.template, **self.params)
-
-
-def shard_settings(count_text: str | int | None,
-                   ids: str | None) -> tuple[int | None, list[int] | None]:
-    """``DISCORD_SHARD_COUNT`` (a whole number >= 1) and ``DISCORD_SHARD_IDS`` (``"0,1"``,
-    each below the count) as client arguments. Raises :class:`ShardSettingError` (one
-    line naming the variable) when either is not so (start-up prints it, no traceback)."""
-    count: int | None = None
-    if count_text is not None and str(count_text).strip():
-        text = str(count_text).strip()
-        count = number(text)
-        if not count:
-            raise ShardSettingError(N_("DISCORD_SHARD_COUNT inválido ({value}): use um número "
-                                       "inteiro a partir de 1"), value=repr(text))
-    if not ids or not ids.strip():
-        return count, None
-    found = [number(part.strip()) for part in ids.split(",") if part.strip()]
-    shard_ids = [n for n in found if n is not None]
-    if len(shard_ids) != len(found):
-        raise ShardSettingError(N_("DISCORD_SHARD_IDS inválido ({value}): use números "
-                                   "separados por vírgula, ex.: 0,1"), value=repr(ids))
-    if count is None or any(not 0 <= i < count for i in shard_ids):
-        raise ShardSettingError(N_("DISCORD_SHARD_IDS precisa de DISCORD_SHARD_COUNT e de "
-                                   "números menores que ele"))
-    return count, shard_ids

@@ -42,9 +42,9 @@ PERIODS = [app_commands.Choice(name=name, value=name)
            for name in ("semana", "mes", "ano", "sempre", "geral")]
 VISIBILITY = [app_commands.Choice(name=name, value=name) for name in ("publico", "privado")]
 SETTINGS = [app_commands.Choice(name=name, value=name)
-            for name in ("variante", "tempo", "idioma", "mesas")]
+            for name in ("variante", "tempo", "idioma", "mesas", "dicas")]
 SETTING_HELP = N_("O que mudar (só admins)")
-VALUE_HELP = N_("O novo valor, ex.: tranca target=3000, 60, en, admins")
+VALUE_HELP = N_("O novo valor, ex.: tranca target=3000, 60, en, admins, off")
 PERIOD_HELP = N_("Período do ranking")
 PERSON_HELP = N_("De quem é o perfil")
 VISIBILITY_HELP = N_("publico: aparecer no ranking geral; privado: sair dele")

@@ -15,7 +15,8 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from adapters.delivery.ticks import stop_on_signals
-from adapters.discord.app import BuracoClient, shard_settings
+from adapters.discord.app import BuracoClient
+from adapters.discord.shards import shard_settings
 from adapters.web.runtime import web_table
 from bot.settings import checked_address, described
 
@@ -54,7 +55,7 @@ class DiscordTuning(BaseSettings):
 
 def check_tuning() -> None:
     """Read the adapter's settings as a start would: raises pydantic's
-    ``ValidationError`` or :class:`adapters.discord.app.ShardSettingError` for a bad one
+    ``ValidationError`` or :class:`adapters.discord.shards.ShardSettingError` for a bad one
     (``python -m bot`` checks them before it connects to anything)."""
     tuning = DiscordTuning()
     shard_settings(tuning.discord_shard_count, tuning.discord_shard_ids)
@@ -73,15 +74,19 @@ async def _client(settings: Any, store: Any, tick: bool = True) -> BuracoClient:
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
+    from bot.startup import served_platforms
 
     tuning = DiscordTuning()
     point_at(tuning.discord_api_base)
     count, ids = shard_settings(tuning.discord_shard_count, tuning.discord_shard_ids)
-    service = MeteredService(Service(
+    core = Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
         docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
-        queue=RedisQueue(store.client, settings.redis_prefix)))
+        queue=RedisQueue(store.client, settings.redis_prefix),
+        queue_ttl_s=settings.queue_ttl_s)
+    core.served = served_platforms(settings)  # /convidar names only these (issue 35)
+    service = MeteredService(core)
 
     async def lang_of(chat_key: str) -> str:
         return (await store.get_setting(chat_key, "lang")) or "pt"
@@ -108,6 +113,8 @@ async def serve(settings: Any, stop: asyncio.Event | None = None) -> None:
         watch_discord_rate_limits()
         ops = await start_ops(store, settings.metrics_port)
         client = await _client(settings, store)
+        client.follow_ups = client.service.follow_ups  # the coach's reviews (issue 37)
+        client.follow_ups.deliver = client.delivery.deliver
         stop = stop or stop_on_signals()
         async with client, web_table(settings, store, client.service, "dc",
                                      client.delivery.deliver,

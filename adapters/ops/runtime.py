@@ -11,8 +11,10 @@ and 10 full collections in one run). :func:`tune` makes the young generation
 :data:`YOUNG` allocations long (a few MB of cyclic garbage at most before it is
 collected; the press path makes little, its objects are freed by reference counting) and
 moves what start-up made (modules, classes, pydantic's schemas, settings) out of the
-collector's sight (``gc.freeze``): it never becomes garbage, and a full collection no
-longer walks it. Nothing is turned off: cycles are still found and freed.
+collector's sight (``gc.freeze``): it lives as long as the process, and a full collection
+no longer walks it (a frozen object that does become garbage is freed by reference
+counting only, as in any cycle-free code). Nothing is turned off: cycles made after
+start-up are still found and freed.
 """
 
 from __future__ import annotations

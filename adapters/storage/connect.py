@@ -63,6 +63,13 @@ loops, on a backoff that stops at the budget instead of after a count
 (:mod:`adapters.storage.budget`); the budget spans the few seconds a failover takes
 (measured: docs/deploy.md "What a failover costs")."""
 
+TOPOLOGY_REFRESH_S = 0.25
+"""Least seconds between two reloads of a cluster's slot map that errors ask for
+(redis-py's default is 1 s): once a dead primary's replica is promoted, the presses and
+robot moves of its games wait up to this long for a reload that finds it (measured
+before: they resumed 1.2-1.5 s after the promotion, tests/cluster/
+test_failover_isolation.py; issue 36 asks for 1 s). A reload is one ``CLUSTER SLOTS``
+round trip."""
 
 class StoreUnreachable(RedisConnectionError):
     """The store could not be opened: ``setting`` names what to check (``REDIS_URL``,
@@ -187,7 +194,7 @@ def client_for(target: RedisTarget) -> Any:
     if target.mode == "cluster":
         return _observe_cluster(RedisCluster.from_url(
             target.url or "", decode_responses=True, max_connections=MAX_CONNECTIONS,
-            **_failover_options()))
+            topology_refresh_min_interval=TOPOLOGY_REFRESH_S, **_failover_options()))
     if target.mode == "sentinel":
         return _sentinel_client(target)
     if target.url is None:

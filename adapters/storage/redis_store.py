@@ -12,18 +12,18 @@ The deadlines live in :class:`adapters.storage.timers.TimerSets`.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import NoScriptError
 
 from adapters.storage import scripts
+from adapters.storage.chat_data import ChatData, readable, text
 from adapters.storage.feed import Announcements
 from adapters.storage.keys import DEFAULT_PREFIX, StoreKeys
 from adapters.storage.layout import Layout
@@ -35,18 +35,10 @@ if TYPE_CHECKING:
     from bot.ports import GameStore
 
 log = logging.getLogger(__name__)
-RankingRow = tuple[str, str, int, int, int]
 SEEN_KEPT = 64
 """Applied update keys kept per game (issue 12, defect 8): a platform redelivers an
 update within minutes, long before 64 later changes of that game; every press also
 carries a version or an explicit result, so an older one is refused anyway."""
-
-
-def _text(value: bytes | str | None) -> str | None:
-    """A reply as text (clients made with ``decode_responses=True`` already give str)."""
-    if isinstance(value, bytes):
-        return value.decode()
-    return value
 
 
 def _tag(state: str) -> str:
@@ -55,29 +47,13 @@ def _tag(state: str) -> str:
     return hashlib.blake2b(state.encode(), digest_size=8).hexdigest()
 
 
-@contextlib.contextmanager
-def _readable() -> Iterator[None]:
-    """Turn a game key that cannot be read as one of ours (a key of the wrong Redis type,
-    ``WRONGTYPE``, a version that is no number) into :class:`CorruptGame`, which every
-    caller already treats as a damaged game (logged by kind, skipped, the person told);
-    other server errors pass unchanged."""
-    try:
-        yield
-    except ResponseError as err:
-        if "WRONGTYPE" not in str(err):
-            raise
-        raise CorruptGame("WrongType") from None
-    except ValueError:
-        raise CorruptGame("BadVersion") from None
-
-
 def _check_ttl(ttl_s: int) -> None:
     """Refuse an expiry that Redis would treat as "delete now" or reject."""
     if ttl_s < 1:
         raise ValueError(f"ttl_s must be a whole number of seconds >= 1, got {ttl_s!r}")
 
 
-class RedisStore(Announcements):
+class RedisStore(ChatData, Announcements):
     """Game store on one Redis database, a Redis Cluster or a Sentinel-watched primary;
     every method is one round trip or a transaction.
 
@@ -128,12 +104,13 @@ class RedisStore(Announcements):
 
     async def load_game(self, game_id: str) -> tuple[int, str] | None:
         """``(version, state)`` of the game, or None when it does not exist (or expired).
-        Raises :class:`CorruptGame` when its key cannot be read (:func:`_readable`)."""
-        with _readable():
+        Raises :class:`CorruptGame` when its key cannot be read
+        (:func:`adapters.storage.chat_data.readable`)."""
+        with readable():
             version, state = await self.client.hmget(self.keys.state(game_id), ["v", "s"])
             if version is None or state is None:
                 return None
-            return int(version), str(_text(state))
+            return int(version), str(text(state))
 
     async def save_game(self, game_id: str, expected_version: int, state: str, ttl_s: int,
                         update: str | None = None, now_ts: float = 0.0,
@@ -163,7 +140,7 @@ class RedisStore(Announcements):
                                  self.keys.versions(game_id),
                                  "SPUBLISH" if self.cluster else "PUBLISH"]
         if deadline is None:
-            with _readable():
+            with readable():
                 return int(await self._save(keys=keys, args=args)) == 1
         if not math.isfinite(deadline):
             raise ValueError(f"deadline must be a finite Unix time, got {deadline!r}")
@@ -174,7 +151,7 @@ class RedisStore(Announcements):
         if isinstance(written, NoScriptError):  # a new or flushed server: load it, once
             written = await self._save(keys=keys, args=args)
         elif isinstance(written, Exception):
-            with _readable():
+            with readable():
                 raise written
         return int(written) == 1
 
@@ -190,8 +167,8 @@ class RedisStore(Announcements):
         game it can reach, and its next ``/novojogo`` replaces the key (:meth:`bind_chat`)."""
         try:
             await self._adopt_chat(chat_key)
-            with _readable():
-                return _text(await self.client.get(self.keys.chat(chat_key)))
+            with readable():
+                return text(await self.client.get(self.keys.chat(chat_key)))
         except CorruptGame as err:
             log.error("chat %s: game binding unreadable (%s)", chat_key, type(err).__name__)
             return None
@@ -227,8 +204,8 @@ class RedisStore(Announcements):
         """The game invitation ``code`` seats at, or None; a key that cannot be read
         (another Redis type) is logged and reads as None."""
         try:
-            with _readable():
-                return _text(await self.client.get(self.keys.invite(code)))
+            with readable():
+                return text(await self.client.get(self.keys.invite(code)))
         except CorruptGame as err:
             log.error("invitation unreadable (%s)", type(err).__name__)
             return None
@@ -266,11 +243,11 @@ class RedisStore(Announcements):
         round trip (one script: both keys are in the game's slot). The marker itself is
         written only by the :meth:`save_game` that applies the update."""
         keys = [self.keys.state(game_id), self.keys.applied(game_id)]
-        with _readable():
+        with readable():
             applied, version, state = await self._load(keys=keys, args=[update])
             if version is None or state is None:
                 return applied == 1, None
-            return applied == 1, (int(version), str(_text(state)))
+            return applied == 1, (int(version), str(text(state)))
 
     # -- timers ---------------------------------------------------------------------
 
@@ -325,7 +302,7 @@ class RedisStore(Announcements):
         where: dict[str, Any] = {"target_nodes": "primaries"} if self.cluster else {}
         async for key in self.client.scan_iter(match=self.keys.state_pattern(), count=count,
                                                **where):
-            name = str(_text(key))
+            name = str(text(key))
             yield name[len(head):name.rindex("}:state")]
 
     # -- records --------------------------------------------------------------------
@@ -337,106 +314,8 @@ class RedisStore(Announcements):
     async def load_record(self, game_id: str) -> str | None:
         """The game's record JSON, or None; :class:`CorruptGame` when its key cannot be
         read."""
-        with _readable():
-            return _text(await self.client.get(self.keys.record(game_id)))
-
-    # -- ranking and settings -------------------------------------------------------
-
-    async def add_result(
-        self, chat_key: str, player_key: str, name: str, won: bool, points: int
-    ) -> None:
-        """Add one finished match to the chat's ranking for one player, in one MULTI.
-
-        The player's shown name becomes ``name``; matches +1, wins +1 if ``won``,
-        points + ``points`` (may be negative).
-        """
-        key = self.keys.ranking(chat_key)
-        await self._adopt_ranking(chat_key)
-        async with self.client.pipeline(transaction=True) as pipe:
-            pipe.hset(key, f"n:{player_key}", name)
-            pipe.hincrby(key, f"m:{player_key}", 1)
-            pipe.hincrby(key, f"w:{player_key}", 1 if won else 0)
-            pipe.hincrby(key, f"p:{player_key}", points)
-            await pipe.execute()
-
-    async def add_results(self, chat_key: str, game_id: str,
-                          rows: list[tuple[str, str, bool, int]]) -> bool:
-        """Count one finished match ``game_id`` in the chat's ranking, once: ``rows`` are
-        ``(player_key, name, won, points)``. True when counted now, False when this game
-        was counted before (a redone follow-up, issue 12 defect 5b). One Lua step.
-        A ranking key of another Redis type (damaged) is logged and left as it is, and
-        the match is not counted (False): the game's other follow-ups go on, so its chat
-        is freed instead of failing at each try."""
-        args: list[str | int] = [game_id]
-        for player_key, name, won, points in rows:
-            args += [player_key, name, int(won), points]
-        try:
-            await self._adopt_ranking(chat_key)
-            with _readable():
-                done = await self._results(keys=[self.keys.ranking(chat_key)], args=args)
-        except CorruptGame as err:
-            log.error("chat %s: ranking unreadable (%s): game %s not counted", chat_key,
-                      type(err).__name__, game_id)
-            return False
-        return int(done) == 1
-
-    async def ranking(self, chat_key: str) -> list[RankingRow]:
-        """The chat's rows ``(player_key, name, matches, wins, points)``, best first:
-        more wins, then more points, then fewer matches, then player key;
-        :class:`CorruptGame` when the ranking key cannot be read."""
-        with _readable():
-            await self._adopt_ranking(chat_key)
-            fields = await self.client.hgetall(self.keys.ranking(chat_key))
-            return _ranking_rows({str(_text(k)): str(_text(v)) for k, v in fields.items()})
-
-    async def get_setting(self, chat_key: str, name: str) -> str | None:
-        """A per-chat setting such as the language (``"lang"``), or None. A settings key
-        that cannot be read (another Redis type) is logged and reads as unset."""
-        try:
-            with _readable():
-                await self._adopt_settings(chat_key)
-                return _text(await self.client.hget(self.keys.settings(chat_key), name))
-        except CorruptGame as err:
-            log.error("chat %s: settings unreadable (%s)", chat_key, type(err).__name__)
-            return None
-
-    async def set_setting(self, chat_key: str, name: str, value: str) -> None:
-        """Store a per-chat setting (no expiry); a settings key of another Redis type
-        (damaged, read as unset) is replaced by one holding this setting."""
-        await self._adopt_settings(chat_key)
-        await self._set_setting(keys=[self.keys.settings(chat_key)], args=[name, value])
-
-    async def _adopt_ranking(self, chat_key: str) -> None:
-        """Before the first layout pass: the chat's ranking as the old layout kept it."""
-        await self.layout.adopt(self.layout.old.ranking(chat_key),
-                                self.keys.ranking(chat_key), "ranking")
-
-    async def _adopt_settings(self, chat_key: str) -> None:
-        """Before the first layout pass: the chat's settings as the old layout kept them."""
-        await self.layout.adopt(self.layout.old.settings(chat_key),
-                                self.keys.settings(chat_key), "fields")
-
-
-def _ranking_rows(fields: dict[str, str]) -> list[RankingRow]:
-    """Turn the ranking hash (``n:``/``m:``/``w:``/``p:`` + player key) into sorted rows."""
-    players: dict[str, dict[str, str]] = {}
-    for field, value in fields.items():
-        kind, _, player_key = field.partition(":")
-        if kind == "g":  # a game already counted (add_results), not a player
-            continue
-        players.setdefault(player_key, {})[kind] = value
-    rows = [
-        (
-            player,
-            data.get("n", player),
-            int(data.get("m", 0)),
-            int(data.get("w", 0)),
-            int(data.get("p", 0)),
-        )
-        for player, data in players.items()
-    ]
-    rows.sort(key=lambda row: (-row[3], -row[4], row[2], row[0]))
-    return rows
+        with readable():
+            return text(await self.client.get(self.keys.record(game_id)))
 
 
 if TYPE_CHECKING:

@@ -197,14 +197,18 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     from adapters.storage.season import RedisSeason
     from bot import SystemClock
     from bot.service import Service
+    from bot.startup import served_platforms
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry the token
     store = await open_settings_store(settings)
-    service = MeteredService(Service(
+    core = Service(
         store, SystemClock(), turn_timer_s=settings.turn_timer_s, ai_pace_s=settings.ai_pace_s,
         compress=settings.state_codec, season=RedisSeason.beside(store),
         docs_url=settings.docs_url, invite_ttl_s=settings.invite_ttl_s,
-        queue=RedisQueue(store.client, settings.redis_prefix)))
+        queue=RedisQueue(store.client, settings.redis_prefix),
+        queue_ttl_s=settings.queue_ttl_s)
+    core.served = served_platforms(settings)  # /convidar names only these (issue 35)
+    service = MeteredService(core)
     ops = None  # started in the try: a port in use still closes the store
 
     async def lang_of(chat_key: str) -> str:
@@ -212,6 +216,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
 
     refs = MessageRefs(store.client, settings.redis_prefix, layout=store.layout)
     application, handlers = build_application(settings, service, refs, lang_of)
+    service.follow_ups.deliver = handlers.outbox.deliver  # the coach's reviews (issue 37)
     pending_from(application.update_queue.qsize)  # the operator's intake lag (issue 36)
     stop = stop or stop_on_signals()
     updates = [Update.MESSAGE, Update.CALLBACK_QUERY]
@@ -248,7 +253,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 else:
                     await application.updater.stop()
                 began = time.monotonic()
-                await wind_down(ticking, halt, handlers.outbox)  # finish what runs
+                await wind_down(ticking, halt, handlers.outbox,  # finish what runs
+                                follow_ups=service.follow_ups)
                 if hook is not None:  # answer what was handled, then close
                     await hook.stop(STOP_WAIT_S)
                 log.info("stopping: updates in hand finished in %.1f s",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from adapters.delivery.commands import (
     failure_text,
     run_command,
 )
+from adapters.delivery.order import GAME_COMMANDS, GamePlace, Ticket
 from adapters.delivery.outbox import Staged
 from adapters.ops.metrics import answered
 from adapters.telegram import render
@@ -147,17 +148,22 @@ class Handlers:
         return chat_of(chat, original)
 
     async def call(self, pending: Awaitable[list[Effect]], update: Update,
-                   fresh: bool = False) -> Staged:
+                   fresh: bool = False,
+                   game_of: Callable[[], Awaitable[str | None]] | None = None) -> Staged:
         """Run one service call in its turn of the update's line (the place
         :class:`adapters.telegram.order.UpdateOrder` took when ``update`` arrived, or a
         new one at the end of its line, :func:`adapters.telegram.order.order_key`) and
         stage its table and hand views in that turn, so the views of one game reach the
         coalescers in the order its presses arrived (``fresh``: the person asked for
-        their hand, send it anew). The place is given up when the views are staged."""
+        their hand, send it anew). The place is given up when the views are staged.
+        ``game_of``: the call acts on the chat's game, which it names: the call runs in
+        that game's line (:class:`adapters.delivery.order.GamePlace`)."""
         key = order_key(update)
-        place = PLACE.get()
-        if place is None or place.used or place.key != key:
-            place = self.outbox.order.ticket(key)
+        ticket = PLACE.get()
+        if ticket is None or ticket.used or ticket.key != key:
+            ticket = self.outbox.order.ticket(key)
+        place: Ticket | GamePlace = ticket if game_of is None else GamePlace(
+            self.outbox.order, ticket, game_of)
         async with place:
             return self.outbox.stage(list(await pending), fresh=fresh)
 
@@ -224,9 +230,11 @@ class Handlers:
             await api("sendMessage", lambda: message.reply_text(_(ADMIN_UNKNOWN,
                                                                   again=again)))
             return
+        on_game = name in GAME_COMMANDS and not (name == "entrar" and args)
         effects, sent_hand = await self.call(run_command(
             self.service, name, chat, user, args, admin, update_key(update)), update,
-            fresh=name == "mao")
+            fresh=name == "mao", game_of=(lambda: self.service.game_of(chat)) if on_game
+            else None)
         await self.outbox.deliver(effects, origin)
         if (name == "mao" and sent_hand and not private
                 and await self.outbox.dm_known(user.user_id)):
@@ -304,9 +312,11 @@ class Handlers:
                                              if parts and parts[2] == CANCEL
                                              else "/cancelar"))
             else:
+                private = (query.message is not None
+                           and query.message.chat.type == ChatType.PRIVATE)
                 effects = origin.absorb((await self.call(self.service.press(
-                    user, data, is_admin=admin, update=update_key(update), chat=chat),
-                    update)).rest)
+                    user, data, is_admin=admin, update=update_key(update), chat=chat,
+                    private=private), update)).rest)
             if parts is not None and parts[2] in OPENS_DM and (
                     not origin.replies if parts[2] == "h"
                     else not await self.outbox.dm_known(user.user_id)):

@@ -4,10 +4,11 @@ and ``/revisao``, a person's costliest decisions of a finished deal.
 Both read a seat's :class:`~engine.view.SeatView` and nothing else: the hint is
 ``dificil``'s choice (:func:`engine.ai.dificil.choose`, which samples the hidden cards
 consistently with what the view shows, :mod:`engine.ai.determinize`) drawn with a
-random generator seeded from the view itself (:func:`view_seed`), so two deals that
-differ only in cards the seat cannot see give the same hint, and pressing twice gives
-the same answer. The reason is a code with parameters (:func:`explain`); the bot words
-it in the person's language (``bot/coach.py``).
+random generator seeded from the view itself (:func:`view_seed`) and a fixed number of
+samples (:data:`HINT_SAMPLES`, never cut by the clock), so two deals that differ only
+in cards the seat cannot see give the same hint, and pressing twice gives the same
+answer, however busy the machine. The reason is a code with parameters
+(:func:`explain`); the bot words it in the person's language (``bot/coach.py``).
 
 A decision's cost (:func:`decision_cost`) is the robot's estimate, in deal points, of
 how much worse the person's move left their side than the move the robot prefers
@@ -15,17 +16,26 @@ among its alternatives (``dificil``'s candidates plus the person's own), on the 
 sampled deals and the same rollouts (``normal`` plays every seat for
 :data:`engine.ai.dificil.ROUNDS` rounds, then :func:`engine.ai.evaluate.expected_lead`).
 :func:`review` replays a finished deal's record and costs each move of one seat, made
-from the view that seat had then, within a CPU budget (``bench/coach.py`` measures it).
+from the view that seat had then, within a CPU budget (``bench/coach.py`` measures it),
+and names its costliest *lessons*: repeats of one kind of decision are one
+(:func:`lessons`).
+
+A cost is a mean of paired differences of one deal's points (never summed over samples
+or counted over the match), and can be thousands: a pile left to grow to 70-80 cards
+is worth a going-out with several canastras to whoever takes it (about +1500 to the
+taker, -1300 when the other side takes it next, on the real cards of such a deal:
+tests/test_coach_words.py), although a deal where neither side took it ends near zero.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from engine.actions import Action
@@ -41,15 +51,19 @@ from engine.rules import Rules
 from engine.state import DealState, deal_cards
 from engine.view import SeatView, can_take_pile, rollout_view, view_for
 
-HINT_SAMPLES: Final = 24
-"""Sampled deals a hint plays at most (fewer when :data:`HINT_BUDGET_S` runs out)."""
-HINT_BUDGET_S: Final = 1.0
-"""Seconds a hint thinks at most (``dificil``'s default budget per move)."""
+HINT_SAMPLES: Final = 48
+"""Sampled deals a hint plays: a fixed amount of search, never cut by the clock, so a
+view gives the same hint on a quiet machine and a busy one (fewer only when
+``dificil``'s racing has dropped every alternative, which depends on the samples
+alone). About 0.05-0.25 s of CPU on average, 0.45 s at most, pure Python
+(bench/coach.py, bench/README.md "The coach")."""
 REVIEW_BUDGET_S: Final = 2.5
 """CPU seconds :func:`review` spends on one deal (issue 37: at most 3 s per deal)."""
 REVIEW_MIN_SAMPLES: Final = 2
 REVIEW_MAX_SAMPLES: Final = 12
 COSTLIEST: Final = 3
+CANASTRA: Final = 7
+"""Cards of a canastra (RULES §2 "canastra"; ``Meld.is_canastra``)."""
 MIN_COST: Final = 1.0
 """Points below which a decision is not named as a mistake (noise of the estimate)."""
 
@@ -65,10 +79,12 @@ class Hint:
 
 
 REASONS: Final = ("out", "canastra", "shed", "take_pile", "draw", "draw_only", "safe",
-                  "least_risk", "three", "redraw")
+                  "least_risk", "three", "redraw", "discard")
 """Reason codes of :func:`explain`: going out; closing a canastra; laying cards down;
 taking the pile; drawing rather than taking; drawing (the only draw); a discard that no
-other side can use; the least risky discard; laying a red 3 or a Dólar; redrawing."""
+meld of another side on the table takes (and no card it is known to hold matches); the
+least risky discard; laying a red 3 or a Dólar; redrawing; a discard while no other side
+has a meld on the table (no reason worth a clause: the seat sees no more)."""
 
 
 def view_seed(view: SeatView) -> int:
@@ -94,19 +110,21 @@ def view_seed(view: SeatView) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def hint(view: SeatView, samples: int = HINT_SAMPLES, budget_s: float = HINT_BUDGET_S) -> Hint:
-    """``dificil``'s move for ``view.seat`` now and the reason for it.
+def hint(view: SeatView, samples: int = HINT_SAMPLES) -> Hint:
+    """``dificil``'s move for ``view.seat`` now and the reason for it, from ``samples``
+    sampled deals (:func:`engine.ai.dificil.choose` with no time limit).
 
     Reads only ``view`` (the seat's :func:`~engine.view.view_for`); deterministic for
-    one view while the ``samples`` fit in ``budget_s`` seconds. Raises ``TypeError``
-    for anything but a ``SeatView`` and ``IllegalAction("not_your_turn")`` when it is
-    not this seat's turn."""
+    one view (the random generator is seeded from it and the search is a fixed amount
+    of work, however long it takes). Raises ``TypeError`` for anything but a
+    ``SeatView`` and ``IllegalAction("not_your_turn")`` when it is not this seat's
+    turn."""
     if not isinstance(view, SeatView):
         raise TypeError(f"the coach takes a SeatView (view_for), not {type(view).__name__}")
     if not view.my_turn:
         raise IllegalAction("not_your_turn", "não é a vez deste assento")
     rng = random.Random(view_seed(view))
-    action = dificil.choose(view, budget_s, rng, max_samples=samples)
+    action = dificil.choose(view, math.inf, rng, max_samples=samples)
     why, params = explain(view, action)
     return Hint(action, why, params)
 
@@ -134,6 +152,8 @@ def explain(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
         return "least_risk", {"card": ""}
     if _useful_to_others(view, card):
         return "least_risk", {"card": card.code}
+    if not any(melds for side, melds in enumerate(view.melds) if side != view.side):
+        return "discard", {"card": card.code}  # nothing on the table to check it against
     return "safe", {"card": card.code}
 
 
@@ -144,13 +164,12 @@ def _lay_reason(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
     if left <= 0:
         return "out", {"n": len(laid)}
     own = view.melds[view.side]
-    near = [i for i, _ in action.extensions] + ([action.meld] if action.meld is not None else [])
-    grown = [len(own[i]) + len(cs) for i, cs in action.extensions if 0 <= i < len(own)]
-    if action.do == "extend" and action.meld is not None and 0 <= action.meld < len(own):
-        grown.append(len(own[action.meld]) + len(action.cards))
-    was = [own[i].is_canastra for i in near if i is not None and 0 <= i < len(own)]
-    closes = any(g >= 7 for g in grown) and not all(was)
-    closes = closes or any(len(m) >= 7 for m in action.melds)
+    grown = list(action.extensions)
+    if action.do == "extend" and action.meld is not None:
+        grown.append((action.meld, action.cards))
+    closes = any(len(m) >= CANASTRA for m in action.melds) or any(
+        0 <= i < len(own) and not own[i].is_canastra and len(own[i]) + len(cs) >= CANASTRA
+        for i, cs in grown)
     if closes:
         return "canastra", {"n": len(laid)}
     return "shed", {"n": len(laid), "left": left}
@@ -176,7 +195,9 @@ def _useful_to_others(view: SeatView, card: Card) -> bool:
 class Cost:
     """One decision of a seat: ``index`` of the action in the deal's record,
     ``played`` the person's move, ``better`` the robot's preferred one and ``points``
-    what the robot estimates the person's move cost (>= 0), ``turn`` the deal's turn."""
+    what the robot estimates the person's move cost (>= 0), ``turn`` the deal's turn;
+    ``turns``: the turns of every costly decision of the same kind in the deal (this
+    one's included, in order; see :func:`review`), empty when it is the only one."""
 
     index: int
     turn: int
@@ -185,6 +206,33 @@ class Cost:
     points: float
     why: str = ""
     params: dict[str, Any] = field(default_factory=dict)
+    turns: tuple[int, ...] = ()
+
+    @property
+    def kind(self) -> tuple[str, str, str]:
+        """The lesson this decision teaches: the person's kind of move, the robot's
+        and the reason (``("draw", "take_pile", "take_pile")``: drew where the robot
+        takes the pile)."""
+        return self.played.do, self.better.do, self.why
+
+
+def lessons(costs: Sequence[Cost], top: int = COSTLIEST) -> list[Cost]:
+    """The ``top`` costliest *different* lessons among ``costs``, costliest first: the
+    decisions of one :attr:`Cost.kind` (say, drawing on rounds 38, 39 and 40 where the
+    robot takes the pile) are one lesson, named by its costliest decision with its
+    points (never their sum: a chance missed again is the same chance, not three) and
+    the turns of them all in :attr:`Cost.turns`. A player asks "what should I have
+    done differently", and three lines that repeat one mistake answer it once."""
+    groups: dict[tuple[str, str, str], list[Cost]] = {}
+    for cost in costs:
+        groups.setdefault(cost.kind, []).append(cost)
+    out: list[Cost] = []
+    for same in groups.values():
+        worst = max(same, key=lambda c: c.points)
+        turns = tuple(sorted(c.turn for c in same)) if len(same) > 1 else ()
+        out.append(replace(worst, turns=turns))
+    out.sort(key=lambda c: -c.points)
+    return out[:top]
 
 
 def _playout(state: DealState, action: Action, side: int, seed: int) -> float:
@@ -217,7 +265,10 @@ def decision_cost(view: SeatView, played: Action, rng: random.Random,
     """The robot's preferred move in ``view`` and what ``played`` cost against it, in
     points (>= 0): both are played on the same sampled deals with the same rollouts
     (common random numbers); the preferred move is the best on average among
-    ``dificil``'s candidates and ``played``. ``deadline`` (``time.process_time()``
+    ``dificil``'s candidates and ``played``, and costs count only when it beats
+    ``played`` by more than :data:`engine.ai.dificil.CONFIDENCE` standard errors of the
+    paired differences (else ``played`` and 0: the best of several noisy means is
+    flattered by the noise). ``deadline`` (``time.process_time()``
     seconds) stops sampling after ``samples[0]`` samples; ``samples[1]`` at most.
     Reads only ``view``."""
     cands = dificil.candidates(view, rng)
@@ -239,20 +290,27 @@ def decision_cost(view: SeatView, played: Action, rng: random.Random,
         n += 1
     means = [statistics.fmean(d) for d in diffs]
     best = max(range(len(cands)), key=means.__getitem__)
-    return cands[best], max(0.0, means[best])
+    if best == mine or n < 2:
+        return played, 0.0
+    mean, se = dificil.mean_se(diffs[best])
+    if mean <= dificil.CONFIDENCE * se:  # not clearly better on these samples: no cost
+        return played, 0.0
+    return cands[best], mean
 
 
 def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
            budget_s: float = REVIEW_BUDGET_S, top: int = COSTLIEST,
            samples: tuple[int, int] = (REVIEW_MIN_SAMPLES, REVIEW_MAX_SAMPLES)) -> list[Cost]:
-    """The ``top`` costliest decisions of ``seat`` in a finished deal, costliest first.
+    """The ``top`` costliest lessons of ``seat`` in a finished deal, costliest first:
+    decisions of the same kind are one lesson (:func:`lessons`).
 
     ``deal``: the deal's record (``first``, ``scores``, ``deck``, ``actions``,
     ``reshuffle``; docs/record-format.md). Each action of ``seat`` is judged from the
     view the seat had just before it (:func:`engine.view.view_for`), a move equal to
     the robot's first choice (``normal`` with the tuned weights) counting as free, the
     others by :func:`decision_cost`; the CPU time (``time.process_time``) is shared
-    evenly among those, about ``budget_s`` in all (``samples``: at least and at most
+    evenly among those, about ``budget_s`` in all, and the decisions still waiting when
+    it is spent are left out (``samples``: at least and at most
     per decision, as :func:`decision_cost`; with a budget that lasts, the review is
     the same every time). Decisions costing less than
     :data:`MIN_COST` points are left out. Raises ``IllegalAction`` when the record does
@@ -276,12 +334,13 @@ def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
     costs: list[Cost] = []
     for k, (index, turn, view, action) in enumerate(todo):
         spent = time.process_time() - start
-        share = max(0.0, budget_s - spent) / (len(todo) - k)
+        if spent >= budget_s:
+            break  # out of time: the decisions left are not costed (the budget holds)
+        share = (budget_s - spent) / (len(todo) - k)
         better, points = decision_cost(view, action, rng, time.process_time() + share,
                                        samples)
         if points >= MIN_COST and better != action:
             why, params = explain(view, better)
             costs.append(Cost(index, turn, action, better, points, why, params))
-    costs.sort(key=lambda c: -c.points)
-    return costs[:top]
+    return lessons(costs, top)
 

@@ -125,9 +125,13 @@ def test_a_whole_deal_at_360x640_every_action_in_view_hand_and_counts_as_the_cha
                                                           "x.textContent)")]
     assert shown == [t.strip() for t in lines]
     assert any(t.startswith("Na mão de Bia: ") for t in shown)
-    assert web.actions(page) == ["n"]
+    assert web.actions(page) == ["rv", "n"]  # the deal's review (issue 37), the next deal
     web.assert_fits(page)
     chromium.screenshot(page, "table-between-360x640")
+    page.click('#actions button[data-action="rv"]')  # the review: thought, sent privately
+    page.wait_for_function(  # (up to 2.5 s of CPU: a busy machine takes longer)
+        "() => document.getElementById('toast').textContent.trim() === "
+        "'Mandei no seu privado.'", timeout=60_000)
     assert_secret(wire, 0, replay)
     holder_sees_the_whole_result(server, new_page, gid, "between")
 
@@ -199,10 +203,13 @@ def test_a_14_card_pile_and_a_22_card_hand_fit_360_px(server: InProcess,
                            timeout=5_000)
     assert len(web.hand_codes(page)) == 22
     assert page.eval_on_selector_all("#pile .card", "c => c.length") == 14
-    web.assert_fits(page)
+    web.assert_fits(page)  # the hand's "Dica" (issue 37) too, with the moves in view
     box = page.eval_on_selector("#pile", "p => p.getBoundingClientRect().right")
     assert box <= 360
     chromium.screenshot(page, "table-full-360x640")
+    web.tap(page, '#hint-box button[data-action="dc"]')  # the hint, as a toast
+    assert web.toast(page).startswith("Dica: ")
+    chromium.screenshot(page, "table-hint-360x640")
 
 
 def test_the_lobby_is_played_from_the_page_robot_and_start(server: InProcess,

@@ -152,7 +152,7 @@ LAYOUT = """() => {
     out.result = {height: Math.round(result.getBoundingClientRect().bottom + board.scrollTop
                                      - board.getBoundingClientRect().top),
                   room: board.clientHeight};
-  for (const b of document.querySelectorAll('#actions button')) {
+  for (const b of document.querySelectorAll('#actions button, #hint-box button')) {
     const r = b.getBoundingClientRect();
     if (r.top < 0 || r.bottom > vh || r.left < 0 || r.right > vw)
       out.outside.push(`${b.textContent} ${Math.round(r.top)}-${Math.round(r.bottom)}`);
@@ -168,10 +168,10 @@ LAYOUT = """() => {
 
 
 def assert_fits(page: Any) -> None:
-    """Every action button inside the viewport, nothing wider or taller than it, every
-    tap target at least 44x44 CSS px; on a phone no block of the page's column over
-    another (:data:`LAYOUT`); a deal's or match's result whole in view without scrolling
-    its area."""
+    """Every action button (and the hand's "Dica") inside the viewport, nothing wider or
+    taller than it, every tap target at least 44x44 CSS px; on a phone no block of the
+    page's column over another (:data:`LAYOUT`); a deal's or match's result whole in
+    view without scrolling its area."""
     got = page.evaluate(LAYOUT)
     assert got["outside"] == [] and got["small"] == [] and got["overlap"] == [], got
     assert got["wide"] <= 0 and got["tall"] <= 0, got

@@ -5,7 +5,10 @@ directory and stops every one it started (by its own process handle) at :meth:`c
 
 * :meth:`Servers.cluster`: 3 primaries with a replica each, made with
   ``redis-cli --cluster create ... --cluster-replicas 1 --cluster-yes``
-  (``cluster-node-timeout`` 1.5 s, so a killed primary's replica takes over in seconds);
+  (``cluster-node-timeout`` 1.5 s, so a killed primary's replica takes over in seconds;
+  ``cluster-require-full-coverage no``, as docs/deploy.md asks: with Redis's default
+  every node refuses every command, ``CLUSTERDOWN``, from the moment the dead primary
+  is marked failed until its replica is promoted, and every game pauses);
 * :meth:`Servers.sentinel`: a primary, its replica and 3 ``redis-server --sentinel``
   processes watching it (down after 1 s);
 * :meth:`Servers.single`: one plain Redis (the load tests' control plane: request
@@ -161,7 +164,7 @@ class Servers:
     def cluster_args() -> list[str]:
         return ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                 "--cluster-node-timeout", "1500", "--cluster-replica-validity-factor", "0",
-                "--appendonly", "no"]
+                "--cluster-require-full-coverage", "no", "--appendonly", "no"]
 
     def wait_cluster_ok(self, ports: list[int], timeout: float = 60.0) -> None:
         """Until every live node of ``ports`` says ``cluster_state:ok`` and agrees on

@@ -62,7 +62,7 @@ async def test_verificar_checks_the_last_game_and_names_a_tampered_card(
             f"Conferência do embaralhamento do jogo {GID}:",
             f"Mão 1: OK (compromisso {short[0]}…, semente conferida).",
             f"Mão 2: OK (compromisso {short[1]}…, semente conferida).",
-            "Resultado: OK, todas as 2 mãos conferem com as sementes.",
+            "Resultado: OK, 2 mãos verificadas, todas conferem com as sementes.",
             "Para conferir sem o bot: /exportar e python3 verify_deal.py <arquivo> "
             "(tools/verify_deal.py, só Python)."]
         deck = record["deals"][1]["deck"]
@@ -77,5 +77,5 @@ async def test_verificar_checks_the_last_game_and_names_a_tampered_card(
         dealt = 2 * 11  # two hands, no morto in buraco: the stock starts at position 23
         assert lines[4].startswith(f"  posição {last + 1} do baralho (monte, carta "
                                    f"{last - dealt + 1} a partir do topo): o registro tem ")
-        assert lines[5] == "Resultado: 1 de 2 mãos não conferem."
+        assert lines[5] == "Resultado: 1 de 2 mãos não confere."
         assert "Traceback" not in log.read_text()

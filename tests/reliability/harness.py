@@ -483,7 +483,9 @@ class Table:
 
         try:
             got = await self.c.store.hmget(self.c.keys.state(self.gid), ["v", "s"])
-        except redis.exceptions.RedisError:  # the Redis under test fails over: look later
+        except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException):
+            # the Redis under test fails over (a cluster client may find no node for a
+            # moment): look later
             return False
         return got[1] is None or decode(got[1]).status == "over"
 

@@ -305,8 +305,12 @@ window.BuracoDraw = (function () {
     const actions = $("actions");
     actions.replaceChildren();
     // adding to a meld is a tap on the meld itself (it says "Juntar ao jogo N"); the
-    // lobby's other variants sit under their descriptions, in the scrolling area
-    const own = view.hand ? view.hand.actions.filter((a) => a.code !== "e") : [];
+    // lobby's other variants sit under their descriptions, in the scrolling area; the
+    // coach's "Dica" (issue 37) sits in the hand's head, so the moves keep their room
+    const mine = view.hand ? view.hand.actions : [];
+    const own = mine.filter((a) => a.code !== "e" && a.code !== "dc");
+    $("hint-box").replaceChildren(
+      ...mine.filter((a) => a.code === "dc").map((a) => actionButton(a, press)));
     const table = view.table_actions || [];
     const all = [...own, ...table.filter((a) => a.code !== "v")];
     const picks = $("picks");

@@ -19,7 +19,6 @@ from bot.effects import ChatRef, Effect, PlayerRef, Reply, Say, TableView, numbe
 from bot.i18n import N_, Translator
 from bot.model import CorruptGame, Game, Seat, encode, new_game_id
 from bot.outcome import Refusal
-from bot.runner import GameRunner
 from bot.season import config
 from bot.season.tournament import flow, picture, texts
 from bot.season.tournament.followup import (
@@ -35,6 +34,7 @@ from bot.season.tournament.followup import (
     unposted,
 )
 from bot.season.tournament.model import Tournament
+from bot.ticking import TimerCalls
 
 log = logging.getLogger(__name__)
 RETRY_S = 60.0
@@ -48,7 +48,7 @@ BUSY = N_("Há outro jogo aberto neste grupo: a partida do torneio começa quand
           "acabar (ou for cancelado com /cancelar).")
 
 
-class TournamentCalls(GameRunner):
+class TournamentCalls(TimerCalls):
     """``/torneio`` and its buttons over :attr:`season` (see the module docstring)."""
 
     async def tournament(self, chat: ChatRef, user: PlayerRef, args: str = "",
