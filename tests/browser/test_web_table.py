@@ -129,6 +129,10 @@ def test_a_whole_deal_at_360x640_every_action_in_view_hand_and_counts_as_the_cha
     assert web.actions(page) == ["rv", "n"]  # the deal's review (issue 37), the next deal
     web.assert_fits(page)
     chromium.screenshot(page, "table-between-360x640")
+    page.click('#actions button[data-action="rv"]')  # the review: thought, sent privately
+    page.wait_for_function(  # (up to 2.5 s of CPU: a busy machine takes longer)
+        "() => document.getElementById('toast').textContent.trim() === "
+        "'Mandei no seu privado.'", timeout=60_000)
     assert_secret(wire, 0, replay)
     holder_sees_the_whole_result(server, new_page, gid, "between")
 
