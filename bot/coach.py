@@ -34,8 +34,12 @@ AUTO_SETTING = "revisao"
 sends them the review of each deal they play when it ends (``/revisao auto``)."""
 AUTO_ON = frozenset({"auto", "sempre", "always", "on", "ligar", "sì", "si"})
 AUTO_OFF = frozenset({"off", "nunca", "never", "mai", "desligar", "no", "nao", "não"})
-AUTO_ON_TEXT = N_("Revisão automática ligada: no fim de cada mão que você jogar, as suas "
-                  "três decisões mais caras chegam no seu privado. /revisao off desliga.")
+AUTO_ON_TEXT = N_("Revisão automática ligada para você: no fim de cada mão que você jogar "
+                  "numa mesa com dicas, as suas três decisões mais caras chegam no seu "
+                  "privado. /revisao off desliga.")
+AUTO_MATCHED = N_("Esta mesa (da fila, /procurar) não tem dicas nem revisão: a sua revisão "
+                  "automática vale nas mesas que têm.")
+"""Added to :data:`AUTO_ON_TEXT` when ``/revisao auto`` is typed at a queue table."""
 AUTO_OFF_TEXT = N_("Revisão automática desligada. /revisao mostra a da última mão.")
 AUTO_BAD = N_("Use /revisao (a última mão), /revisao auto (a cada mão) ou /revisao off.")
 OFF = N_("As dicas estão desligadas nesta mesa.")
@@ -57,7 +61,7 @@ _REASONS: dict[str, str] = {
     "out": N_("você bate agora"),
     "canastra": N_("fecha uma canastra"),
     "draw_only": N_("é a única compra possível"),
-    "safe": N_("o {card} não serve a nenhum adversário"),
+    "safe": N_("nenhum jogo dos adversários na mesa usa o {card}"),
     "least_risk": N_("é o descarte de menor risco"),
     "three": N_("ele vale pontos para o seu lado"),
     "redraw": N_("a regra deixa trocar a primeira carta"),
@@ -142,9 +146,14 @@ def reason_text(why: str, params: dict[str, Any], _: Translator) -> str:
 
 
 def hint_line(hint: Hint, _: Translator, rules: Rules | None = None) -> str:
-    """``Dica: Descarte o 4♣ (o 4♣ não serve a nenhum adversário).``"""
-    return _("Dica: {move} ({why}).", move=move_text(hint.action, _, rules),
-             why=reason_text(hint.why, hint.params, _))
+    """``Dica: Descarte o 4♣ (nenhum jogo dos adversários na mesa usa o 4♣).``, or
+    ``Dica: Descarte o 4♣.`` when the reason has no words (``discard``: no other side
+    has a meld on the table, so the seat knows nothing to say of the card)."""
+    move = move_text(hint.action, _, rules)
+    why = reason_text(hint.why, hint.params, _)
+    if not why:
+        return _("Dica: {move}.", move=move)
+    return _("Dica: {move} ({why}).", move=move, why=why)
 
 
 def review_text(players: int, deal: int, costs: list[Cost], _: Translator,
@@ -160,12 +169,17 @@ def review_text(players: int, deal: int, costs: list[Cost], _: Translator,
     lines = [title]
     n = max(1, players)
     for k, cost in enumerate(costs, start=1):
+        why = reason_text(cost.why, cost.params, _)
         lines.append(_("{k}. Rodada {round}: você jogou \"{played}\"; o robô jogaria "
-                       "\"{better}\" ({why}). Custo estimado: {points} pontos.",
+                       "\"{better}\"{why}. Custo estimado: {points} pontos.",
                        k=k, round=cost.turn // n + 1, played=move_text(cost.played, _, rules),
                        better=move_text(cost.better, _, rules),
-                       why=reason_text(cost.why, cost.params, _),
-                       points=round(cost.points)))
+                       why=f" ({why})" if why else "", points=round(cost.points)))
+        if cost.turns:
+            rounds = sorted({t // n + 1 for t in cost.turns})
+            lines.append(_("   O mesmo {times} vezes (rodadas {rounds}); o custo é o da mais "
+                           "cara.", times=len(cost.turns),
+                           rounds=", ".join(str(r) for r in rounds)))
     lines.append(_("Estimativas do robô difícil, jogando as alternativas em mãos "
                    "sorteadas com o que você via."))
     return "\n".join(lines)

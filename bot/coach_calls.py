@@ -66,10 +66,13 @@ class CoachCalls(ReplayCalls):
     _thinking: asyncio.Semaphore | None = None
     """Bounds the hints and reviews thinking at once (made at the first one)."""
 
-    async def hint_press(self, game_id: str, user: PlayerRef, version: int) -> list[Effect]:
-        """The hand's "Dica" button: the hint as the presser's own answer. Refused (with
-        the reason, nothing changed) at a table without the coach, for a person not
-        seated, out of the person's turn, or from a hand that changed since (stale)."""
+    async def hint_press(self, game_id: str, user: PlayerRef, version: int,
+                         private: bool = False) -> list[Effect]:
+        """The hand's "Dica" button: the hint as the presser's own answer (one too long
+        for a toast as a private message, said so unless ``private``: pressed in the
+        private chat). Refused (with the reason, nothing changed) at a table without the
+        coach, for a person not seated, out of the person's turn, or from a hand that
+        changed since (stale)."""
         game = await self._coach_game(game_id)
         if game is None:
             return await self._reply(None, user, N_("Esta partida terminou."))
@@ -80,8 +83,8 @@ class CoachCalls(ReplayCalls):
             return [Reply(player=user, text=err.render(_))]
         text = await self._hint_text(game, seat, _)
         if len(text) > coach.TOAST_MAX:  # a long lay-down: whole, in a private message
-            return [Tell(player=user, chat=game.notices_of(seat), text=text),
-                    Reply(player=user, text=_(coach.SENT))]
+            told = Tell(player=user, chat=game.notices_of(seat), text=text)
+            return [told] if private else [told, Reply(player=user, text=_(coach.SENT))]
         return [Reply(player=user, text=text, alert=True)]
 
     async def hint(self, chat: ChatRef, user: PlayerRef, *,
@@ -121,28 +124,45 @@ class CoachCalls(ReplayCalls):
                 return await self._reply(chat, user, coach.AUTO_BAD, lang)
             on = word in coach.AUTO_ON
             await self.store.set_setting(user.key, coach.AUTO_SETTING, "on" if on else "off")
-            return await self._reply(chat, user,
-                                     coach.AUTO_ON_TEXT if on else coach.AUTO_OFF_TEXT, lang)
+            if not on:
+                return await self._reply(chat, user, coach.AUTO_OFF_TEXT, lang)
+            return await self._auto_on(chat, user, lang)
         gid = await self._active(chat) or await self.store.get_setting(chat.key, "last_game")
         game = await self._coach_game(gid) if gid else None
         if game is None or game.match is None:
             return await self._reply(chat, user, coach.NO_DEAL, lang)
         return await self._review_of(game, user, None)
 
-    async def review_press(self, game_id: str, user: PlayerRef,
-                           deal: int | None) -> list[Effect]:
+    async def _auto_on(self, chat: ChatRef, user: PlayerRef, lang: str) -> list[Effect]:
+        """The answer to ``/revisao auto``: the setting is the person's own and applies
+        at the tables that have the coach; typed at a queue table (which has none), it
+        says so too."""
+        gid = await self._active(chat)
+        game = await self._coach_game(gid) if gid else None
+        _ = Translator(lang)
+        text = _(coach.AUTO_ON_TEXT)
+        if game is not None and game.matched:
+            text = "\n".join([text, _(coach.AUTO_MATCHED)])
+        return [Reply(player=user, text=text)]
+
+    async def review_press(self, game_id: str, user: PlayerRef, deal: int | None,
+                           private: bool = False) -> list[Effect]:
         """The hand's "Revisão da mão N" button (``deal``: N, 1-based): that deal's review,
-        as ``/revisao``'s. A deal the game never finished is "Botão desconhecido."."""
+        as ``/revisao``'s (``private``: pressed in the person's private chat, where the
+        review arrives: no "sent to you privately" then). A deal the game never
+        finished is "Botão desconhecido."."""
         game = await self._coach_game(game_id)
         if game is None or game.match is None:
             return await self._reply(None, user, N_("Esta partida terminou."))
         if deal is None or not 1 <= deal <= len(game.deals):
             return [Reply(player=user, text=Translator(game.lang)(buttons.UNKNOWN))]
-        return await self._review_of(game, user, deal - 1)
+        return await self._review_of(game, user, deal - 1, private)
 
-    async def _review_of(self, game: Game, user: PlayerRef, index: int | None) -> list[Effect]:
+    async def _review_of(self, game: Game, user: PlayerRef, index: int | None,
+                         private: bool = False) -> list[Effect]:
         """The review of deal ``index`` (0-based; None: the last finished one) for
-        ``user``, privately, or the one line that says why there is none."""
+        ``user``, privately (with a line that says so unless ``private``: asked from the
+        private chat itself), or the one line that says why there is none."""
         _ = Translator(game.lang)
         seat = game.seat_of(user)
         if seat is None:
@@ -155,8 +175,8 @@ class CoachCalls(ReplayCalls):
         text = await self._reviewed(_Deal.of(game, *found), seat)
         if text is None:
             return [Reply(player=user, text=_(coach.NO_DEAL))]
-        return [Tell(player=user, chat=game.notices_of(seat), text=text),
-                Reply(player=user, text=_(coach.SENT))]
+        told = Tell(player=user, chat=game.notices_of(seat), text=text)
+        return [told] if private else [told, Reply(player=user, text=_(coach.SENT))]
 
     async def _reviewed(self, deal: _Deal, seat: int) -> str | None:
         """The text of ``deal``'s review for ``seat`` (None: its record does not replay),

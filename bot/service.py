@@ -275,10 +275,12 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
 
     # Buttons ------------------------------------------------------------------------
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False, *,
-                    update: str | None = None, chat: ChatRef | None = None) -> list[Effect]:
+                    update: str | None = None, chat: ChatRef | None = None,
+                    private: bool = False) -> list[Effect]:
         """Any button: decode ``data`` and do it (see :meth:`act`). ``chat`` is where it
         was pressed, when the platform says: a payload that is no button of ours is
-        answered in its language."""
+        answered in its language; ``private``: pressed in the person's own private chat
+        with the bot (what is sent privately needs no "sent to you privately" then)."""
         parsed = unpack(data)
         if parsed is None:
             return await self._unknown(user, chat, None, update)
@@ -289,11 +291,11 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
             return await self.tournament_press(user, gid, code, arg, is_admin,
                                                update=update, chat=chat)
         return await self.act(gid, user, version, code, arg, is_admin=is_admin,
-                              update=update, chat=chat)
+                              update=update, chat=chat, private=private)
 
     async def act(self, game_id: str, user: PlayerRef, version: int, code: str,
                   arg: str = "", *, is_admin: bool = False, update: str | None = None,
-                  chat: ChatRef | None = None) -> list[Effect]:
+                  chat: ChatRef | None = None, private: bool = False) -> list[Effect]:
         """One decoded button press by ``user`` on game ``game_id``; ``update`` (the
         platform's update key) makes a redelivery of an applied press a no-op. A code or
         argument no button carries (:mod:`bot.buttons`) gets "Botão desconhecido." and
@@ -303,9 +305,9 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
         if code == "h":
             return await self.show_hand_of(game_id, user)
         if code == coach.CODE:  # issue 37: the hand's "Dica", reads and saves nothing
-            return await self.hint_press(game_id, user, version)
+            return await self.hint_press(game_id, user, version, private)
         if code == coach.REVIEW_CODE:  # issue 37: "Revisão da mão N", the same
-            return await self.review_press(game_id, user, number(arg))
+            return await self.review_press(game_id, user, number(arg), private)
         if code == replay.CODE:  # a /replay step: reads the record, saves nothing
             return await self.replay_press(game_id, user, version, arg, chat=chat)
         held = await self.hold_seat(game_id, user) if code == "j" else None  # issue 35

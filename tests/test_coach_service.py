@@ -157,7 +157,7 @@ async def test_revisao_auto_sends_each_deal_s_review_when_it_ends(store: Any, cl
     assert await svc.review(CHAT, ANA, "talvez") == [Reply(player=ANA, text=(
         "Use /revisao (a última mão), /revisao auto (a cada mão) ou /revisao off."))]
     said = await svc.review(CHAT, ANA, "auto")
-    assert said[0].text.startswith("Revisão automática ligada:")
+    assert said[0].text.startswith("Revisão automática ligada para você:")
     await up_to_the_robots_deal_ending_move(svc, store, clock)
     ticked = await svc.tick()
     _v, game = await game_of(store)

@@ -6,6 +6,8 @@ private chat, and the group sees no hint."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from test_telegram_app import ANA, BIA, GROUP, Tg, labels, start_two_humans, tg  # noqa: F401
 
 HINT = "Dica: Compre do monte (é a única compra possível)."
@@ -35,3 +37,19 @@ async def test_dica_and_revisao_typed_in_the_group_answer_privately(tg: Tg) -> N
     await tg.command(BIA, "/revisao")
     assert tg.fake.texts_to(GROUP["id"])[-1] == (
         "Ainda não há mão terminada nesta partida para revisar.")
+
+
+async def test_a_press_in_the_private_chat_tells_the_service_it_is_private(tg: Tg) -> None:
+    """The hand lives in the person's private chat: its presses say so (a review pressed
+    there is not followed by "Mandei no seu privado.", tests/test_coach_words.py)."""
+    await start_two_humans(tg)
+    seen: list[bool] = []
+    press = tg.service.press
+
+    async def spy(*args: Any, **kw: Any) -> Any:
+        seen.append(kw.get("private", False))
+        return await press(*args, **kw)
+
+    tg.service.press = spy  # type: ignore[method-assign]
+    await tg.press(ANA, tg.hand(ANA), "💡 Dica")
+    assert seen == [True]

@@ -176,10 +176,17 @@ async def _hint(game: Session, _args: list[str]) -> None:
     await game.press("dc")
 
 
+ANALYSING = N_("Analisando a mão... (alguns segundos)")
+"""Printed by ``revisao`` before it thinks (a review takes seconds on a loaded machine)."""
+
+
 async def _review(game: Session, args: list[str]) -> None:
     """``revisao [auto|off]`` (issue 37): the service's ``/revisao`` for the last finished
     deal (its private message; "sent to you privately" means nothing here, a refusal
-    does), or the setting that sends it at the end of each deal."""
+    does), or the setting that sends it at the end of each deal. A review thinks for
+    seconds: a line says so first, at once."""
+    if not args:
+        game.console.print(game._(ANALYSING))
     said = await game.service.review(CHAT, ME, " ".join(args))
     tells: list[Effect] = [e for e in said if e.kind == "tell"]
     game.show(tells or said)

@@ -368,7 +368,7 @@ class BuracoClient(discord.AutoShardedClient):
             for k, payload in enumerate(data):
                 key = f"{PLATFORM}:i:{interaction.id}:{k}"
                 out += await self.service.press(user, payload, is_admin=admin, update=key,
-                                                chat=chat)
+                                                chat=chat, private=chat is None)
             return out
 
         await self._answer_in_time(interaction, origin, presses(), place)

@@ -312,9 +312,11 @@ class Handlers:
                                              if parts and parts[2] == CANCEL
                                              else "/cancelar"))
             else:
+                private = (query.message is not None
+                           and query.message.chat.type == ChatType.PRIVATE)
                 effects = origin.absorb((await self.call(self.service.press(
-                    user, data, is_admin=admin, update=update_key(update), chat=chat),
-                    update)).rest)
+                    user, data, is_admin=admin, update=update_key(update), chat=chat,
+                    private=private), update)).rest)
             if parts is not None and parts[2] in OPENS_DM and (
                     not origin.replies if parts[2] == "h"
                     else not await self.outbox.dm_known(user.user_id)):

@@ -16,7 +16,15 @@ among its alternatives (``dificil``'s candidates plus the person's own), on the 
 sampled deals and the same rollouts (``normal`` plays every seat for
 :data:`engine.ai.dificil.ROUNDS` rounds, then :func:`engine.ai.evaluate.expected_lead`).
 :func:`review` replays a finished deal's record and costs each move of one seat, made
-from the view that seat had then, within a CPU budget (``bench/coach.py`` measures it).
+from the view that seat had then, within a CPU budget (``bench/coach.py`` measures it),
+and names its costliest *lessons*: repeats of one kind of decision are one
+(:func:`lessons`).
+
+A cost is a mean of paired differences of one deal's points (never summed over samples
+or counted over the match), and can be thousands: a pile left to grow to 70-80 cards
+is worth a going-out with several canastras to whoever takes it (about +1500 to the
+taker, -1300 when the other side takes it next, on the real cards of such a deal:
+tests/test_coach_words.py), although a deal where neither side took it ends near zero.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from engine.actions import Action
@@ -71,10 +79,12 @@ class Hint:
 
 
 REASONS: Final = ("out", "canastra", "shed", "take_pile", "draw", "draw_only", "safe",
-                  "least_risk", "three", "redraw")
+                  "least_risk", "three", "redraw", "discard")
 """Reason codes of :func:`explain`: going out; closing a canastra; laying cards down;
 taking the pile; drawing rather than taking; drawing (the only draw); a discard that no
-other side can use; the least risky discard; laying a red 3 or a Dólar; redrawing."""
+meld of another side on the table takes (and no card it is known to hold matches); the
+least risky discard; laying a red 3 or a Dólar; redrawing; a discard while no other side
+has a meld on the table (no reason worth a clause: the seat sees no more)."""
 
 
 def view_seed(view: SeatView) -> int:
@@ -142,6 +152,8 @@ def explain(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
         return "least_risk", {"card": ""}
     if _useful_to_others(view, card):
         return "least_risk", {"card": card.code}
+    if not any(melds for side, melds in enumerate(view.melds) if side != view.side):
+        return "discard", {"card": card.code}  # nothing on the table to check it against
     return "safe", {"card": card.code}
 
 
@@ -183,7 +195,9 @@ def _useful_to_others(view: SeatView, card: Card) -> bool:
 class Cost:
     """One decision of a seat: ``index`` of the action in the deal's record,
     ``played`` the person's move, ``better`` the robot's preferred one and ``points``
-    what the robot estimates the person's move cost (>= 0), ``turn`` the deal's turn."""
+    what the robot estimates the person's move cost (>= 0), ``turn`` the deal's turn;
+    ``turns``: the turns of every costly decision of the same kind in the deal (this
+    one's included, in order; see :func:`review`), empty when it is the only one."""
 
     index: int
     turn: int
@@ -192,6 +206,33 @@ class Cost:
     points: float
     why: str = ""
     params: dict[str, Any] = field(default_factory=dict)
+    turns: tuple[int, ...] = ()
+
+    @property
+    def kind(self) -> tuple[str, str, str]:
+        """The lesson this decision teaches: the person's kind of move, the robot's
+        and the reason (``("draw", "take_pile", "take_pile")``: drew where the robot
+        takes the pile)."""
+        return self.played.do, self.better.do, self.why
+
+
+def lessons(costs: Sequence[Cost], top: int = COSTLIEST) -> list[Cost]:
+    """The ``top`` costliest *different* lessons among ``costs``, costliest first: the
+    decisions of one :attr:`Cost.kind` (say, drawing on rounds 38, 39 and 40 where the
+    robot takes the pile) are one lesson, named by its costliest decision with its
+    points (never their sum: a chance missed again is the same chance, not three) and
+    the turns of them all in :attr:`Cost.turns`. A player asks "what should I have
+    done differently", and three lines that repeat one mistake answer it once."""
+    groups: dict[tuple[str, str, str], list[Cost]] = {}
+    for cost in costs:
+        groups.setdefault(cost.kind, []).append(cost)
+    out: list[Cost] = []
+    for same in groups.values():
+        worst = max(same, key=lambda c: c.points)
+        turns = tuple(sorted(c.turn for c in same)) if len(same) > 1 else ()
+        out.append(replace(worst, turns=turns))
+    out.sort(key=lambda c: -c.points)
+    return out[:top]
 
 
 def _playout(state: DealState, action: Action, side: int, seed: int) -> float:
@@ -260,7 +301,8 @@ def decision_cost(view: SeatView, played: Action, rng: random.Random,
 def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
            budget_s: float = REVIEW_BUDGET_S, top: int = COSTLIEST,
            samples: tuple[int, int] = (REVIEW_MIN_SAMPLES, REVIEW_MAX_SAMPLES)) -> list[Cost]:
-    """The ``top`` costliest decisions of ``seat`` in a finished deal, costliest first.
+    """The ``top`` costliest lessons of ``seat`` in a finished deal, costliest first:
+    decisions of the same kind are one lesson (:func:`lessons`).
 
     ``deal``: the deal's record (``first``, ``scores``, ``deck``, ``actions``,
     ``reshuffle``; docs/record-format.md). Each action of ``seat`` is judged from the
@@ -300,6 +342,5 @@ def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
         if points >= MIN_COST and better != action:
             why, params = explain(view, better)
             costs.append(Cost(index, turn, action, better, points, why, params))
-    costs.sort(key=lambda c: -c.points)
-    return costs[:top]
+    return lessons(costs, top)
 
