@@ -65,7 +65,8 @@ class SlowService:
         self.presses: list[tuple[str, str]] = []
 
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False,
-                    update: str | None = None, chat: ChatRef | None = None) -> list[Any]:
+                    update: str | None = None, chat: ChatRef | None = None,
+                    private: bool = False) -> list[Any]:
         self.presses.append((data, update or ""))
         await asyncio.sleep(self.delay_s)
         return self.effects
@@ -137,7 +138,8 @@ class BrokenService(SlowService):
     """Fails every press and ``/mao`` after ``delay_s`` (a bug, a damaged key)."""
 
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False,
-                    update: str | None = None, chat: ChatRef | None = None) -> list[Any]:
+                    update: str | None = None, chat: ChatRef | None = None,
+                    private: bool = False) -> list[Any]:
         await asyncio.sleep(self.delay_s)
         raise RuntimeError("WRONGTYPE")
 
@@ -193,7 +195,8 @@ class UnreachableService(SlowService):
     failover budget (issue 36)."""
 
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False,
-                    update: str | None = None, chat: ChatRef | None = None) -> list[Any]:
+                    update: str | None = None, chat: ChatRef | None = None,
+                    private: bool = False) -> list[Any]:
         raise RetryBudgetSpent("redis unavailable for 6.0 s since the update arrived")
 
 
@@ -216,7 +219,8 @@ class GameByGame:
         self.applied: list[str] = []
 
     async def press(self, user: PlayerRef, data: str, is_admin: bool = False,
-                    update: str | None = None, chat: ChatRef | None = None) -> list[Any]:
+                    update: str | None = None, chat: ChatRef | None = None,
+                    private: bool = False) -> list[Any]:
         if data.startswith("ga|") and not self.slow:
             await self.gate.wait()
         await asyncio.sleep(self.slow.get(data, 0.0))
