@@ -26,7 +26,8 @@ import path from 'path';
 import readline from 'readline';
 import { pathToFileURL } from 'url';
 
-const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
+const trace = process.env.VS_RM_TRACE ? (m) => process.stderr.write(`${Date.now()} ${m}\n`) : () => {};
+const out = (obj) => { trace(`out ${obj.op} ${obj.kind ?? ''}`); process.stdout.write(JSON.stringify(obj) + '\n'); };
 console.log = (...a) => process.stderr.write(a.join(' ') + '\n');
 console.warn = console.log;
 
@@ -58,6 +59,7 @@ const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIte
 async function read() {
     const { value, done } = await lines.next();
     if (done) process.exit(0);
+    trace(`in ${value.length}`);
     return JSON.parse(value);
 }
 

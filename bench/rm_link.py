@@ -4,6 +4,7 @@ JSON lines both ways, a time limit on every answer, restart after a failure."""
 from __future__ import annotations
 
 import json
+import os
 import selectors
 import subprocess
 from pathlib import Path
@@ -33,7 +34,8 @@ def rm_commit(checkout: Path) -> str:
 
 
 class RmBot:
-    """``node bench/rm_bot.mjs CHECKOUT``; its stderr (RM's own log) is discarded."""
+    """``node bench/rm_bot.mjs CHECKOUT``; its stderr (RM's own log) is discarded, or
+    appended to the file ``VS_RM_NODE_LOG`` names."""
 
     def __init__(self, checkout: Path) -> None:
         self.checkout = checkout
@@ -42,10 +44,12 @@ class RmBot:
 
     def start(self) -> None:
         """Start the subprocess."""
-        self.proc = subprocess.Popen(
-            ["node", str(HERE / "rm_bot.mjs"), str(self.checkout)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        )
+        log = os.environ.get("VS_RM_NODE_LOG")
+        with open(log or os.devnull, "ab") as err:  # the child keeps its own copy
+            self.proc = subprocess.Popen(
+                ["node", str(HERE / "rm_bot.mjs"), str(self.checkout)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+            )
         try:
             ready = self.recv(START_TIMEOUT_S)
             if ready.get("op") != "ready":

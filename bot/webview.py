@@ -35,7 +35,7 @@ PAGE_TEXTS = {
     "closed": N_("Esta partida foi encerrada."), "cards": N_("cartas"),
     "robot": N_("robô"), "away": N_("ausente"), "log": N_("Lances"),
     "four_colour": N_("Baralho de quatro cores"), "deal_end": N_("Resultado da mão"),
-    "match_end": N_("Fim da partida"), "deal": N_("Mão"), "total": N_("Total"),
+    "deal": N_("Mão"), "total": N_("Total"),
     "lobby": N_("Lugares"), "you": N_("você"),
     "suit_h": N_("copas"), "suit_d": N_("ouros"), "suit_c": N_("paus"),
     "suit_s": N_("espadas"), "rank_A": N_("Ás"), "rank_J": N_("Valete"),

@@ -142,10 +142,12 @@ def chart_of(game: Game, facts: MatchFacts, _: Translator) -> Chart:
 
 
 def caption_of(game: Game, facts: MatchFacts, _: Translator) -> str:
-    """The picture's text: the winner, then per side its total, canastras and batidas."""
+    """The picture's text: per side its total, canastras and batidas. The winner is not
+    named again: the match's end (:func:`bot.results.winner_text`) was just said in the
+    same chat, and the chart labels the winner (a tester read "Fim da partida!" twice,
+    issue 35)."""
     state = play.deal_of(game)
-    lines = [_("Fim da partida! Vencedor: {side} com {n} pontos.", side=views.side_label(
-        game, facts.winner, state.teams[facts.winner], _), n=facts.sides[facts.winner].total)]
+    lines = []
     for side, team in enumerate(state.teams):
         canastras = sum(len(d.canastras[side]) for d in facts.deals if side < len(d.canastras))
         batidas = sum(1 for d in facts.deals if d.went_out in team)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +27,7 @@ import web_page as web
 from inproc import BOT_TOKEN, InProcess, ServicePlayer, chat, open_page, tg_user
 from secrecy import assert_secret
 
-from bot import play, results, views
+from bot import fairness, play, results, views
 from bot.effects import PlayerRef
 from bot.i18n import Translator
 from bot.model import Game, decode, encode
@@ -158,8 +159,11 @@ def test_the_match_s_end_shows_the_winner_the_totals_and_no_action(
     _v, game = stored(server, gid)
     winner = results.winner_text(game, Translator("pt"))
     assert winner == "Fim da partida! Vencedor: Ana com 220 pontos."
-    assert page.inner_text("#result .winner") == winner
-    assert page.inner_text("#result h2") == "Fim da partida"
+    # said once: the winner's line is the heading (no "Fim da partida" over it, issue 35)
+    assert page.eval_on_selector_all("#result h2, #result p", "n => n.map(x => x.tagName + "
+                                     "' ' + x.className + ' ' + x.textContent)")[0] == \
+        f"H2 winner {winner}"
+    assert page.inner_text("#result").count("Fim da partida") == 1
     assert page.eval_on_selector_all("#result tr", "r => r.map(x => x.textContent)") == [
         "MãoAnaBia", "1220-165", "Total220-165"]
     assert web.actions(page) == [] and page.is_hidden("#message")
@@ -459,3 +463,23 @@ def test_the_layout_check_sees_a_block_over_another_and_a_cut_result(
                              r.hidden = false; r.style.height = '2000px'; }""")
     got = page.evaluate(web.LAYOUT)["result"]
     assert got["height"] > got["room"] > 0
+
+
+def test_a_deal_s_seed_in_the_result_wraps_inside_360_px(server: InProcess,
+                                                          new_page: Any) -> None:
+    """The result's seed line (64 hex digits, one word) ran past the right edge of a
+    360 px phone and was cut (a tester's screenshot, issue 35): it wraps inside the box.
+    The line is the chat's own (:func:`bot.fairness.seed_line`), put in the result box
+    as the page draws it (a ``p``); this module's deals are scripted, so seedless."""
+    gid = server.start_game(chat("-962"), [ANA, BIA])
+    page, _wire = open_page(server, new_page, ANA, gid)
+    line = fairness.seed_line(secrets.token_hex(32), Translator("pt"))
+    page.evaluate("""t => { const r = document.getElementById('result'); r.hidden = false;
+                           const p = document.createElement('p'); p.textContent = t;
+                           r.replaceChildren(p); }""", line)
+    got = page.evaluate(web.LAYOUT)
+    assert got["cut"] == [] and got["wide"] <= 0, got
+    right = page.evaluate("() => document.querySelector('#result p').getBoundingClientRect()"
+                          ".right")
+    assert right <= page.evaluate("() => window.innerWidth") == 360
+    chromium.screenshot(page, "result-seed-360x640")

@@ -152,6 +152,11 @@ LAYOUT = """() => {
     out.result = {height: Math.round(result.getBoundingClientRect().bottom + board.scrollTop
                                      - board.getBoundingClientRect().top),
                   room: board.clientHeight};
+  // a text cut at its box's right edge (a deal's seed, 64 hex digits, ran past a 360 px
+  // screen: issue 35)
+  out.cut = [...document.querySelectorAll('#result p, #result h2, #lines p')].filter(
+    (p) => p.getClientRects().length && p.scrollWidth > p.clientWidth + 0.5).map(
+    (p) => `${p.textContent.slice(0, 40)} ${p.scrollWidth}>${p.clientWidth}`);
   for (const b of document.querySelectorAll('#actions button, #hint-box button')) {
     const r = b.getBoundingClientRect();
     if (r.top < 0 || r.bottom > vh || r.left < 0 || r.right > vw)
@@ -170,10 +175,12 @@ LAYOUT = """() => {
 def assert_fits(page: Any) -> None:
     """Every action button (and the hand's "Dica") inside the viewport, nothing wider or
     taller than it, every tap target at least 44x44 CSS px; on a phone no block of the
-    page's column over another (:data:`LAYOUT`); a deal's or match's result whole in
-    view without scrolling its area."""
+    page's column over another (:data:`LAYOUT`), no line of the result or the lobby cut
+    at its right edge; a deal's or match's result whole in view without scrolling its
+    area."""
     got = page.evaluate(LAYOUT)
     assert got["outside"] == [] and got["small"] == [] and got["overlap"] == [], got
+    assert got["cut"] == [], got
     assert got["wide"] <= 0 and got["tall"] <= 0, got
     if got["result"] is not None:
         assert got["result"]["height"] <= got["result"]["room"], got

@@ -198,8 +198,9 @@ window.BuracoDraw = (function () {
     box.hidden = !lines.length && !view.winner;
     box.replaceChildren();
     if (box.hidden) return;
-    box.appendChild(el("h2", null, view.winner ? texts.match_end : texts.deal_end));
-    if (view.winner) box.appendChild(el("p", "winner", view.winner));
+    // the match's end is its winner line alone ("Fim da partida! Vencedor: ..."), not a
+    // "Fim da partida" heading over it (a tester read it twice, issue 35)
+    box.appendChild(view.winner ? el("h2", "winner", view.winner) : el("h2", null, texts.deal_end));
     for (const line of lines) {
       box.appendChild(el("p", line.startsWith("  ") ? "hand-left" : null, line.trim()));
     }
