@@ -176,9 +176,9 @@ def review_text(players: int, deal: int, costs: list[Cost], _: Translator,
                        better=move_text(cost.better, _, rules),
                        why=f" ({why})" if why else "", points=round(cost.points)))
         if cost.turns:
+            rounds = _rounds(sorted({t // n + 1 for t in cost.turns}))
             lines.append(_("   O mesmo {times} vezes (rodadas {rounds}); o custo é o da mais "
-                           "cara.", times=len(cost.turns),
-                           rounds=_rounds(sorted({t // n + 1 for t in cost.turns}))))
+                           "cara.", times=len(cost.turns), rounds=rounds))
     lines.append(_("Estimativas do robô difícil, jogando as alternativas em mãos "
                    "sorteadas com o que você via."))
     return "\n".join(lines)
