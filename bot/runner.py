@@ -28,6 +28,13 @@ UPDATE_TTL_S = 86_400
 CAS_ATTEMPTS = 8
 _UNLOADED = object()  # "not read yet" (None means the store has no such game)
 CACHED_GAMES = 512
+ROBOTS_AT_ONCE = 2
+"""Timer steps (robot moves, safe moves, next deals) one worker thinks off the event loop
+at the same time (:meth:`GameRunner._think`); the others wait their turn. A person's
+press runs on the loop and never waits for this bound (issue 36: after a failover the
+steps held up on the dead node all resume at once; the engine holds the GIL, so more
+threads make no robot faster, they only take the loop's turns from the presses of the
+healthy games)."""
 _FORCE = object()
 _APPLIED = object()  # "this update was applied to the game already"
 _GONE = object()  # "the store has no such game" (as the next attempt's ``loaded``)
@@ -90,11 +97,21 @@ class GameRunner:
         self._cache: OrderedDict[str, tuple[int, str, Game]] = OrderedDict()
         self._swept_at = float("-inf")
         self._fresh_share = 1.0
+        self._robots: asyncio.Semaphore | None = None
         self.follow_ups = FollowUps()
         """Work a call does not wait for (the coach's automatic reviews, issue 37); the
         worker sets its ``deliver`` to its delivery (:mod:`bot.later`)."""
 
     # Plumbing ---------------------------------------------------------------------
+    async def _think(self, fn: UseCase, game: Game) -> Outcome:
+        """``fn(game)`` in a worker thread, at most :data:`ROBOTS_AT_ONCE` at a time in
+        this worker (made in the running loop on first use); the others wait here, off
+        the loop, in arrival order."""
+        if self._robots is None:
+            self._robots = asyncio.Semaphore(ROBOTS_AT_ONCE)
+        async with self._robots:
+            return await asyncio.to_thread(fn, game)
+
     async def _fresh(self, update: str | None, chat: ChatRef | None) -> bool:
         """True when ``update`` (None: no idempotency asked) is seen for the first time;
         its marker is kept in ``chat``'s slot (issue 36)."""
@@ -160,7 +177,8 @@ class GameRunner:
                    loaded: object = _UNLOADED, update: str | None = None,
                    chat: ChatRef | None = None) -> list[Effect]:
         """Load, run ``fn``, compare-and-set, follow up; retried on a lost race.
-        ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while);
+        ``threaded`` runs ``fn`` in a worker thread (AI moves may think for a while; at
+        most :data:`ROBOTS_AT_ONCE` at once: :meth:`_think`);
         ``loaded`` is the stored ``(version, text)`` already read for the first attempt;
         ``update`` (the platform update key) is recorded as applied in the save itself, so
         a redelivery after a failed save is applied and one after a save is not.
@@ -209,7 +227,7 @@ class GameRunner:
             version, game = got
             due_before = _FORCE if reschedule else timers.next_due(game, self.pacing)
             try:
-                out = await asyncio.to_thread(fn, game) if threaded else fn(game)
+                out = await self._think(fn, game) if threaded else fn(game)
             except Refusal as err:
                 if base is not None and (seen := await self._confirm(gid, got, base, update)):
                     loaded = seen

@@ -109,7 +109,8 @@ async def test_every_press_kind_touches_only_the_slots_of_the_table() -> None:
                named(store, gid, chat))  # draw
         hand = tg.hand(ANA)
         selected = await touched(log, tg.press(ANA, hand, labels(hand)[0]))
-        within(selected, {"G": named(store, gid, chat)["G"]})  # a hand button: G only
+        table = named(store, gid, chat)  # a hand button: G, and R (the hand's stale mark)
+        within(selected, {"G": table["G"], "R": table["R"]})
         within(await touched(log, tg.press(ANA, tg.hand(ANA), "Descartar")),
                named(store, gid, chat, BIA["id"]))  # discard: the next person's ping
         within(await touched(log, tg.command(ANA, "/placar")), named(store, gid, chat))
@@ -151,7 +152,8 @@ async def test_a_match_end_touches_the_game_its_chat_its_range_and_the_season() 
     await svc.start(CHAT_REF, ANA_REF)
     gid = (await game_of(store))[1].id
     season = RedisSeason.beside(store).keys
-    allowed = named(store, gid, CHAT_REF.key)
+    allowed = named(store, gid, CHAT_REF.key, int(ANA_REF.user_id))  # D(Ana): a deal's
+    # end reads her own automatic-review setting (/revisao auto, issue 37)
     allowed.update({"season:C": slot(season.counted(CHAT_REF.key)),
                     "season": slot(season.counted(PLATFORM))})
     ended = None

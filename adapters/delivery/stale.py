@@ -92,9 +92,10 @@ class StaleTables:
         return float(await self.client.eval(_MARK, 1, self.home(game_id), game_id,
                                             repr(due)))
 
-    def home(self, game_id: str) -> str:
-        """The set that keeps the game's mark (the range of its slot)."""
-        return self.keys[range_of(game_id, self.sets)]
+    def home(self, member: str) -> str:
+        """The set that keeps a mark: the range of its game's slot (a hand's mark,
+        ``<game id>|<user id>``, goes with its game: the slot table's R, docs/deploy.md)."""
+        return self.keys[range_of(member.split("|", 1)[0], self.sets)]
 
     async def clear(self, game_id: str, due: float) -> bool:
         """The table marked with ``due`` was shown: drop the mark unless a later view
