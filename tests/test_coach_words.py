@@ -61,6 +61,10 @@ def test_repeats_of_one_decision_are_one_lesson_with_their_rounds_and_the_costli
         "   O mesmo 4 vezes (rodadas 21, 38, 39, 40); o custo é o da mais cara."]
     assert "The same 2 times (rounds 11, 16); the cost is that of the costliest." in (
         words.review_text(2, 1, got, Translator("en")))
+    many = coach.lessons([_cost(2 * k, DRAW, TAKE, 10.0 + k, "take_pile")
+                          for k in range(2, 40)])
+    assert words.review_text(2, 1, many, Translator("pt")).splitlines()[2] == (
+        "   O mesmo 38 vezes (rodadas 3, 4, 5, …, 40); o custo é o da mais cara.")
 
 
 def _drawing_only_deal(seed: int) -> tuple[Match, dict[str, object]]:
