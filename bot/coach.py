@@ -176,10 +176,22 @@ def review_text(players: int, deal: int, costs: list[Cost], _: Translator,
                        better=move_text(cost.better, _, rules),
                        why=f" ({why})" if why else "", points=round(cost.points)))
         if cost.turns:
-            rounds = sorted({t // n + 1 for t in cost.turns})
+            rounds = _rounds(sorted({t // n + 1 for t in cost.turns}))
             lines.append(_("   O mesmo {times} vezes (rodadas {rounds}); o custo é o da mais "
-                           "cara.", times=len(cost.turns),
-                           rounds=", ".join(str(r) for r in rounds)))
+                           "cara.", times=len(cost.turns), rounds=rounds))
     lines.append(_("Estimativas do robô difícil, jogando as alternativas em mãos "
                    "sorteadas com o que você via."))
     return "\n".join(lines)
+
+
+ROUNDS_SHOWN = 5
+"""Rounds a repeated lesson lists one by one; more are cut: ``3, 4, 5, …, 39``."""
+
+
+def _rounds(rounds: list[int]) -> str:
+    """``rounds`` as a review lists them: all up to :data:`ROUNDS_SHOWN`, else the first
+    three, an ellipsis and the last."""
+    shown = [str(r) for r in rounds]
+    if len(shown) > ROUNDS_SHOWN:
+        shown = [*shown[:3], "…", shown[-1]]
+    return ", ".join(shown)

@@ -230,7 +230,9 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
 
     async def cancel(self, chat: ChatRef, user: PlayerRef, is_admin: bool = False, *,
                      update: str | None = None) -> list[Effect]:
-        """``/cancelar``: the creator or a chat admin closes the game. A game whose stored
+        """``/cancelar``: the creator or an admin of the chat the table was opened in
+        closes the game (an admin of a guest's group, a place of the table by invitation,
+        has no say: issue 35). A game whose stored
         state cannot be read (nobody can tell its creator) is closed by an admin: the chat
         is freed and the state left to expire, for a person to look at."""
         gid = await self._chat_game(chat, user, update)
@@ -244,8 +246,9 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
             text = Translator(await self._lang(chat))(N_("Jogo cancelado por {name}."),
                                                       name=user.name)
             return [Say(chat=chat, text=text), Closed(chat=chat, game_id=gid)]
-        return await self._run(gid, user, lambda g: lobby.cancel(g, user, is_admin),
-                               update=update, chat=chat)
+        return await self._run(
+            gid, user, lambda g: lobby.cancel(g, user, is_admin and _here(g, chat)),
+            update=update, chat=chat)
 
     async def has_table(self, chat: ChatRef) -> bool:
         """Whether ``chat`` is a place of a live game (a group's, or a private chat where a
@@ -264,12 +267,16 @@ class Service(ChatCalls, SeasonCalls, ConfigCalls, CoachCalls, VerifyCalls, Tour
         """Whether closing the game of ``chat`` (or game ``game_id``) by ``user``, or
         taking a robot off its lobby (:data:`bot.buttons.ADMIN_CODES`), turns on ``user``
         being a chat admin, so the adapter asks the platform only then: not for
-        its creator or the only person at the table, nor when there is no game to close;
-        always for a game whose state cannot be read (an admin closes it)."""
+        its creator or the only person at the table, nor when there is no game to close,
+        nor in a chat the table is only shown in (a guest's group, issue 35: its admins
+        are not the table's); always for a game whose state cannot be read (an admin
+        closes it)."""
         gid = game_id or (await self._active(chat) if chat is not None else None)
         try:
             got = await self.store.load_game(gid) if gid else None
-            return got is not None and not lobby.may_cancel(self._parsed(gid or "", got), user)
+            game = self._parsed(gid or "", got) if got is not None else None
+            return game is not None and not lobby.may_cancel(game, user) and (
+                chat is None or _here(game, chat))  # a guest chat's admins have no say
         except CorruptGame:
             return True
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from bot import fairness, hands, play, results, views
+from bot import fairness, hands, lobby, play, results, views
 from bot.effects import unpack
 from bot.i18n import N_, Translator
 from bot.model import Game
@@ -204,15 +204,33 @@ def _table_actions(game: Game, _: Translator) -> list[dict[str, Any]]:
     return _buttons(views.table_view(game, _), frozenset({"h"}))
 
 
-def _lobby(game: Game, _: Translator) -> dict[str, Any]:
+CREATOR_CODES = frozenset({"ai", "ar", "sh", "s", "v"})
+"""Lobby buttons only the table's creator may press from the page (bot/lobby.py; a chat
+admin may take a robot off, but the page knows no admin)."""
+
+
+def _lobby(game: Game, seat: int | None, _: Translator) -> dict[str, Any]:
     """The lobby as data: its lines (those the group shows), the seats (name, robot,
-    side once teams are known) and the lobby's buttons (join, robot, start, cancel:
-    the service decides who may press which, as for the chat's)."""
-    shown = views.lobby_view(game, _)
+    side once teams are known) and the lobby's buttons that work for the person at
+    ``seat`` (None: not seated), as the service decides (bot/lobby.py): "Entrar" for
+    someone not seated, "Sair" for someone seated, robots, the shuffle, the variants and
+    "Iniciar" for the creator alone, "Cancelar" for whoever may close it (the creator,
+    or the only person seated). Someone else reads the variant played only: "Outras
+    variantes" goes with its buttons (a tester's invited guest saw buttons refused and
+    the line without buttons, issue 35)."""
+    player = game.seats[seat].player if seat is not None else None
+    creator = player is not None and player.key == game.creator.key
+    shown = views.lobby_view(game, _, offer=creator)
+    skip = {"lv"} if player is None else {"j"}
+    if not creator:
+        skip |= CREATOR_CODES
+    if player is None or not lobby.may_cancel(game, player):
+        skip.add("x")
     return {"lines": shown.lines,
             "seats": [{"seat": k, "name": views.seat_name(game, k, _), "robot": s.is_ai}
                       for k, s in enumerate(game.seats)],
-            "table_actions": _buttons(shown) if game.status == "lobby" else [],
+            "table_actions": _buttons(shown, frozenset(skip)) if game.status == "lobby"
+            else [],
             "closed": game.status == "over"}
 
 
@@ -249,7 +267,7 @@ def web_view(game: Game, seat: int | None) -> dict[str, Any]:
         "texts": _page_texts(game.lang), "lines": [], "hand": None,
         "table_actions": []}
     if game.match is None:
-        out.update(_lobby(game, _))
+        out.update(_lobby(game, seat, _))
         return out
     view = play.view_of(game, 0 if seat is None else seat)
     out.update(_table(game, view, seat, _))

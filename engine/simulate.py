@@ -44,7 +44,10 @@ def candidate_melds(hand: list[Card], rules: Rules) -> Iterator[list[Card]]:
         else:
             suited.add(rank)
     if rules.sets_allowed:
-        for cards in by_rank.values():
+        only = rules.set_ranks  # () = any rank; else apply refuses the others (meld_set_rank)
+        for rank, cards in by_rank.items():
+            if only and rank not in only:
+                continue
             if len(cards) >= 3:
                 yield cards[:3]
             if len(cards) >= 2 and wilds:

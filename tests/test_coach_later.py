@@ -97,3 +97,34 @@ async def test_a_worker_thinks_at_most_two_hints_at_a_time(
     for effects in answers:
         assert [type(e) for e in effects] == [Tell, Reply]
         assert effects[0].text == "Dica: Compre do monte (é a única compra possível)."
+
+
+async def test_a_failed_follow_up_is_logged_sends_nothing_and_a_stop_cuts_a_long_one(
+        caplog: Any) -> None:
+    """:class:`bot.later.FollowUps`: work that raises is logged with what it was and
+    delivers nothing; at a stop, work still running after the wait is cancelled."""
+    from bot.later import FollowUps
+
+    sent: list[Effect] = []
+
+    async def deliver(effects: list[Effect]) -> None:
+        sent.extend(effects)
+
+    follow = FollowUps()
+    follow.deliver = deliver
+
+    async def broken() -> list[Effect]:
+        raise ValueError("no record")
+
+    never = asyncio.Event()
+
+    async def endless() -> list[Effect]:
+        await never.wait()
+        return [Reply(player=ANA, text="late")]
+
+    assert await follow.run(broken, "game g1: reviews of deal 1") == []
+    assert await follow.run(endless, "game g2: reviews of deal 1") == []
+    assert follow.pending == 2
+    await follow.done(0.2)
+    assert follow.pending == 0 and sent == []
+    assert "game g1: reviews of deal 1: follow-up failed" in caplog.text

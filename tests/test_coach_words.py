@@ -6,8 +6,10 @@ review, and the terminal says it is thinking before it does."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
+import pytest
 from console_support import typed_game
 from test_coach_service import robot_chooser
 from test_service_support import ANA, CHAT, SeededDecks, button, game_of, kinds, make_service
@@ -59,6 +61,10 @@ def test_repeats_of_one_decision_are_one_lesson_with_their_rounds_and_the_costli
         "   O mesmo 4 vezes (rodadas 21, 38, 39, 40); o custo é o da mais cara."]
     assert "The same 2 times (rounds 11, 16); the cost is that of the costliest." in (
         words.review_text(2, 1, got, Translator("en")))
+    many = coach.lessons([_cost(2 * k, DRAW, TAKE, 10.0 + k, "take_pile")
+                          for k in range(2, 40)])
+    assert words.review_text(2, 1, many, Translator("pt")).splitlines()[2] == (
+        "   O mesmo 38 vezes (rodadas 3, 4, 5, …, 40); o custo é o da mais cara.")
 
 
 def _drawing_only_deal(seed: int) -> tuple[Match, dict[str, object]]:
@@ -209,3 +215,15 @@ async def test_revisao_in_the_terminal_says_it_is_thinking_before_it_thinks() ->
     assert len(seen) == 2
     assert seen[0].endswith("Analisando a mão... (alguns segundos)\n")
     assert seen[1].endswith("Analysing the deal... (a few seconds)\n")
+
+
+@pytest.mark.parametrize("lang,guide", [("en", "guide.en.md"), ("it", "guida.it.md"),
+                                        ("pt", "guia.md")])
+def test_each_guide_names_the_coach_s_buttons_as_the_bot_shows_them_in_its_language(
+        lang: str, guide: str) -> None:
+    text = " ".join((Path(__file__).parent.parent / "docs" / guide).read_text().split())
+    _ = Translator(lang)
+    assert f'"{_(words.BUTTON)}"' in text
+    assert f'"{_(words.REVIEW_BUTTON, n="N")}"' in text
+    if lang != "pt":
+        assert "Dica\"" not in text and "Revisão da mão" not in text

@@ -18,6 +18,7 @@ import pytest
 from engine import apply, make_rules
 from engine.actions import Action
 from engine.cards import ALL_FACES, Card, full_deck
+from engine.comparison import RM
 from engine.deal import new_deal
 from engine.errors import IllegalAction
 from engine.melds import (
@@ -184,21 +185,28 @@ def _hands(rules: Rules, players: int, deals: int, seed: int) -> list[list[Card]
     return hands
 
 
-@pytest.mark.parametrize(("name", "rules"), RULES, ids=[n for n, _ in RULES])
+WITH_RM = [*RULES, ("rm", RM)]
+
+
+@pytest.mark.parametrize(("name", "rules"), WITH_RM, ids=[n for n, _ in WITH_RM])
 def test_random_player_candidates_and_their_filter(name: str, rules: Rules) -> None:
     """The random player's candidate melds come in the order they came with defaultdicts
-    (its choices, and so the benchmark's deals, stay the same), and the trios
-    ``_meldable`` leaves out are exactly those ``make_meld`` refuses for a 3
-    (``meld_three``), so skipping them skips only refused moves."""
+    (its choices, and so the benchmark's deals, stay the same) less the sets of a rank
+    ``rules.set_ranks`` forbids (``meld_set_rank``, only RM's rules have one: issue
+    37), and the trios ``_meldable`` leaves out are exactly those ``make_meld`` refuses
+    for a 3 (``meld_three``), so skipping them skips only refused moves."""
     from engine.melds import make_meld, meldable
     from engine.simulate import _meldable, candidate_melds
 
     for face in ALL_FACES:
         assert meldable(face, rules) == (_outcome(check_meldable, face, rules) is None)
-    left_out = 0
+    left_out = set_rank_left_out = 0
     for hand in _hands(rules, min(rules.players_allowed), 4, 47):
         trios = list(candidate_melds(hand, rules))
-        assert trios == _old_candidate_melds(hand, rules)
+        old = _old_candidate_melds(hand, rules)
+        wrong_rank = [t for t in old if _outcome(make_meld, t, rules) == "meld_set_rank"]
+        assert trios == [t for t in old if t not in wrong_rank]
+        set_rank_left_out += len(wrong_rank)
         kept = list(_meldable(iter(trios), hand, rules))
         assert kept == [t for t in trios if t in kept]  # same order
         for trio in trios:
@@ -206,6 +214,7 @@ def test_random_player_candidates_and_their_filter(name: str, rules: Rules) -> N
             assert (trio not in kept) == refused, trio
             left_out += refused
     assert left_out > 0 or (rules.red_three_meldable and rules.black_three_meldable)
+    assert (set_rank_left_out > 0) == bool(rules.set_ranks)
 
 
 def test_action_compares_hashes_and_prints_by_its_fields() -> None:

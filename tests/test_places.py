@@ -14,7 +14,7 @@ from typing import Any
 from test_service_support import ANA, BIA, CAIO, CHAT, CHAT2, FakeClock, game_of, make_service
 
 from bot import invites
-from bot.effects import ChatRef, PlayerRef
+from bot.effects import ChatRef, PlayerRef, pack
 from bot.model import decode, encode
 from bot.places import spread
 from bot.service import Service
@@ -261,3 +261,26 @@ async def test_a_discord_person_s_invitation_carries_the_telegram_links_too(
     code = code_of([reply])
     assert reply.text.splitlines()[-2:] == [f"https://t.me/bot?start=c{code}",
                                             f"https://t.me/bot/mesa?startapp=c{code}"]
+
+
+async def test_a_guest_group_s_admin_cannot_cancel_the_host_s_table(
+        svc: Service, store: Any) -> None:
+    """Only the table's creator or an admin of the chat it was opened in closes it: an
+    admin of a group the table is shown in by invitation has no say (a tester's cancel
+    there asked Telegram for admin rights, issue 35); the command, the button and the
+    adapter's question (``needs_admin``) agree."""
+    code = await invited(svc)
+    await svc.join_code(CHAT2, BIA, code)
+    before = await store.load_game((await game_of(store))[1].id)
+    assert await svc.needs_admin(CAIO, chat=CHAT2) is False  # nothing to ask Telegram
+    assert await svc.needs_admin(CAIO, chat=CHAT) is True
+    refused = "Só quem abriu a mesa ou um admin do grupo pode cancelar."
+    assert [e.text for e in await svc.cancel(CHAT2, CAIO, is_admin=True)] == [refused]
+    assert [e.text for e in await svc.cancel(CHAT2, BIA, is_admin=True)] == [refused]
+    _v, game = await game_of(store)
+    assert [e.text for e in await svc.press(BIA, pack(game.id, 0, "x", ""), is_admin=True,
+                                            chat=CHAT2)] == [refused]
+    assert await store.load_game(game.id) == before  # nothing changed
+    said = await svc.cancel(CHAT, CAIO, is_admin=True)  # the host group's admin may
+    assert "Jogo cancelado por Caio." in [getattr(e, "text", "") for e in said]
+    assert await store.load_game(game.id) != before

@@ -60,3 +60,30 @@ async def test_robots_away_people_and_a_cancelled_game_in_the_view(
     assert view["status"] == "over" and view["closed"] is True and view["winner"] == ""
     assert view["hand"]["actions"] == [] and all(c["data"] is None
                                                  for c in view["hand"]["cards"])
+
+
+async def test_the_lobby_page_offers_each_person_only_the_buttons_that_work_for_them(
+        backend: Backend, clock: FakeClock) -> None:
+    """A guest seated by an invitation saw Entrar ("Você já está na mesa."), Iniciar,
+    Cancelar (refused) and Sortear duplas, and "Outras variantes (um toque de quem abriu
+    a mesa)" with no variant button (a tester, issue 35): the seated see no Entrar, the
+    not seated no Sair, only the creator the creator's buttons and the other variants."""
+    svc = make_service(backend.make(), clock)
+    await svc.new_game(CHAT, ANA, "tranca")
+    await svc.join(CHAT, BIA)
+    game = decode(await stored(svc, str(await svc.store.chat_game(CHAT.key))))
+    offer = "Outras variantes (um toque de quem abriu a mesa):"
+
+    def codes(seat: int | None) -> list[str]:
+        return [a["code"] for a in web_view(game, seat)["table_actions"]]
+
+    assert codes(0) == ["lv", "ai", "sh", "s", "x"] + ["v"] * 5  # Ana opened it
+    assert offer in web_view(game, 0)["lines"]
+    assert codes(1) == ["lv"]  # Bia: seated, not the creator
+    assert offer not in web_view(game, 1)["lines"]
+    assert not any(line.startswith("• ") for line in web_view(game, 1)["lines"])
+    assert codes(None) == ["j"]  # someone not seated may only sit down
+    await svc.leave(CHAT, ANA)  # Bia is alone: she opens it now, and may close it
+    alone = decode(await stored(svc, game.id))
+    assert [a["code"] for a in web_view(alone, 0)["table_actions"]][:5] == [
+        "lv", "ai", "sh", "s", "x"]

@@ -483,3 +483,20 @@ def test_a_deal_s_seed_in_the_result_wraps_inside_360_px(server: InProcess,
                           ".right")
     assert right <= page.evaluate("() => window.innerWidth") == 360
     chromium.screenshot(page, "result-seed-360x640")
+
+
+def test_a_seated_guest_s_lobby_page_offers_only_sair(server: InProcess,
+                                                     new_page: Any) -> None:
+    """The lobby page of someone seated who did not open the table (a tester's guest
+    seated by invitation saw Entrar, Iniciar, Cancelar and Sortear duplas, and the
+    other variants' line without buttons, issue 35): only "Sair", the variant played."""
+    gid = server.start_game(chat("-963"), [ANA, BIA], args="tranca", start=False)
+    page, _wire = open_page(server, new_page, BIA, gid)
+    page.wait_for_selector("body[data-status=lobby]", timeout=5_000)
+    assert web.actions(page) == ["lv"]
+    lines = page.eval_on_selector_all("#lines p", "p => p.map(x => x.textContent)")
+    assert lines[0] == "Mesa aberta por Ana." and not any("Outras variantes" in t
+                                                           for t in lines)
+    assert page.eval_on_selector_all("#picks button", "b => b.length") == 0
+    web.assert_fits(page)
+    chromium.screenshot(page, "lobby-guest-360x640")
