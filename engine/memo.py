@@ -63,12 +63,13 @@ class RuleFacts:
 
     __slots__ = ("black_blocks", "black_kills", "first_player_second_card",
                  "legacy_relayout", "red_lay_alone", "rules", "run_lowest", "set_max",
-                 "sets_allowed", "threes_meldable")
+                 "set_ranks", "sets_allowed", "threes_meldable")
 
     def __init__(self, rules: Rules) -> None:
         self.rules: Final = rules
         self.sets_allowed: Final[bool] = rules.sets_allowed
         self.set_max: Final[int] = rules.set_max
+        self.set_ranks: Final[tuple[int, ...]] = rules.set_ranks
         self.run_lowest: Final[int] = rules.run_lowest
         self.legacy_relayout: Final[bool] = rules.legacy_relayout
         self.first_player_second_card: Final[bool] = rules.first_player_second_card

@@ -43,8 +43,9 @@ def candidate_melds(hand: list[Card], rules: Rules) -> Iterator[list[Card]]:
             by_suit[suit] = {rank}
         else:
             suited.add(rank)
-    if rules.sets_allowed:
-        only = rules.set_ranks  # () = any rank; else apply refuses the others (meld_set_rank)
+    known = facts(rules)  # plain fields: a pydantic field read is costly compiled
+    if known.sets_allowed:
+        only = known.set_ranks  # () = any rank; else apply refuses the others (meld_set_rank)
         for rank, cards in by_rank.items():
             if only and rank not in only:
                 continue

@@ -278,7 +278,7 @@ def test_rule_facts_are_the_rules_fields(name: str, rules: Rules,
     monkeypatch.setattr(memo._KNOWN, "last", None)
     known = facts(rules)
     assert known.rules is rules and facts(rules) is known
-    for field in ("sets_allowed", "set_max", "run_lowest", "legacy_relayout",
+    for field in ("sets_allowed", "set_max", "set_ranks", "run_lowest", "legacy_relayout",
                   "first_player_second_card"):
         assert getattr(known, field) == getattr(rules, field), field
     assert known.red_lay_alone == (rules.red_three == RedThree.LAY_ALONE)
