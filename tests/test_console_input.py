@@ -141,19 +141,24 @@ async def test_a_meld_past_the_only_one_says_there_is_only_meld_1() -> None:
     assert answers(out.getvalue())[0] == "Não há jogo 2 (só o jogo 1)."
 
 
+COACH = ("dica = a jogada do robô forte · revisao = suas decisões mais caras da última mão")
+
+
 async def test_help_lists_only_the_commands_of_the_variant() -> None:
     assert help_text(make_rules("buraco", {}), PT) == (
         "Comandos: c = comprar do monte · l = pegar o lixo · b 1 2 3 = baixar as cartas "
         "1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = juntar as cartas 4 5 ao jogo 2 · "
         "d 7 = descartar a carta 7 · r = abrir o lixo com a carta comprada e comprar outra · "
-        "n = próxima mão · p = placar · ? = ajuda · q = sair\n" + NAMES + "\n" + LISTS + "\n" +
+        "n = próxima mão · " + COACH + " · p = placar · ? = ajuda · q = sair\n" + NAMES + "\n" +
+        LISTS + "\n" +
         MORE + "\nPara bater: não precisa de canastra.")
     assert help_text(make_rules("tranca", {}), PT) == (
         "Comandos: c = comprar do monte · l = pegar o lixo · l 4 5 = pegar o lixo "
         "justificando com as cartas 4 5 · lj 2 = pôr o topo do lixo no seu jogo 2 · "
         "b 1 2 3 = baixar as cartas 1 2 3 (vários jogos: b 1 2 3 / 7 8 9) · e 2 4 5 = "
         "juntar as cartas 4 5 ao jogo 2 · d 7 = descartar a carta 7 · t 4 = baixar o 3 "
-        "vermelho (carta 4) · n = próxima mão · p = placar · ? = ajuda · q = sair\n" + NAMES +
+        "vermelho (carta 4) · n = próxima mão · " + COACH + " · p = placar · ? = ajuda · q = sair\n"
+        + NAMES +
         "\n" + LISTS + "\n" + MORE + "\n"
         "Para bater e pegar o morto: não precisa de canastra; "
         "para bater e encerrar a mão: precisa de uma canastra limpa.")
