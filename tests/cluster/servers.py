@@ -51,6 +51,18 @@ def free_port(start: int) -> int:
     raise RuntimeError(f"no free port from {start}")
 
 
+def ops_base(start: int = 7300, workers: int = 3) -> int:
+    """A port ``B`` with ``B + 1`` to ``B + workers`` free (the reliability worker
+    ``w<k>`` serves its operator's endpoints on ``B + k``: a taken ``B + k`` made that
+    worker exit 1 at start)."""
+    base = start
+    while True:
+        base = free_port(base)
+        if all(free_port(base + k) == base + k for k in range(1, workers + 1)):
+            return base
+        base += workers + 1
+
+
 def cli(port: int, *args: str, timeout: float = 60.0) -> str:
     """``redis-cli -p port args...``; its stdout (raises on a non-zero exit)."""
     done = subprocess.run([REDIS_CLI or "redis-cli", "-h", HOST, "-p", str(port), *args],

@@ -27,7 +27,7 @@ from invariants import check_all
 from load import Failover, failover_losses, played, report, stall_s, tolerant
 from prometheus_client.parser import text_string_to_metric_families
 from redis.asyncio.cluster import RedisCluster
-from servers import HOST, Servers, cli, free_port, info
+from servers import HOST, Servers, cli, free_port, info, ops_base
 
 from adapters.storage.connect import _failover_options
 
@@ -61,7 +61,7 @@ async def test_3_workers_play_on_while_a_primary_dies_and_slots_move(
     primaries = [p for p in ports if servers.nodes[p].role == "master"]
     node_url = f"redis://{HOST}:{ports[0]}"
     store = RedisCluster.from_url(node_url, decode_responses=True, **_failover_options())
-    metrics = free_port(7300)
+    metrics = ops_base()
     cluster = Cluster(f"redis://{HOST}:{control}/0", tmp_path, store=store, worker_args=[
         "--store-mode", "cluster", "--store-url", node_url, "--timer-sets", str(SETS),
         "--metrics-base", str(metrics)])

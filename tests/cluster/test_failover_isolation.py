@@ -49,7 +49,7 @@ from load import Failover, failover_losses, report, tolerant
 from paced import Log, PacedTable, Pause, longest, pauses
 from prometheus_client.parser import text_string_to_metric_families
 from redis.asyncio.cluster import RedisCluster
-from servers import HOST, Servers, cli, free_port
+from servers import HOST, Servers, cli, ops_base
 
 from adapters.delivery.stale import StaleTables
 from adapters.storage.connect import RedisTarget, _failover_options, client_for
@@ -73,17 +73,6 @@ BUCKETS = (0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
 Kill = Callable[[int], Awaitable[tuple[float, float, Any]]]
 """``kill(attempt)``: SIGKILL a primary, wait for its promotion; ``(killed, promoted,
 what was killed)``, wall-clock seconds."""
-
-
-def ops_base(start: int = 7300) -> int:
-    """A port ``B`` with ``B + 1`` to ``B + 3`` free (worker ``w<k>`` serves its
-    operator's endpoints on ``B + k``)."""
-    base = start
-    while True:
-        base = free_port(base)
-        if all(free_port(base + k) == base + k for k in (1, 2, 3)):
-            return base
-        base += 4
 
 
 def game_slots(keys: StoreKeys, table: PacedTable, store: Any) -> set[int]:
