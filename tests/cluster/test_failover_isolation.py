@@ -65,10 +65,13 @@ AFTER_S = 3.0
 ATTEMPTS = 3
 PAUSE_S = 0.5
 RESUME_S = 1.0
-SLACK_S = 0.1
+SLACK_S = 0.35
 """Seconds between the harness's reply time and the histogram's observation (the
 reply's push to the control plane, and the worker's turn of its loop after it) at
-most."""
+most: the workers' event loops were seen to stall 0.27-0.32 s at times with three
+workers, six Redis nodes and the players on 2 cores (WORKER_LAG_LOG), and one run in 15
+counted a press answered in 0.15 s above 0.25 s with 0.1 s here. The failover's own
+waits this check is about are 1-6 s."""
 BUCKETS = (0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
 Kill = Callable[[int], Awaitable[tuple[float, float, Any]]]
 """``kill(attempt)``: SIGKILL a primary, wait for its promotion; ``(killed, promoted,
