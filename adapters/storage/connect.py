@@ -35,6 +35,7 @@ from redis.exceptions import RedisClusterException
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from adapters.storage.budget import BUDGET_S, budget_retry, budgeted
+from adapters.storage.cluster_scripts import KeyedScriptCluster
 from adapters.storage.keys import DEFAULT_PREFIX
 from adapters.storage.observe import observed
 from adapters.storage.pool import BoundedPool
@@ -192,7 +193,7 @@ def client_for(target: RedisTarget) -> Any:
     connected; the embedded fakeredis server when it has no URL in single mode. Raises
     ValueError for a URL redis-py cannot read."""
     if target.mode == "cluster":
-        return _observe_cluster(RedisCluster.from_url(
+        return _observe_cluster(KeyedScriptCluster.from_url(
             target.url or "", decode_responses=True, max_connections=MAX_CONNECTIONS,
             topology_refresh_min_interval=TOPOLOGY_REFRESH_S, **_failover_options()))
     if target.mode == "sentinel":
