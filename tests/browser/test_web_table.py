@@ -490,7 +490,7 @@ def test_a_seated_guest_s_lobby_page_offers_only_sair(server: InProcess,
     """The lobby page of someone seated who did not open the table (a tester's guest
     seated by invitation saw Entrar, Iniciar, Cancelar and Sortear duplas, and the
     other variants' line without buttons, issue 35): only "Sair", the variant played."""
-    gid = server.start_game(chat("-963"), [ANA, BIA], args="tranca", start=False)
+    gid = server.start_game(chat("-964"), [ANA, BIA], args="tranca", start=False)
     page, _wire = open_page(server, new_page, BIA, gid)
     page.wait_for_selector("body[data-status=lobby]", timeout=5_000)
     assert web.actions(page) == ["lv"]
