@@ -86,6 +86,7 @@ async def test_metrics_answer_with_the_process_series_while_every_node_is_down(
         began = time.monotonic()
         status, text = await get(http, port, "/metrics")
         took = time.monotonic() - began
+        await until(http, port, 503, 1.0)  # within 1 s of the deaths, as after one kill
         ready = await get(http, port, "/health/ready")
     assert status == 200
     for series in ("process_resident_memory_bytes", "process_cpu_seconds_total",
