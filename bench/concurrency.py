@@ -287,6 +287,8 @@ async def play_turn(w: Worker, game: Game) -> None:
 async def child(args: argparse.Namespace) -> dict[str, float]:
     """One worker on one code tree: open the games, play them all at once, measure."""
     sys.path.insert(0, str(Path(args.root).resolve()))
+    if not wants_hiredis(Path(args.root)):  # as that tree installs: redis-py's own parser
+        sys.modules["hiredis"] = None  # type: ignore[assignment]
     import engine
     from adapters.delivery.coalesce import EditCoalescer
     from adapters.delivery.outbox import Delivery
@@ -361,6 +363,18 @@ async def child(args: argparse.Namespace) -> dict[str, float]:
             "p99_ms": waits[min(len(waits) - 1, int(len(waits) * 0.99))] * 1000}
 
 
+def wants_hiredis(root: Path) -> bool:
+    """Whether the tree at ``root`` lists ``hiredis`` among its dependencies
+    (``pyproject.toml``): a tree that does not is run without it, as its own install
+    would be, even when the shared environment has it (redis-py parses replies in C
+    when it can import ``hiredis``; the code before issue 36 did not ask for it)."""
+    try:
+        text = (root / "pyproject.toml").read_text()
+    except OSError:
+        return False
+    return '"hiredis' in text
+
+
 def proxy(delay_ms: float, to: str) -> tuple[subprocess.Popen[str], int]:
     """A delaying proxy process in front of ``to`` (host:port), and its port."""
     proc = subprocess.Popen([sys.executable, str(HERE / "_proxy.py"), "--to", to,
@@ -406,6 +420,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs per delay and tree, alternating (the median is shown)")
+    parser.add_argument("--no-one-line", action="store_true",
+                        help="skip the '1 line' runs (before and after only)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--root", help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
@@ -439,7 +455,9 @@ def drive(args: argparse.Namespace, before: str) -> None:
     creds, _, server = hostport.rpartition("@")
     login = f"{creds}@" if creds else ""
     trees = (("before", before, False), ("after", args.after, False),
-             ("1 line", args.after, True))
+             ("1 line", args.after, True))[:2 if args.no_one_line else 3]
+    print(f"before {before}: hiredis {'yes' if wants_hiredis(Path(before)) else 'no'}; "
+          f"after {args.after}: hiredis {'yes' if wants_hiredis(Path(args.after)) else 'no'}")
     print(f"{args.games} games at once on one worker, {args.seconds:g} s a run, median of "
           f"{args.rounds} runs alternating, Redis {base}; load average "
           f"{os.getloadavg()[0]:.1f}")
@@ -466,9 +484,13 @@ def drive(args: argparse.Namespace, before: str) -> None:
             print(f"{delay:>6g} the trees ran different engines (compiled and pure Python): "
                   "not comparable; BURACO_NATIVE=0 runs both as pure Python")
         ratio = got["after"]["actions_s"] / max(got["before"]["actions_s"], 1e-9)
-        alone = got["after"]["actions_s"] / max(got["1 line"]["actions_s"], 1e-9)
-        print(f"{delay:>6g} after/before actions/s: {ratio:.1f}x; after/1 line (the "
-              f"ordering alone): {alone:.1f}x", flush=True)
+        cpu = got["before"]["cpu_ms"] / max(got["after"]["cpu_ms"], 1e-9)
+        line = (f"{delay:>6g} after/before actions/s: {ratio:.2f}x; CPU per press "
+                f"before/after: {cpu:.2f}x")
+        if "1 line" in got:
+            alone = got["after"]["actions_s"] / max(got["1 line"]["actions_s"], 1e-9)
+            line += f"; after/1 line (the ordering alone): {alone:.1f}x"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
