@@ -338,11 +338,24 @@ async def child(args: argparse.Namespace) -> dict[str, float]:
 
             profile = cProfile.Profile()
             profile.enable()
+        trips: list[float] = []
+        with contextlib.suppress(ImportError):  # the tree's round trips, as observed
+            from adapters.storage import observe
+
+            class Trips:
+                def roundtrip(self, node: str, seconds: float) -> None:
+                    trips.append(seconds)
+
+                def failed(self, node: str, error: BaseException) -> None:
+                    pass
+
+            observe.LISTENERS.append(Trips())
         w.measuring, w.people_cpu = True, 0.0
         began, cpu = time.monotonic(), time.process_time()
         await asyncio.gather(*(play(g) for g in games))
         wall, cpu = time.monotonic() - began, time.process_time() - cpu
         w.measuring, people = False, w.people_cpu
+        counted, trips = len(trips), sorted(trips) or [0.0]
         if profile is not None:
             profile.disable()
             profile.dump_stats(os.environ["BENCH_PROFILE"])
@@ -358,6 +371,8 @@ async def child(args: argparse.Namespace) -> dict[str, float]:
             "cpu_ms": cpu * 1000 / max(w.presses, 1), "cpu_pct": cpu * 100 / wall,
             "people_ms": people * 1000 / max(w.presses, 1),
             "rtt_ms": sorted(rtts)[len(rtts) // 2] * 1000,
+            "trip_ms": trips[len(trips) // 2] * 1000,
+            "trips": counted / max(w.presses, 1),
             "native": float(engine.NATIVE),
             "p50_ms": waits[len(waits) // 2] * 1000,
             "p99_ms": waits[min(len(waits) - 1, int(len(waits) * 0.99))] * 1000}
@@ -463,7 +478,7 @@ def drive(args: argparse.Namespace, before: str) -> None:
           f"{os.getloadavg()[0]:.1f}")
     print(f"{'delay':>6} {'code':<7} {'actions/s':>10} {'presses/s':>10} {'p50 ms':>8} "
           f"{'p99 ms':>8} {'CPU ms/press':>13} {'people':>7} {'CPU %':>6} {'RTT ms':>7} "
-          "engine")
+          f"{'trip ms':>7} {'trips':>5} engine")
     for delay in (float(d) for d in args.delays_ms.split(",")):
         proc, port = proxy(delay, server)
         runs: dict[str, list[dict[str, float]]] = {name: [] for name, _r, _o in trees}
@@ -479,6 +494,7 @@ def drive(args: argparse.Namespace, before: str) -> None:
             print(f"{delay:>6g} {name:<7} {fig['actions_s']:>10.0f} {fig['presses_s']:>10.0f} "
                   f"{fig['p50_ms']:>8.1f} {fig['p99_ms']:>8.1f} {fig['cpu_ms']:>13.2f} "
                   f"{fig['people_ms']:>7.2f} {fig['cpu_pct']:>6.0f} {fig['rtt_ms']:>7.2f} "
+                  f"{fig.get('trip_ms', 0):>7.2f} {fig.get('trips', 0):>5.1f} "
                   f"{'compiled' if fig['native'] else 'Python'}")
         if len({fig["native"] for fig in got.values()}) > 1:
             print(f"{delay:>6g} the trees ran different engines (compiled and pure Python): "

@@ -26,7 +26,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from adapters.storage import observe
 from adapters.storage.budget import RetryBudgetSpent, budget_retry
 from adapters.storage.connect import open_store
-from adapters.storage.multiplex import Line, MuxRedis
+from adapters.storage.multiplex import Line, Multiplexer, MuxRedis
 from adapters.storage.pool import BoundedPool
 
 pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"),
@@ -82,11 +82,14 @@ def url_via(port: int) -> str:
     return f"redis://127.0.0.1:{port}/{db}"
 
 
-def mux_client(url: str, retry: Retry | None = None, socket_timeout: float = 10.0) -> MuxRedis:
+def mux_client(url: str, retry: Retry | None = None, socket_timeout: float = 10.0,
+               lines: int = 1) -> MuxRedis:
     pool = BoundedPool.from_url(url, decode_responses=True, max_connections=8,
                                 socket_timeout=socket_timeout,
                                 retry=retry or Retry(NoBackoff(), 0))
-    return MuxRedis.from_pool(pool)
+    client = MuxRedis.from_pool(pool)
+    client._mux = Multiplexer(pool, lines=lines)
+    return client
 
 
 @pytest.fixture
@@ -118,6 +121,20 @@ async def test_the_store_of_one_redis_shares_one_connection() -> None:
         assert not pool._available_connections and not pool._in_use_connections
     finally:
         await store.close()
+
+
+async def test_the_calls_of_successive_turns_take_the_lines_in_turn(prefix: str) -> None:
+    """Three lines: each turn's calls go out on the next one; all get their replies."""
+    redis = mux_client(os.environ["REDIS_URL"], lines=3)
+    try:
+        used = []
+        for k in range(6):
+            used.append(await redis._multiplexer().line())
+            assert await asyncio.gather(*(redis.incr(f"{prefix}:n") for _ in range(10))) \
+                == list(range(10 * k + 1, 10 * k + 11))
+        assert len({id(line) for line in used}) == 3 and used[:3] == used[3:]
+    finally:
+        await redis.aclose()
 
 
 async def test_concurrent_calls_go_out_in_few_writes_and_each_gets_its_reply(

@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
@@ -73,6 +74,16 @@ OWN_CONNECTION = frozenset({
 """Commands (upper case, first word) that never share the connection: they block it,
 or change its state for the commands after them."""
 
+LINES = int(os.environ.get("BURACO_REDIS_LINES", "16"))
+"""Connections a client's calls share (:class:`Multiplexer`), taken in turn per write
+(``BURACO_REDIS_LINES`` overrides it; 1 is a single connection). One would do for Redis
+itself, but each connection is one ordered path: a reply held up anywhere on it (a large
+state, a busy proxy or network hop, the kernel's scheduling on a loaded machine) holds
+every reply behind it. Measured on bench/concurrency.py at 0.5 ms, 100 games, a loaded
+2-core machine: 4 lines left the worker idle (37% of a core, replies waited 41 ms),
+16 lines kept it busy (84%) at the same CPU per press (bench/README.md, "Client side
+(branch pipe)")."""
+
 _Entry = list[Any]
 """[future, deadline (loop time), write's send time or None]: one reply awaited."""
 
@@ -82,8 +93,9 @@ class Line:
     docstring). Build with :meth:`Line.open`; :meth:`submit` queues commands."""
 
     def __init__(self, conn: AbstractConnection, retry_budget_s: float,
-                 master_pool: bool) -> None:
+                 master_pool: bool, flushed: Callable[[], None] = lambda: None) -> None:
         self.conn = conn
+        self._flushed = flushed
         self.node = f"{getattr(conn, 'host', '?')}:{getattr(conn, 'port', '?')}"
         self.alive = True
         self._loop = asyncio.get_running_loop()
@@ -123,6 +135,7 @@ class Line:
         self._flush_due = False
         if not self.alive or not self._new:
             return
+        self._flushed()
         out, self._out = self._out, []
         new, self._new = self._new, []
         new[0][2] = time.perf_counter()
@@ -240,60 +253,70 @@ class Line:
 
 
 class Multiplexer:
-    """The current :class:`Line` of a connection pool, opened on first use and again
-    after it is dropped (one connect at a time, shared by the calls that wait for it)."""
+    """:data:`LINES` shared :class:`Line` s of a connection pool, each opened on first use
+    and again after it is dropped (one connect at a time per line, shared by the calls
+    that wait for it). The calls of one turn of the event loop go to one line (one
+    write); the next turn's to the next line, round the ring."""
 
-    def __init__(self, pool: ConnectionPool) -> None:
+    def __init__(self, pool: ConnectionPool, lines: int | None = None) -> None:
         self.pool = pool
         kwargs = pool.connection_kwargs
         retry = kwargs.get("retry")
         self.retry: Retry = copy.deepcopy(retry) if retry is not None else Retry(NoBackoff(), 0)
         backoff = getattr(self.retry, "_backoff", None)
         self._budget_s = backoff.budget_s if isinstance(backoff, BudgetBackoff) else BUDGET_S
-        self._line: Line | None = None
-        self._opening: asyncio.Task[Line] | None = None
+        count = max(1, lines if lines is not None else LINES)
+        self._lines: list[Line | None] = [None] * count
+        self._opening: list[asyncio.Task[Line] | None] = [None] * count
+        self._next = 0
         self._closed = False
 
     async def line(self) -> Line:
-        """The connected line (opened now if there is none). Raises what connecting
-        raises (``ConnectionError``, ``TimeoutError``, ``ResponseError`` for a refused
-        password or database)."""
-        line = self._line
+        """The connected line this turn's calls go to (opened now if it is not). Raises
+        what connecting raises (``ConnectionError``, ``TimeoutError``, ``ResponseError``
+        for a refused password or database)."""
+        slot = self._next
+        line = self._lines[slot]
         if line is not None and line.alive:
             return line
         if self._closed:
             raise RedisConnectionError("The client is closed.")
-        opening = self._opening
+        opening = self._opening[slot]
         if opening is None:
-            opening = self._opening = asyncio.get_running_loop().create_task(self._open())
-            opening.add_done_callback(self._opened)
+            opening = asyncio.get_running_loop().create_task(self._open(slot))
+            self._opening[slot] = opening
+            opening.add_done_callback(lambda task: self._opened(slot, task))
         return await asyncio.shield(opening)
 
-    def _opened(self, task: asyncio.Task[Line]) -> None:
-        self._opening = None
+    def _opened(self, slot: int, task: asyncio.Task[Line]) -> None:
+        self._opening[slot] = None
         if not task.cancelled():
             task.exception()  # retrieved here: a waiter may have gone
 
-    async def _open(self) -> Line:
+    def _flushed(self) -> None:
+        self._next = (self._next + 1) % len(self._lines)
+
+    async def _open(self, slot: int) -> Line:
         conn: AbstractConnection = self.pool.make_connection()  # type: ignore[no-untyped-call]
         # one retry policy for the calls and the connects they nest (one budget, one run
         # of failures: adapters/storage/budget.py), as on a connection of one's own
         conn.retry = self.retry
         await conn.connect()  # type: ignore[no-untyped-call]
         master = bool(getattr(self.pool, "is_master", False))
-        line = Line(conn, self._budget_s, master)
+        line = Line(conn, self._budget_s, master, self._flushed)
         if self._closed:
             await line.aclose()
             raise RedisConnectionError("The client is closed.")
-        self._line = line
+        self._lines[slot] = line
         return line
 
     async def aclose(self) -> None:
-        """Close the current line; later calls fail."""
+        """Close every line; later calls fail."""
         self._closed = True
-        line, self._line = self._line, None
-        if line is not None:
-            await line.aclose()
+        lines, self._lines = self._lines, [None] * len(self._lines)
+        for line in lines:
+            if line is not None:
+                await line.aclose()
 
 
 class _Replies:
