@@ -39,6 +39,32 @@ redis.call('HSET', KEYS[1], 'table_v', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
 """
+# Store a field and refresh the hash's expiry in one command (a script: one round trip
+# and one reply, where MULTI/HSET/EXPIRE/EXEC sends four). ARGV: ttl, field, value.
+_PUT = """
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+"""
+# Forget fields ARGV[4..], then, unless ARGV[2] is '', store ARGV[3] under field ARGV[2]
+# and refresh the expiry. ARGV: ttl, field to store ('' for none), its value, fields...
+_SWAP = """
+for i = 4, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
+if ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+return 1
+"""
+# _NEWEST, answering also the stored ref ARGV[3] of the table it may edit: {1|0, ref}.
+_NEWEST_REF = """
+local shown = tonumber(redis.call('HGET', KEYS[1], 'table_v') or '0')
+local mine = tonumber(ARGV[1])
+if mine < shown then return {0, false} end
+redis.call('HSET', KEYS[1], 'table_v', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return {1, redis.call('HGET', KEYS[1], ARGV[3])}
+"""
 
 
 class GameRefs:
@@ -52,6 +78,9 @@ class GameRefs:
         self.ttl_s = ttl_s
         self.platform = platform
         self.keys = StoreKeys(prefix)
+        self._put = client.register_script(_PUT)
+        self._swap = client.register_script(_SWAP)
+        self._newest_ref = client.register_script(_NEWEST_REF)
 
     def _game(self, game_id: str) -> str:
         return self.keys.refs(game_id, self.platform)
@@ -78,16 +107,23 @@ class GameRefs:
         return str(value) if value else None
 
     async def put(self, game_id: str, field: str, value: str) -> None:
-        """Store reference ``field`` of the game (refreshes the hash's expiry)."""
+        """Store reference ``field`` of the game (refreshes the hash's expiry), in one
+        command (a script: HSET and EXPIRE together)."""
         key = self._game(game_id)
+        await self._healed(game_id, lambda: self._put(keys=[key],
+                                                      args=[self.ttl_s, field, value]))
 
-        async def write() -> None:
-            async with self.client.pipeline(transaction=True) as pipe:
-                pipe.hset(key, field, value)
-                pipe.expire(key, self.ttl_s)
-                await pipe.execute()
-
-        await self._healed(game_id, write)
+    async def swap(self, game_id: str, forget: list[str], field: str | None = None,
+                   value: str = "") -> None:
+        """Forget the references named in ``forget`` and, with ``field``, store ``value``
+        under it (refreshing the expiry), in one step: a turn ping replaced (issue 36:
+        one round trip where a drop per old ping and a put took one each). Nothing is
+        sent when there is nothing to do."""
+        if not forget and field is None:
+            return
+        key = self._game(game_id)
+        await self._healed(game_id, lambda: self._swap(
+            keys=[key], args=[self.ttl_s, field or "", value, *forget]))
 
     async def drop(self, game_id: str, field: str) -> None:
         """Forget reference ``field`` (the next view of it is posted anew)."""
@@ -99,6 +135,16 @@ class GameRefs:
         shown = await self._healed(game_id, lambda: self.client.eval(
             _NEWEST, 1, self._game(game_id), version, self.ttl_s))
         return bool(shown)
+
+    async def newest_table_ref(self, game_id: str, version: int,
+                               field: str = "table") -> tuple[bool, str | None]:
+        """:meth:`newest_table` and, when the view may be shown, the stored reference
+        ``field`` of the table message it edits (None: none yet), read in the same step:
+        one round trip where the check and :meth:`get` took one each (issue 36)."""
+        got = await self._healed(game_id, lambda: self._newest_ref(
+            keys=[self._game(game_id)], args=[version, self.ttl_s, field]))
+        shown, ref = got[0], got[1] if len(got) > 1 else None
+        return bool(shown), (str(ref) if ref else None)
 
     async def flag(self, game_id: str, name: str) -> bool:
         """Set a once-per-game flag; True the first time (e.g. "told the group about X")."""
