@@ -118,6 +118,7 @@ class Delivery:
         self.stale = stale
         self.stale_hands = stale.hands() if stale is not None else None
         self._shown: dict[str, Any] = {}
+        self._keeps_hands = bool(getattr(platform, "hand_replaced_when_gone", False))
         self._openings: dict[str, asyncio.Event] = {}
         watch_delivery(self)  # its backlog in the operator's series (issue 36)
 
@@ -415,13 +416,20 @@ class Delivery:
             if ref is not None:
                 await self.refs.put(effect.game_id, field, ref)
             return
-        ref = await self.refs.get(effect.game_id, field)
-        if ref is not None:
+        kept = self.refs.known_hand(effect.game_id, field) if self._keeps_hands else None
+        ref = kept if kept is not None else await self.refs.get(effect.game_id, field)
+        while ref is not None:
             try:
                 await self.platform.edit_private(effect.player, ref, message)
                 return
             except MessageGone:
+                if ref == kept:  # kept in memory: another worker may have replaced it
+                    kept, fresh = None, await self.refs.get(effect.game_id, field)
+                    if fresh is not None and fresh != ref:
+                        ref = fresh  # edit the message Redis names now
+                        continue
                 await self.refs.drop(effect.game_id, field)
+                break
             except PrivateRefused:
                 await self.dm_refused(effect.chat, effect.game_id, effect.player)
                 return
