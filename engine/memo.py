@@ -61,9 +61,10 @@ class RuleFacts:
     ``threes_meldable`` that every 3 may sit in a meld (``red_three_meldable and
     black_three_meldable``)."""
 
-    __slots__ = ("black_blocks", "black_kills", "first_player_second_card",
-                 "legacy_relayout", "red_lay_alone", "rules", "run_lowest", "set_max",
-                 "set_ranks", "sets_allowed", "threes_meldable")
+    __slots__ = ("ace_high", "ace_low", "black_blocks", "black_kills",
+                 "first_player_second_card", "legacy_relayout", "natural_two",
+                 "red_lay_alone", "rules", "run_lowest", "set_max", "set_ranks",
+                 "sets_allowed", "threes_meldable")
 
     def __init__(self, rules: Rules) -> None:
         self.rules: Final = rules
@@ -71,6 +72,9 @@ class RuleFacts:
         self.set_max: Final[int] = rules.set_max
         self.set_ranks: Final[tuple[int, ...]] = rules.set_ranks
         self.run_lowest: Final[int] = rules.run_lowest
+        self.ace_low: Final[bool] = rules.ace_low
+        self.ace_high: Final[bool] = rules.ace_high
+        self.natural_two: Final[bool] = rules.natural_two
         self.legacy_relayout: Final[bool] = rules.legacy_relayout
         self.first_player_second_card: Final[bool] = rules.first_player_second_card
         self.red_lay_alone: Final[bool] = rules.red_three == RedThree.LAY_ALONE

@@ -31,6 +31,7 @@ from engine.melds import (
     check_meldable,
     extend_meld,
     extends,
+    meldable,
 )
 from engine.rules import PRESETS, Rules
 from engine.runs import Layout, extend_layout
@@ -279,7 +280,7 @@ def test_rule_facts_are_the_rules_fields(name: str, rules: Rules,
     known = facts(rules)
     assert known.rules is rules and facts(rules) is known
     for field in ("sets_allowed", "set_max", "set_ranks", "run_lowest", "legacy_relayout",
-                  "first_player_second_card"):
+                  "first_player_second_card", "ace_low", "ace_high", "natural_two"):
         assert getattr(known, field) == getattr(rules, field), field
     assert known.red_lay_alone == (rules.red_three == RedThree.LAY_ALONE)
     assert known.black_blocks == (rules.black_three == BlackThree.BLOCKS_PILE)
@@ -287,3 +288,46 @@ def test_rule_facts_are_the_rules_fields(name: str, rules: Rules,
     assert known.threes_meldable == (rules.red_three_meldable and rules.black_three_meldable)
     other = rules.model_copy(update={"set_max": 3 if rules.set_max != 3 else 4})
     assert facts(other).set_max == other.set_max and facts(rules) is known
+
+
+@pytest.mark.parametrize(("name", "rules"), WITH_RM, ids=[n for n, _ in WITH_RM])
+def test_run_lays_counts_what_make_run_lays(name: str, rules: Rules) -> None:
+    """``engine.relaid.run_lays`` (issue 37: the re-laid extension check without a raise)
+    says True exactly when ``_make_run`` lays the cards: runs of one suit with a few
+    cards added, removed or swapped (repeats, gaps, aces at both ends, own-suit and other
+    2s, jokers), 3..14 cards, and every re-laid one-card extension of RM's melds."""
+    from engine.relaid import run_lays
+
+    rng = random.Random(37)
+    pool = [c for c in ALL_FACES if rules.jokers or c.suit != 4]
+    tried = laid = 0
+    for _ in range(6000):
+        suit = rng.randrange(4)
+        start = rng.randrange(1, 13)
+        cards = [Card.of(1 if r == 14 else r, suit)
+                 for r in range(start, min(start + rng.randrange(2, 13), 15))]
+        for _ in range(rng.randrange(4)):
+            if rng.random() < 0.6:
+                cards.insert(rng.randrange(len(cards) + 1), rng.choice(pool))
+            elif len(cards) > 1:
+                cards.pop(rng.randrange(len(cards)))
+        naturals = [c for c in cards if not c.wild]
+        if not naturals or not all(meldable(c, rules) for c in cards):
+            continue
+        want = _outcome(_make_run, cards, naturals, rules)
+        assert run_lays(cards, rules) == isinstance(want, Meld), (cards, want)
+        tried += 1
+        laid += isinstance(want, Meld)
+    assert tried > 3000 and 0.2 * tried < laid < 0.8 * tried, (tried, laid)
+
+
+def test_rm_one_card_extension_matches_general_path() -> None:
+    """On RM's rules (re-laid runs, sets of A and K only) ``extend_meld`` and ``extends``
+    give what the general path gives, for every face on the melds of seeded deals."""
+    melds = _melds(RM, 2, 6, 37) | _melds(RM, 4, 4, 38)
+    assert len(melds) > 40
+    for meld in melds:
+        for card in ALL_FACES:
+            want = _outcome(_general, meld, [card], RM)
+            assert _outcome(extend_meld, meld, [card], RM) == want, (meld, card)
+            assert extends(meld, card, RM) == isinstance(want, Meld), (meld, card)
