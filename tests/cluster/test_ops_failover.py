@@ -12,25 +12,15 @@ import uuid
 from collections.abc import AsyncIterator
 
 import aiohttp
-import pytest
 from net_support import free_port
 from servers import HOST, Servers, cli
 
-from adapters.ops.health import WINDOW, Readiness
+from adapters.ops.health import Readiness
 from adapters.ops.metrics import sample_timers
 from adapters.ops.server import start_ops, stop_ops
 from adapters.storage.connect import RedisTarget, open_store
 
 POLL_S = 0.05
-
-
-@pytest.fixture(autouse=True)
-def fresh_window() -> None:
-    """Each test starts with an empty window of recent Redis calls: the process's one
-    window still held the failures of the dead cluster of the test before (the
-    Sentinel test's first read said "not ready: ... redis calls failed in 5 s" in 1 of
-    8 runs)."""
-    WINDOW.clear()
 
 
 async def get(http: aiohttp.ClientSession, port: int, path: str) -> tuple[int, str]:
