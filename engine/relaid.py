@@ -18,10 +18,15 @@ of them lays the run. ``tests/test_engine_fast_paths.py`` checks it against
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-from engine.cards import JOKER_SUIT, Card
+from engine.cards import ALL_FACES, Card
 from engine.memo import facts
 from engine.rules import Rules
+
+_CODES: Final[dict[Card, int]] = {c: c.suit * 16 + c.rank for c in ALL_FACES}
+"""``suit * 16 + rank`` of every face (the joker: 64): one dict look-up in C instead of
+reading two slots of the Python class ``Card`` from compiled code."""
 
 
 def run_lays(cards: Sequence[Card], rules: Rules) -> bool:
@@ -30,78 +35,74 @@ def run_lays(cards: Sequence[Card], rules: Rules) -> bool:
     least one natural (non-wild) card; the 3s the variant keeps out of melds are the
     caller's check (``meldable``), as for ``_make_run``."""
     known = facts(rules)
-    ranks: list[int] = []
     suit = -1
-    jokers = 0
-    twos = 0
-    own = False
-    two_suits: list[int] = []
+    wilds = 0
+    two_suits = 0  # bit s: a 2 of suit s
+    lo, hi, n, aces, seen = 99, 0, 0, 0, 0  # naturals other than aces: lowest, highest...
     for c in cards:
-        if c.suit == JOKER_SUIT:
-            jokers += 1
-        elif c.rank == 2:
-            twos += 1
-            two_suits.append(c.suit)
-        else:
-            if suit < 0:
-                suit = c.suit
-            elif c.suit != suit:
-                return False  # meld_mixed_suits
-            ranks.append(c.rank)
+        code = _CODES[c]
+        rank = code & 15
+        if code >= 64:
+            wilds += 1  # the joker
+            continue
+        if rank == 2:
+            wilds += 1
+            two_suits |= 1 << (code >> 4)
+            continue
+        if suit < 0:
+            suit = code >> 4
+        elif code >> 4 != suit:
+            return False  # meld_mixed_suits
+        if rank == 1:
+            aces += 1
+            continue
+        if seen >> rank & 1:
+            return False  # meld_repeated_rank, whatever the aces and 2s
+        seen |= 1 << rank
+        n += 1
+        lo = min(lo, rank)
+        hi = max(hi, rank)
     if suit < 0:
         return False  # no natural card (the caller's precondition; _make_run fails too)
-    if known.natural_two and suit in two_suits:
-        own = True
+    own = known.natural_two and two_suits >> suit & 1 == 1
+    bounds = (known.run_lowest, 14 if known.ace_high else 13)
     for natural_two in (True, False) if own else (False,):
-        wilds = jokers + twos - (1 if natural_two else 0)
-        if wilds > 1:
+        if wilds - (1 if natural_two else 0) > 1:
             continue  # meld_two_wilds
-        if _lays(ranks, natural_two, wilds == 1, rules):
+        wild = wilds - (1 if natural_two else 0) == 1
+        if natural_two:  # slot 2 taken by the natural 2 (``lay_run``'s positions + [2])
+            if _lays(min(lo, 2), max(hi, 2), n + 1, aces, wild, known.ace_low,
+                     known.ace_high, bounds):
+                return True
+        elif _lays(lo, hi, n, aces, wild, known.ace_low, known.ace_high, bounds):
             return True
     return False
 
 
-def _lays(ranks: list[int], natural_two: bool, wild: bool, rules: Rules) -> bool:
-    """``engine.runs.lay_run`` succeeds for naturals of ``ranks`` (1 = ace), a natural 2
-    or not, one wild or none."""
-    known = facts(rules)
-    aces = ranks.count(1)
-    rest = [r for r in ranks if r != 1]
-    options: list[list[int]]
+def _lays(lo: int, hi: int, n: int, aces: int, wild: bool, ace_low: bool, ace_high: bool,
+          bounds: tuple[int, int]) -> bool:
+    """``engine.runs.lay_run`` succeeds for ``n`` distinct natural slots other than the
+    aces' from ``lo`` to ``hi`` (99, 0 for none), ``aces`` aces and one wild or none:
+    ``_ace_choices`` (one ace: low, then high; two: both ends, where the variant has
+    both; more: repeated) then ``_place``."""
     if aces == 0:
-        options = [rest]
-    elif aces == 2:
-        if not (known.ace_low and known.ace_high):
-            return False  # meld_repeated_rank
-        options = [[1, *rest, 14]]
-    elif aces > 2:
+        return _places(lo, hi, n, wild, bounds)
+    if aces == 2:
+        return ace_low and ace_high and _places(1, 14, n + 2, wild, bounds)
+    if aces > 2:
         return False  # meld_repeated_rank
-    else:
-        options = []
-        if known.ace_low:
-            options.append([1, *rest])
-        if known.ace_high:
-            options.append([*rest, 14])
-    for positions in options:
-        if natural_two:
-            positions.append(2)
-        positions.sort()
-        if _places(positions, wild, known.run_lowest, 14 if known.ace_high else 13):
-            return True
-    return False
+    if ace_low and _places(1, max(hi, 1), n + 1, wild, bounds):
+        return True
+    return ace_high and _places(min(lo, 14), 14, n + 1, wild, bounds)
 
 
-def _places(positions: list[int], wild: bool, lo_bound: int, hi_bound: int) -> bool:
-    """``engine.runs._place`` succeeds for natural slots ``positions`` (sorted) and one
-    wild or none, no chosen slot; ``lo_bound``..``hi_bound``: ``slot_bounds``."""
-    n = len(positions)
-    for i in range(1, n):
-        if positions[i] == positions[i - 1]:
-            return False  # meld_repeated_rank
-    lo, hi = positions[0], positions[-1]
+def _places(lo: int, hi: int, n: int, wild: bool, bounds: tuple[int, int]) -> bool:
+    """``engine.runs._place`` succeeds for ``n`` distinct natural slots ``lo``..``hi`` and
+    one wild or none, no chosen slot; ``bounds``: ``slot_bounds``."""
     gaps = hi - lo + 1 - n
     if gaps > (1 if wild else 0):
         return False  # meld_gap
+    lo_bound, hi_bound = bounds
     first, last = lo, hi
     if wild and gaps == 0:  # no gap: the high end, else the low end (wild_spots)
         if hi < hi_bound:

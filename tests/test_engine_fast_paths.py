@@ -132,11 +132,13 @@ def test_meld_compares_hashes_and_prints_by_its_fields() -> None:
 
 
 def _old_candidate_melds(hand: list[Card], rules: Rules) -> list[list[Card]]:
-    """``simulate.candidate_melds`` as it was before (defaultdicts), all at once."""
+    """``simulate.candidate_melds`` as it was before (defaultdicts, a set of ranks per
+    suit; issue 37 made them bit masks), all at once."""
     from collections import defaultdict
 
-    from engine.simulate import _ROWS, _UPS
+    from engine.simulate import _ROWS
 
+    ups = [tuple(1 if r + k == 14 else r + k for k in (1, 2, 3)) for r in range(14)]
     out: list[list[Card]] = []
     wilds: list[Card] = []
     by_rank: dict[int, list[Card]] = defaultdict(list)
@@ -157,7 +159,7 @@ def _old_candidate_melds(hand: list[Card], rules: Rules) -> list[list[Card]]:
     for suit, ranks in by_suit.items():
         row = _ROWS[suit]
         for r in ranks:
-            up1, up2, up3 = _UPS[r]
+            up1, up2, up3 = ups[r]
             has1, has2, has3 = up1 in ranks, up2 in ranks, up3 in ranks
             if not (has1 or has2):
                 continue
@@ -286,6 +288,7 @@ def test_rule_facts_are_the_rules_fields(name: str, rules: Rules,
     assert known.black_blocks == (rules.black_three == BlackThree.BLOCKS_PILE)
     assert known.black_kills == (rules.black_three == BlackThree.KILLS_PILE)
     assert known.threes_meldable == (rules.red_three_meldable and rules.black_three_meldable)
+    assert [r for r in range(15) if known.set_rank_bits >> r & 1] == sorted(rules.set_ranks)
     other = rules.model_copy(update={"set_max": 3 if rules.set_max != 3 else 4})
     assert facts(other).set_max == other.set_max and facts(rules) is known
 
@@ -331,3 +334,23 @@ def test_rm_one_card_extension_matches_general_path() -> None:
             want = _outcome(_general, meld, [card], RM)
             assert _outcome(extend_meld, meld, [card], RM) == want, (meld, card)
             assert extends(meld, card, RM) == isinstance(want, Meld), (meld, card)
+
+
+def test_set_order_is_the_order_a_set_of_ranks_iterates() -> None:
+    """``simulate._set_order`` (issue 37) gives ``list(set)`` of the ranks added in the
+    order seen: every order of up to 4 distinct ranks 1..13, and larger seeded ones,
+    with another suit's ranks interleaved (ignored)."""
+    from itertools import permutations
+
+    from engine.simulate import _set_order
+
+    rng = random.Random(3)
+    orders: list[tuple[int, ...]] = [p for k in (1, 2, 3, 4) for p in permutations(range(1, 14), k)]
+    orders += [tuple(rng.sample(range(1, 14), rng.randrange(5, 14))) for _ in range(2000)]
+    for order in orders:
+        seen = [key for r in order for key in (2 * 16 + r, 1 * 16 + (14 - r))]
+        mask = sum(1 << r for r in order)
+        made: set[int] = set()
+        for r in order:
+            made.add(r)
+        assert _set_order(seen, 2, mask) == list(made), order

@@ -48,6 +48,16 @@ def test_recent_calls_failing_make_the_window_unready_until_they_age_out() -> No
     assert window.failing() is None
 
 
+def test_a_cleared_window_forgets_its_calls_but_keeps_counting_failures() -> None:
+    window = CallWindow(window_s=5.0, clock=Clock())
+    for _ in range(MIN_FAILURES):
+        window.failed("a:1", ConnectionError())
+    window.clear()
+    assert (window.failing(), window.failures_seen) == (None, MIN_FAILURES)
+    window.failed("a:1", ConnectionError())
+    assert (window.failing(), window.failures_seen) == (None, MIN_FAILURES + 1)
+
+
 def test_failures_among_many_good_calls_do_not_make_the_window_unready() -> None:
     window = CallWindow(window_s=5.0, clock=Clock())
     for _ in range(10):

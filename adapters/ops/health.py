@@ -78,6 +78,12 @@ class CallWindow:
             for _ in range(5_000):
                 self._failures -= not self._events.popleft()[1]
 
+    def clear(self) -> None:
+        """Forget the round trips seen so far (:attr:`failures_seen` stays: it never
+        decreases); for tests that share one process's window."""
+        self._events.clear()
+        self._failures = 0
+
     def roundtrip(self, node: str, seconds: float) -> None:
         """A round trip that succeeded."""
         self._add(True)
