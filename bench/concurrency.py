@@ -85,6 +85,7 @@ class NullPlatform:
 
     name = "bench"
     web: Any = None
+    hand_replaced_when_gone = True  # as Telegram's (adapters/delivery/platform.py)
 
     async def table(self, effect: Any) -> Any:
         return effect.view

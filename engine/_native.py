@@ -40,6 +40,7 @@ COMPILED: tuple[str, ...] = (
     "engine/melds.py",
     "engine/memo.py",
     "engine/pile.py",
+    "engine/relaid.py",
     "engine/runs.py",
     "engine/scoring.py",
     "engine/simulate.py",

@@ -29,6 +29,7 @@ from typing import Final
 from engine.cards import JOKER_SUIT, RANK_NAMES, Card
 from engine.errors import IllegalAction
 from engine.memo import RulesMemo, facts
+from engine.relaid import run_lays
 from engine.rules import Rules
 from engine.runs import Layout, bad_slot, extend_layout, lay_run, read_layout
 
@@ -273,10 +274,15 @@ def _set_plus(meld: Meld, card: Card, rules: Rules) -> Meld | None:
 
 
 def extends(meld: Meld, card: Card, rules: Rules) -> bool:
-    """True when ``extend_meld(meld, [card], rules)`` succeeds (it is not computed when a
-    cheaper look settles the question: a natural card next to a run's end or of a set's
-    rank, or a natural card that can only repeat a slot or leave a gap)."""
+    """True when ``extend_meld(meld, [card], rules)`` succeeds (not computed when a cheaper
+    look settles it: a natural card next to a run's end or of a set's rank, or one that
+    can only repeat a slot or leave a gap; a re-laid run, ``legacy_relayout``: counted by
+    :func:`engine.relaid.run_lays`, no meld built and no refusal raised, issue 37)."""
     rank, known = card.rank, facts(rules)
+    if known.legacy_relayout and meld.kind == RUN:
+        if not meldable(card, rules) or (not card.wild and card.suit != meld.suit):
+            return False  # meld_three, meld_wrong_kind
+        return run_lays((*meld.cards, card), rules)
     simple = not card.wild and rank not in (1, 3) and not known.legacy_relayout
     if simple and meld.kind == SET:
         if rank != meld.low:

@@ -59,10 +59,12 @@ class RuleFacts:
     ``red_lay_alone`` / ``black_blocks`` / ``black_kills`` say ``red_three ==
     LAY_ALONE``, ``black_three == BLOCKS_PILE`` / ``KILLS_PILE`` (RULES A32, A33, A6), and
     ``threes_meldable`` that every 3 may sit in a meld (``red_three_meldable and
-    black_three_meldable``)."""
+    black_three_meldable``), ``set_rank_bits`` has bit r set for each rank r of
+    ``set_ranks`` (0: any rank)."""
 
-    __slots__ = ("black_blocks", "black_kills", "first_player_second_card",
-                 "legacy_relayout", "red_lay_alone", "rules", "run_lowest", "set_max",
+    __slots__ = ("ace_high", "ace_low", "black_blocks", "black_kills",
+                 "first_player_second_card", "legacy_relayout", "natural_two",
+                 "red_lay_alone", "rules", "run_lowest", "set_max", "set_rank_bits",
                  "set_ranks", "sets_allowed", "threes_meldable")
 
     def __init__(self, rules: Rules) -> None:
@@ -70,7 +72,11 @@ class RuleFacts:
         self.sets_allowed: Final[bool] = rules.sets_allowed
         self.set_max: Final[int] = rules.set_max
         self.set_ranks: Final[tuple[int, ...]] = rules.set_ranks
+        self.set_rank_bits: Final[int] = sum(1 << r for r in set(rules.set_ranks))
         self.run_lowest: Final[int] = rules.run_lowest
+        self.ace_low: Final[bool] = rules.ace_low
+        self.ace_high: Final[bool] = rules.ace_high
+        self.natural_two: Final[bool] = rules.natural_two
         self.legacy_relayout: Final[bool] = rules.legacy_relayout
         self.first_player_second_card: Final[bool] = rules.first_player_second_card
         self.red_lay_alone: Final[bool] = rules.red_three == RedThree.LAY_ALONE

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from engine.cards import Card
@@ -32,14 +31,17 @@ from engine.rules import Rules
 MAX_SLOT: Final = 14
 
 
-@dataclass(frozen=True, slots=True)
 class Layout:
     """A run as laid: ``cards`` in slot order from slot ``low``; ``wild_at`` the index in
-    ``cards`` of the card acting as the run's wild, or -1 for none."""
+    ``cards`` of the card acting as the run's wild, or -1 for none. Immutable (issue 37:
+    no frozen dataclass, whose ``__init__`` stays Python under mypyc)."""
 
-    low: int
-    cards: tuple[Card, ...]
-    wild_at: int
+    __slots__ = ("cards", "low", "wild_at")
+
+    def __init__(self, low: int, cards: tuple[Card, ...], wild_at: int) -> None:
+        self.low: Final = low
+        self.cards: Final = cards
+        self.wild_at: Final = wild_at
 
 
 def slot_bounds(rules: Rules) -> tuple[int, int]:

@@ -23,67 +23,91 @@ from engine.state import DRAW, OVER, DealState, Event
 
 def candidate_melds(hand: list[Card], rules: Rules) -> Iterator[list[Card]]:
     """Possible new melds of three cards (or two naturals and a wild) from ``hand``
-    under ``rules``. A cheap generator, not exhaustive: sets by rank and runs of
-    neighbouring ranks."""
-    wilds: list[Card] = []
-    by_rank: dict[int, list[Card]] = {}  # plain dicts, not defaultdicts: a miss there
-    by_suit: dict[int, set[int]] = {}  # looks up __missing__ and calls it (issue 13)
+    under ``rules``. A cheap generator, not exhaustive: sets by rank (first seen first;
+    only the ranks ``rules.set_ranks`` allows, where it is set) and runs of neighbouring
+    ranks (suits first seen first; in a suit, the ranks in the order a Python ``set`` of
+    them iterates: :func:`_set_order`). The order is the random player's preference, so
+    it stays the one the earlier dict-and-set version gave (issue 37: the sets became
+    bit masks; ``tests/test_engine_fast_paths.py`` compares the two)."""
+    known = facts(rules)  # plain fields: a pydantic field read is costly compiled
+    sets_on, only = known.sets_allowed, known.set_rank_bits
+    wild: Card | None = None
+    by_rank: dict[int, list[Card]] = {}
+    masks = [0, 0, 0, 0]  # per suit, bit r set for a natural card of rank r
+    seen: list[int] = []  # suit * 16 + rank of each natural face, in hand order, once
     for c in hand:
         is_wild, rank, suit = _FACES[c]
         if is_wild:
-            wilds.append(c)
+            if wild is None:
+                wild = c
             continue
-        same = by_rank.get(rank)
-        if same is None:
-            by_rank[rank] = [c]
-        else:
-            same.append(c)
-        suited = by_suit.get(suit)
-        if suited is None:
-            by_suit[suit] = {rank}
-        else:
-            suited.add(rank)
-    known = facts(rules)  # plain fields: a pydantic field read is costly compiled
-    if known.sets_allowed:
-        only = known.set_ranks  # () = any rank; else apply refuses the others (meld_set_rank)
-        for rank, cards in by_rank.items():
-            if only and rank not in only:
-                continue
-            if len(cards) >= 3:
-                yield cards[:3]
-            if len(cards) >= 2 and wilds:
-                yield [cards[0], cards[1], wilds[0]]
-    wild = wilds[0] if wilds else None
-    for suit, ranks in by_suit.items():
-        row = _ROWS[suit]
-        for r in ranks:
-            up1, up2, up3 = _UPS[r]
-            has1, has2 = up1 in ranks, up2 in ranks
+        if sets_on and (not only or only >> rank & 1):
+            same = by_rank.get(rank)
+            if same is None:
+                by_rank[rank] = [c]
+            else:
+                same.append(c)
+        mask = masks[suit]
+        if not mask >> rank & 1:
+            masks[suit] = mask | 1 << rank
+            seen.append(suit * 16 + rank)
+    for cards in by_rank.values():
+        if len(cards) >= 3:
+            yield cards[:3]
+        if len(cards) >= 2 and wild is not None:
+            yield [cards[0], cards[1], wild]
+    walked = 0  # bit s: suit s done
+    for key in seen:
+        suit = key >> 4
+        if walked >> suit & 1:
+            continue
+        walked |= 1 << suit
+        ranks, row = masks[suit], _ROWS[suit]
+        for r in _set_order(seen, suit, ranks):
+            up1 = 1 if r == 13 else r + 1  # the ace (1) stands for 14 above the king
+            up2 = 1 if r == 12 else r + 2
+            has1, has2 = ranks >> up1 & 1 == 1, ranks >> up2 & 1 == 1
             if not (has1 or has2):
                 continue  # nothing one or two steps up: no run starts at r
-            low = row[r]
-            has3 = up3 in ranks
+            up3 = 1 if r == 11 else r + 3
+            low, has3 = row[r], ranks >> up3 & 1 == 1
             if has1 and has2:
                 yield [low, row[up1], row[up2]]
-            if has1 and wild:
+            if wild is None:
+                continue
+            if has1:
                 yield [low, row[up1], wild]
-            if has1 and has3 and wild:
+            if has1 and has3:
                 yield [low, row[up1], row[up3], wild]
-            if has2 and has3 and wild:
+            if has2 and has3:
                 yield [low, row[up2], row[up3], wild]
-            if has2 and wild:
+            if has2:
                 yield [low, row[up2], wild]
 
 
-def _up(rank: int) -> int:
-    """A rank a few steps up, the ace (1) standing for 14 above the king."""
-    return 1 if rank == 14 else rank
+def _set_order(seen: list[int], suit: int, ranks: int) -> list[int]:
+    """The ranks of ``suit`` (bits of ``ranks``; ``seen``: ``suit * 16 + rank`` in the
+    order they were first seen) in the order CPython (3.11) iterates a ``set`` of those
+    ints built by adding them in that order: hash(r) = r; up to 4 ints the table has 8
+    slots, an int goes to slot r & 7, or on a taken slot to (5 * slot + 1) & 7 (no
+    linear probes in so small a table, no perturbation below 32), and the set iterates
+    by slot; from 5 ints it has 32 slots, one each: ascending."""
+    table = [0, 0, 0, 0, 0, 0, 0, 0]
+    n = 0
+    for key in seen:
+        if key >> 4 != suit:
+            continue
+        n += 1
+        if n > 4:
+            return [r for r in range(1, 14) if ranks >> r & 1]
+        r = key & 15
+        i = r & 7
+        while table[i]:
+            i = (5 * i + 1) & 7
+        table[i] = r
+    return [r for r in table if r]
 
 
-_UPS: Final[tuple[tuple[int, int, int], ...]] = tuple(
-    (_up(r + 1), _up(r + 2), _up(r + 3)) for r in range(14)
-)
-"""The ranks one, two and three steps above each rank (candidate runs)."""
 _FACES: Final[dict[Card, tuple[bool, int, int]]] = {c: (c.wild, c.rank, c.suit) for c in ALL_FACES}
 """``(wild, rank, suit)`` of every face: one dict look-up (cards hash by identity, in C)
 instead of three attribute reads of a Python class from compiled code."""
@@ -116,14 +140,19 @@ def _fits(meld: Meld, card: Card, rules: Rules) -> bool:
     return _may_fit(meld, card) and extends(meld, card, rules)
 
 
+def _fits_of(memo: dict[int, tuple[Meld, dict[Card, bool]]], meld: Meld) -> dict[Card, bool]:
+    """The remembered answers of :func:`_fits` for ``meld`` (``memo``: ``_FITS.of(rules)``)."""
+    known = memo.get(id(meld))
+    if known is None or known[0] is not meld:
+        known = _FITS.put(memo, id(meld), (meld, {}))
+    return known[1]
+
+
 def _extensions(hand: list[Card], state: DealState, seat: int) -> Iterator[Action]:
     rules = state.rules
     memo = _FITS.of(rules)
     for i, m in enumerate(state.melds[state.side_of[seat]]):
-        known = memo.get(id(m))
-        if known is None or known[0] is not m:
-            known = _FITS.put(memo, id(m), (m, {}))
-        fits = known[1]
+        fits = _fits_of(memo, m)
         for c in hand:
             fit = fits.get(c)
             if fit is None:
@@ -141,8 +170,15 @@ def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
         else:
             top = state.pile[-1]
             hand = state.hands[seat]
+            memo = _FITS.of(rules)
             for i, meld in enumerate(state.melds[state.side_of[seat]]):
-                if _may_fit(meld, top):  # cheap pre-check before the full verification
+                # apply extends the meld by the top card alone (pile._justify): where it
+                # cannot, apply refuses the pick-up, so it is not offered (issue 37)
+                fits = _fits_of(memo, meld)
+                fit = fits.get(top)
+                if fit is None:
+                    fit = fits[top] = _fits(meld, top, rules)
+                if fit:
                     yield Action.take_pile(seat, meld=i)
             cards = [*hand, top]
             for trio in _meldable(candidate_melds(cards, rules), cards, rules):

@@ -30,6 +30,7 @@ import redis.asyncio as aioredis
 from test_service_support import backend, clock, store, svc
 
 from adapters import logcalm, logsafe
+from adapters.ops.health import WINDOW
 from adapters.storage import RedisStore, StoreKeys, connect
 from bot import startup
 
@@ -49,8 +50,11 @@ def _main_leaves_nothing_behind() -> Iterator[None]:
     translator as it was (a test of ``main(["--lang", "it", ...])`` left Italian), each
     embedded store on its own server again (``main(["serve"])`` shares one, issue 35),
     the collector's thresholds as they were and nothing frozen (a worker's start-up tunes
-    them, adapters/ops/runtime.py)."""
+    them, adapters/ops/runtime.py). Before each test: an empty window of recent Redis
+    calls (the process has one; a dead cluster's failures in one test made the next
+    test's first readiness read "not ready" in 1 of 8 runs)."""
     words, collector = startup.Words._, gc.get_threshold()
+    WINDOW.clear()
     yield
     if gc.get_freeze_count():
         gc.unfreeze()

@@ -31,6 +31,7 @@ from engine.melds import (
     check_meldable,
     extend_meld,
     extends,
+    meldable,
 )
 from engine.rules import PRESETS, Rules
 from engine.runs import Layout, extend_layout
@@ -131,11 +132,13 @@ def test_meld_compares_hashes_and_prints_by_its_fields() -> None:
 
 
 def _old_candidate_melds(hand: list[Card], rules: Rules) -> list[list[Card]]:
-    """``simulate.candidate_melds`` as it was before (defaultdicts), all at once."""
+    """``simulate.candidate_melds`` as it was before (defaultdicts, a set of ranks per
+    suit; issue 37 made them bit masks), all at once."""
     from collections import defaultdict
 
-    from engine.simulate import _ROWS, _UPS
+    from engine.simulate import _ROWS
 
+    ups = [tuple(1 if r + k == 14 else r + k for k in (1, 2, 3)) for r in range(14)]
     out: list[list[Card]] = []
     wilds: list[Card] = []
     by_rank: dict[int, list[Card]] = defaultdict(list)
@@ -156,7 +159,7 @@ def _old_candidate_melds(hand: list[Card], rules: Rules) -> list[list[Card]]:
     for suit, ranks in by_suit.items():
         row = _ROWS[suit]
         for r in ranks:
-            up1, up2, up3 = _UPS[r]
+            up1, up2, up3 = ups[r]
             has1, has2, has3 = up1 in ranks, up2 in ranks, up3 in ranks
             if not (has1 or has2):
                 continue
@@ -279,11 +282,75 @@ def test_rule_facts_are_the_rules_fields(name: str, rules: Rules,
     known = facts(rules)
     assert known.rules is rules and facts(rules) is known
     for field in ("sets_allowed", "set_max", "set_ranks", "run_lowest", "legacy_relayout",
-                  "first_player_second_card"):
+                  "first_player_second_card", "ace_low", "ace_high", "natural_two"):
         assert getattr(known, field) == getattr(rules, field), field
     assert known.red_lay_alone == (rules.red_three == RedThree.LAY_ALONE)
     assert known.black_blocks == (rules.black_three == BlackThree.BLOCKS_PILE)
     assert known.black_kills == (rules.black_three == BlackThree.KILLS_PILE)
     assert known.threes_meldable == (rules.red_three_meldable and rules.black_three_meldable)
+    assert [r for r in range(15) if known.set_rank_bits >> r & 1] == sorted(rules.set_ranks)
     other = rules.model_copy(update={"set_max": 3 if rules.set_max != 3 else 4})
     assert facts(other).set_max == other.set_max and facts(rules) is known
+
+
+@pytest.mark.parametrize(("name", "rules"), WITH_RM, ids=[n for n, _ in WITH_RM])
+def test_run_lays_counts_what_make_run_lays(name: str, rules: Rules) -> None:
+    """``engine.relaid.run_lays`` (issue 37: the re-laid extension check without a raise)
+    says True exactly when ``_make_run`` lays the cards: runs of one suit with a few
+    cards added, removed or swapped (repeats, gaps, aces at both ends, own-suit and other
+    2s, jokers), 3..14 cards, and every re-laid one-card extension of RM's melds."""
+    from engine.relaid import run_lays
+
+    rng = random.Random(37)
+    pool = [c for c in ALL_FACES if rules.jokers or c.suit != 4]
+    tried = laid = 0
+    for _ in range(6000):
+        suit = rng.randrange(4)
+        start = rng.randrange(1, 13)
+        cards = [Card.of(1 if r == 14 else r, suit)
+                 for r in range(start, min(start + rng.randrange(2, 13), 15))]
+        for _ in range(rng.randrange(4)):
+            if rng.random() < 0.6:
+                cards.insert(rng.randrange(len(cards) + 1), rng.choice(pool))
+            elif len(cards) > 1:
+                cards.pop(rng.randrange(len(cards)))
+        naturals = [c for c in cards if not c.wild]
+        if not naturals or not all(meldable(c, rules) for c in cards):
+            continue
+        want = _outcome(_make_run, cards, naturals, rules)
+        assert run_lays(cards, rules) == isinstance(want, Meld), (cards, want)
+        tried += 1
+        laid += isinstance(want, Meld)
+    assert tried > 3000 and 0.2 * tried < laid < 0.8 * tried, (tried, laid)
+
+
+def test_rm_one_card_extension_matches_general_path() -> None:
+    """On RM's rules (re-laid runs, sets of A and K only) ``extend_meld`` and ``extends``
+    give what the general path gives, for every face on the melds of seeded deals."""
+    melds = _melds(RM, 2, 6, 37) | _melds(RM, 4, 4, 38)
+    assert len(melds) > 40
+    for meld in melds:
+        for card in ALL_FACES:
+            want = _outcome(_general, meld, [card], RM)
+            assert _outcome(extend_meld, meld, [card], RM) == want, (meld, card)
+            assert extends(meld, card, RM) == isinstance(want, Meld), (meld, card)
+
+
+def test_set_order_is_the_order_a_set_of_ranks_iterates() -> None:
+    """``simulate._set_order`` (issue 37) gives ``list(set)`` of the ranks added in the
+    order seen: every order of up to 4 distinct ranks 1..13, and larger seeded ones,
+    with another suit's ranks interleaved (ignored)."""
+    from itertools import permutations
+
+    from engine.simulate import _set_order
+
+    rng = random.Random(3)
+    orders: list[tuple[int, ...]] = [p for k in (1, 2, 3, 4) for p in permutations(range(1, 14), k)]
+    orders += [tuple(rng.sample(range(1, 14), rng.randrange(5, 14))) for _ in range(2000)]
+    for order in orders:
+        seen = [key for r in order for key in (2 * 16 + r, 1 * 16 + (14 - r))]
+        mask = sum(1 << r for r in order)
+        made: set[int] = set()
+        for r in order:
+            made.add(r)
+        assert _set_order(seen, 2, mask) == list(made), order

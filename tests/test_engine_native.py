@@ -210,7 +210,7 @@ def test_a_failed_build_keeps_the_good_one_and_is_not_retried_until_forced(
     assert build_native.build(project, force=True) is False
     out = capsys.readouterr().out.splitlines()
     log = project / ".native-build.log"
-    assert out[0] == "native engine: compiling 24 modules (about a minute)…"
+    assert out[0] == f"native engine: compiling {len(_native.COMPILED)} modules (about a minute)…"
     assert len(out) == 2 and out[1].startswith("native engine: build failed (")
     assert out[1].endswith(f"log: {log}), the previous build is kept")
     assert "gcc" not in out[1] and log.stat().st_size > 0

@@ -19,7 +19,7 @@ from test_ops import value
 from adapters import deadline
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.ops import series
-from adapters.ops.health import MIN_FAILURES, CallWindow
+from adapters.ops.health import CACHE_S, MIN_FAILURES, CallWindow, Readiness
 from adapters.ops.server import start_ops, stop_ops
 from adapters.storage import multiplex
 from adapters.storage.budget import BudgetBackoff, RetryBudgetSpent
@@ -49,6 +49,16 @@ def test_recent_calls_failing_make_the_window_unready_until_they_age_out() -> No
     assert window.failing() is None
 
 
+def test_a_cleared_window_forgets_its_calls_but_keeps_counting_failures() -> None:
+    window = CallWindow(window_s=5.0, clock=Clock())
+    for _ in range(MIN_FAILURES):
+        window.failed("a:1", ConnectionError())
+    window.clear()
+    assert (window.failing(), window.failures_seen) == (None, MIN_FAILURES)
+    window.failed("a:1", ConnectionError())
+    assert (window.failing(), window.failures_seen) == (None, MIN_FAILURES + 1)
+
+
 def test_failures_among_many_good_calls_do_not_make_the_window_unready() -> None:
     window = CallWindow(window_s=5.0, clock=Clock())
     for _ in range(10):
@@ -56,6 +66,71 @@ def test_failures_among_many_good_calls_do_not_make_the_window_unready() -> None
     for _ in range(5):
         window.failed("b:2", ConnectionError())
     assert window.failing() is None  # 5 of 15: one node's trouble, the probes judge it
+
+
+class Scripted(Readiness):
+    """A readiness whose probe gives ``answers`` in turn, each after ``gate`` opens and
+    after moving ``clock`` on by ``takes_s`` (the probe's own time)."""
+
+    def __init__(self, answers: list[str | None], window: CallWindow, clock: Clock,
+                 takes_s: float = 0.0) -> None:
+        super().__init__(None, window, clock)
+        self.answers, self.clock, self.takes_s = answers, clock, takes_s
+        self.gate, self.probes = asyncio.Event(), 0
+
+    async def _topology(self) -> str | None:
+        self.probes += 1
+        answer = self.answers[self.probes - 1]
+        await self.gate.wait()
+        self.clock.now += self.takes_s
+        return answer
+
+
+async def until_probes(readiness: Scripted, probes: int) -> None:
+    """Let the loop run until ``probes`` probes began (or 100 turns went by)."""
+    for _ in range(100):
+        if readiness.probes >= probes:
+            return
+        await asyncio.sleep(0)
+
+
+async def test_a_request_after_a_failed_call_does_not_join_a_probe_begun_before_it() -> None:
+    clock = Clock()
+    window = CallWindow(clock=clock)
+    readiness = Scripted([None, "primary a:1 not answering"], window, clock)
+    early = asyncio.ensure_future(readiness.check())
+    await until_probes(readiness, 1)  # its probe has begun: every node answered it so far
+    window.failed("a:1", ConnectionError())
+    late = asyncio.ensure_future(readiness.check())
+    await until_probes(readiness, 2)
+    readiness.gate.set()
+    assert (await early, await late) == (None, "primary a:1 not answering")
+    assert readiness.probes == 2
+    assert await readiness.check() == "primary a:1 not answering"  # the newest, cached
+
+
+async def test_a_verdict_is_aged_from_the_start_of_its_probe() -> None:
+    clock = Clock()
+    readiness = Scripted([None, "redis not answering"], CallWindow(clock=clock), clock,
+                         takes_s=CACHE_S)
+    readiness.gate.set()
+    assert await readiness.check() is None
+    assert await readiness.check() == "redis not answering"  # what it saw is 0.25 s old
+    assert readiness.probes == 2
+
+
+async def test_a_failed_call_ends_a_ready_verdict_but_not_an_unready_one() -> None:
+    clock = Clock()
+    window = CallWindow(clock=clock)
+    readiness = Scripted([None, "no cluster node answering"], window, clock)
+    readiness.gate.set()
+    assert await readiness.check() is None
+    assert await readiness.check() is None  # cached: no probe
+    window.failed("a:1", ConnectionError())
+    assert await readiness.check() == "no cluster node answering"
+    window.failed("a:1", ConnectionError())
+    assert await readiness.check() == "no cluster node answering"  # cached, still unready
+    assert readiness.probes == 2
 
 
 def test_the_retry_budget_is_counted_from_the_update_arrival() -> None:

@@ -14,9 +14,15 @@
 - ``HandView``: the person's one hand message per game, edited in place (coalesced per
   message, latest wins), unless the platform shows it as the answer to the person's own
   press (:meth:`Platform.carries_hand`). A refused private message tells the group once
-  per game and person.
+  per game and person. On a platform that replaces a hand only once it is gone
+  (``hand_replaced_when_gone``, Telegram) the edit uses the ref this worker read or
+  wrote in the last :data:`adapters.delivery.refs.HAND_KEPT_S` seconds without reading
+  Redis, and reads it again when that message is gone (issue 36).
 - ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
-  game: the turn moved on). ``PingsOver``: the game's pings are deleted (a robot plays).
+  game: the turn moved on; their refs read from Redis every time). ``PingsOver``: the
+  game's pings are deleted (a robot plays, or the person has the hand open); nothing is
+  read when this worker found none stored in the last ``HAND_KEPT_S`` seconds and sent
+  none since (issue 36: a read per turn change, most finding nothing).
 - ``Say`` / ``Tell`` / ``Document`` / ``Picture``: new messages; ``Reply``: the platform
   answers the origin. A message beside the table (``TableView.apart``: a tournament's
   call) that follows a new group message in the same call is posted after it, and
@@ -72,6 +78,8 @@ GROUP_MESSAGES = (Say, Picture, Document)
 Retable = Callable[[str], Awaitable[list[Effect]]]
 Rehand = Callable[[str, PlayerRef], Awaitable[list[Effect]]]
 """The service's ``show_hand_of``: a person's hand re-rendered from the stored game."""
+_UNREAD = object()
+"""A message ref not read yet (:meth:`Delivery._post_or_edit` reads it)."""
 OPENING_WAIT_S = 15.0
 """How long a hand of a deal just dealt waits for the deal's first table (issue 35: the
 commitment is on the table before anyone sees a card) before it goes out all the same:
@@ -116,6 +124,7 @@ class Delivery:
         self.stale = stale
         self.stale_hands = stale.hands() if stale is not None else None
         self._shown: dict[str, Any] = {}
+        self._keeps_hands = bool(getattr(platform, "hand_replaced_when_gone", False))
         self._openings: dict[str, asyncio.Event] = {}
         watch_delivery(self)  # its backlog in the operator's series (issue 36)
 
@@ -232,8 +241,9 @@ class Delivery:
             await self._private(effect.player, p.text(effect.text), None, None, None)
         elif isinstance(effect, TurnPing):
             await self._ping(effect)
-        elif isinstance(effect, PingsOver):
-            await self._drop_pings(effect.game_id)
+        elif isinstance(effect, PingsOver):  # none stored, as this worker read just now:
+            if not self.refs.known_no_pings(effect.game_id):  # no read (issue 36)
+                await self._drop_pings(effect.game_id)
         elif isinstance(effect, Document):
             if not await p.send_file(effect.chat, effect.filename, effect.content) \
                     and effect.failed:
@@ -266,12 +276,16 @@ class Delivery:
 
         async def shown() -> None:
             due = await marked if marked is not None else None
-            if effect.state_version and not await self.refs.newest_table(
-                    effect.game_id, effect.state_version):
-                return  # another worker already showed a newer table
+            field = _field(effect)
+            ref: object = _UNREAD
+            if effect.state_version:  # the version check reads the ref in its round trip
+                newest, ref = await self.refs.newest_table_ref(
+                    effect.game_id, effect.state_version, field)
+                if not newest:
+                    return  # another worker already showed a newer table
             message = await self.platform.table(effect)
             self._shown[_place(effect)] = message
-            await self._post_or_edit(effect.chat, effect.game_id, message, _field(effect))
+            await self._post_or_edit(effect.chat, effect.game_id, message, field, ref)
             if due is not None and self.stale is not None:
                 await self.stale.clear(effect.game_id, due)
 
@@ -298,9 +312,12 @@ class Delivery:
         return asyncio.get_running_loop().create_task(self.stale.mark(game_id, wait_s))
 
     async def _post_or_edit(self, chat: ChatRef, game_id: str, message: Any,
-                            field: str = "table") -> None:
-        ref = await self.refs.get(game_id, field)
-        if ref is not None:
+                            field: str = "table", known: object = _UNREAD) -> None:
+        """Edit the message stored under ``field`` (``known``: its ref as just read,
+        None when there is none; :data:`_UNREAD`: read it now), or post a new one and
+        store its ref when there is none or it is gone."""
+        ref = await self.refs.get(game_id, field) if known is _UNREAD else known
+        if isinstance(ref, str):
             try:
                 await self.platform.edit(chat, ref, message)
                 return
@@ -406,13 +423,20 @@ class Delivery:
             if ref is not None:
                 await self.refs.put(effect.game_id, field, ref)
             return
-        ref = await self.refs.get(effect.game_id, field)
-        if ref is not None:
+        kept = self.refs.known_hand(effect.game_id, field) if self._keeps_hands else None
+        ref = kept if kept is not None else await self.refs.get(effect.game_id, field)
+        while ref is not None:
             try:
                 await self.platform.edit_private(effect.player, ref, message)
                 return
             except MessageGone:
+                if ref == kept:  # kept in memory: another worker may have replaced it
+                    kept, fresh = None, await self.refs.get(effect.game_id, field)
+                    if fresh is not None and fresh != ref:
+                        ref = fresh  # edit the message Redis names now
+                        continue
                 await self.refs.drop(effect.game_id, field)
+                break
             except PrivateRefused:
                 await self.dm_refused(effect.chat, effect.game_id, effect.player)
                 return
@@ -445,23 +469,37 @@ class Delivery:
         """Every earlier ping of the game is deleted (the person's own and whoever's turn
         it was before), then the new one is sent, so a game never shows two, not even
         for a moment in a Discord channel (a trial saw both there)."""
-        await self._drop_pings(effect.game_id)
+        dropped = await self._delete_pings(effect.game_id)
         try:
             sent = await self.platform.ping(effect)
         except PrivateRefused:
             await self.dm_refused(effect.chat, effect.game_id, effect.player)
             sent = None
-        if sent is not None:
-            await self.refs.put(effect.game_id, f"ping:{effect.player.user_id}", sent)
+        except Exception:  # the old ones are deleted: forget them all the same
+            await self.refs.swap(effect.game_id, dropped)
+            raise
+        field = f"ping:{effect.player.user_id}"
+        if sent is None:
+            await self.refs.swap(effect.game_id, dropped)
+        else:  # the old refs forgotten and the new one kept in one round trip (issue 36)
+            await self.refs.swap(effect.game_id, dropped, field, sent)
 
     async def _drop_pings(self, game_id: str) -> None:
-        """Delete the game's stored turn pings, then forget their refs: a worker that
-        stops in between leaves the ref, and the next drop deletes that message again
-        (a deleted one is only logged), rather than a message nobody remembers."""
+        """Delete the game's stored turn pings, then forget their refs (in one round
+        trip): a worker that stops in between leaves the refs, and the next drop deletes
+        those messages again (a deleted one is only logged), rather than a message
+        nobody remembers."""
+        await self.refs.swap(game_id, await self._delete_pings(game_id))
+
+    async def _delete_pings(self, game_id: str) -> list[str]:
+        """Delete the game's stored turn ping messages; the ref fields they were under
+        (to forget once the new ping, if any, is sent)."""
+        names: list[str] = []
         for name, ref in (await self.refs.all(game_id)).items():
             if name.startswith("ping:"):
                 await self.platform.delete_private(name[5:], ref)
-                await self.refs.drop(game_id, name)
+                names.append(name)
+        return names
 
     async def dm_refused(self, chat: ChatRef, game_id: str, player: PlayerRef) -> None:
         """The bot cannot write to the person privately: tell the group once per game."""

@@ -8,6 +8,15 @@ References (``ref``) are opaque strings the platform makes and reads back (store
 Redis by :class:`adapters.delivery.refs.GameRefs`). ``origin`` is whatever the adapter
 passes to ``deliver`` for the call being answered (a Telegram command or callback query, a
 Discord interaction), or None for the tick loop.
+
+A platform may say ``hand_replaced_when_gone = True`` (an attribute, default False):
+a person's hand message is only ever replaced by a new one when the old one is gone or
+is deleted right after (Telegram: a DM hand is edited in place, sent anew only after an
+edit found it gone or by ``/mao``, which deletes the old one). The delivery then edits
+the hand ref this process last read or wrote without reading Redis first, and reads it
+again only when that edit finds the message gone (issue 36: one round trip less per
+hand edit). A platform whose hand can move to another live message (Discord: the
+ephemeral answer to the person's press) leaves it False.
 """
 
 from __future__ import annotations

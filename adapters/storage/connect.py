@@ -35,6 +35,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from adapters.storage.budget import BUDGET_S, budget_retry, budgeted
 from adapters.storage.cluster_scripts import KeyedScriptCluster
+from adapters.storage.coverage import warn_full_coverage
 from adapters.storage.keys import DEFAULT_PREFIX
 from adapters.storage.multiplex import MuxRedis
 from adapters.storage.observe import observed
@@ -243,9 +244,13 @@ async def open_settings_store(settings: Any) -> RedisStore:
     layout's upgrade running in the background (:mod:`adapters.storage.layout`: keys of
     the layout before issue 36 are moved). The caller must ``await store.close()``,
     which cancels and awaits that task. On the embedded store (no ``REDIS_URL``, e.g.
-    the terminal) nothing of an old layout can exist: no upgrade is started."""
+    the terminal) nothing of an old layout can exist: no upgrade is started. On a
+    cluster, a primary left at ``cluster-require-full-coverage yes`` is logged
+    (:func:`adapters.storage.coverage.warn_full_coverage`)."""
     target = RedisTarget.of(settings)
     store = await open_store(settings.redis_url, settings.redis_prefix, target)
+    if target.mode == "cluster":
+        await warn_full_coverage(store.client)
     if not embedded(target):
         store.layout.start()
     return store

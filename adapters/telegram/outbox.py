@@ -95,6 +95,9 @@ class TelegramPlatform:
     """The :class:`adapters.delivery.platform.Platform` of one Telegram bot."""
 
     name = "tg"
+    hand_replaced_when_gone = True
+    """A DM hand is sent anew only after it was found gone, or by ``/mao``, which deletes
+    the old one (adapters/delivery/platform.py)."""
 
     def __init__(self, bot: Bot, refs: MessageRefs,
                  lang_of: Callable[[str], Awaitable[str]]) -> None:

@@ -21,6 +21,7 @@ import math
 import random
 import statistics
 import time
+from dataclasses import dataclass, fields, replace
 from typing import Final
 
 from engine.actions import Action
@@ -65,6 +66,57 @@ around :func:`~engine.ai.evaluate.expected_lead`, measured on ``normal`` self-pl
 altaneira 722 points)."""
 DEFAULT_SCALE: Final = 300.0
 
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The knobs of ``dificil``'s search, defaults the module's constants: ``confidence``
+    (:data:`CONFIDENCE`, standard errors), ``margin`` (:data:`MARGIN`, value units of
+    ``tanh``), ``discards`` (:data:`DISCARDS`, count), ``rounds`` (:data:`ROUNDS`, table
+    rounds; 0 plays to the end of the deal) and ``scale``, a factor on the preset's
+    :data:`WIN_SCALE` (large values make the leaf value nearly linear in the lead).
+    ``python -m engine selfplay --tune`` sets them (:func:`parse_tuning`) to measure
+    variations without editing the module."""
+
+    confidence: float = CONFIDENCE
+    margin: float = MARGIN
+    discards: int = DISCARDS
+    rounds: int = ROUNDS
+    scale: float = 1.0
+
+
+DEFAULT_TUNING: Final = Tuning()
+TUNING: list[Tuning] = [DEFAULT_TUNING]
+"""The tuning ``dificil`` plays with (``TUNING[0]``; a one-item list so a caller can swap
+it: ``selfplay --tune``, tests)."""
+
+
+def parse_tuning(text: str) -> Tuning:
+    """``"confidence=0.5,rounds=3"`` (``key=value`` items split by commas or spaces) as a
+    :class:`Tuning` changing those fields of the default. Raises ``ValueError`` for an
+    unknown key, a missing ``=`` or a value that is not a number of the field's kind
+    (``discards``, ``rounds`` >= 0 integers; ``scale`` > 0)."""
+    keys = [f.name for f in fields(Tuning)]
+    values: dict[str, float | int] = {}
+    for item in text.replace(",", " ").split():
+        key, eq, raw = item.partition("=")
+        if not eq or key not in keys:
+            raise ValueError(f"unknown tuning item {item!r}; keys: {', '.join(keys)}")
+        if key in ("discards", "rounds"):
+            number: float | int = int(raw)
+            if number < 0:
+                raise ValueError(f"{key} must be >= 0, not {raw}")
+        else:
+            number = float(raw)
+            if not math.isfinite(number):
+                raise ValueError(f"{key} must be finite, not {raw}")
+        values[key] = number
+    out = replace(DEFAULT_TUNING, **values)  # type: ignore[arg-type]
+    if out.scale <= 0:
+        raise ValueError(f"scale must be > 0, not {out.scale}")
+    return out
+
+
 ROLLOUTS_PLAYED: Final[list[int]] = [0]
 """Rollouts this process has played (``ROLLOUTS_PLAYED[0]``, read by ``bench/compare.py``:
 with the module compiled, wrapping :func:`rollout` from outside would not see the calls
@@ -75,7 +127,7 @@ def candidates(view: SeatView, rng: random.Random) -> list[Action]:
     """The alternatives worth comparing now: first what ``normal`` with the preset's tuned
     weights would do, then the pile or the stock, the lay-down spending every wild, the
     lay-down that does not go out, and the :data:`DISCARDS` likeliest discards."""
-    w = tuned(view.rules.preset)
+    w = tuned(view.rules.preset, view.n_players)
     first = normal.choose(view, rng, w)
     if view.phase == "draw":
         take = moves.pile_take(view)
@@ -95,7 +147,7 @@ def candidates(view: SeatView, rng: random.Random) -> list[Action]:
     scores = dict(zip(options, discard_scores(options, view.hand, side, table, view.rules, w),
                       strict=True))
     options.sort(key=scores.__getitem__)
-    out.extend(Action.discard(view.seat, c) for c in options[:DISCARDS])
+    out.extend(Action.discard(view.seat, c) for c in options[:TUNING[0].discards])
     return _unique(out)
 
 
@@ -111,7 +163,8 @@ def evaluate(state: DealState, side: int) -> float:
     """The position for ``side``: its expected final lead
     (:func:`engine.ai.evaluate.expected_lead`) squashed by ``tanh``."""
     lead = expected_lead(state, side)
-    return math.tanh(lead / WIN_SCALE.get(state.rules.preset, DEFAULT_SCALE))
+    scale = WIN_SCALE.get(state.rules.preset, DEFAULT_SCALE) * TUNING[0].scale
+    return math.tanh(lead / scale)
 
 
 def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> float:
@@ -122,9 +175,10 @@ def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> 
         apply(state, action)
     except IllegalAction:
         return -1e9
-    stop = state.turn_count + ROUNDS * state.n_players if ROUNDS else 10**9
+    rounds = TUNING[0].rounds
+    stop = state.turn_count + rounds * state.n_players if rounds else 10**9
     steps = 0
-    mine, theirs = tuned(state.rules.preset), NORMAL
+    mine, theirs = tuned(state.rules.preset, state.n_players), NORMAL
     while not state.over and state.turn_count < stop and steps < 2000:
         view = rollout_view(state, state.turn)
         try:
@@ -201,12 +255,13 @@ def clearly_worse(d: list[float]) -> bool:
 def pick(diffs: list[list[float]]) -> int:
     """Index of the alternative to play: 0 (``normal``'s choice) unless another one beats
     it on the same samples by more than :data:`CONFIDENCE` standard errors."""
+    tuning = TUNING[0]
     best, best_mean = 0, 0.0
     for i, d in enumerate(diffs[1:], start=1):
         if len(d) < 2:
             continue
         mean, se = mean_se(d)
-        if mean > best_mean and mean > CONFIDENCE * se * TIE + MARGIN:
+        if mean > best_mean and mean > tuning.confidence * se * TIE + tuning.margin:
             best, best_mean = i, mean
     return best
 

@@ -5,6 +5,11 @@
 0+2 ``normal`` against 1+3 ``facil``), plays G deals, and prints win rates with 95%
 Wilson intervals, average deal scores, deal lengths and decision times. ``--mirror``
 plays every shuffled deck twice with the lineups swapped (less luck in the figures).
+``--sprt P0,P1`` stops early once a sequential test over the decks (mirrored pairs)
+decides whether the first seat's lineup scores nearer ``P0`` or ``P1``
+(:func:`engine.ai.stats.sprt_verdict`, alpha = beta = 0.05; ``--games`` is then the
+most deals played). ``--tune`` plays ``dificil`` with other search knobs
+(:func:`engine.ai.dificil.parse_tuning`), to measure a variation.
 A text progress line goes to stderr when it is a terminal.
 """
 
@@ -21,8 +26,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from engine.actions import Action
-from engine.ai import LEVELS, choose
-from engine.ai.stats import Mean, SideTally
+from engine.ai import LEVELS, choose, dificil
+from engine.ai.stats import SPRT_BOUND, Mean, SideTally, sprt_llr, sprt_verdict
 from engine.ai.tracker import SeenTracker
 from engine.cards import Card, shuffled_deck
 from engine.cli_i18n import Words, argparse_language, env_lang
@@ -30,6 +35,7 @@ from engine.deal import apply, new_deal
 from engine.errors import IllegalAction
 from engine.rules import Rules, make_rules
 from engine.scoring import score_deal
+from engine.simulate import random_action
 from engine.state import DealState
 from engine.view import SeatView, view_for
 
@@ -42,7 +48,8 @@ Chooser = Callable[[SeatView, random.Random], Action]
 class DealOutcome:
     """One finished deal: ``totals`` per side, ``labels`` per side (the lineup),
     ``turns`` and ``actions`` played, decision ``times`` (seconds) per AI level, and
-    ``fallbacks`` (AI actions the engine refused; each replaced by a ``facil`` move)."""
+    ``fallbacks`` (AI actions the engine refused; each replaced by a ``facil`` move, or
+    a random legal one when that is refused too)."""
 
     totals: list[int]
     labels: list[str]
@@ -71,8 +78,11 @@ def play_deal(rules: Rules, levels: Sequence[str], first: int = 0,
     ``players`` maps extra level names to their own ``(view, rng) -> Action`` players
     (``bench/tune_weights.py`` plays ``normal`` with other weights so).
 
-    Raises ``RuntimeError`` if a deal runs past ``MAX_ACTIONS`` (an AI loop) or if the
-    engine refuses both an AI action and the ``facil`` fallback.
+    An AI action the engine refuses is replaced by ``facil``'s, and when that is refused
+    too (``facil`` plans lay-downs with the same planner) by a random legal action
+    (:func:`engine.simulate.random_action`); both count in ``fallbacks``. Raises
+    ``RuntimeError`` if a deal runs past ``MAX_ACTIONS`` (an AI loop) or if the engine
+    refuses all three.
     """
     rng = rng or secrets.SystemRandom()
     state = new_deal(rules, len(levels), deck=list(deck) if deck else None, first=first)
@@ -95,8 +105,11 @@ def play_deal(rules: Rules, levels: Sequence[str], first: int = 0,
             fallback = choose(view, "facil", None, rng)
             try:
                 events = apply(state, fallback)
-            except IllegalAction:
-                raise RuntimeError(f"AI {levels[seat]} refused: {err} ({action})") from err
+            except IllegalAction:  # facil shares the lay-down planner: a random legal move
+                try:
+                    events = apply(state, random_action(state, rng))
+                except IllegalAction:
+                    raise RuntimeError(f"AI {levels[seat]} refused: {err} ({action})") from err
         seen.observe(events)
         actions += 1
         if actions > MAX_ACTIONS:
@@ -115,6 +128,24 @@ class Summary:
     actions: Mean = field(default_factory=Mean)
     times: dict[str, list[float]] = field(default_factory=dict)
     fallbacks: int = 0
+    decks: dict[str, list[float]] = field(default_factory=dict)
+    sprt: tuple[str, float, float] | None = None
+    """The lineup label and ``(p0, p1)`` of a ``--sprt`` run."""
+    """Per lineup label, one score per deck: the share of that deck's deals it won (a
+    tie counts half); with ``--mirror`` a deck is a mirrored pair."""
+
+    def add_deck(self, outs: Sequence[DealOutcome]) -> None:
+        """Count the deals played on one deck (:meth:`add`) and each lineup's score on it."""
+        points: dict[str, float] = {}
+        for out in outs:
+            self.add(out)
+            best = max(out.totals)
+            winners = [i for i, t in enumerate(out.totals) if t == best]
+            for i, label in enumerate(out.labels):
+                won = 0.0 if i not in winners else 1.0 / len(winners)
+                points[label] = points.get(label, 0.0) + won
+        for label, won in points.items():
+            self.decks.setdefault(label, []).append(won / len(outs))
 
     def add(self, out: DealOutcome) -> None:
         """Count one deal: the side(s) with the best total win (a shared best is a tie)."""
@@ -146,21 +177,30 @@ def lineups(rules: Rules, players: int, seats: Sequence[str], mirror: bool) -> l
     return [base, base[1:] + base[:1]]
 
 
-def _job(args: tuple[Rules, list[list[str]], int, float | None]) -> list[DealOutcome]:
-    rules, lineup_list, first, budget = args
+def _job(args: tuple[Rules, list[list[str]], int, float | None, dificil.Tuning]
+         ) -> list[DealOutcome]:
+    rules, lineup_list, first, budget, tuning = args
+    dificil.TUNING[0] = tuning  # a worker process starts with the default
     deck = shuffled_deck(rules.jokers)
     return [play_deal(rules, lv, first, deck, budget) for lv in lineup_list]
 
 
 def run(rules: Rules, players: int, seats: Sequence[str], games: int,
         budget_s: float | None = None, mirror: bool = False, jobs: int = 1,
-        progress: Callable[[int, int], None] | None = None) -> Summary:
+        progress: Callable[[int, int], None] | None = None,
+        sprt: tuple[float, float] | None = None,
+        tuning: dificil.Tuning | None = None) -> Summary:
     """Play ``games`` deals (``mirror``: ``games`` rounded up to pairs on one deck) and
-    tally them. ``jobs`` > 1 spreads decks over processes."""
+    tally them. ``jobs`` > 1 spreads decks over processes. ``sprt`` ``(p0, p1)``: stop
+    as soon as :func:`engine.ai.stats.sprt_verdict` over the first lineup's deck scores
+    decides (``games`` is then a cap). ``tuning``: ``dificil``'s knobs for these deals
+    (the default tuning when None; restored after)."""
     table = lineups(rules, players, seats, mirror)
     per_deck = len(table)
     decks = -(-games // per_deck)
-    tasks = [(rules, table, d % players, budget_s) for d in range(decks)]
+    tuning = tuning or dificil.DEFAULT_TUNING
+    tasks = [(rules, table, d % players, budget_s, tuning) for d in range(decks)]
+    hero = side_labels(rules, table[0])[0]
     summary = Summary()
     done = 0
     results: Iterator[list[DealOutcome]]
@@ -170,16 +210,20 @@ def run(rules: Rules, players: int, seats: Sequence[str], games: int,
     else:
         pool = ProcessPoolExecutor(max_workers=jobs)
         results = pool.map(_job, tasks)
+    before = dificil.TUNING[0]
     try:
         for outs in results:
-            for out in outs:
-                summary.add(out)
+            summary.add_deck(outs)
             done += len(outs)
             if progress:
                 progress(done, decks * per_deck)
+            if sprt and sprt_verdict(summary.decks.get(hero, []), *sprt) is not None:
+                break
     finally:
+        dificil.TUNING[0] = before
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+    summary.sprt = (hero, sprt[0], sprt[1]) if sprt else None
     return summary
 
 
@@ -215,6 +259,16 @@ def report(summary: Summary, _: Words | None = None) -> str:
                            max=_.num(1000 * max(ts), 2), n=_.num(len(ts), 0)))
     if summary.fallbacks:
         lines.append(_("ações recusadas do robô trocadas por facil: {n}", n=summary.fallbacks))
+    if summary.sprt is not None:
+        label, p0, p1 = summary.sprt
+        scores = summary.decks.get(label, [])
+        llr = sprt_llr(scores, p0, p1)
+        verdict = {None: _("sem decisão"), "H0": _("aceita H0 (taxa perto de P0)"),
+                   "H1": _("aceita H1 (taxa perto de P1)")}[sprt_verdict(scores, p0, p1)]
+        lines.append(_("SPRT {label} P0={p0} P1={p1}: LLR {llr} (limites ±{bound}) após "
+                       "{n} baralhos: {verdict}", label=label, p0=_.num(p0, 2),
+                       p1=_.num(p1, 2), llr=_.num(llr, 2), bound=_.num(SPRT_BOUND, 2),
+                       n=len(scores), verdict=verdict))
     return "\n".join(lines)
 
 
@@ -269,6 +323,13 @@ def parse_args(argv: Sequence[str], _: Words | None = None) -> argparse.Namespac
         p.add_argument("--mirror", action="store_true",
                        help=_("joga cada baralho duas vezes, formações trocadas (só dois lados)"))
         p.add_argument("--jobs", type=int, default=1, metavar="N", help=_("processos"))
+        p.add_argument("--sprt", default=None, metavar="P0,P1",
+                       help=_("teste sequencial (SPRT, alfa = beta = 0,05) sobre os baralhos: "
+                              "para quando a taxa do primeiro lugar está mais perto de P0 ou "
+                              "de P1 (ex.: 0.65,0.75); --games vira o máximo"))
+        p.add_argument("--tune", default=None, metavar=_("AJUSTES"),
+                       help=_("botões da busca do dificil, ex.: 'confidence=0.5,rounds=3' "
+                              "(confidence, margin, discards, rounds, scale)"))
         return p.parse_args(list(argv))
 
 
@@ -285,10 +346,27 @@ def _refusal(args: argparse.Namespace, rules: Rules, seats: list[str], players: 
         return _("--budget são segundos por jogada do dificil: mais de 0 e no máximo 60")
     if args.jobs < 1:
         return _("--jobs precisa ser pelo menos 1")
+    if args.sprt is not None and _sprt(args.sprt) is None:
+        return _("--sprt são duas taxas P0,P1 com 0 < P0 < P1 < 1, ex.: 0.65,0.75")
+    if args.tune is not None:
+        try:
+            dificil.parse_tuning(args.tune)
+        except ValueError:
+            return _("--tune não entendido: {text} (use confidence, margin, discards, rounds "
+                     "ou scale = número)", text=repr(args.tune))
     if args.mirror and len(rules.teams(players)) != 2:
         return _("--mirror troca as formações de dois lados; esta mesa tem {n}",
                  n=len(rules.teams(players)))
     return None
+
+
+def _sprt(text: str) -> tuple[float, float] | None:
+    """``"0.65,0.75"`` as ``(0.65, 0.75)``; None unless two numbers 0 < P0 < P1 < 1."""
+    try:
+        p0, p1 = (float(x) for x in text.split(","))
+    except ValueError:
+        return None
+    return (p0, p1) if 0 < p0 < p1 < 1 else None
 
 
 def main(argv: Sequence[str]) -> int:
@@ -305,7 +383,8 @@ def main(argv: Sequence[str]) -> int:
             print(refused, file=sys.stderr)
             return 2
         summary = run(rules, players, seats, args.games, args.budget, args.mirror,
-                      args.jobs, _progress)
+                      args.jobs, _progress, _sprt(args.sprt) if args.sprt else None,
+                      dificil.parse_tuning(args.tune) if args.tune else None)
     except IllegalAction as err:
         print(_.reason(err), file=sys.stderr)
         return 2

@@ -80,6 +80,45 @@ class SideTally:
         return wilson(self.wins, self.deals)
 
 
+SPRT_BOUND = math.log(0.95 / 0.05)
+"""|log-likelihood ratio| at which :func:`sprt_llr` decides, for alpha = beta = 0.05:
+``log((1 - beta) / alpha)`` = 2.944 accepts H1, ``log(beta / (1 - alpha))`` its
+negative accepts H0 (Wald)."""
+SPRT_MIN = 10
+"""Observations before :func:`sprt_verdict` may decide (the variance estimate needs a
+few)."""
+
+
+def sprt_llr(scores: list[float], p0: float, p1: float) -> float:
+    """Log-likelihood ratio of H1 (mean score ``p1``) against H0 (``p0``) for ``scores``
+    in ``[0, 1]`` (here: one per mirrored pair of deals, the share of the pair's two
+    deals won, a tie counting half), by the normal approximation of the generalized SPRT
+    (the one chess-engine testers use for game pairs): ``n (p1 - p0) (2 m - p0 - p1) /
+    (2 v)`` with ``m`` and ``v`` the scores' mean and variance (floored at 1e-6). 0.0
+    with fewer than two scores. A mirrored pair is scored as one observation because its
+    two deals share a deck, so they are not independent."""
+    n = len(scores)
+    if n < 2:
+        return 0.0
+    m = sum(scores) / n
+    v = max(1e-6, sum((x - m) * (x - m) for x in scores) / n)
+    return n * (p1 - p0) * (2 * m - p0 - p1) / (2 * v)
+
+
+def sprt_verdict(scores: list[float], p0: float, p1: float) -> str | None:
+    """``"H1"`` (the mean is nearer ``p1``: accept it at alpha = beta = 0.05), ``"H0"``,
+    or None (keep playing) for :func:`sprt_llr` of ``scores``; None before
+    :data:`SPRT_MIN` scores."""
+    if len(scores) < SPRT_MIN:
+        return None
+    llr = sprt_llr(scores, p0, p1)
+    if llr >= SPRT_BOUND:
+        return "H1"
+    if llr <= -SPRT_BOUND:
+        return "H0"
+    return None
+
+
 def percent(x: float) -> str:
     """``0.8123`` -> ``"81.2%"``."""
     return f"{100 * x:.1f}%"

@@ -157,13 +157,14 @@ class Servers:
         """One plain Redis; its port."""
         return self.start(free_port(base)).port
 
-    def cluster(self, base: int = 7100, primaries: int = 3) -> list[int]:
-        """A cluster of ``primaries`` primaries with a replica each; the ports, primaries
-        first (as ``--cluster create`` assigns them)."""
+    def cluster(self, base: int = 7100, primaries: int = 3, *extra: str) -> list[int]:
+        """A cluster of ``primaries`` primaries with a replica each, every node started
+        with the ``extra`` arguments too (later ones win); the ports, primaries first
+        (as ``--cluster create`` assigns them)."""
         ports: list[int] = []
         for _ in range(primaries * 2):
             ports.append(self.start(free_port(max([base, *ports]) + 1 if ports else base),
-                                    *self.cluster_args()).port)
+                                    *self.cluster_args(), *extra).port)
         cli(ports[0], "--cluster", "create", *[f"{HOST}:{p}" for p in ports],
             "--cluster-replicas", "1", "--cluster-yes", timeout=120)
         self.wait_cluster_ok(ports)
