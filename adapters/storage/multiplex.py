@@ -51,6 +51,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis._parsers import _AsyncHiredisParser
+from redis._parsers.hiredis import NOT_ENOUGH_DATA as _NOT_ENOUGH_DATA
 from redis.asyncio.client import Pipeline
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.asyncio.retry import Retry
@@ -109,8 +111,33 @@ class Line:
         self._flush_due = False
         self._have = asyncio.Event()
         self._watchdog: asyncio.TimerHandle | None = None
-        self._reader = self._loop.create_task(self._read())
         self._closing: asyncio.Task[None] | None = None
+        self._feed = _fed_by_transport(self)
+        self._reader: asyncio.Task[None] | None = (
+            None if self._feed else self._loop.create_task(self._read()))
+
+    def fed(self, data: bytes) -> None:
+        """Bytes from the socket (hiredis's reader, :class:`_Feed`): each whole reply
+        goes to the oldest waiting call; a reply nobody waits for, or a stream that
+        cannot be parsed, drops the line."""
+        reader, waiting = self._feed, self._waiting
+        if reader is None or not self.alive:
+            return
+        try:
+            reader.feed(data)
+            while True:
+                reply = reader.gets()
+                if reply is _NOT_ENOUGH_DATA or not self.alive:
+                    return
+                if not waiting:
+                    raise RedisConnectionError("a reply no call was waiting for")
+                if isinstance(reply, RedisConnectionError):
+                    raise reply
+                self._answered(waiting.popleft(), reply)
+        except RedisConnectionError as err:
+            self.close(err)
+        except Exception as err:  # hiredis's protocol error: the stream is lost
+            self.close(RedisConnectionError(f"Error while reading from {self.node}: {err}"))
 
     def submit(self, chunks: Iterable[bytes], replies: int) -> list[asyncio.Future[Any]]:
         """Queue packed commands that answer with ``replies`` replies; their futures, in
@@ -168,6 +195,7 @@ class Line:
             self._arm(limit)
 
     async def _read(self) -> None:
+        """Without hiredis: redis-py's parser reads the replies in a task of its own."""
         waiting, parser = self._waiting, self._parser
         try:
             while True:
@@ -235,7 +263,7 @@ class Line:
         for fut in pending:
             if not fut.done():
                 fut.set_exception(copy.copy(error))
-        if self._reader is not asyncio.current_task():
+        if self._reader is not None and self._reader is not asyncio.current_task():
             self._reader.cancel()
         self._closing = self._loop.create_task(self._disconnect())
 
@@ -246,10 +274,45 @@ class Line:
     async def aclose(self) -> None:
         """Close the line (waiting calls fail) and wait for the socket to close."""
         self.close(RedisConnectionError("Connection closed by the client."))
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._reader
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
         if self._closing is not None:
             await self._closing
+
+
+class _Feed(asyncio.Protocol):
+    """The shared connection's socket, read without a task: each chunk received goes
+    straight to :meth:`Line.fed`; its end drops the line."""
+
+    def __init__(self, line: Line) -> None:
+        self.line = line
+
+    def data_received(self, data: bytes) -> None:
+        self.line.fed(data)
+
+    def eof_received(self) -> bool:
+        self.line.close(RedisConnectionError("Connection closed by server."))
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.line.close(RedisConnectionError(f"Connection lost: {exc or 'closed'}"))
+
+
+def _fed_by_transport(line: Line) -> Any:
+    """With redis-py's hiredis parser on the connection: its hiredis reader, fed from now
+    on by :class:`_Feed` (the transport's protocol, in place of redis-py's stream
+    reader). Otherwise None (the line reads with a task, :meth:`Line._read`)."""
+    parser, stream, writer = line._parser, line.conn._reader, line._writer
+    reader = getattr(parser, "_reader", None)
+    if not isinstance(parser, _AsyncHiredisParser) or reader is None or stream is None \
+            or writer is None:
+        return None
+    left = bytes(stream._buffer)  # type: ignore[attr-defined]  # the hand-shake was read
+    writer.transport.set_protocol(_Feed(line))
+    if left:
+        line._loop.call_soon(line.fed, left)
+    return reader
 
 
 class Multiplexer:
