@@ -25,7 +25,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.utils import HIREDIS_AVAILABLE
 
-from adapters.storage import observe
+from adapters.storage import multiplex, observe
 from adapters.storage.budget import RetryBudgetSpent, budget_retry
 from adapters.storage.connect import open_store
 from adapters.storage.multiplex import Line, Multiplexer, MuxRedis
@@ -154,10 +154,12 @@ async def test_the_calls_of_successive_turns_take_the_lines_in_turn(prefix: str)
 
 
 async def test_concurrent_calls_go_out_in_few_writes_and_each_gets_its_reply(
-    prefix: str,
+    prefix: str, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """300 commands, pipelines and transactions issued in one turn: every caller gets the
-    reply to its own command (values that differ per caller), in at most a few writes."""
+    reply to its own command (values that differ per caller), in at most a few writes
+    (no write before the turn's end: WRITE_AT out of reach)."""
+    monkeypatch.setattr(multiplex, "WRITE_AT", 100_000)
     redis = mux_client(os.environ["REDIS_URL"])
     try:
         await redis.ping()
@@ -189,6 +191,35 @@ async def test_concurrent_calls_go_out_in_few_writes_and_each_gets_its_reply(
         assert got[200:] == [[True, k + 1, str(k + 1)] for k in range(100)]
         # two steps per plain caller (SET, then GET), one per pipeline: a few turns
         assert 2 <= len(writes) <= 6, writes
+    finally:
+        await redis.aclose()
+
+
+async def test_a_line_is_written_every_write_at_calls_and_the_next_calls_take_the_next(
+) -> None:
+    """100 calls in one turn, WRITE_AT 8, 3 lines: 12 writes of 8 as they come and the
+    last 4 at the turn's end (13), taken by the lines in turn; every reply its caller's."""
+    assert multiplex.WRITE_AT == 8
+    redis = mux_client(os.environ["REDIS_URL"], lines=3)
+    try:
+        mux = redis._multiplexer()
+        lines = []
+        for _ in range(3):  # every line opened, one turn each
+            lines.append(await mux.line())
+            await redis.ping()
+        writes: list[int] = []
+        for n, line in enumerate(lines):
+            real = line._writer.writelines
+
+            def counted(chunks: Any, n: int = n, real: Any = real) -> None:
+                writes.append(n)
+                real(chunks)
+
+            line._writer.writelines = counted
+        got = await asyncio.gather(*(redis.echo(str(k)) for k in range(100)))
+        assert got == [str(k) for k in range(100)]
+        assert len(writes) == 13 and set(writes) == {0, 1, 2}
+        assert all(writes[k] != writes[k + 1] for k in range(12))
     finally:
         await redis.aclose()
 

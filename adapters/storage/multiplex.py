@@ -86,6 +86,13 @@ every reply behind it. Measured on bench/concurrency.py at 0.5 ms, 100 games, a 
 16 lines kept it busy (84%) at the same CPU per press (bench/README.md, "Client side
 (branch pipe)")."""
 
+WRITE_AT = int(os.environ.get("BURACO_REDIS_WRITE_AT", "8"))
+"""Calls queued on a line that are written at once, without waiting for the end of the
+turn (the next calls go to the next line). Without it every game of the worker waited on
+the same write: the replies of one write wake all its callers in one turn, their next
+calls leave together at its end, and the worker idled while that one write went to
+Redis and back (bench/README.md, "Client side (branch pipe)")."""
+
 _Entry = list[Any]
 """[future, deadline (loop time), write's send time or None]: one reply awaited."""
 
@@ -153,7 +160,9 @@ class Line:
             fut = self._loop.create_future()
             self._new.append([fut, limit, None])
             futures.append(fut)
-        if not self._flush_due:
+        if len(self._new) >= WRITE_AT:
+            self._flush()  # now: its replies come back while the turn goes on
+        elif not self._flush_due:
             self._flush_due = True
             self._loop.call_soon(self._flush)
         return futures
