@@ -98,3 +98,35 @@ def test_selfplay_prints_the_sprt_line_and_restores_the_tuning(
     assert last.endswith("(bounds ±2.94) after " + last.split("after ")[1].split()[0]
                          + " decks: accepts H1 (rate near P1)")
     assert dificil.TUNING[0] is dificil.DEFAULT_TUNING
+
+
+def test_a_move_refused_from_the_ai_and_facil_is_replaced_by_a_random_legal_one() -> None:
+    # bossa_nova, four players, deck seed 88: normal with buraco_morto's tuned weights
+    # plans an extension that needs the run's wild to move (6c 7c 8c 2c + 3c 4c 5c 9c
+    # 10c Qc: "falta o J♣"), and facil plans the same; the deal used to end in
+    # RuntimeError. Now a random legal action replaces it and the deal ends.
+    import random as _random
+
+    from engine.ai import normal
+    from engine.ai.selfplay import play_deal
+    from engine.ai.weights import TUNED
+    from engine.cards import full_deck
+
+    rules = make_rules("bossa_nova")
+    deck = full_deck(rules.jokers)
+    _random.Random(88).shuffle(deck)
+    w = TUNED["buraco_morto"]
+    out = play_deal(rules, ["normal", "tuned"] * 2, 0, deck, rng=_random.Random(88),
+                    players={"tuned": lambda view, rng: normal.choose(view, rng, w)})
+    assert out.fallbacks == 2  # the same plan came back on a later turn
+    assert out.actions > 50 and len(out.totals) == 2
+
+
+def test_tuned_weights_depend_on_the_preset_and_the_table_size() -> None:
+    from engine.ai.weights import NORMAL, TUNED, TUNED_AT, tuned
+
+    assert tuned("justificado") is TUNED["tranca"] is tuned("tranca", 2)
+    assert tuned("bossa_nova", 4) is TUNED["buraco_morto"] is TUNED_AT[("bossa_nova", 4)]
+    assert tuned("bossa_nova", 2) is NORMAL is tuned("bossa_nova")
+    assert tuned("buraco_morto", 4) is TUNED["buraco_morto"]  # no size-specific entry
+    assert tuned("buraco", 4) is NORMAL

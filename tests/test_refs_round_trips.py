@@ -205,3 +205,29 @@ async def test_reading_the_game_s_refs_renews_the_kept_hands(
     await b.refs.drop("g1", "hand:1")  # e.g. another worker found it gone
     await a.refs.all("g1")
     assert a.refs.known_hand("g1", "hand:1") is None
+
+
+async def test_pings_over_reads_nothing_when_none_was_found_just_now(
+        store_clients: Any, store_prefix: str) -> None:
+    """The turn moved to someone with the hand open: PingsOver. After one read that
+    found no ping, the next ones within HAND_KEPT_S send no command; a ping this worker
+    sends, or HAND_KEPT_S passing, makes it read again."""
+    now = [1000.0]
+    a, pa, sent = worker(store_clients(), store_prefix, 0, clock=lambda: now[0])
+    await a.deliver([PingsOver(chat=CHAT, game_id="g1")])
+    assert sent.sent == ["HGETALL"]
+    await a.deliver([PingsOver(chat=CHAT, game_id="g1")])
+    assert sent.sent == ["HGETALL"]  # known: none
+    await a.deliver([TurnPing(player=ANA, chat=CHAT, game_id="g1", text="vez Ana")])
+    sent.sent.clear()
+    await a.deliver([PingsOver(chat=CHAT, game_id="g1")])  # its own ping: deleted
+    assert pa.calls[-1] == ("delete_private", "m1")
+    assert sent.sent[0] == "HGETALL"
+    await a.deliver([PingsOver(chat=CHAT, game_id="g1")])  # read again: none
+    sent.sent.clear()
+    b, _pb, _sent_b = worker(store_clients(), store_prefix, 100)
+    await b.deliver([TurnPing(player=BIA, chat=CHAT, game_id="g1", text="vez Bia")])
+    now[0] += HAND_KEPT_S + 0.1  # another worker's ping is found once the time is up
+    await a.deliver([PingsOver(chat=CHAT, game_id="g1")])
+    assert sent.sent[0] == "HGETALL" and pa.calls[-1] == ("delete_private", "m101")
+    assert await a.refs.all("g1") == {}

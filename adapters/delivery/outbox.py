@@ -14,9 +14,15 @@
 - ``HandView``: the person's one hand message per game, edited in place (coalesced per
   message, latest wins), unless the platform shows it as the answer to the person's own
   press (:meth:`Platform.carries_hand`). A refused private message tells the group once
-  per game and person.
+  per game and person. On a platform that replaces a hand only once it is gone
+  (``hand_replaced_when_gone``, Telegram) the edit uses the ref this worker read or
+  wrote in the last :data:`adapters.delivery.refs.HAND_KEPT_S` seconds without reading
+  Redis, and reads it again when that message is gone (issue 36).
 - ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
-  game: the turn moved on). ``PingsOver``: the game's pings are deleted (a robot plays).
+  game: the turn moved on; their refs read from Redis every time). ``PingsOver``: the
+  game's pings are deleted (a robot plays, or the person has the hand open); nothing is
+  read when this worker found none stored in the last ``HAND_KEPT_S`` seconds and sent
+  none since (issue 36: a read per turn change, most finding nothing).
 - ``Say`` / ``Tell`` / ``Document`` / ``Picture``: new messages; ``Reply``: the platform
   answers the origin. A message beside the table (``TableView.apart``: a tournament's
   call) that follows a new group message in the same call is posted after it, and
@@ -235,8 +241,9 @@ class Delivery:
             await self._private(effect.player, p.text(effect.text), None, None, None)
         elif isinstance(effect, TurnPing):
             await self._ping(effect)
-        elif isinstance(effect, PingsOver):
-            await self._drop_pings(effect.game_id)
+        elif isinstance(effect, PingsOver):  # none stored, as this worker read just now:
+            if not self.refs.known_no_pings(effect.game_id):  # no read (issue 36)
+                await self._drop_pings(effect.game_id)
         elif isinstance(effect, Document):
             if not await p.send_file(effect.chat, effect.filename, effect.content) \
                     and effect.failed:

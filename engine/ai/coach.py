@@ -245,7 +245,7 @@ def _playout(state: DealState, action: Action, side: int, seed: int) -> float:
     except IllegalAction:
         return -1e9
     stop = state.turn_count + dificil.ROUNDS * state.n_players
-    mine = tuned(state.rules.preset)
+    mine = tuned(state.rules.preset, state.n_players)
     steps = 0
     while not state.over and state.turn_count < stop and steps < 2000:
         seat_view = rollout_view(state, state.turn)
@@ -327,7 +327,8 @@ def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
         action = Action.from_json(raw)
         if action.seat == seat and state.turn == seat:
             view = view_for(state, seat)
-            first = normal.choose(view, random.Random(seed + index), tuned(rules.preset))
+            first = normal.choose(view, random.Random(seed + index),
+                                  tuned(rules.preset, view.n_players))
             if first != action:
                 todo.append((index, state.turn_count, view, action))
         apply(state, action)

@@ -127,7 +127,7 @@ def candidates(view: SeatView, rng: random.Random) -> list[Action]:
     """The alternatives worth comparing now: first what ``normal`` with the preset's tuned
     weights would do, then the pile or the stock, the lay-down spending every wild, the
     lay-down that does not go out, and the :data:`DISCARDS` likeliest discards."""
-    w = tuned(view.rules.preset)
+    w = tuned(view.rules.preset, view.n_players)
     first = normal.choose(view, rng, w)
     if view.phase == "draw":
         take = moves.pile_take(view)
@@ -178,7 +178,7 @@ def rollout(state: DealState, action: Action, side: int, rng: random.Random) -> 
     rounds = TUNING[0].rounds
     stop = state.turn_count + rounds * state.n_players if rounds else 10**9
     steps = 0
-    mine, theirs = tuned(state.rules.preset), NORMAL
+    mine, theirs = tuned(state.rules.preset, state.n_players), NORMAL
     while not state.over and state.turn_count < stop and steps < 2000:
         view = rollout_view(state, state.turn)
         try:

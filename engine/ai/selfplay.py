@@ -35,6 +35,7 @@ from engine.deal import apply, new_deal
 from engine.errors import IllegalAction
 from engine.rules import Rules, make_rules
 from engine.scoring import score_deal
+from engine.simulate import random_action
 from engine.state import DealState
 from engine.view import SeatView, view_for
 
@@ -47,7 +48,8 @@ Chooser = Callable[[SeatView, random.Random], Action]
 class DealOutcome:
     """One finished deal: ``totals`` per side, ``labels`` per side (the lineup),
     ``turns`` and ``actions`` played, decision ``times`` (seconds) per AI level, and
-    ``fallbacks`` (AI actions the engine refused; each replaced by a ``facil`` move)."""
+    ``fallbacks`` (AI actions the engine refused; each replaced by a ``facil`` move, or
+    a random legal one when that is refused too)."""
 
     totals: list[int]
     labels: list[str]
@@ -76,8 +78,11 @@ def play_deal(rules: Rules, levels: Sequence[str], first: int = 0,
     ``players`` maps extra level names to their own ``(view, rng) -> Action`` players
     (``bench/tune_weights.py`` plays ``normal`` with other weights so).
 
-    Raises ``RuntimeError`` if a deal runs past ``MAX_ACTIONS`` (an AI loop) or if the
-    engine refuses both an AI action and the ``facil`` fallback.
+    An AI action the engine refuses is replaced by ``facil``'s, and when that is refused
+    too (``facil`` plans lay-downs with the same planner) by a random legal action
+    (:func:`engine.simulate.random_action`); both count in ``fallbacks``. Raises
+    ``RuntimeError`` if a deal runs past ``MAX_ACTIONS`` (an AI loop) or if the engine
+    refuses all three.
     """
     rng = rng or secrets.SystemRandom()
     state = new_deal(rules, len(levels), deck=list(deck) if deck else None, first=first)
@@ -100,8 +105,11 @@ def play_deal(rules: Rules, levels: Sequence[str], first: int = 0,
             fallback = choose(view, "facil", None, rng)
             try:
                 events = apply(state, fallback)
-            except IllegalAction:
-                raise RuntimeError(f"AI {levels[seat]} refused: {err} ({action})") from err
+            except IllegalAction:  # facil shares the lay-down planner: a random legal move
+                try:
+                    events = apply(state, random_action(state, rng))
+                except IllegalAction:
+                    raise RuntimeError(f"AI {levels[seat]} refused: {err} ({action})") from err
         seen.observe(events)
         actions += 1
         if actions > MAX_ACTIONS:

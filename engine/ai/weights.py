@@ -68,10 +68,22 @@ TUNED: Final[dict[str, Weights]] = {
                             wild_rich=4, out_close=0),
     "tranca": Weights(late_opp=0, keep_near=6.0, danger_fit=12.5, wild_rich=4),
 }
+TUNED["justificado"] = TUNED["tranca"]
 """Per preset, the weights ``dificil`` starts from: a coordinate search against
-``normal`` (``bench/tune_weights.py``). Presets not listed use :data:`NORMAL`."""
+``normal`` (``bench/tune_weights.py``). Presets not listed use :data:`NORMAL`.
+Justificado borrows tranca's (``normal`` with them against plain ``normal``, two
+players: 996 of 1,800 mirrored deals, 55.3%, on three sets of 300 seeded decks; issue
+37, docs/robots.md)."""
+
+TUNED_AT: Final[dict[tuple[str, int], Weights]] = {
+    ("bossa_nova", 4): TUNED["buraco_morto"],
+}
+"""Weights for a preset at one table size, before :data:`TUNED`: Bossa Nova with four
+players borrows buraco_morto's (649 of 1,200 mirrored deals against plain ``normal``,
+54.1%; with two players they lose, 47.3% of 600, so two players keep ``normal``'s)."""
 
 
-def tuned(preset: str) -> Weights:
-    """The ``dificil`` weights of ``preset`` (:data:`TUNED`, else :data:`NORMAL`)."""
-    return TUNED.get(preset, NORMAL)
+def tuned(preset: str, players: int = 2) -> Weights:
+    """The ``dificil`` weights of ``preset`` at a table of ``players`` seats
+    (:data:`TUNED_AT`, else :data:`TUNED`, else :data:`NORMAL`)."""
+    return TUNED_AT.get((preset, players)) or TUNED.get(preset, NORMAL)
