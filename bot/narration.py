@@ -384,5 +384,7 @@ table says them, "comprou do monte e descartou A♥"): a trial read "Você ... d
 def took_morto_in(game: Game, seat: int, turn: int) -> bool:
     """True when ``seat`` took its morto in turn ``turn`` (a direct going-out, RULES C11):
     the morto replaced the hand, so no card of it was drawn."""
-    return any(m == TOOK_MORTO and p.get("seat") == seat and p.get("t") == turn
-               for m, p in game.last)
+    for m, p in game.last:  # a loop: a third of any()'s time over a generator (issue 36)
+        if m == TOOK_MORTO and p.get("seat") == seat and p.get("t") == turn:
+            return True
+    return False
