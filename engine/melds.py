@@ -282,7 +282,7 @@ def extends(meld: Meld, card: Card, rules: Rules) -> bool:
     if known.legacy_relayout and meld.kind == RUN:
         if not meldable(card, rules) or (not card.wild and card.suit != meld.suit):
             return False  # meld_three, meld_wrong_kind
-        return run_lays((*meld.cards, card), rules)
+        return run_lays(meld.cards, rules, card)
     simple = not card.wild and rank not in (1, 3) and not known.legacy_relayout
     if simple and meld.kind == SET:
         if rank != meld.low:

@@ -30,17 +30,20 @@ _CODES: Final[dict[Card, int]] = {c: c.suit * 16 + c.rank for c in ALL_FACES}
 reading two slots of the Python class ``Card`` from compiled code."""
 
 
-def run_lays(cards: Sequence[Card], rules: Rules) -> bool:
-    """True when ``engine.melds._make_run(cards, naturals, rules)`` (no chosen wild slot)
-    returns a meld, False when it raises ``IllegalAction``. ``cards``: any order, at
-    least one natural (non-wild) card; the 3s the variant keeps out of melds are the
-    caller's check (``meldable``), as for ``_make_run``."""
+def run_lays(cards: Sequence[Card], rules: Rules, extra: Card | None = None) -> bool:
+    """True when ``engine.melds._make_run(cards + [extra], naturals, rules)`` (no chosen
+    wild slot; no ``extra``: ``cards`` alone) returns a meld, False when it raises
+    ``IllegalAction``. ``cards``: any order, at least one natural (non-wild) card; the
+    3s the variant keeps out of melds are the caller's check (``meldable``), as for
+    ``_make_run``."""
     known = facts(rules)
     suit = -1
     wilds = 0
     two_suits = 0  # bit s: a 2 of suit s
     lo, hi, n, aces, seen = 99, 0, 0, 0, 0  # naturals other than aces: lowest, highest...
-    for c in cards:
+    for k in range(len(cards) + (0 if extra is None else 1)):
+        c = cards[k] if k < len(cards) else extra
+        assert c is not None
         code = _CODES[c]
         rank = code & 15
         if code >= 64:

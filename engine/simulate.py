@@ -178,7 +178,7 @@ def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
     seat = state.turn
     if state.pile and rng.random() < 0.5 and not state.pile_blocked:  # blocked: refused
         rules = state.rules
-        if not rules.pickup_justified:
+        if not facts(rules).pickup_justified:
             yield Action.take_pile(seat)
         else:
             top = state.pile[-1]
@@ -222,7 +222,7 @@ def _choices(state: DealState, rng: random.Random) -> Iterator[Action]:
     hand = state.hands[seat]
     if state.redraw_ok and rng.random() < 0.3:
         yield Action.redraw(seat)
-    if state.rules.red_three != "ordinary":
+    if not facts(state.rules).red_ordinary:  # not a pydantic read a turn (issue 37)
         for c in hand:
             if c.rank == 3 and c.is_red and rng.random() < 0.9:
                 yield Action.lay_three(seat, c)

@@ -282,9 +282,11 @@ def test_rule_facts_are_the_rules_fields(name: str, rules: Rules,
     known = facts(rules)
     assert known.rules is rules and facts(rules) is known
     for field in ("sets_allowed", "set_max", "set_ranks", "run_lowest", "legacy_relayout",
-                  "first_player_second_card", "ace_low", "ace_high", "natural_two"):
+                  "first_player_second_card", "ace_low", "ace_high", "natural_two",
+                  "pickup_justified"):
         assert getattr(known, field) == getattr(rules, field), field
     assert known.red_lay_alone == (rules.red_three == RedThree.LAY_ALONE)
+    assert known.red_ordinary == (rules.red_three == "ordinary")
     assert known.black_blocks == (rules.black_three == BlackThree.BLOCKS_PILE)
     assert known.black_kills == (rules.black_three == BlackThree.KILLS_PILE)
     assert known.threes_meldable == (rules.red_three_meldable and rules.black_three_meldable)
@@ -319,6 +321,7 @@ def test_run_lays_counts_what_make_run_lays(name: str, rules: Rules) -> None:
             continue
         want = _outcome(_make_run, cards, naturals, rules)
         assert run_lays(cards, rules) == isinstance(want, Meld), (cards, want)
+        assert run_lays(cards[:-1], rules, cards[-1]) == isinstance(want, Meld), cards
         tried += 1
         laid += isinstance(want, Meld)
     assert tried > 3000 and 0.2 * tried < laid < 0.8 * tried, (tried, laid)
