@@ -2,17 +2,18 @@
 
 :func:`open_store` is the one place a Redis client is built:
 
-* ``mode="single"``: ``redis.asyncio.Redis`` on ``url`` through a :class:`BoundedPool`
-  (``redis://``, ``rediss://`` with TLS, ``unix://``; password and db in the URL); a
-  restart of that Redis under a call is retried within the same budget as a failover
-  (issue 36);
+* ``mode="single"``: :class:`adapters.storage.mux_client.MuxRedis` (redis-py's client
+  whose calls share a few connections, auto-pipelined: :mod:`adapters.storage.multiplex`)
+  on ``url`` through a :class:`BoundedPool` (``redis://``, ``rediss://`` with TLS,
+  ``unix://``; password and db in the URL); a restart of that Redis under a call is
+  retried within the same budget as a failover (issue 36);
 * ``mode="cluster"``: ``redis.asyncio.cluster.RedisCluster`` started from the node
   ``url`` names; redis-py finds the other nodes, follows ``MOVED``/``ASK`` and, after a
   failover or a reshard, reloads the slot map;
 * ``mode="sentinel"``: ``redis.asyncio.sentinel.Sentinel`` on the sentinels'
-  ``host:port`` list and ``master_for(master)``: every connection asks the sentinels
-  where the primary is before each attempt to (re)connect (:class:`AsksSentinels`), so
-  the workers follow a promotion without a restart.
+  ``host:port`` list and ``master_for(master)``, a ``MuxRedis`` too: every connection
+  asks the sentinels where the primary is before each attempt to (re)connect
+  (:class:`AsksSentinels`), so the workers follow a promotion without a restart.
 
 The store always checks the server answers ``PING`` before it is handed out; a server
 that does not (or a setting it cannot use) raises :class:`StoreUnreachable`, which names
@@ -37,7 +38,7 @@ from adapters.storage.budget import BUDGET_S, budget_retry, budgeted
 from adapters.storage.cluster_scripts import KeyedScriptCluster
 from adapters.storage.coverage import warn_full_coverage
 from adapters.storage.keys import DEFAULT_PREFIX
-from adapters.storage.multiplex import MuxRedis
+from adapters.storage.mux_client import MuxRedis
 from adapters.storage.observe import observed
 from adapters.storage.pool import BoundedPool
 from adapters.storage.redis_store import RedisStore
