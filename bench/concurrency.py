@@ -288,6 +288,8 @@ async def play_turn(w: Worker, game: Game) -> None:
 async def child(args: argparse.Namespace) -> dict[str, float]:
     """One worker on one code tree: open the games, play them all at once, measure."""
     sys.path.insert(0, str(Path(args.root).resolve()))
+    if not wants_hiredis(Path(args.root)):  # as that tree installs: redis-py's own parser
+        sys.modules["hiredis"] = None  # type: ignore[assignment]
     import engine
     from adapters.delivery.coalesce import EditCoalescer
     from adapters.delivery.outbox import Delivery
@@ -337,11 +339,24 @@ async def child(args: argparse.Namespace) -> dict[str, float]:
 
             profile = cProfile.Profile()
             profile.enable()
+        trips: list[float] = []
+        with contextlib.suppress(ImportError):  # the tree's round trips, as observed
+            from adapters.storage import observe
+
+            class Trips:
+                def roundtrip(self, node: str, seconds: float) -> None:
+                    trips.append(seconds)
+
+                def failed(self, node: str, error: BaseException) -> None:
+                    pass
+
+            observe.LISTENERS.append(Trips())
         w.measuring, w.people_cpu = True, 0.0
         began, cpu = time.monotonic(), time.process_time()
         await asyncio.gather(*(play(g) for g in games))
         wall, cpu = time.monotonic() - began, time.process_time() - cpu
         w.measuring, people = False, w.people_cpu
+        counted, trips = len(trips), sorted(trips) or [0.0]
         if profile is not None:
             profile.disable()
             profile.dump_stats(os.environ["BENCH_PROFILE"])
@@ -357,9 +372,23 @@ async def child(args: argparse.Namespace) -> dict[str, float]:
             "cpu_ms": cpu * 1000 / max(w.presses, 1), "cpu_pct": cpu * 100 / wall,
             "people_ms": people * 1000 / max(w.presses, 1),
             "rtt_ms": sorted(rtts)[len(rtts) // 2] * 1000,
+            "trip_ms": trips[len(trips) // 2] * 1000,
+            "trips": counted / max(w.presses, 1),
             "native": float(engine.NATIVE),
             "p50_ms": waits[len(waits) // 2] * 1000,
             "p99_ms": waits[min(len(waits) - 1, int(len(waits) * 0.99))] * 1000}
+
+
+def wants_hiredis(root: Path) -> bool:
+    """Whether the tree at ``root`` lists ``hiredis`` among its dependencies
+    (``pyproject.toml``): a tree that does not is run without it, as its own install
+    would be, even when the shared environment has it (redis-py parses replies in C
+    when it can import ``hiredis``; the code before issue 36 did not ask for it)."""
+    try:
+        text = (root / "pyproject.toml").read_text()
+    except OSError:
+        return False
+    return '"hiredis' in text
 
 
 def proxy(delay_ms: float, to: str) -> tuple[subprocess.Popen[str], int]:
@@ -407,6 +436,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs per delay and tree, alternating (the median is shown)")
+    parser.add_argument("--no-one-line", action="store_true",
+                        help="skip the '1 line' runs (before and after only)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--root", help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
@@ -440,13 +471,15 @@ def drive(args: argparse.Namespace, before: str) -> None:
     creds, _, server = hostport.rpartition("@")
     login = f"{creds}@" if creds else ""
     trees = (("before", before, False), ("after", args.after, False),
-             ("1 line", args.after, True))
+             ("1 line", args.after, True))[:2 if args.no_one_line else 3]
+    print(f"before {before}: hiredis {'yes' if wants_hiredis(Path(before)) else 'no'}; "
+          f"after {args.after}: hiredis {'yes' if wants_hiredis(Path(args.after)) else 'no'}")
     print(f"{args.games} games at once on one worker, {args.seconds:g} s a run, median of "
           f"{args.rounds} runs alternating, Redis {base}; load average "
           f"{os.getloadavg()[0]:.1f}")
     print(f"{'delay':>6} {'code':<7} {'actions/s':>10} {'presses/s':>10} {'p50 ms':>8} "
           f"{'p99 ms':>8} {'CPU ms/press':>13} {'people':>7} {'CPU %':>6} {'RTT ms':>7} "
-          "engine")
+          f"{'trip ms':>7} {'trips':>5} engine")
     for delay in (float(d) for d in args.delays_ms.split(",")):
         proc, port = proxy(delay, server)
         runs: dict[str, list[dict[str, float]]] = {name: [] for name, _r, _o in trees}
@@ -462,14 +495,19 @@ def drive(args: argparse.Namespace, before: str) -> None:
             print(f"{delay:>6g} {name:<7} {fig['actions_s']:>10.0f} {fig['presses_s']:>10.0f} "
                   f"{fig['p50_ms']:>8.1f} {fig['p99_ms']:>8.1f} {fig['cpu_ms']:>13.2f} "
                   f"{fig['people_ms']:>7.2f} {fig['cpu_pct']:>6.0f} {fig['rtt_ms']:>7.2f} "
+                  f"{fig.get('trip_ms', 0):>7.2f} {fig.get('trips', 0):>5.1f} "
                   f"{'compiled' if fig['native'] else 'Python'}")
         if len({fig["native"] for fig in got.values()}) > 1:
             print(f"{delay:>6g} the trees ran different engines (compiled and pure Python): "
                   "not comparable; BURACO_NATIVE=0 runs both as pure Python")
         ratio = got["after"]["actions_s"] / max(got["before"]["actions_s"], 1e-9)
-        alone = got["after"]["actions_s"] / max(got["1 line"]["actions_s"], 1e-9)
-        print(f"{delay:>6g} after/before actions/s: {ratio:.1f}x; after/1 line (the "
-              f"ordering alone): {alone:.1f}x", flush=True)
+        cpu = got["before"]["cpu_ms"] / max(got["after"]["cpu_ms"], 1e-9)
+        line = (f"{delay:>6g} after/before actions/s: {ratio:.2f}x; CPU per press "
+                f"before/after: {cpu:.2f}x")
+        if "1 line" in got:
+            alone = got["after"]["actions_s"] / max(got["1 line"]["actions_s"], 1e-9)
+            line += f"; after/1 line (the ordering alone): {alone:.1f}x"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -240,6 +240,14 @@ class PingsOver(_Frozen):
     kind: Literal["unping"] = "unping"
     chat: ChatRef
     game_id: str
+    state_version: int = 0
+    """The stored game version whose save made it (0 when unknown)."""
+    own_from: int | None = None
+    """Every save of the game after this version, up to ``state_version``, was made by
+    the worker that made this one (None: unknown). A worker that read the game's pings
+    at a version not older than this, found none and sent none since, knows none was
+    sent meanwhile (a ping comes with a save): it deletes nothing without reading
+    (:class:`adapters.delivery.outbox.Delivery`, issue 36)."""
 
 
 class Document(_Frozen):

@@ -307,9 +307,34 @@ def last_text(game: Game, _: Translator, names: list[str], you: int | None = Non
                 kw["name"] = names[params["seat"]]  # a "{name} ..." of an older version
             out.append(_(msgid, **kw))
             continue
-        phrases = [x for m, p in _told(group) for x in _phrases(m, p, _, seat == you)]
-        out.append(sentence(seat, phrases, seat == you, names[seat], _))
+        out.append(_turn_sentence(seat, group, seat == you, names[seat], _))
     return " ".join(out)
+
+
+_SAID: dict[tuple[Any, ...], tuple[str, list[dict[str, Any]], Any]] = {}
+SAID_KEPT = 4096
+"""Turn sentences :func:`_turn_sentence` keeps (emptied when full)."""
+
+
+def _turn_sentence(seat: int, group: list[Entry], you: bool, name: str,
+                   _: Translator) -> str:
+    """The sentence of one seat's turn (``group``, its entries in order), kept by the
+    identity of the entries' params (issue 36: every table view told the last turns
+    again, and a turn's entries do not change once made; a game read from Redis has
+    new ones, told anew). The params and the catalog are kept with the text, so a key's
+    ids cannot be reused by other objects while it is kept."""
+    params = [p for _m, p in group]
+    key = (tuple(map(id, params)), tuple(m for m, _p in group), you, name, _.lang)
+    hit = _SAID.get(key)
+    if hit is not None and hit[2] is _._cat and all(
+            a is b for a, b in zip(hit[1], params, strict=True)):
+        return hit[0]
+    phrases = [x for m, p in _told(group) for x in _phrases(m, p, _, you)]
+    text = sentence(seat, phrases, you, name, _)
+    if len(_SAID) >= SAID_KEPT:
+        _SAID.clear()
+    _SAID[key] = (text, params, _._cat)
+    return text
 
 
 def own_line(game: Game, seat: int, _: Translator, drawn: Card | None, turn: int,
@@ -359,5 +384,7 @@ table says them, "comprou do monte e descartou A♥"): a trial read "Você ... d
 def took_morto_in(game: Game, seat: int, turn: int) -> bool:
     """True when ``seat`` took its morto in turn ``turn`` (a direct going-out, RULES C11):
     the morto replaced the hand, so no card of it was drawn."""
-    return any(m == TOOK_MORTO and p.get("seat") == seat and p.get("t") == turn
-               for m, p in game.last)
+    for m, p in game.last:  # a loop: a third of any()'s time over a generator (issue 36)
+        if m == TOOK_MORTO and p.get("seat") == seat and p.get("t") == turn:
+            return True
+    return False

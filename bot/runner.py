@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import places, robot, timers, upkeep
-from bot.effects import ChatRef, Effect, PlayerRef, Reply, TableView
+from bot.effects import ChatRef, Effect, PingsOver, PlayerRef, Reply, TableView
 from bot.i18n import DEFAULT_LANG, N_, Translator
 from bot.later import FollowUps
 from bot.model import Codec, CorruptGame, Game, decode, encode
@@ -95,6 +95,9 @@ class GameRunner:
         self.compress = compress
         self.season: SeasonStore | None = None  # set by Service (issue 29)
         self._cache: OrderedDict[str, tuple[int, str, Game]] = OrderedDict()
+        self._own: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        """Per game: the last version this runner saved, and the version after which
+        every save up to it was this runner's (:meth:`_own_from`)."""
         self._swept_at = float("-inf")
         self._fresh_share = 1.0
         self._robots: asyncio.Semaphore | None = None
@@ -277,8 +280,23 @@ class GameRunner:
                                                        self.clock.now(), shown=True)
         if game.status in ("between", "over"):
             effects = effects + await self._after_deal(game)
-        return places.spread(game, [e.model_copy(update={"state_version": version})
-                                    if isinstance(e, TableView) else e for e in effects])
+        own_from = self._own_from(gid, version)
+        return places.spread(game, [
+            e.model_copy(update={"state_version": version}) if isinstance(e, TableView)
+            else e.model_copy(update={"state_version": version, "own_from": own_from})
+            if isinstance(e, PingsOver) else e for e in effects])
+
+    def _own_from(self, gid: str, version: int) -> int:
+        """Record that this runner saved ``version`` of ``gid``; the version after which
+        every save up to it was this runner's: the start of the run of its own saves
+        when it built on its own last save, else the version it built on."""
+        last = self._own.get(gid)
+        start = last[1] if last is not None and last[0] == version - 1 else version - 1
+        self._own[gid] = (version, start)
+        self._own.move_to_end(gid)
+        if len(self._own) > CACHED_GAMES:
+            self._own.popitem(last=False)
+        return start
 
     async def _after_deal(self, game: Game) -> list[Effect]:
         """Follow-ups of a save of ``game`` between deals or over (none here; the coach's

@@ -29,7 +29,7 @@ from typing import Final
 from engine.cards import JOKER_SUIT, RANK_NAMES, Card
 from engine.errors import IllegalAction
 from engine.memo import RulesMemo, facts
-from engine.relaid import run_lays
+from engine.relaid import relay_run, run_lays
 from engine.rules import Rules
 from engine.runs import Layout, bad_slot, extend_layout, lay_run, read_layout
 
@@ -282,7 +282,7 @@ def extends(meld: Meld, card: Card, rules: Rules) -> bool:
     if known.legacy_relayout and meld.kind == RUN:
         if not meldable(card, rules) or (not card.wild and card.suit != meld.suit):
             return False  # meld_three, meld_wrong_kind
-        return run_lays((*meld.cards, card), rules)
+        return run_lays(meld.cards, rules, card)
     simple = not card.wild and rank not in (1, 3) and not known.legacy_relayout
     if simple and meld.kind == SET:
         if rank != meld.low:
@@ -343,6 +343,15 @@ def _make_set(cards: Sequence[Card], naturals: list[Card], rules: Rules) -> Meld
 
 
 def _make_run(cards: Sequence[Card], naturals: list[Card], rules: Rules,
+              wild_slot: int = 0) -> Meld:
+    if not wild_slot:  # counted (engine.relaid.relay_run, issue 37); refusals below
+        layout = relay_run(cards, rules)
+        if layout is not None:
+            return _run_meld(layout, naturals[0].suit, rules)
+    return _laid_run(cards, naturals, rules, wild_slot)
+
+
+def _laid_run(cards: Sequence[Card], naturals: list[Card], rules: Rules,
               wild_slot: int = 0) -> Meld:
     suit = naturals[0].suit
     if any(c.suit != suit for c in naturals):

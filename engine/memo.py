@@ -56,16 +56,18 @@ class RuleFacts:
     field read on the pydantic :class:`~engine.rules.Rules` goes through pydantic's
     ``__getattr__`` hook (a few hundred instructions compiled; issue 13). Get one with
     :func:`facts`; the fields mean what the same-named ``Rules`` fields mean, and
-    ``red_lay_alone`` / ``black_blocks`` / ``black_kills`` say ``red_three ==
-    LAY_ALONE``, ``black_three == BLOCKS_PILE`` / ``KILLS_PILE`` (RULES A32, A33, A6), and
+    ``red_lay_alone`` / ``red_ordinary`` / ``black_blocks`` / ``black_kills`` say
+    ``red_three == LAY_ALONE`` / ``ORDINARY``, ``black_three == BLOCKS_PILE`` /
+    ``KILLS_PILE`` (RULES A32, A33, A6), and
     ``threes_meldable`` that every 3 may sit in a meld (``red_three_meldable and
     black_three_meldable``), ``set_rank_bits`` has bit r set for each rank r of
     ``set_ranks`` (0: any rank)."""
 
     __slots__ = ("ace_high", "ace_low", "black_blocks", "black_kills",
                  "first_player_second_card", "legacy_relayout", "natural_two",
-                 "red_lay_alone", "rules", "run_lowest", "set_max", "set_rank_bits",
-                 "set_ranks", "sets_allowed", "threes_meldable")
+                 "pickup_justified", "red_lay_alone", "red_ordinary", "rules",
+                 "run_lowest", "set_max", "set_rank_bits", "set_ranks", "sets_allowed",
+                 "threes_meldable")
 
     def __init__(self, rules: Rules) -> None:
         self.rules: Final = rules
@@ -80,6 +82,8 @@ class RuleFacts:
         self.legacy_relayout: Final[bool] = rules.legacy_relayout
         self.first_player_second_card: Final[bool] = rules.first_player_second_card
         self.red_lay_alone: Final[bool] = rules.red_three == RedThree.LAY_ALONE
+        self.red_ordinary: Final[bool] = rules.red_three == RedThree.ORDINARY
+        self.pickup_justified: Final[bool] = rules.pickup_justified
         self.black_blocks: Final[bool] = rules.black_three == BlackThree.BLOCKS_PILE
         self.black_kills: Final[bool] = rules.black_three == BlackThree.KILLS_PILE
         self.threes_meldable: Final[bool] = rules.red_three_meldable and rules.black_three_meldable

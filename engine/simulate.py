@@ -63,7 +63,10 @@ def candidate_melds(hand: list[Card], rules: Rules) -> Iterator[list[Card]]:
             continue
         walked |= 1 << suit
         ranks, row = masks[suit], _ROWS[suit]
-        for r in _set_order(seen, suit, ranks):
+        order = _set_order(seen, suit, ranks)
+        while order:
+            r = order & 15
+            order >>= 4
             up1 = 1 if r == 13 else r + 1  # the ace (1) stands for 14 above the king
             up2 = 1 if r == 12 else r + 2
             has1, has2 = ranks >> up1 & 1 == 1, ranks >> up2 & 1 == 1
@@ -85,27 +88,36 @@ def candidate_melds(hand: list[Card], rules: Rules) -> Iterator[list[Card]]:
                 yield [low, row[up2], wild]
 
 
-def _set_order(seen: list[int], suit: int, ranks: int) -> list[int]:
+def _set_order(seen: list[int], suit: int, ranks: int) -> int:
     """The ranks of ``suit`` (bits of ``ranks``; ``seen``: ``suit * 16 + rank`` in the
-    order they were first seen) in the order CPython (3.11) iterates a ``set`` of those
-    ints built by adding them in that order: hash(r) = r; up to 4 ints the table has 8
-    slots, an int goes to slot r & 7, or on a taken slot to (5 * slot + 1) & 7 (no
-    linear probes in so small a table, no perturbation below 32), and the set iterates
-    by slot; from 5 ints it has 32 slots, one each: ascending."""
-    table = [0, 0, 0, 0, 0, 0, 0, 0]
+    order they were first seen), four bits each from the lowest, in the order CPython
+    (3.11) iterates a ``set`` of those ints built by adding them in that order: hash(r)
+    = r; up to 4 ints the table has 8 slots, an int goes to slot r & 7, or on a taken
+    slot to (5 * slot + 1) & 7 (no linear probes in so small a table, no perturbation
+    below 32), and the set iterates by slot; from 5 ints it has 32 slots: ascending."""
+    table = 0  # slot i: bits 4i..4i+3
     n = 0
     for key in seen:
         if key >> 4 != suit:
             continue
         n += 1
         if n > 4:
-            return [r for r in range(1, 14) if ranks >> r & 1]
+            table = 0
+            for r in range(13, 0, -1):
+                if ranks >> r & 1:
+                    table = table << 4 | r
+            return table
         r = key & 15
         i = r & 7
-        while table[i]:
+        while table >> 4 * i & 15:
             i = (5 * i + 1) & 7
-        table[i] = r
-    return [r for r in table if r]
+        table |= r << 4 * i
+    order = 0
+    for i in range(7, -1, -1):
+        r = table >> 4 * i & 15
+        if r:
+            order = order << 4 | r
+    return order
 
 
 _FACES: Final[dict[Card, tuple[bool, int, int]]] = {c: (c.wild, c.rank, c.suit) for c in ALL_FACES}
@@ -119,14 +131,15 @@ _ROWS: Final[tuple[tuple[Card, ...], ...]] = tuple(
 
 def _may_fit(meld: Meld, card: Card) -> bool:
     """Cheap pre-check before :func:`extend_meld`: could ``card`` join ``meld``?"""
-    if card.wild and meld.wild is None:
+    is_wild, rank, suit = _FACES[card]  # one look-up, not three slot reads (issue 37)
+    if is_wild and meld.wild is None:
         return True
     if meld.kind == SET:
-        return card.rank == meld.low
-    if card.suit != meld.suit:
+        return rank == meld.low
+    if suit != meld.suit:
         return False
-    ends = (meld.low - 1, meld.high + 1)
-    return card.rank in ends or (card.rank == 1 and 14 in ends) or meld.wild is not None
+    below, above = meld.low - 1, meld.low + len(meld.cards)  # the run's open ends
+    return rank in (below, above) or (rank == 1 and 14 in (below, above)) or meld.wild is not None
 
 
 _FITS: Final[RulesMemo[int, tuple[Meld, dict[Card, bool]]]] = RulesMemo(1_000)
@@ -165,7 +178,7 @@ def _draw_phase(state: DealState, rng: random.Random) -> Iterator[Action]:
     seat = state.turn
     if state.pile and rng.random() < 0.5 and not state.pile_blocked:  # blocked: refused
         rules = state.rules
-        if not rules.pickup_justified:
+        if not facts(rules).pickup_justified:
             yield Action.take_pile(seat)
         else:
             top = state.pile[-1]
@@ -209,7 +222,7 @@ def _choices(state: DealState, rng: random.Random) -> Iterator[Action]:
     hand = state.hands[seat]
     if state.redraw_ok and rng.random() < 0.3:
         yield Action.redraw(seat)
-    if state.rules.red_three != "ordinary":
+    if not facts(state.rules).red_ordinary:  # not a pydantic read a turn (issue 37)
         for c in hand:
             if c.rank == 3 and c.is_red and rng.random() < 0.9:
                 yield Action.lay_three(seat, c)

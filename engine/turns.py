@@ -227,7 +227,12 @@ def without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
     out = list(hand)
     try:
         for c in cards:
-            out.remove(c)
+            for i, x in enumerate(out):  # the first copy is the card itself (interned):
+                if x is c:  # found by identity, no float comparison per card (issue 37)
+                    del out[i]
+                    break
+            else:
+                out.remove(c)
     except ValueError:
         pass
     else:

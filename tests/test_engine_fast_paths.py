@@ -282,9 +282,11 @@ def test_rule_facts_are_the_rules_fields(name: str, rules: Rules,
     known = facts(rules)
     assert known.rules is rules and facts(rules) is known
     for field in ("sets_allowed", "set_max", "set_ranks", "run_lowest", "legacy_relayout",
-                  "first_player_second_card", "ace_low", "ace_high", "natural_two"):
+                  "first_player_second_card", "ace_low", "ace_high", "natural_two",
+                  "pickup_justified"):
         assert getattr(known, field) == getattr(rules, field), field
     assert known.red_lay_alone == (rules.red_three == RedThree.LAY_ALONE)
+    assert known.red_ordinary == (rules.red_three == "ordinary")
     assert known.black_blocks == (rules.black_three == BlackThree.BLOCKS_PILE)
     assert known.black_kills == (rules.black_three == BlackThree.KILLS_PILE)
     assert known.threes_meldable == (rules.red_three_meldable and rules.black_three_meldable)
@@ -319,6 +321,7 @@ def test_run_lays_counts_what_make_run_lays(name: str, rules: Rules) -> None:
             continue
         want = _outcome(_make_run, cards, naturals, rules)
         assert run_lays(cards, rules) == isinstance(want, Meld), (cards, want)
+        assert run_lays(cards[:-1], rules, cards[-1]) == isinstance(want, Meld), cards
         tried += 1
         laid += isinstance(want, Meld)
     assert tried > 3000 and 0.2 * tried < laid < 0.8 * tried, (tried, laid)
@@ -338,8 +341,9 @@ def test_rm_one_card_extension_matches_general_path() -> None:
 
 def test_set_order_is_the_order_a_set_of_ranks_iterates() -> None:
     """``simulate._set_order`` (issue 37) gives ``list(set)`` of the ranks added in the
-    order seen: every order of up to 4 distinct ranks 1..13, and larger seeded ones,
-    with another suit's ranks interleaved (ignored)."""
+    order seen (packed four bits a rank, the first lowest): every order of up to 4
+    distinct ranks 1..13, and larger seeded ones, with another suit's ranks interleaved
+    (ignored)."""
     from itertools import permutations
 
     from engine.simulate import _set_order
@@ -353,4 +357,45 @@ def test_set_order_is_the_order_a_set_of_ranks_iterates() -> None:
         made: set[int] = set()
         for r in order:
             made.add(r)
-        assert _set_order(seen, 2, mask) == list(made), order
+        packed = _set_order(seen, 2, mask)
+        assert [packed >> 4 * i & 15 for i in range(len(order))] == list(made), order
+        assert packed >> 4 * len(order) == 0
+
+
+@pytest.mark.parametrize(("name", "rules"), WITH_RM, ids=[n for n, _ in WITH_RM])
+def test_relay_run_lays_out_what_lay_run_lays_out(name: str, rules: Rules) -> None:
+    """``_make_run`` lays a run out by ``engine.relaid.relay_run`` (issue 37) and falls
+    back to ``_laid_run`` (``engine.runs.lay_run``) for its refusals: the same meld, or
+    the same refusal code, as ``_laid_run`` alone, on runs of one suit with cards added,
+    removed or swapped (repeats, gaps, aces at both ends, own-suit and other 2s, two
+    wilds, jokers), and relay_run's layout is None exactly where ``_laid_run`` refuses."""
+    from engine.melds import _laid_run
+    from engine.relaid import relay_run
+
+    rng = random.Random(38)
+    pool = [c for c in ALL_FACES if rules.jokers or c.suit != 4]
+    laid = refused = 0
+    for _ in range(6000):
+        suit = rng.randrange(4)
+        start = rng.randrange(1, 13)
+        cards = [Card.of(1 if r == 14 else r, suit)
+                 for r in range(start, min(start + rng.randrange(2, 13), 15))]
+        for _ in range(rng.randrange(4)):
+            if rng.random() < 0.6:
+                cards.insert(rng.randrange(len(cards) + 1), rng.choice(pool))
+            elif len(cards) > 1:
+                cards.pop(rng.randrange(len(cards)))
+        naturals = [c for c in cards if not c.wild]
+        if not naturals or not all(meldable(c, rules) for c in cards):
+            continue
+        want = _outcome(_laid_run, cards, naturals, rules)
+        assert _outcome(_make_run, cards, naturals, rules) == want, (cards, want)
+        layout = relay_run(cards, rules)
+        assert (layout is None) == isinstance(want, str), (cards, want)
+        if isinstance(want, Meld):
+            assert layout is not None and want.cards == layout.cards, cards
+            assert all(a is b for a, b in zip(want.cards, layout.cards, strict=True))
+            laid += 1
+        else:
+            refused += 1
+    assert laid > 1000 and refused > 1000, (laid, refused)

@@ -463,3 +463,25 @@ def test_an_entry_stored_by_an_older_version_is_still_told() -> None:
                            {"seat": 1, "melds": [["4♦", "5♦", "6♦"]],
                             "extend": [[3, ["Q♦"]]]})])
     assert views.last_text(game, PT) == "Robô 2 baixou 4♦ 5♦ 6♦ e juntou Q♦ ao jogo 3."
+
+
+def test_a_turn_told_again_is_the_same_sentence_in_each_language_and_name() -> None:
+    """Each table view tells the last turns again; a turn's sentence is kept by its
+    entries (issue 36): told again it is the same text, in each language and under each
+    name its own, and a turn that grows (the discard after the draw) is told anew."""
+    from bot import narration, views
+    last = [("comprou do monte", {"seat": 0, "t": 4, "at": 0}),
+            ("comprou do monte", {"seat": 1, "t": 5, "at": 0})]
+    game = narrated_game(last)
+    first = views.last_text(game, PT)
+    assert first == "Ana comprou do monte. Robô 2 comprou do monte."
+    assert views.last_text(game, PT) == first
+    assert views.last_text(game, Translator("en")) == (
+        "Ana drew from the stock. AI 2 drew from the stock.")
+    assert narration.last_text(game, PT, ["Bia", "Robô 2"]) == (
+        "Bia comprou do monte. Robô 2 comprou do monte.")
+    assert narration.last_text(game, PT, ["Ana", "Robô 2"], you=0) == (
+        "Você comprou do monte. Robô 2 comprou do monte.")
+    game.last.append(("descartou {card}", {"seat": 1, "t": 5, "at": 0, "card": "K♦"}))
+    assert views.last_text(game, PT) == (
+        "Ana comprou do monte. Robô 2 comprou do monte e descartou K♦.")

@@ -8,11 +8,13 @@ client: fakeredis, and a real Redis when ``REDIS_URL`` is set)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from test_delivery import ANA, CHAT, Recorder, hand, table
 
+from adapters.delivery import outbox
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.outbox import Delivery
 from adapters.delivery.refs import HAND_KEPT_S, GameRefs
@@ -207,27 +209,39 @@ async def test_reading_the_game_s_refs_renews_the_kept_hands(
     assert a.refs.known_hand("g1", "hand:1") is None
 
 
-async def test_pings_over_reads_nothing_when_none_was_found_just_now(
-        store_clients: Any, store_prefix: str) -> None:
-    """The turn moved to someone with the hand open: PingsOver. After one read that
-    found no ping, the next ones within HAND_KEPT_S send no command; a ping this worker
-    sends, or HAND_KEPT_S passing, makes it read again."""
+async def test_pings_over_reads_nothing_when_none_was_found_since_its_own_saves(
+        store_clients: Any, store_prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn moved to someone with the hand open: PingsOver. After a read that found
+    no ping (at version 4), the next one reads nothing while every save since the read
+    was this worker's (``own_from`` <= 4) and HAND_KEPT_S has not passed; a save by
+    another worker since (``own_from`` 5), a ping this worker sent, or the time passing
+    makes it read again."""
     now = [1000.0]
-    a, pa, sent = worker(store_clients(), store_prefix, 0, clock=lambda: now[0])
-    await a.deliver([PingsOver(chat=CHAT, game_id="g1")])
+    monkeypatch.setattr(outbox, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    a, pa, sent = worker(store_clients(), store_prefix, 0)
+
+    def over(version: int, own_from: int | None) -> PingsOver:
+        return PingsOver(chat=CHAT, game_id="g1", state_version=version, own_from=own_from)
+
+    await a.deliver([over(4, 3)])
     assert sent.sent == ["HGETALL"]
-    await a.deliver([PingsOver(chat=CHAT, game_id="g1")])
-    assert sent.sent == ["HGETALL"]  # known: none
-    await a.deliver([TurnPing(player=ANA, chat=CHAT, game_id="g1", text="vez Ana")])
-    sent.sent.clear()
-    await a.deliver([PingsOver(chat=CHAT, game_id="g1")])  # its own ping: deleted
-    assert pa.calls[-1] == ("delete_private", "m1")
-    assert sent.sent[0] == "HGETALL"
-    await a.deliver([PingsOver(chat=CHAT, game_id="g1")])  # read again: none
-    sent.sent.clear()
+    await a.deliver([over(6, 3)])  # its own saves 4, 5, 6 since the read
+    assert sent.sent == ["HGETALL"]
+    await a.deliver([over(7, None)])  # unknown: read
+    assert sent.sent == ["HGETALL", "HGETALL"]
+    await a.deliver([over(9, 8)])  # another worker saved 8 after the read at 7
+    assert sent.sent == ["HGETALL"] * 3
     b, _pb, _sent_b = worker(store_clients(), store_prefix, 100)
     await b.deliver([TurnPing(player=BIA, chat=CHAT, game_id="g1", text="vez Bia")])
-    now[0] += HAND_KEPT_S + 0.1  # another worker's ping is found once the time is up
-    await a.deliver([PingsOver(chat=CHAT, game_id="g1")])
-    assert sent.sent[0] == "HGETALL" and pa.calls[-1] == ("delete_private", "m101")
+    await a.deliver([over(11, 10)])  # b's ping came with b's save 10: read, deleted
+    assert sent.sent == ["HGETALL"] * 4 + ["EVALSHA"]
+    assert pa.calls[-1] == ("delete_private", "m101")
+    await a.deliver([TurnPing(player=ANA, chat=CHAT, game_id="g1", text="vez Ana")])
+    sent.sent.clear()
+    await a.deliver([over(12, 10)])  # its own ping since: read and deleted
+    assert sent.sent[0] == "HGETALL" and pa.calls[-1] == ("delete_private", "m1")
+    sent.sent.clear()
+    now[0] += HAND_KEPT_S + 0.1
+    await a.deliver([over(13, 10)])
+    assert sent.sent == ["HGETALL"]
     assert await a.refs.all("g1") == {}

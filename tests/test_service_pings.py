@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_service_support import ANA, BIA, CHAT, FakeClock, button, game_of, kinds
+from test_service_support import (
+    ANA,
+    BIA,
+    CHAT,
+    FakeClock,
+    button,
+    game_of,
+    kinds,
+    make_service,
+)
 from test_service_turns import hand_of
 
 from bot.effects import TurnPing
@@ -93,3 +102,31 @@ async def test_a_whole_deal_of_two_people_and_a_robot_pings_each_person_once(
     effects += await play_deal(svc, store)
     sent = [e.player.name for e in effects if isinstance(e, TurnPing)]
     assert sent == ["Ana", "Bia"]
+
+
+async def test_pings_over_names_the_version_after_which_the_saves_were_its_workers(
+        svc: Service, store: Any, clock: FakeClock) -> None:
+    """``PingsOver.own_from`` (issue 36): every save after it, up to the effect's own
+    version, was made by the worker that made the effect; a save by another worker (a
+    second service on the same store) moves it to that save's version."""
+    other = make_service(store, clock)
+    await svc.new_game(CHAT, ANA, "buraco")
+    await svc.join(CHAT, BIA)
+    started = await svc.start(CHAT, ANA)
+    clock.advance(5)
+    to_bia = await simple_turn(svc, ANA, started)  # this worker: Ana's turn
+    after_ana, _game = await game_of(store)
+    clock.advance(30)
+    to_ana = await simple_turn(other, BIA, to_bia)  # the other worker: Bia's turn
+    [over] = pings(to_ana)
+    after_bia, _game = await game_of(store)
+    assert (over.kind, over.state_version, over.own_from) == ("unping", after_bia, after_ana)
+    clock.advance(30)
+    to_bia = await simple_turn(other, ANA, to_ana)  # the other worker again: still its own
+    [over] = pings(to_bia)
+    assert (over.kind, over.own_from) == ("unping", after_ana)
+    assert over.state_version == (await game_of(store))[0] > after_bia
+    clock.advance(30)
+    to_ana = await simple_turn(svc, BIA, to_bia)  # back to the first: from the other's
+    [over] = pings(to_ana)
+    assert over.own_from == over.state_version - 3  # the three saves of Bia's turn

@@ -38,12 +38,15 @@ async def test_closing_the_store_closes_its_pools_connections() -> None:
     """A trial: ``close()`` left the pool's connections open (a ResourceWarning for each
     at exit); the client made by ``open_store`` owns its pool (redis-py ``from_pool``)."""
     store = await open_store(os.environ["REDIS_URL"], prefix="test-pool")
-    await asyncio.gather(*(store.client.ping() for _ in range(3)))
+    await asyncio.gather(*(store.client.ping() for _ in range(3)))  # the shared line
+    await asyncio.gather(*(store.client.execute_command("CLIENT", "ID")  # the pool's
+                           for _ in range(3)))
     pool = store.client.connection_pool
     held = list(pool._available_connections)
-    assert held and all(c.is_connected for c in held)
+    line = (await store.client._multiplexer().line()).conn
+    assert held and all(c.is_connected for c in held) and line.is_connected
     await store.close()
-    assert not any(c.is_connected for c in held)
+    assert not any(c.is_connected for c in held) and not line.is_connected
 
 
 async def test_more_callers_than_connections_wait_their_turn() -> None:

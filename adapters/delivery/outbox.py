@@ -21,8 +21,10 @@
 - ``TurnPing``: a new notification; the game's earlier ones are deleted (at most one per
   game: the turn moved on; their refs read from Redis every time). ``PingsOver``: the
   game's pings are deleted (a robot plays, or the person has the hand open); nothing is
-  read when this worker found none stored in the last ``HAND_KEPT_S`` seconds and sent
-  none since (issue 36: a read per turn change, most finding nothing).
+  read when this worker read them in the last ``HAND_KEPT_S`` seconds, found none and
+  sent none since, and every save of the game since that read was its own
+  (``PingsOver.own_from``: a ping comes with a save; issue 36: a read per turn change,
+  most finding nothing).
 - ``Say`` / ``Tell`` / ``Document`` / ``Picture``: new messages; ``Reply``: the platform
   answers the origin. A message beside the table (``TableView.apart``: a tournament's
   call) that follows a new group message in the same call is posted after it, and
@@ -42,13 +44,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
 from adapters.delivery.coalesce import EditCoalescer
 from adapters.delivery.order import KeyedOrder, game_key
 from adapters.delivery.platform import MessageGone, Platform, PrivateRefused
-from adapters.delivery.refs import GameRefs
+from adapters.delivery.refs import HAND_KEPT_S, HANDS_KEPT, GameRefs
 from adapters.delivery.relay import Relay
 from adapters.delivery.stale import StaleTables, hand_member
 from adapters.ops.metrics import API_ERRORS
@@ -125,6 +129,9 @@ class Delivery:
         self.stale_hands = stale.hands() if stale is not None else None
         self._shown: dict[str, Any] = {}
         self._keeps_hands = bool(getattr(platform, "hand_replaced_when_gone", False))
+        self._no_pings: OrderedDict[str, tuple[int, float]] = OrderedDict()
+        """Per game: the version and the time this worker read its pings, found none
+        and deleted the ones it found (:meth:`_pings_over`)."""
         self._openings: dict[str, asyncio.Event] = {}
         watch_delivery(self)  # its backlog in the operator's series (issue 36)
 
@@ -241,9 +248,8 @@ class Delivery:
             await self._private(effect.player, p.text(effect.text), None, None, None)
         elif isinstance(effect, TurnPing):
             await self._ping(effect)
-        elif isinstance(effect, PingsOver):  # none stored, as this worker read just now:
-            if not self.refs.known_no_pings(effect.game_id):  # no read (issue 36)
-                await self._drop_pings(effect.game_id)
+        elif isinstance(effect, PingsOver):
+            await self._pings_over(effect)
         elif isinstance(effect, Document):
             if not await p.send_file(effect.chat, effect.filename, effect.content) \
                     and effect.failed:
@@ -469,6 +475,7 @@ class Delivery:
         """Every earlier ping of the game is deleted (the person's own and whoever's turn
         it was before), then the new one is sent, so a game never shows two, not even
         for a moment in a Discord channel (a trial saw both there)."""
+        self._no_pings.pop(effect.game_id, None)
         dropped = await self._delete_pings(effect.game_id)
         try:
             sent = await self.platform.ping(effect)
@@ -483,6 +490,24 @@ class Delivery:
             await self.refs.swap(effect.game_id, dropped)
         else:  # the old refs forgotten and the new one kept in one round trip (issue 36)
             await self.refs.swap(effect.game_id, dropped, field, sent)
+
+    async def _pings_over(self, effect: PingsOver) -> None:
+        """Delete the game's pings, unless this worker knows there is none: it read them
+        at a version not older than ``effect.own_from`` (every save since was its own,
+        and a ping comes with a save), in the last :data:`HAND_KEPT_S` seconds, found
+        none and sent none since (issue 36: most turn changes end here, and each read
+        found nothing)."""
+        game_id = effect.game_id
+        read = self._no_pings.get(game_id)
+        if (read is not None and effect.own_from is not None and read[0] >= effect.own_from
+                and time.monotonic() - read[1] <= HAND_KEPT_S):
+            return
+        await self._drop_pings(game_id)
+        if effect.state_version:  # none left as of this version
+            self._no_pings[game_id] = (effect.state_version, time.monotonic())
+            self._no_pings.move_to_end(game_id)
+            if len(self._no_pings) > HANDS_KEPT:
+                self._no_pings.popitem(last=False)
 
     async def _drop_pings(self, game_id: str) -> None:
         """Delete the game's stored turn pings, then forget their refs (in one round

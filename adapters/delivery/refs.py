@@ -95,7 +95,6 @@ class GameRefs:
         self.platform = platform
         self.keys = StoreKeys(prefix)
         self._hands: OrderedDict[str, dict[str, tuple[str, float]]] = OrderedDict()
-        self._no_pings: OrderedDict[str, float] = OrderedDict()
         self._clock = clock
         self._put = client.register_script(_PUT)
         self._swap = client.register_script(_SWAP)
@@ -118,7 +117,6 @@ class GameRefs:
                       self.platform)
             await self.client.delete(self._game(game_id))
             self._hands.pop(game_id, None)
-            self._no_pings.pop(game_id, None)
             return await op()
 
     async def get(self, game_id: str, field: str) -> str | None:
@@ -138,13 +136,6 @@ class GameRefs:
         if got is None or self._clock() - got[1] > HAND_KEPT_S:
             return None
         return got[0]
-
-    def known_no_pings(self, game_id: str) -> bool:
-        """Whether this process read the game's refs in the last :data:`HAND_KEPT_S`
-        seconds, found no turn ping stored, and stored none since (another worker's ping
-        sent meanwhile goes unseen until then)."""
-        read = self._no_pings.get(game_id)
-        return read is not None and self._clock() - read <= HAND_KEPT_S
 
     def _keep(self, game_id: str, field: str, value: str | None) -> None:
         """Remember (``value``) or forget (None) a hand ref read or written just now."""
@@ -170,8 +161,6 @@ class GameRefs:
         await self._healed(game_id, lambda: self._put(keys=[key],
                                                       args=[self.ttl_s, field, value]))
         self._keep(game_id, field, value)
-        if field.startswith("ping:"):
-            self._no_pings.pop(game_id, None)
 
     async def swap(self, game_id: str, forget: list[str], field: str | None = None,
                    value: str = "") -> None:
@@ -188,8 +177,6 @@ class GameRefs:
             self._keep(game_id, name, None)
         if field is not None:
             self._keep(game_id, field, value)
-            if field.startswith("ping:"):
-                self._no_pings.pop(game_id, None)
 
     async def drop(self, game_id: str, field: str) -> None:
         """Forget reference ``field`` (the next view of it is posted anew)."""
@@ -230,11 +217,6 @@ class GameRefs:
             self._hands.pop(game_id, None)
             for name, value in hands.items():
                 self._keep(game_id, name, value)
-        self._no_pings.pop(game_id, None)
-        if not any(k.startswith("ping:") for k in fields):
-            self._no_pings[game_id] = self._clock()
-            if len(self._no_pings) > HANDS_KEPT:
-                self._no_pings.popitem(last=False)
         return {k: v for k, v in fields.items() if k != "table_v"}
 
     async def put_mark(self, player: PlayerRef, mark: str, ref: str,
@@ -257,7 +239,6 @@ class GameRefs:
         buttons after the closing."""
         key = self._game(game_id)
         self._hands.pop(game_id, None)
-        self._no_pings.pop(game_id, None)
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.delete(key)
             pipe.hset(key, "table_v", CLOSED_V)

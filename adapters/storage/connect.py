@@ -26,7 +26,6 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import fakeredis
-import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import Connection, SSLConnection
 from redis.asyncio.sentinel import Sentinel, SentinelManagedConnection
@@ -38,6 +37,7 @@ from adapters.storage.budget import BUDGET_S, budget_retry, budgeted
 from adapters.storage.cluster_scripts import KeyedScriptCluster
 from adapters.storage.coverage import warn_full_coverage
 from adapters.storage.keys import DEFAULT_PREFIX
+from adapters.storage.multiplex import MuxRedis
 from adapters.storage.observe import observed
 from adapters.storage.pool import BoundedPool
 from adapters.storage.redis_store import RedisStore
@@ -158,7 +158,7 @@ def _sentinel_client(target: RedisTarget) -> Any:
     if target.sentinel_password:
         sentinel_kwargs["password"] = target.sentinel_password
     sentinel = Sentinel(target.sentinels, sentinel_kwargs=sentinel_kwargs, **options)
-    return sentinel.master_for(target.master or "", redis_class=aioredis.Redis,
+    return sentinel.master_for(target.master or "", redis_class=MuxRedis,
                                connection_class=budgeted(observed(AsksSentinels)))
 
 
@@ -207,7 +207,7 @@ def client_for(target: RedisTarget) -> Any:
                                 socket_timeout=SOCKET_TIMEOUT_S,
                                 socket_connect_timeout=SOCKET_TIMEOUT_S,
                                 retry=budget_retry(FAILOVER_BUDGET_S))
-    return aioredis.Redis.from_pool(pool)  # the client owns it: close() closes it
+    return MuxRedis.from_pool(pool)  # the client owns it: close() closes it
 
 
 async def open_store(url: str | None, prefix: str = DEFAULT_PREFIX,
