@@ -1,9 +1,10 @@
 """Fit the weights of ``dificil``'s leaf evaluation (:mod:`engine.ai.evaluate`).
 
-    .venv/bin/python bench/fit_eval.py [--deals N] [--jobs J] [--presets a,b]
+    .venv/bin/python bench/fit_eval.py [--deals N] [--jobs J] [--presets a,b] [--players P]
 
-Plays ``N`` deals per preset of ``normal`` against ``normal`` (two players; altaneira
-four), records :func:`engine.ai.evaluate.features` at the start of every turn from the
+Plays ``N`` deals per preset of ``normal`` against ``normal`` (two players, altaneira
+four, unless ``--players``: the fits of ``engine.ai.evaluate.WEIGHTS_AT``), records
+:func:`engine.ai.evaluate.features` at the start of every turn from the
 point of view of the side about to draw, and the final deal-score lead of that side.
 A least-squares fit (tiny ridge) of lead on features gives one weight per feature.
 Prints the ``WEIGHTS`` table to paste into ``engine/ai/evaluate.py``, and for each
@@ -34,11 +35,12 @@ PRESETS = ["buraco", "buraco_morto", "bossa_nova", "tranca", "justificado", "alt
 Row = tuple[list[float], float]
 
 
-def deal_rows(args: tuple[str, int]) -> list[Row]:
-    """Play one ``normal`` deal of ``preset`` (seed ``seed``); its (features, lead) rows."""
-    preset, seed = args
+def deal_rows(args: tuple[str, int, int]) -> list[Row]:
+    """Play one ``normal`` deal of ``preset`` (seed ``seed``) at ``players`` seats (0: two,
+    altaneira four); its (features, lead) rows."""
+    preset, seed, players = args
     rules = make_rules(preset)
-    players = 4 if preset == "altaneira" else 2
+    players = players or (4 if preset == "altaneira" else 2)
     rng = random.Random(seed)
     deck = full_deck(rules.jokers)
     rng.shuffle(deck)
@@ -94,11 +96,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--deals", type=int, default=1000)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--presets", default=",".join(PRESETS))
+    p.add_argument("--players", type=int, default=0, help="seats (default two; altaneira four)")
     args = p.parse_args(argv)
     print("WEIGHTS = {")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for preset in args.presets.split(","):
-            deals = list(pool.map(deal_rows, [(preset, s) for s in range(args.deals)],
+            deals = list(pool.map(deal_rows, [(preset, s, args.players) for s in range(args.deals)],
                                   chunksize=8))
             half = len(deals) // 2
             first = [r for d in deals[:half] for r in d]

@@ -130,3 +130,20 @@ def test_tuned_weights_depend_on_the_preset_and_the_table_size() -> None:
     assert tuned("bossa_nova", 2) is NORMAL is tuned("bossa_nova")
     assert tuned("buraco_morto", 4) is TUNED["buraco_morto"]  # no size-specific entry
     assert tuned("buraco", 4) is NORMAL
+
+
+def test_the_leaf_evaluation_uses_the_fit_for_the_table_size() -> None:
+    from engine import DealState
+    from engine.ai.evaluate import WEIGHTS, WEIGHTS_AT, expected_lead, features
+
+    rules = make_rules("bossa_nova")
+    position = {"phase": "draw", "turn": 0, "pile": ["Kc", "Qc"], "stock": ["Ad"] * 2,
+                "melds": [[["5h", "6h", "7h", "8h", "9h"]], [["4c", "5c", "6c"]]]}
+    four = DealState.from_json(rules, {**position, "hands": [["5c", "2d"], ["Kd"], ["9s"],
+                                                             ["Qd"]]})
+    two = DealState.from_json(rules, {**position, "hands": [["5c", "2d", "9s"], ["Kd", "Qd"]]})
+    for state, weights in ((four, WEIGHTS_AT[("bossa_nova", 4)]), (two, WEIGHTS["bossa_nova"])):
+        x = features(state, 0)
+        assert expected_lead(state, 0) == pytest.approx(sum(
+            w * v for w, v in zip(weights, x, strict=True)))
+    assert WEIGHTS_AT[("bossa_nova", 4)] != WEIGHTS["bossa_nova"]
