@@ -1,7 +1,7 @@
 """The redis-py client whose commands and pipelines share the lines of
 :mod:`adapters.storage.multiplex` (issue 36, branch pipe): :class:`MuxRedis`, the client
-:func:`adapters.storage.connect.client_for` builds for ``mode="single"`` and
-``mode="sentinel"``, and its :class:`MuxPipeline`.
+:func:`adapters.storage.connect.client_for` builds for ``mode="single"``, and its
+:class:`MuxPipeline`.
 
 A call runs under the multiplexer's ``Retry`` (the update's budget,
 :mod:`adapters.storage.budget`) as redis-py runs one on a connection of its own, and its
