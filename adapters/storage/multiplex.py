@@ -42,9 +42,9 @@ The cluster client (``mode="cluster"``) is left as redis-py builds it (its comma
 to many nodes, each with its own pool), and so is the Sentinel client for now
 (:func:`adapters.storage.connect.client_for`): with shared lines its games resumed up
 to 1.6 s after a promotion in 2 of 4 runs of tests/cluster/test_failover_isolation.py,
-where a connection per call resumes within 1 s. The lines work with a
-Sentinel-managed pool (its ``READONLY`` answer from a demoted primary drops the line,
-as redis-py's Sentinel connection does).
+which asks for 1 s (main passed it in the one run made; not pinned down). The lines
+work with a Sentinel-managed pool (its ``READONLY`` answer from a demoted primary drops
+the line, as redis-py's Sentinel connection does).
 """
 
 from __future__ import annotations
