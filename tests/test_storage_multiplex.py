@@ -28,7 +28,8 @@ from redis.utils import HIREDIS_AVAILABLE
 from adapters.storage import multiplex, observe
 from adapters.storage.budget import RetryBudgetSpent, budget_retry
 from adapters.storage.connect import open_store
-from adapters.storage.multiplex import Line, Multiplexer, MuxRedis
+from adapters.storage.multiplex import Line, Multiplexer
+from adapters.storage.mux_client import MuxRedis
 from adapters.storage.pool import BoundedPool
 
 pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"),

@@ -2,17 +2,19 @@
 
 :func:`open_store` is the one place a Redis client is built:
 
-* ``mode="single"``: ``redis.asyncio.Redis`` on ``url`` through a :class:`BoundedPool`
-  (``redis://``, ``rediss://`` with TLS, ``unix://``; password and db in the URL); a
-  restart of that Redis under a call is retried within the same budget as a failover
-  (issue 36);
+* ``mode="single"``: :class:`adapters.storage.mux_client.MuxRedis` (redis-py's client
+  whose calls share a few connections, auto-pipelined: :mod:`adapters.storage.multiplex`)
+  on ``url`` through a :class:`BoundedPool` (``redis://``, ``rediss://`` with TLS,
+  ``unix://``; password and db in the URL); a restart of that Redis under a call is
+  retried within the same budget as a failover (issue 36);
 * ``mode="cluster"``: ``redis.asyncio.cluster.RedisCluster`` started from the node
   ``url`` names; redis-py finds the other nodes, follows ``MOVED``/``ASK`` and, after a
   failover or a reshard, reloads the slot map;
 * ``mode="sentinel"``: ``redis.asyncio.sentinel.Sentinel`` on the sentinels'
-  ``host:port`` list and ``master_for(master)``: every connection asks the sentinels
-  where the primary is before each attempt to (re)connect (:class:`AsksSentinels`), so
-  the workers follow a promotion without a restart.
+  ``host:port`` list and ``master_for(master)`` (redis-py's client, a pooled connection
+  per call): every connection asks the sentinels where the primary is before each
+  attempt to (re)connect (:class:`AsksSentinels`), so the workers follow a promotion
+  without a restart.
 
 The store always checks the server answers ``PING`` before it is handed out; a server
 that does not (or a setting it cannot use) raises :class:`StoreUnreachable`, which names
@@ -26,6 +28,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import fakeredis
+import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import Connection, SSLConnection
 from redis.asyncio.sentinel import Sentinel, SentinelManagedConnection
@@ -37,7 +40,7 @@ from adapters.storage.budget import BUDGET_S, budget_retry, budgeted
 from adapters.storage.cluster_scripts import KeyedScriptCluster
 from adapters.storage.coverage import warn_full_coverage
 from adapters.storage.keys import DEFAULT_PREFIX
-from adapters.storage.multiplex import MuxRedis
+from adapters.storage.mux_client import MuxRedis
 from adapters.storage.observe import observed
 from adapters.storage.pool import BoundedPool
 from adapters.storage.redis_store import RedisStore
@@ -158,7 +161,10 @@ def _sentinel_client(target: RedisTarget) -> Any:
     if target.sentinel_password:
         sentinel_kwargs["password"] = target.sentinel_password
     sentinel = Sentinel(target.sentinels, sentinel_kwargs=sentinel_kwargs, **options)
-    return sentinel.master_for(target.master or "", redis_class=MuxRedis,
+    # redis-py's own client here, not MuxRedis: with shared lines the games resumed up
+    # to 1.6 s after a promotion in 2 of 4 runs of tests/cluster/test_failover_isolation.py
+    # (at most 1 s with a connection per call); not pinned down (branch pipe)
+    return sentinel.master_for(target.master or "", redis_class=aioredis.Redis,
                                connection_class=budgeted(observed(AsksSentinels)))
 
 
