@@ -23,13 +23,13 @@ def test_sprt_llr_is_the_normal_approximation_over_pair_scores() -> None:
     assert pytest.approx(math.log(19)) == SPRT_BOUND
 
 
-def test_sprt_verdict_waits_for_ten_scores_then_decides_each_way() -> None:
-    strong = [1.0, 0.5] * 5  # mean 0.75, variance 0.0625: llr 10 * 0.2 * 0.1 / 0.125 = 1.6
-    assert sprt_llr(strong, 0.6, 0.8) == pytest.approx(1.6)
-    assert sprt_verdict(strong, 0.6, 0.8) is None  # under 2.944
-    assert sprt_verdict(strong * 2, 0.6, 0.8) == "H1"  # 3.2
-    assert sprt_verdict(strong * 2, 0.8, 0.95) == "H0"
-    assert sprt_verdict([1.0] * 9, 0.5, 0.6) is None  # too few, however clear
+def test_sprt_verdict_waits_for_thirty_scores_then_decides_each_way() -> None:
+    strong = [1.0, 0.5] * 15  # mean 0.75, variance 0.0625: llr 30 * 0.05 * 0.15 / 0.125
+    assert sprt_llr(strong, 0.65, 0.7) == pytest.approx(1.8)
+    assert sprt_verdict(strong, 0.65, 0.7) is None  # under 2.944
+    assert sprt_verdict(strong, 0.6, 0.8) == "H1"  # 30 * 0.2 * 0.1 / 0.125 = 4.8
+    assert sprt_verdict(strong, 0.8, 0.95) == "H0"
+    assert sprt_verdict([1.0, 0.5] * 14 + [1.0], 0.5, 0.6) is None  # 29: too few
 
 
 def test_a_deck_scores_the_share_of_its_deals_each_lineup_won() -> None:

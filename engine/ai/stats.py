@@ -84,9 +84,13 @@ SPRT_BOUND = math.log(0.95 / 0.05)
 """|log-likelihood ratio| at which :func:`sprt_llr` decides, for alpha = beta = 0.05:
 ``log((1 - beta) / alpha)`` = 2.944 accepts H1, ``log(beta / (1 - alpha))`` its
 negative accepts H0 (Wald)."""
-SPRT_MIN = 10
-"""Observations before :func:`sprt_verdict` may decide (the variance estimate needs a
-few)."""
+SPRT_MIN = 30
+"""Observations before :func:`sprt_verdict` may decide: the variance is estimated from
+the scores, and with few of them the approximation decides too readily. Simulated
+(4,000 runs of pairs of independent deals, P0, P1 = 0.65, 0.75): a true rate of 0.65
+accepted H1 in 10.7% of runs with a minimum of 10, 7.8% with 20, 7.1% with 30 (the
+nominal 5% is not reached: the normal approximation and the overshoot of the bound);
+a true 0.75 accepted H0 in 4.1%, 3.5%, 3.4%."""
 
 
 def sprt_llr(scores: list[float], p0: float, p1: float) -> float:
