@@ -348,7 +348,7 @@ def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
     others by :func:`decision_cost`, and a move equal to :func:`hint`'s in that view
     never costing (the coach does not charge what it recommends; the hint is searched
     only for a decision that would be named, and its time counts in the budget: the
-    last decision may overrun it by one hint, 0.45 s at most); the CPU time
+    last decision may overrun it by one hint, about 0.6 s at most); the CPU time
     (``time.process_time``) is shared
     evenly among those, about ``budget_s`` in all, and the decisions still waiting when
     it is spent are left out (``samples``: at least and at most
@@ -392,7 +392,8 @@ def _is_hint(view: SeatView, action: Action) -> bool:
     recommends is never named a mistake (issue 37, a tester's ``/dica`` then
     ``/revisao``). :func:`hint` plays one of ``dificil``'s candidates drawn with the
     view's own seed, so a move not among them is no hint, and the full search
-    (:data:`HINT_SAMPLES`, about 0.05-0.45 s) runs only for a move that is."""
+    (:data:`HINT_SAMPLES`, 0.04-0.28 s of CPU on average, 0.63 s at most:
+    bench/README.md "The coach") runs only for a move that is."""
     cands = dificil.candidates(view, random.Random(view_seed(view)))
     if action not in cands:
         return False
