@@ -138,8 +138,10 @@ async def test_a_killed_redis_is_back_in_the_log_once_and_only_after_it_answers(
     assert re.fullmatch(r"WARNING outage: Redis is back after \d+\.\d s \(\d+ errors not "
                         r"shown\)", lines[3]), lines[3]
     took = float(re.findall(r"after (\d+\.\d) s", lines[3])[0])
-    assert took >= 3 * BUDGET_S  # the whole outage, not the gap since its last error
-    assert int(re.findall(r"\((\d+) errors", lines[3])[0]) >= 10  # rounds left out
+    # the whole outage (opened about BUDGET_S after the kill, later on a loaded machine,
+    # ended after the restart 4 BUDGET_S after it), not the 0.1 s since its last error
+    assert took >= 2 * BUDGET_S
+    assert int(re.findall(r"\((\d+) errors", lines[3])[0]) >= 5  # rounds left out
 
 
 class PingService:
