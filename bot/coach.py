@@ -65,6 +65,8 @@ _REASONS: dict[str, str] = {
     "least_risk": N_("é o descarte de menor risco"),
     "three": N_("ele vale pontos para o seu lado"),
     "redraw": N_("a regra deixa trocar a primeira carta"),
+    "discard": N_("das cartas que menos falta fazem à sua mão, foi a que melhor se saiu "
+                  "nas simulações do robô"),
 }
 
 
@@ -138,17 +140,22 @@ def reason_text(why: str, params: dict[str, Any], _: Translator) -> str:
     if why == "take_pile":
         return _.n("é {n} carta e o {card} entra no seu jogo",
                    "são {n} cartas e o {card} entra no seu jogo", count, card=shown["card"])
+    if why == "take_pile_hand":
+        return _.n("é {n} carta e o {card} forma um jogo com cartas da sua mão",
+                   "são {n} cartas e o {card} forma um jogo com cartas da sua mão", count,
+                   card=shown["card"])
+    if why == "take_pile_size":
+        return _.n("o lixo tem {n} carta", "o lixo tem {n} cartas", count)
     if why == "draw":
-        return _.n("o lixo ({n} carta) não compensa agora",
-                   "o lixo ({n} cartas) não compensa agora", count)
+        return _.n("o lixo, com {n} carta, não compensa agora",
+                   "o lixo, com {n} cartas, não compensa agora", count)
     msgid = _REASONS.get(why)
     return _(msgid, **shown) if msgid else ""
 
 
 def hint_line(hint: Hint, _: Translator, rules: Rules | None = None) -> str:
     """``Dica: Descarte o 4♣ (nenhum jogo dos adversários na mesa usa o 4♣).``, or
-    ``Dica: Descarte o 4♣.`` when the reason has no words (``discard``: no other side
-    has a meld on the table, so the seat knows nothing to say of the card)."""
+    ``Dica: Descarte o 4♣.`` when the reason has no words (an unknown code)."""
     move = move_text(hint.action, _, rules)
     why = reason_text(hint.why, hint.params, _)
     if not why:

@@ -57,7 +57,7 @@ class Meld:
     mypyc, and a move that lays or extends a meld builds one (issue 13, branch `engrow`).
     """
 
-    __slots__ = ("canastra", "cards", "kind", "low", "suit", "wild", "wild_at")
+    __slots__ = ("_hash", "canastra", "cards", "kind", "low", "suit", "wild", "wild_at")
 
     def __init__(self, kind: str, cards: tuple[Card, ...], suit: int, low: int,
                  wild: Card | None, canastra: str | None, wild_at: int = -1) -> None:
@@ -68,20 +68,31 @@ class Meld:
         self.wild: Final = wild
         self.canastra: Final = canastra
         self.wild_at: Final = wild_at
+        self._hash = -1  # hash(self._fields()), on first use (never -1 in CPython)
 
     def _fields(self) -> tuple[object, ...]:
         return (self.kind, self.cards, self.suit, self.low, self.wild, self.canastra,
                 self.wild_at)
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         if not isinstance(other, Meld):
             return NotImplemented
         return self._fields() == other._fields()
 
     def __hash__(self) -> int:
         """The hash of the fields in order (the AI's plan caches hash melds about a
-        hundred times a rollout)."""
-        return hash(self._fields())
+        hundred times a rollout; the memos of ``extends`` once per meld and hand card),
+        computed once: the fields never change and cards hash by identity."""
+        h = self._hash
+        if h == -1:
+            h = self._hash = hash(self._fields())
+        return h
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled (and copied) by its fields: the remembered hash is this process's."""
+        return (Meld, self._fields())
 
     def __repr__(self) -> str:
         return (f"Meld(kind={self.kind!r}, cards={self.cards!r}, suit={self.suit!r}, "

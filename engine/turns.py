@@ -229,7 +229,7 @@ def without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
         for c in cards:
             for i, x in enumerate(out):  # the first copy is the card itself (interned):
                 if x is c:  # found by identity, no float comparison per card (issue 37)
-                    del out[i]
+                    out.pop(i)  # compiled: a list call; `del out[i]` was PyObject_DelItem
                     break
             else:
                 out.remove(c)

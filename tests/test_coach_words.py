@@ -139,8 +139,12 @@ def test_a_discard_with_no_opponent_meld_on_the_table_gets_no_claim_about_oppone
     card = view.hand[0]
     assert coach.explain(view, Action.discard(0, card)) == ("discard", {"card": card.code})
     hint = coach.Hint(Action.discard(0, Card.parse("Jc")), "discard", {"card": "Jc"})
-    assert words.hint_line(hint, Translator("pt")) == "Dica: Descarte o J♣."
-    assert words.hint_line(hint, Translator("en")) == "Hint: Discard the J♣."
+    assert words.hint_line(hint, Translator("pt")) == (
+        "Dica: Descarte o J♣ (das cartas que menos falta fazem à sua mão, foi a que melhor "
+        "se saiu nas simulações do robô).")  # a why of the hand, none of the opponents
+    assert words.hint_line(hint, Translator("en")) == (
+        "Hint: Discard the J♣ (of the cards your hand needs least, it did best in the "
+        "robot's trials).")
     state.melds[1] = [make_meld([Card.parse(c) for c in ("5s", "6s", "7s")], rules)]
     if Card.parse("Kd") not in state.hands[0]:
         state.hands[0][0] = Card.parse("Kd")

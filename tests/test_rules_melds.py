@@ -348,3 +348,21 @@ def test_c10_two_runs_of_one_suit_coexist_and_are_never_joined() -> None:
     act(st, {"seat": 0, "do": "meld", "melds": [["3h", "4h", "5h"], ["6h", "7h", "8h"]]})
     act(st, {"seat": 0, "do": "meld", "melds": [["5h", "6h", "7h"]]})
     assert meld_codes(st, 0) == [["3h", "4h", "5h"], ["6h", "7h", "8h"], ["5h", "6h", "7h"]]
+
+
+def test_meld_hash_is_its_fields_and_survives_pickling() -> None:
+    """The remembered hash (issue 37) is the hash of the fields in order; a pickled or
+    copied meld is rebuilt from its fields (the remembered hash is this process's)."""
+    import copy
+    import pickle
+
+    m = meld("7h 8h 9h Jh 2c")
+    fields = (m.kind, m.cards, m.suit, m.low, m.wild, m.canastra, m.wild_at)
+    assert fields[0] == "run" and fields[6] == 3
+    assert hash(m) == hash(fields) and hash(m) == hash(fields)  # computed, then remembered
+    twin = Meld(*fields)
+    assert twin == m and twin is not m and hash(twin) == hash(m)
+    assert m.__reduce__() == (Meld, fields)
+    back = pickle.loads(pickle.dumps(m))
+    assert back == m and hash(back) == hash(m) and {m: "x"}[back] == "x"
+    assert copy.deepcopy(m) == m and m != meld("7h 8h 9h 10h")

@@ -36,6 +36,7 @@ import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import Any, Final
 
 from engine.actions import Action
@@ -46,7 +47,7 @@ from engine.ai.weights import NORMAL, tuned
 from engine.cards import Card
 from engine.deal import apply
 from engine.errors import IllegalAction
-from engine.melds import extends
+from engine.melds import extends, make_meld
 from engine.rules import Rules
 from engine.state import DealState, deal_cards
 from engine.view import SeatView, can_take_pile, rollout_view, view_for
@@ -78,13 +79,17 @@ class Hint:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-REASONS: Final = ("out", "canastra", "shed", "take_pile", "draw", "draw_only", "safe",
-                  "least_risk", "three", "redraw", "discard")
+REASONS: Final = ("out", "canastra", "shed", "take_pile", "take_pile_hand", "take_pile_size",
+                  "draw", "draw_only", "safe", "least_risk", "three", "redraw", "discard")
 """Reason codes of :func:`explain`: going out; closing a canastra; laying cards down;
-taking the pile; drawing rather than taking; drawing (the only draw); a discard that no
-meld of another side on the table takes (and no card it is known to hold matches); the
-least risky discard; laying a red 3 or a Dólar; redrawing; a discard while no other side
-has a meld on the table (no reason worth a clause: the seat sees no more)."""
+taking the pile whose top extends a meld of the seat's side, or makes a new meld with
+two hand cards, or neither (the pile's size alone); drawing rather than taking;
+drawing (the only draw); a discard that no meld of another side on the table takes (and
+no card it is known to hold matches); the least risky discard; laying a red 3 or a
+Dólar; redrawing; a discard while no other side has a meld on the table (the seat sees
+nothing to check it against: it is the card among those its hand needs least,
+``dificil``'s candidates by :func:`engine.ai.danger.discard_scores`, that did best in
+the rollouts)."""
 
 
 def view_seed(view: SeatView) -> int:
@@ -139,8 +144,7 @@ def explain(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
             return "draw", {"n": view.pile_size}
         return "draw_only", {}
     if action.do == "take_pile":
-        top = view.pile[-1].code if view.pile else ""
-        return "take_pile", {"n": view.pile_size, "card": top}
+        return _take_reason(view, action)
     if action.do == "redraw":
         return "redraw", {}
     if action.do == "lay_three":
@@ -155,6 +159,39 @@ def explain(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
     if not any(melds for side, melds in enumerate(view.melds) if side != view.side):
         return "discard", {"card": card.code}  # nothing on the table to check it against
     return "safe", {"card": card.code}
+
+
+def _take_reason(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
+    """Why take the pile: ``take_pile`` when its top extends a meld of the seat's side
+    on the table (or the move puts it on one), ``take_pile_hand`` when it makes a new
+    meld with two hand cards (or the move names them), else ``take_pile_size`` (only the
+    pile's ``n`` cards to say). Params ``n`` (the pile's cards) and ``card`` (the top's
+    code, ``""`` for an empty pile)."""
+    if not view.pile:
+        return "take_pile_size", {"n": view.pile_size, "card": ""}
+    top = view.pile[-1]
+    params: dict[str, Any] = {"n": view.pile_size, "card": top.code}
+    if action.meld is not None or any(extends(m, top, view.rules)
+                                      for m in view.melds[view.side]):
+        return "take_pile", params
+    if action.with_ or _makes_meld(top, view.hand, view.rules):
+        return "take_pile_hand", params
+    return "take_pile_size", params
+
+
+def _makes_meld(top: Card, hand: Sequence[Card], rules: Rules) -> bool:
+    """Whether ``top`` and two cards of ``hand`` make a meld (:func:`make_meld`, RULES
+    §2 "jogo"). Pairs of equal faces are tried once; at most 20*19/2 tries."""
+    faces = sorted(set(hand), key=lambda c: c.index)
+    pairs = [(a, b) for a, b in combinations(faces, 2)]
+    pairs += [(a, a) for a in faces if hand.count(a) >= 2]
+    for a, b in pairs:
+        try:
+            make_meld([top, a, b], rules)
+        except IllegalAction:
+            continue
+        return True
+    return False
 
 
 def _lay_reason(view: SeatView, action: Action) -> tuple[str, dict[str, Any]]:
@@ -308,7 +345,11 @@ def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
     ``reshuffle``; docs/record-format.md). Each action of ``seat`` is judged from the
     view the seat had just before it (:func:`engine.view.view_for`), a move equal to
     the robot's first choice (``normal`` with the tuned weights) counting as free, the
-    others by :func:`decision_cost`; the CPU time (``time.process_time``) is shared
+    others by :func:`decision_cost`, and a move equal to :func:`hint`'s in that view
+    never costing (the coach does not charge what it recommends; the hint is searched
+    only for a decision that would be named, and its time counts in the budget: the
+    last decision may overrun it by one hint, 0.45 s at most); the CPU time
+    (``time.process_time``) is shared
     evenly among those, about ``budget_s`` in all, and the decisions still waiting when
     it is spent are left out (``samples``: at least and at most
     per decision, as :func:`decision_cost`; with a budget that lasts, the review is
@@ -340,8 +381,20 @@ def review(rules: Rules, players: int, deal: dict[str, Any], seat: int,
         share = (budget_s - spent) / (len(todo) - k)
         better, points = decision_cost(view, action, rng, time.process_time() + share,
                                        samples)
-        if points >= MIN_COST and better != action:
+        if points >= MIN_COST and better != action and not _is_hint(view, action):
             why, params = explain(view, better)
             costs.append(Cost(index, turn, action, better, points, why, params))
     return lessons(costs, top)
+
+
+def _is_hint(view: SeatView, action: Action) -> bool:
+    """Whether ``action`` is what :func:`hint` says in ``view``: a move the coach itself
+    recommends is never named a mistake (issue 37, a tester's ``/dica`` then
+    ``/revisao``). :func:`hint` plays one of ``dificil``'s candidates drawn with the
+    view's own seed, so a move not among them is no hint, and the full search
+    (:data:`HINT_SAMPLES`, about 0.05-0.45 s) runs only for a move that is."""
+    cands = dificil.candidates(view, random.Random(view_seed(view)))
+    if action not in cands:
+        return False
+    return len(cands) == 1 or hint(view).action == action
 
