@@ -13,9 +13,10 @@ of every logger, the platform libraries' (``telegram.ext.Updater``, ``discord``,
   (ConnectionError: ...); further errors are summarised, one line when it is back``);
   the records that follow during the outage are counted, not written, but for one
   line a minute (``Redis still unreachable: 24 errors in the last 60 s``);
-- :func:`healthy` (called where a service answered: a tick round that reached Redis, a
-  Bot API request answered without a server error) closes the outage with one line
-  (``Redis is back after 12.0 s (24 errors not shown)``);
+- :func:`healthy` (called where a service answered: a Bot API request answered without
+  a server error, a Discord gateway event; for Redis, a reply read from a node,
+  :class:`RedisAnswers`) closes the outage with one line (``Redis is back after 12.0 s
+  (24 errors not shown)``);
 - any other WARNING-or-worse record that repeats (same logger, same message template)
   is written at most :data:`BURST` times a minute; the first one after that minute says
   how many were left out.
@@ -37,6 +38,10 @@ WINDOW_S = 60.0
 """The rate-limit window: a still-failing line and a burst of repeats, per minute."""
 BURST = 5
 """How many records of one template a window writes before leaving the rest out."""
+QUIET_S = 2.0
+"""Seconds without a failure of any other Redis node before a node's reply ends a Redis
+outage (a cluster with one dead node: the others' replies do not end it; after its
+failover they do)."""
 
 log = logging.getLogger("outage")
 
@@ -180,6 +185,35 @@ class Calm(logging.Filter):
                         outage.total)
 
 
+class RedisAnswers:
+    """The Redis side of :func:`healthy` (issue 36: "Redis is back after 0.5 s", then
+    "Redis unreachable", every tick of a 9.6 s outage, when a tick round that ended
+    without an error counted as Redis answering: its timer-set claims were set aside,
+    adapters/storage/timers.py, so it read nothing). A listener of
+    :data:`adapters.storage.observe.LISTENERS`, told of every reply read from a Redis
+    node (``roundtrip``) and every failed call (``failed``) of this process: a reply
+    from node ``N`` ends the outage when no other node failed in the last
+    :data:`QUIET_S` seconds. ``clock``: seconds, monotonic."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.failed_at: dict[str, float] = {}  # node ("host:port") -> its last failure
+
+    def roundtrip(self, node: str, seconds: float) -> None:
+        """``node`` answered (in ``seconds``): Redis is back, unless another node is
+        still failing."""
+        if not (_calm and "Redis" in _calm[0].outages):
+            return
+        now = self.clock()
+        if any(other != node and now - at < QUIET_S for other, at in self.failed_at.items()):
+            return
+        healthy("Redis")
+
+    def failed(self, node: str, error: BaseException) -> None:
+        """A call to ``node`` failed (``error``: unreachable, silent, cannot serve)."""
+        self.failed_at[node] = self.clock()
+
+
 def _error(record: logging.LogRecord) -> BaseException | None:
     """The exception ``record`` carries: kept by logsafe's factory as ``record.error``
     (it formats the traceback and drops ``exc_info``), else its ``exc_info``."""
@@ -206,12 +240,17 @@ _calm: list[Calm] = []
 _handlers: list[logging.Handler] = []
 """The filter in use and the handlers it is on (one process-wide log, as
 ``bot/__main__.py`` configures it)."""
+_answers: list[RedisAnswers] = []
+"""The :class:`RedisAnswers` put on the Redis connections' listeners."""
 
 
 def install(handlers: Iterable[logging.Handler], calm: Calm | None = None) -> Calm:
     """Put a new :class:`Calm` (or ``calm``) on ``handlers`` (the root logger's, after
     ``logging.basicConfig``), in place of the one an earlier call put on any handler,
-    and make it the one :func:`healthy` reports to. Returns it."""
+    and make it the one :func:`healthy` reports to; a Redis reply read by this process
+    reports there too (:class:`RedisAnswers`). Returns it."""
+    from adapters.storage.observe import LISTENERS
+
     calm = calm or Calm()
     handlers = list(handlers)
     uninstall()
@@ -219,6 +258,8 @@ def install(handlers: Iterable[logging.Handler], calm: Calm | None = None) -> Ca
         handler.addFilter(calm)
     _calm[:] = [calm]
     _handlers[:] = handlers
+    _answers[:] = [RedisAnswers(calm.clock)]
+    LISTENERS.append(_answers[0])
     return calm
 
 
@@ -226,11 +267,17 @@ def uninstall(handlers: Iterable[logging.Handler] | None = None) -> None:
     """Take the filter off ``handlers`` and off every handler :func:`install` put it
     on (tests: a test that runs ``python -m bot``'s ``main()`` in the process leaves
     it on pytest's log-capturing handlers otherwise, with its counts)."""
+    from adapters.storage.observe import LISTENERS
+
     for calm in _calm:
         for handler in [*_handlers, *(handlers or ())]:
             handler.removeFilter(calm)
+    for answers in _answers:
+        if answers in LISTENERS:
+            LISTENERS.remove(answers)
     _calm.clear()
     _handlers.clear()
+    _answers.clear()
 
 
 def healthy(service: str) -> None:

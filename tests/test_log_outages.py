@@ -4,7 +4,8 @@ tracebacks from ``telegram.ext.Updater``, a Redis Cluster outage 1,621 lines in 
 
 Each outage is provoked for real and the log's lines counted: a Bot API answering 502
 to ``getUpdates`` for a second, polled by the adapter's own application; Redis
-unreachable (nothing listens on the port) for the tick loop's rounds."""
+unreachable for the tick loop's rounds: tests/test_log_outage_restart.py (a real
+redis-server)."""
 
 from __future__ import annotations
 
@@ -13,18 +14,14 @@ import io
 import logging
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import fakeredis
 import pytest
 import redis.asyncio
 import redis.exceptions
 from aiohttp import web
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 
 from adapters import logcalm, logsafe
-from adapters.delivery.ticks import tick_loop
 from adapters.telegram.app import build_application
 from adapters.telegram.refs import MessageRefs
 from bot.settings import Settings
@@ -118,68 +115,6 @@ async def test_a_bot_api_outage_of_a_second_writes_one_warning_and_one_line_when
     assert re.fullmatch(r"WARNING outage: Telegram is back after \d+\.\d s \(\d+ errors not "
                         r"shown\)", lines[1]), lines[1]
     assert TOKEN not in log_lines.getvalue()
-
-
-class PingService:
-    """A service whose tick reads Redis (a PING) through ``client``."""
-
-    def __init__(self, client: Any) -> None:
-        self.client = client
-
-    async def due(self, limit: int) -> list[str]:
-        await self.client.ping()
-        return []
-
-    async def table_of(self, game_id: str) -> Any:
-        return None
-
-
-class QuietOutbox:
-    """The delivery the tick loop needs, delivering nothing."""
-
-    class platform:
-        name = "tg"
-
-    def stage(self, effects: list[Any]) -> list[Any]:
-        return []
-
-    async def deliver(self, effects: list[Any]) -> None:
-        return None
-
-    async def redo(self, table_of: Any, **kw: Any) -> None:
-        return None
-
-    async def relayed(self, table_of: Any, **kw: Any) -> bool:
-        return False
-
-
-async def test_redis_unreachable_for_the_tick_loop_writes_one_warning_and_one_line_back(
-        log_lines: io.StringIO) -> None:
-    down = redis.asyncio.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2,
-                               retry=Retry(NoBackoff(), 0))  # each round fails at once
-    service = PingService(down)
-    stop = asyncio.Event()
-    loop = asyncio.create_task(tick_loop(service, QuietOutbox(), every_s=0.05,  # type: ignore[arg-type]
-                                         stop=stop))
-    await asyncio.sleep(1.2)  # about 20 rounds, each a ConnectionError with its traceback
-    service.client = fakeredis.FakeAsyncRedis()  # Redis answers again
-    for _ in range(100):  # the round in progress may still be retrying the old address
-        await asyncio.sleep(0.05)
-        if "is back" in log_lines.getvalue():
-            break
-    await asyncio.sleep(0.3)  # more good rounds: nothing more is written
-    stop.set()
-    await loop
-    await down.aclose()
-    lines = log_lines.getvalue().splitlines()
-    assert len(lines) == 2, "\n".join(lines)
-    assert lines[0].startswith("WARNING adapters.delivery.ticks: Redis unreachable "
-                               "(ConnectionError: Error ")
-    assert lines[0].endswith("from adapters.delivery.ticks); further errors are summarised, "
-                             "one line when it is back")
-    assert re.fullmatch(r"WARNING outage: Redis is back after \d+\.\d s \((\d+) errors not "
-                        r"shown\)", lines[1]), lines[1]
-    assert int(re.findall(r"\((\d+) errors", lines[1])[0]) >= 2  # rounds left out
 
 
 def test_a_long_outage_says_it_goes_on_once_a_minute() -> None:

@@ -24,7 +24,6 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from adapters import logcalm
 from adapters.delivery.order import game_key
 from adapters.delivery.outbox import Delivery
 from adapters.ops.metrics import REDIS_ERRORS
@@ -100,7 +99,6 @@ async def _ticking(service: Any, outbox: Delivery, every_s: float, stop: asyncio
                     task.add_done_callback(alive.discard)
                     loop.call_later(slow_s, busy.discard, task)
                 round_.done([])  # the steps count their own changes (step)
-            logcalm.healthy("Redis")  # the round read Redis: an outage in the log ends
         except Exception as err:
             if isinstance(err, RedisError):
                 REDIS_ERRORS.inc()
