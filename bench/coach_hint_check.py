@@ -28,7 +28,7 @@ def main() -> None:
         for seed in range(5):
             match, deal, _ = bench_coach._deal(preset, 2, seed)
             for name, check in (("without", lambda v, a: False), ("with", real)):
-                coach._is_hint = check  # type: ignore[assignment]
+                coach._is_hint = check
                 start = time.process_time()
                 costs = coach.review(match.rules, 2, deal, 0)
                 out.setdefault((preset, name), []).append(
