@@ -44,18 +44,26 @@ from engine.cards import full_deck  # noqa: E402
 from engine.comparison import RM  # noqa: E402
 from engine.deal import new_deal  # noqa: E402
 from engine.simulate import play_random_deal  # noqa: E402
+from engine.state import DealState  # noqa: E402
 
 FIGURES = ("deals/s", "replay moves/s", "replay deals/s", "moves/deal")
 
 
-def ours(players: int, deals: int, replays: int, seed: int) -> dict[str, float]:
-    """Random play then replay of ``deals`` seeded deals of RM's rules with our engine."""
+def seeded_starts(players: int, deals: int, seed: int) -> tuple[list[DealState], random.Random]:
+    """``deals`` first states of RM's rules for ``players`` seats, their decks shuffled by
+    ``Random(seed + 1)``, and the random player's generator, ``Random(seed)``."""
     deck_rng, rng = random.Random(seed + 1), random.Random(seed)
     starts = []
     for _ in range(deals):
         deck = full_deck(RM.jokers)
         deck_rng.shuffle(deck)
         starts.append(new_deal(RM, players, deck, reshuffle=list(range(len(deck)))))
+    return starts, rng
+
+
+def ours(players: int, deals: int, replays: int, seed: int) -> dict[str, float]:
+    """Random play then replay of ``deals`` seeded deals of RM's rules with our engine."""
+    starts, rng = seeded_starts(players, deals, seed)
     firsts = [s.clone() for s in starts]
     t0 = time.perf_counter()
     played = [play_random_deal(s, rng)[0] for s in starts]

@@ -12,7 +12,7 @@ Usage (compiled: ``tools/build_native.py`` in the work tree first)::
         .venv/bin/python bench/rm_instructions.py replay 2 30
 
 ``play PLAYERS DEALS``: ``DEALS`` seeded random deals of ``engine.comparison.RM``
-(``engine.simulate.play_random_deal``, seeds as ``rm_engine.ours(PLAYERS, DEALS, _, 7)``).
+(``engine.simulate.play_random_deal``, ``rm_engine.seeded_starts(PLAYERS, DEALS, 7)``).
 ``replay``: the same, then their recorded moves applied 3 times each to fresh copies of
 the first states (``engine.apply``). valgrind's "I refs" line is the count inside the
 toggled function (``--toggle-collect``: compiled names; the pure engine has none).
@@ -21,17 +21,15 @@ Prints the moves played (or replayed) and whether the engine ran compiled.
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from rm_engine import seeded_starts  # bench/ is on sys.path
+
 import engine
 from engine import apply
-from engine.cards import full_deck
-from engine.comparison import RM
-from engine.deal import new_deal
 from engine.simulate import play_random_deal
 
 SEED = 7
@@ -42,12 +40,7 @@ def main() -> None:
     what, players, deals = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     if what not in ("play", "replay"):
         sys.exit("usage: rm_instructions.py play|replay PLAYERS DEALS")
-    deck_rng, rng = random.Random(SEED + 1), random.Random(SEED)
-    starts = []
-    for _ in range(deals):
-        deck = full_deck(RM.jokers)
-        deck_rng.shuffle(deck)
-        starts.append(new_deal(RM, players, deck, reshuffle=list(range(len(deck)))))
+    starts, rng = seeded_starts(players, deals, SEED)
     firsts = [s.clone() for s in starts]
     played = [play_random_deal(s, rng)[0] for s in starts]
     moves = sum(len(p) for p in played)
