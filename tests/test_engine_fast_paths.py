@@ -295,18 +295,14 @@ def test_rule_facts_are_the_rules_fields(name: str, rules: Rules,
     assert facts(other).set_max == other.set_max and facts(rules) is known
 
 
-@pytest.mark.parametrize(("name", "rules"), WITH_RM, ids=[n for n, _ in WITH_RM])
-def test_run_lays_counts_what_make_run_lays(name: str, rules: Rules) -> None:
-    """``engine.relaid.run_lays`` (issue 37: the re-laid extension check without a raise)
-    says True exactly when ``_make_run`` lays the cards: runs of one suit with a few
-    cards added, removed or swapped (repeats, gaps, aces at both ends, own-suit and other
-    2s, jokers), 3..14 cards, and every re-laid one-card extension of RM's melds."""
-    from engine.relaid import run_lays
-
-    rng = random.Random(37)
+def _mangled_runs(rng: random.Random, rules: Rules,
+                  tries: int = 6000) -> Iterator[tuple[list[Card], list[Card]]]:
+    """Up to ``tries`` card lists near a run of one suit (3..14 cards with a few cards
+    of ``rules``' deck inserted or removed: repeats, gaps, aces at both ends, 2s, jokers),
+    each with its natural (non-wild) cards; lists with no natural or with a card
+    ``rules`` does not meld are skipped."""
     pool = [c for c in ALL_FACES if rules.jokers or c.suit != 4]
-    tried = laid = 0
-    for _ in range(6000):
+    for _ in range(tries):
         suit = rng.randrange(4)
         start = rng.randrange(1, 13)
         cards = [Card.of(1 if r == 14 else r, suit)
@@ -317,8 +313,21 @@ def test_run_lays_counts_what_make_run_lays(name: str, rules: Rules) -> None:
             elif len(cards) > 1:
                 cards.pop(rng.randrange(len(cards)))
         naturals = [c for c in cards if not c.wild]
-        if not naturals or not all(meldable(c, rules) for c in cards):
-            continue
+        if naturals and all(meldable(c, rules) for c in cards):
+            yield cards, naturals
+
+
+@pytest.mark.parametrize(("name", "rules"), WITH_RM, ids=[n for n, _ in WITH_RM])
+def test_run_lays_counts_what_make_run_lays(name: str, rules: Rules) -> None:
+    """``engine.relaid.run_lays`` (issue 37: the re-laid extension check without a raise)
+    says True exactly when ``_make_run`` lays the cards: runs of one suit with a few
+    cards added, removed or swapped (repeats, gaps, aces at both ends, own-suit and other
+    2s, jokers), 3..14 cards, and every re-laid one-card extension of RM's melds."""
+    from engine.relaid import run_lays
+
+    rng = random.Random(37)
+    tried = laid = 0
+    for cards, naturals in _mangled_runs(rng, rules):
         want = _outcome(_make_run, cards, naturals, rules)
         assert run_lays(cards, rules) == isinstance(want, Meld), (cards, want)
         assert run_lays(cards[:-1], rules, cards[-1]) == isinstance(want, Meld), cards
@@ -373,21 +382,8 @@ def test_relay_run_lays_out_what_lay_run_lays_out(name: str, rules: Rules) -> No
     from engine.relaid import relay_run
 
     rng = random.Random(38)
-    pool = [c for c in ALL_FACES if rules.jokers or c.suit != 4]
     laid = refused = 0
-    for _ in range(6000):
-        suit = rng.randrange(4)
-        start = rng.randrange(1, 13)
-        cards = [Card.of(1 if r == 14 else r, suit)
-                 for r in range(start, min(start + rng.randrange(2, 13), 15))]
-        for _ in range(rng.randrange(4)):
-            if rng.random() < 0.6:
-                cards.insert(rng.randrange(len(cards) + 1), rng.choice(pool))
-            elif len(cards) > 1:
-                cards.pop(rng.randrange(len(cards)))
-        naturals = [c for c in cards if not c.wild]
-        if not naturals or not all(meldable(c, rules) for c in cards):
-            continue
+    for cards, naturals in _mangled_runs(rng, rules):
         want = _outcome(_laid_run, cards, naturals, rules)
         assert _outcome(_make_run, cards, naturals, rules) == want, (cards, want)
         layout = relay_run(cards, rules)
